@@ -1,0 +1,1 @@
+"""Tabula: a rules-as-data game interpreter (YAML game definitions + a small DSL)."""

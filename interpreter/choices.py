@@ -1,0 +1,45 @@
+"""Stable ids for choices: how a value offered to a player is named in the API, logs and scenarios.
+
+A component is named by its name (`C6`), or by its unique key (`Road#2`) when several offered
+components share a name; a player by their name; numbers and symbols by their text; `none` for an
+optional choice not taken. Window actions are `action` or `action:arg1,arg2`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.compile.scope import COMP, PLAYER, elem
+from interpreter.model import CompiledGame
+
+
+def value_id(game: CompiledGame, names: list[str], v: Any, t: str, dup_names: set[str] | None = None) -> str:
+    """The id of one value of static type `t`."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        if t == COMP:
+            comp = game.components[v]
+            return comp.key if dup_names and comp.name in dup_names else comp.name
+        if t == PLAYER and 0 <= v < len(names):
+            return names[v]
+        return str(v)
+    if isinstance(v, list):
+        return "+".join(value_id(game, names, x, elem(t), dup_names) for x in v)
+    return str(v)
+
+
+def option_ids(game: CompiledGame, names: list[str], values: list[Any], t: str) -> list[str]:
+    """Ids for a list of offered values: unique, stable, readable."""
+    dup: set[str] | None = None
+    if t == COMP:
+        seen: set[str] = set()
+        dup = set()
+        for v in values:
+            nm = game.components[v].name
+            if nm in seen:
+                dup.add(nm)
+            seen.add(nm)
+    return [value_id(game, names, v, t, dup) for v in values]

@@ -1,0 +1,1 @@
+"""Stages check + compile: GameDef and DSL ASTs -> CompiledGame (closures and step blocks)."""

@@ -1,0 +1,246 @@
+"""The closed registry of builtin functions and aggregates of the DSL.
+
+Each entry has its syntax, a one-line description and an example (the language reference in docs/
+is generated from this registry), its arity, and a compile function that returns a closure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from interpreter.compile.scope import ANY, BOOL, COMP, INT, NONE, PLAYER, STR, ZONE, Scope, elem, list_of
+from interpreter.dsl import ast
+from interpreter.model import Closure
+from interpreter.runtime import GameRuntimeError, Runtime
+from interpreter.source import Span
+
+if TYPE_CHECKING:
+    from interpreter.compile.exprs import ExprCompiler, Typed
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A builtin function: `impl` receives the argument values and the runtime."""
+
+    name: str
+    syntax: str
+    doc: str
+    example: str
+    arity: tuple[int, int]
+    result: str
+    impl: Callable[..., Any]
+    list_args: tuple[int, ...] = ()  # argument positions that take a list or a zone
+
+    def compile(self, c: ExprCompiler, n: ast.Call, scope: Scope) -> Typed:
+        lo, hi = self.arity
+        if not lo <= len(n.args) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            return c.error("E105", f"'{self.name}' takes {want} argument(s), got {len(n.args)}", n.span,
+                           f"syntax: {self.syntax}")
+        compiled = [c.listy(a, scope) if i in self.list_args else c.expr(a, scope) for i, a in enumerate(n.args)]
+        fs = [f for f, _ in compiled]
+        impl = self.impl
+        result = self.result
+        if result == "=arg0":
+            result = compiled[0][1] if compiled else ANY
+        elif result == "=elem0":
+            result = elem(compiled[0][1]) if compiled else ANY
+        span = n.span
+
+        def call(rt: Runtime) -> Any:
+            try:
+                return impl(rt, *[f(rt) for f in fs])
+            except GameRuntimeError:
+                raise
+            except (TypeError, ValueError, IndexError) as err:
+                raise GameRuntimeError(f"{self.name}(): {err}", span) from None
+
+        return call, result
+
+
+def _players(rt: Runtime) -> int:
+    n: int = rt.st["t"]["n"]
+    return n
+
+
+def _distinct(rt: Runtime, xs: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for x in xs:
+        if x not in out:
+            out.append(x)
+    return out
+
+
+def _minmax(pick: Callable[..., Any]) -> Callable[..., Any]:
+    def impl(rt: Runtime, *args: Any) -> Any:
+        if len(args) == 1:
+            xs = args[0]
+            if isinstance(xs, int):
+                xs = rt.st["z"][xs]
+            return pick(xs) if xs else None
+        return pick(args)
+
+    return impl
+
+
+def _zone_list(rt: Runtime, v: Any) -> list[Any]:
+    if isinstance(v, int) and not isinstance(v, bool):
+        zone: list[Any] = rt.st["z"][v]
+        return zone
+    return list(v)
+
+
+def _holder(rt: Runtime, cid: int) -> int | None:
+    loc = rt.st["loc"][cid]
+    if loc < 0:
+        return None
+    owner: int | None = rt.g.zone_owner[loc]
+    return owner
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+
+def _add(b: Builtin) -> None:
+    BUILTINS[b.name] = b
+
+
+_add(Builtin("len", "len(L)", "number of items in a list or zone", "len(hand(p)) >= 2", (1, 1), INT,
+             lambda rt, xs: len(xs), (0,)))
+_add(Builtin("count", "count(L)", "number of items (also: count(x for x in L where c))", "count(market) < 7",
+             (1, 1), INT, lambda rt, xs: len(xs), (0,)))
+_add(Builtin("sum", "sum(L)", "sum of numbers (also: sum(e for x in L where c))", "sum([1, 2])", (1, 1), INT,
+             lambda rt, xs: sum(xs), (0,)))
+_add(Builtin("any", "any(L)", "true if some item is true", "any([a, b])", (1, 1), BOOL,
+             lambda rt, xs: any(xs), (0,)))
+_add(Builtin("all", "all(L)", "true if every item is true", "all([a, b])", (1, 1), BOOL,
+             lambda rt, xs: all(xs), (0,)))
+_add(Builtin("max", "max(L) | max(a, b, ...)", "largest value (none for an empty list)", "max(vp(p), 3)",
+             (1, 9), INT, _minmax(max)))
+_add(Builtin("min", "min(L) | min(a, b, ...)", "smallest value (none for an empty list)", "min(2, money(p))",
+             (1, 9), INT, _minmax(min)))
+_add(Builtin("range", "range(a, b)", "the numbers a, a+1, ..., b-1", "range(3, 9)", (2, 2), list_of(INT),
+             lambda rt, a, b: list(range(a, b))))
+_add(Builtin("distinct", "distinct(L)", "the list without repeats, first occurrence kept",
+             "distinct(card.symbols)", (1, 1), "=arg0", _distinct, (0,)))
+_add(Builtin("sorted", "sorted(L)", "the list in increasing order", "sorted(scores)", (1, 1), "=arg0",
+             lambda rt, xs: sorted(xs), (0,)))
+_add(Builtin("reversed", "reversed(L)", "the list in reverse order", "reversed(players)", (1, 1), "=arg0",
+             lambda rt, xs: list(reversed(xs)), (0,)))
+_add(Builtin("top", "top(Z)", "the first component of an ordered zone, or none when it is empty",
+             "top(deck(p))", (1, 1), COMP, lambda rt, xs: xs[0] if xs else None, (0,)))
+_add(Builtin("first", "first(L)", "the first item of a list, or none", "first(hand(p))", (1, 1), "=elem0",
+             lambda rt, xs: xs[0] if xs else None, (0,)))
+_add(Builtin("last", "last(L)", "the last item of a list, or none", "last(discard(p))", (1, 1), "=elem0",
+             lambda rt, xs: xs[-1] if xs else None, (0,)))
+_add(Builtin("abs", "abs(x)", "absolute value", "abs(a - b)", (1, 1), INT, lambda rt, x: abs(x)))
+_add(Builtin("has", "has(L, x)", "true if x is in the list (same as x in L)", "has(t.shops, red)", (2, 2),
+             BOOL, lambda rt, xs, x: x in xs, (0,)))
+_add(Builtin("count_of", "count_of(L, x)", "how many times x occurs in the list", "count_of(used, buy_any)",
+             (2, 2), INT, lambda rt, xs, x: list(xs).count(x), (0,)))
+_add(Builtin("remove_one", "remove_one(L, x)", "the list without the first occurrence of x",
+             "remove_one(symbols, build)", (2, 2), "=arg0",
+             lambda rt, xs, x: (lambda l: (l.remove(x) if x in l else None, l)[1])(list(xs)), (0,)))
+_add(Builtin("left_of", "left_of(p)", "the next player clockwise", "left_of(leader)", (1, 1), PLAYER,
+             lambda rt, p: (p + 1) % _players(rt)))
+_add(Builtin("right_of", "right_of(p)", "the previous player clockwise", "right_of(leader)", (1, 1), PLAYER,
+             lambda rt, p: (p - 1) % _players(rt)))
+_add(Builtin("clockwise_from", "clockwise_from(p)", "every player, clockwise, starting with p",
+             "clockwise_from(start_player)", (1, 1), list_of(PLAYER),
+             lambda rt, p: [(p + i) % _players(rt) for i in range(_players(rt))]))
+_add(Builtin("others_from", "others_from(p)", "each other player in clockwise order, starting left of p",
+             "others_from(leader)", (1, 1), list_of(PLAYER),
+             lambda rt, p: [(p + i) % _players(rt) for i in range(1, _players(rt))]))
+_add(Builtin("player", "player(i)", "the player in seat i (0-based)", "player(0)", (1, 1), PLAYER,
+             lambda rt, i: i % _players(rt)))
+_add(Builtin("zone_of", "zone_of(c)", "the zone a component lies in", "zone_of(card) == hand(p)", (1, 1),
+             ZONE, lambda rt, c: rt.st["loc"][c]))
+_add(Builtin("holder", "holder(c)", "the player whose zone holds the component, or none", "holder(card) == p",
+             (1, 1), PLAYER, _holder))
+_add(Builtin("keys", "keys(M)", "the keys of a constant map", "keys(price)", (1, 1), list_of(STR),
+             lambda rt, m: list(m)))
+_add(Builtin("named", "named(L, 'name')", "the components of L with that name", "named(display, 'C6')",
+             (2, 2), list_of(COMP), lambda rt, xs, nm: [c for c in xs if rt.g.components[c].name == nm], (0,)))
+_add(Builtin("is_none", "is_none(x)", "true if x is none", "is_none(builder(p))", (1, 1), BOOL,
+             lambda rt, x: x is None))
+
+AGGREGATES = {"count", "sum", "max", "min", "any", "all", "list", "sorted", "first", "distinct"}
+
+
+def compile_aggregate(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope, span: Span | None) -> Typed:
+    """`kind(elt for var in iter where cond default d)` and list comprehensions."""
+    itf, itt = c.listy(gen.iter, scope)
+    inner = scope.child()
+    inner.locals[gen.var] = elem(itt)
+    ef, et = c.expr(gen.elt, inner)
+    cf = c.cond(gen.cond, inner) if gen.cond is not None else None
+    df = c.expr(gen.default, scope)[0] if gen.default is not None else None
+    var = gen.var
+
+    def values(rt: Runtime) -> list[Any]:
+        loc = rt.loc
+        had = var in loc
+        old = loc.get(var)
+        out: list[Any] = []
+        try:
+            for x in list(itf(rt)):
+                loc[var] = x
+                if cf is None or cf(rt):
+                    out.append(ef(rt))
+        finally:
+            if had:
+                loc[var] = old
+            else:
+                loc.pop(var, None)
+        return out
+
+    if kind == "list":
+        return values, list_of(et)
+    if kind == "count":
+        return (lambda rt: len(values(rt))), INT
+    if kind == "sum":
+        return (lambda rt: sum(values(rt))), INT
+    if kind == "any":
+        return (lambda rt: any(values(rt))), BOOL
+    if kind == "all":
+        return (lambda rt: all(values(rt))), BOOL
+    if kind == "sorted":
+        return (lambda rt: sorted(values(rt))), list_of(et)
+    if kind == "distinct":
+        return (lambda rt: _distinct(rt, values(rt))), list_of(et)
+    if kind == "first":
+        return (lambda rt: (values(rt) or [None])[0]), et
+    pick = max if kind == "max" else min
+
+    def extreme(rt: Runtime) -> Any:
+        vs = values(rt)
+        if vs:
+            return pick(vs)
+        return df(rt) if df is not None else None
+
+    return extreme, et if et != NONE else ANY
+
+
+def builtin_attr(c: ExprCompiler, name: str, of: Closure) -> Closure:
+    comps = c.g.components
+    if name == "name":
+        return lambda rt: comps[of(rt)].name
+    if name == "key":
+        return lambda rt: comps[of(rt)].key
+    if name == "type":
+        return lambda rt: comps[of(rt)].type
+    if name == "id":
+        return of
+    if name == "zone":
+        return lambda rt: rt.st["loc"][of(rt)]
+    return lambda rt: _holder(rt, of(rt))
+
+
+def doc_entries() -> list[tuple[str, str, str]]:
+    """(syntax, description, example) for the language reference."""
+    return [(b.syntax, b.doc, b.example) for b in sorted(BUILTINS.values(), key=lambda b: b.name)]
+
+
+_ = (ANY, NONE, _zone_list)

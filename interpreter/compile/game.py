@@ -1,0 +1,416 @@
+"""Stage check + compile for a whole game: validated YAML data -> CompiledGame.
+
+Input: a `GameSource` whose data has passed schema validation (so its shape is known) and the rules
+options chosen. Output: a `CompiledGame`, or diagnostics in the Report. Each DSL string is parsed
+with its YAML position, resolved and compiled; all problems of the stage are reported at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.compile.exprs import ExprCompiler, FunctionSlot
+from interpreter.compile.scope import ANY, COMP, INT, PLAYER, STR, Scope, elem, list_of, type_of_value
+from interpreter.compile.stmts import EndingStep, StmtCompiler
+from interpreter.dsl import ast
+from interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr, parse_template
+from interpreter.flow import FlowDriver
+from interpreter.model import (
+    ActionDef,
+    Closure,
+    CompiledGame,
+    Component,
+    CounterLayout,
+    EndCheckDef,
+    FlowDef,
+    ModifierDef,
+    RuleDef,
+    TriggerDef,
+    ValueDef,
+    VarLayout,
+    ZoneLayout,
+)
+from interpreter.source import Report, Span, did_you_mean
+from interpreter.yamlsource import GameSource, span_for
+
+Path_ = tuple[str | int, ...]
+_VAR_TYPES = {"int": INT, "player": PLAYER, "component": COMP, "str": STR, "symbol": STR, "bool": "bool",
+              "any": ANY, "list": list_of(ANY), "players": list_of(PLAYER), "components": list_of(COMP)}
+
+
+class GameCompiler:
+    """Compiles one game; see the module docstring."""
+
+    def __init__(self, source: GameSource, report: Report, options: dict[str, Any] | None = None) -> None:
+        self.src = source
+        self.data: dict[str, Any] = source.data
+        self.report = report
+        self.chosen_options = options or {}
+
+    # ------------------------------------------------------------ positions and parsing
+    def span(self, path: Path_) -> Span | None:
+        return span_for(self.src, path)
+
+    def origin(self, path: Path_) -> TextOrigin:
+        origin = self.src.value_origin.get(path)
+        if origin is not None:
+            return origin  # type: ignore[return-value]
+        sp = self.span(path)
+        return PlainOrigin(sp.file, sp.line, sp.col) if sp else PlainOrigin()
+
+    def text(self, path: Path_) -> str | None:
+        node: Any = self.data
+        for k in path:
+            if isinstance(node, dict) and k in node:
+                node = node[k]
+            elif isinstance(node, list) and isinstance(k, int) and k < len(node):
+                node = node[k]
+            else:
+                return None
+        if node is None:
+            return None
+        if isinstance(node, bool):
+            return "true" if node else "false"
+        return str(node)
+
+    def expr_at(self, path: Path_) -> ast.Expr | None:
+        text = self.text(path)
+        return None if text is None else parse_expr(text, self.origin(path), self.report)
+
+    def block_at(self, path: Path_) -> ast.Block | None:
+        text = self.text(path)
+        return None if text is None else parse_block(text, self.origin(path), self.report)
+
+    def compile_expr(self, path: Path_, scope: Scope) -> Closure | None:
+        node = self.expr_at(path)
+        return None if node is None else self.ex.expr(node, scope)[0]
+
+    def compile_typed(self, path: Path_, scope: Scope) -> tuple[Closure, str] | None:
+        node = self.expr_at(path)
+        return None if node is None else self.ex.expr(node, scope)
+
+    def compile_cond(self, path: Path_, scope: Scope) -> Closure | None:
+        node = self.expr_at(path)
+        return None if node is None else self.ex.cond(node, scope)
+
+    def compile_block(self, path: Path_, scope: Scope, tail: list[Any] | None = None) -> int | None:
+        stmts = self.block_at(path)
+        if stmts is None and tail is None:
+            return None
+        bid = self.sc.block(stmts or (), scope)
+        if tail:
+            self.g.blocks[bid].extend(tail)
+        return bid
+
+    # ------------------------------------------------------------ layout
+    def build(self) -> CompiledGame | None:
+        d = self.data
+        info = d.get("game", {})
+        players = info.get("players", {})
+        max_players = int(players.get("max", 4))
+        options = {k: (v.get("default") if isinstance(v, dict) else v) for k, v in (d.get("options") or {}).items()}
+        for k, v in self.chosen_options.items():
+            if k not in options:
+                self.report.error("O001", f"unknown rules option '{k}'", self.span(("options",)),
+                                  did_you_mean(k, options))
+            else:
+                options[k] = v
+        enums = {k: [str(x) for x in v] for k, v in (d.get("enums") or {}).items()}
+        self.g = g = CompiledGame(
+            id=str(info.get("id", self.src.folder.name)), name=str(info.get("name", self.src.folder.name)),
+            folder=str(self.src.folder), min_players=int(players.get("min", 2)), max_players=max_players,
+            seats=[str(s) for s in info.get("seats", [])] or [f"P{i + 1}" for i in range(max_players)],
+            options=options,
+            option_descriptions={k: str(v.get("description", "")) for k, v in (d.get("options") or {}).items()
+                                 if isinstance(v, dict)},
+            constants=dict(d.get("constants") or {}), enums=enums, components=[], by_type={}, zones={},
+            counters={}, vars={}, marks={}, mark_types={},
+        )
+        self._components(max_players)
+        self._zones(max_players)
+        self._counters(max_players)
+        self._vars()
+        return g
+
+    def _components(self, max_players: int) -> None:
+        g = self.g
+        names: dict[str, int] = {}
+        raw: list[tuple[str, dict[str, Any], int | None]] = []
+        for tname, tdef in (self.data.get("components") or {}).items():
+            g.by_type[tname] = []
+            for mark, default in ((tdef or {}).get("marks") or {}).items():
+                if mark in g.marks and g.marks[mark] != default:
+                    self.report.warning("C002", f"mark '{mark}' has different defaults in different types",
+                                        self.span(("components", tname, "marks", mark)))
+                g.marks.setdefault(mark, default)
+                g.mark_types.setdefault(mark, []).append(tname)
+            for inst in (tdef or {}).get("instances") or []:
+                props = {k: v for k, v in inst.items() if k not in ("copies",)}
+                owners: list[int | None] = list(range(max_players)) if tdef.get("per_player") else [None]
+                for owner in owners:
+                    for _ in range(int(inst.get("copies", 1))):
+                        p = dict(props)
+                        if owner is not None:
+                            p["owner"] = owner
+                        raw.append((tname, p, owner))
+                        names[str(inst["name"])] = names.get(str(inst["name"]), 0) + 1
+        seen: dict[str, int] = {}
+        for tname, props, _ in raw:
+            nm = str(props["name"])
+            seen[nm] = seen.get(nm, 0) + 1
+            key = nm if names[nm] == 1 else f"{nm}#{seen[nm]}"
+            cid = len(g.components)
+            g.components.append(Component(cid, nm, key, tname, props))
+            g.by_type[tname].append(cid)
+        for mark in g.marks:
+            for c in g.components:
+                if mark in c.props:
+                    self.report.error("C003", f"'{mark}' is both a property and a mark of {c.name}",
+                                      self.span(("components", c.type, "marks", mark)))
+                    break
+
+    def _zones(self, max_players: int) -> None:
+        g = self.g
+        base = 0
+        for name, zdef in (self.data.get("zones") or {}).items():
+            zdef = zdef or {}
+            per = zdef.get("per") == "player"
+            z = ZoneLayout(name, per, str(zdef.get("visibility", "public")), bool(zdef.get("ordered", False)), base,
+                           self.span(("zones", name)))
+            g.zones[name] = z
+            for i in range(max_players if per else 1):
+                g.zone_layouts.append(z)
+                g.zone_owner.append(i if per else None)
+            base += max_players if per else 1
+
+    def _counters(self, max_players: int) -> None:
+        g = self.g
+        base = 0
+        for name, cdef in (self.data.get("counters") or {}).items():
+            cdef = cdef or {}
+            keys: list[str] = []
+            if cdef.get("keys") is not None:
+                kname = str(cdef["keys"])
+                if kname not in g.enums:
+                    self.report.error("E120", f"unknown enum '{kname}' for the keys of counter '{name}'",
+                                      self.span(("counters", name, "keys")), did_you_mean(kname, g.enums))
+                keys = g.enums.get(kname, [])
+            per = cdef.get("per") == "player"
+            initial = cdef.get("initial", 0)
+            c = CounterLayout(name, per, keys, base, initial, cdef.get("min", 0), cdef.get("max"))
+            g.counters[name] = c
+            base += c.width * (max_players if per else 1)
+        g.counter_count = base
+
+    def _vars(self) -> None:
+        for name, vdef in (self.data.get("vars") or {}).items():
+            vdef = vdef or {}
+            initial = vdef.get("initial")
+            declared = vdef.get("type")
+            t = _VAR_TYPES.get(str(declared), ANY) if declared else type_of_value(initial)
+            if t == "none":
+                t = ANY
+            self.g.vars[name] = VarLayout(name, vdef.get("per") == "player", initial, t)
+
+    # ------------------------------------------------------------ code
+    def compile(self) -> CompiledGame | None:
+        g = self.build()
+        if g is None:
+            return None
+        d = self.data
+        functions = {
+            name: FunctionSlot(name, [str(p) for p in (f or {}).get("params", [])],
+                               self.expr_at(("functions", name, "expr")), self.span(("functions", name)))
+            for name, f in (d.get("functions") or {}).items()
+        }
+        self.ex = ExprCompiler(g, self.report, functions)
+        procedures: dict[str, tuple[list[str], list[int]]] = {
+            name: ([str(p) for p in (pdef or {}).get("params", [])], [0])
+            for name, pdef in (d.get("procedures") or {}).items()
+        }
+        action_index = {name: i for i, name in enumerate(d.get("actions") or {})}
+        self.sc = StmtCompiler(self.ex, procedures, action_index)
+        for slot in functions.values():
+            if slot.state == "new":
+                self.ex.compile_function(slot)
+        self._values_and_rules()
+        for name, (params, cell) in procedures.items():
+            cell[0] = self.compile_block(("procedures", name, "do"), Scope({p: ANY for p in params},
+                                         f"procedure '{name}'"), tail=[]) or 0
+        self._actions()
+        self._triggers()
+        self._component_abilities()
+        self._flow()
+        self._scoring()
+        return g
+
+    def _values_and_rules(self) -> None:
+        g = self.g
+        for name, vdef in (self.data.get("values") or {}).items():
+            params = [str(p) for p in (vdef or {}).get("params", [])]
+            base = self.compile_expr(("values", name, "base"), Scope({p: ANY for p in params}))
+            g.values[name] = ValueDef(name, params, base or (lambda rt: 0))
+        for name, rdef in (self.data.get("rules") or {}).items():
+            params = [str(p) for p in (rdef or {}).get("params", [])]
+            base = self.compile_cond(("rules", name, "base"), Scope({p: ANY for p in params}))
+            g.rules[name] = RuleDef(name, params, base or (lambda rt: False))
+
+    def _actions(self) -> None:
+        g = self.g
+        for i, (name, adef) in enumerate((self.data.get("actions") or {}).items()):
+            adef = adef or {}
+            scope = Scope({"me": PLAYER}, f"action '{name}'")
+            params: list[tuple[str, Closure, str]] = []
+            for pname in adef.get("params") or {}:
+                typed = self.compile_typed(("actions", name, "params", pname), scope)
+                if typed is None:
+                    continue
+                f, t = typed
+                from interpreter.compile.exprs import to_list
+
+                params.append((str(pname), to_list(f, t), elem(t)))
+                scope.locals[str(pname)] = elem(t)
+            when = self.compile_cond(("actions", name, "when"), scope)
+            label = None
+            if adef.get("label"):
+                label = parse_template(str(adef["label"]), self.origin(("actions", name, "label")), self.report)
+            block = self.compile_block(("actions", name, "do"), scope.child(), tail=[]) or 0
+            act = ActionDef(i, name, params, when, self.span(("actions", name, "when")), block, label,
+                            bool(adef.get("closes_window", False)), self.span(("actions", name)))
+            g.actions[name] = act
+            g.action_list.append(act)
+
+    def _triggers(self) -> None:
+        for i, tdef in enumerate(self.data.get("triggers") or []):
+            scope = Scope({k: ANY for k in ("p", "me")}, f"trigger '{tdef.get('id', i)}'")
+            self._trigger(tdef, ("triggers", i), scope, None, None)
+
+    def _trigger(self, tdef: dict[str, Any], path: Path_, scope: Scope, ctype: str | None,
+                 active: Closure | None) -> None:
+        event = str(tdef.get("on"))
+        for key in _emitted_kwargs(self.data, event):
+            scope.locals.setdefault(key, ANY)
+        where = self.compile_cond((*path, "where"), scope) if tdef.get("where") is not None else None
+        block = self.compile_block((*path, "do"), scope.child(), tail=[]) or 0
+        trig = TriggerDef(str(tdef.get("id", f"{event}#{path[-1]}")), event, where, block, ctype, active)
+        self.g.triggers.setdefault(event, []).append(trig)
+
+    def _component_abilities(self) -> None:
+        g = self.g
+        for tname, tdef in (self.data.get("components") or {}).items():
+            tdef = tdef or {}
+            scope = Scope({"self": COMP, "p": PLAYER}, f"component type '{tname}'")
+            active = self.compile_cond(("components", tname, "active"), scope) if tdef.get("active") else None
+            if active is not None:
+                g.component_active[tname] = active
+            for vname, mod in (tdef.get("modifiers") or {}).items():
+                path = ("components", tname, "modifiers", vname)
+                if vname not in g.values:
+                    self.report.error("E121", f"unknown value '{vname}'", self.span(path), did_you_mean(vname, g.values))
+                    continue
+                text = str(mod).strip()
+                op = "*" if text.startswith("*") else "+"
+                body = text[1:] if text[:1] in "+*" else text
+                node = parse_expr(body, PlainOrigin(*_loc(self.span(path))), self.report)
+                if node is not None:
+                    vscope = Scope({**scope.locals, **{p: ANY for p in g.values[vname].params}})
+                    g.values[vname].modifiers.append(ModifierDef(tname, op, self.ex.expr(node, vscope)[0]))
+            for kind in ("allow", "deny"):
+                for rname in tdef.get(kind) or {}:
+                    path = ("components", tname, kind, rname)
+                    if rname not in g.rules:
+                        self.report.error("E122", f"unknown rule '{rname}'", self.span(path), did_you_mean(rname, g.rules))
+                        continue
+                    rscope = Scope({**scope.locals, **{p: ANY for p in g.rules[rname].params}})
+                    cond = self.compile_cond(path, rscope)
+                    if cond is not None:
+                        getattr(g.rules[rname], kind).append((tname, cond))
+            for i, tdef2 in enumerate(tdef.get("triggers") or []):
+                self._trigger(tdef2, ("components", tname, "triggers", i), Scope(dict(scope.locals)), tname, active)
+
+    def _flow(self) -> None:
+        g = self.g
+        flow = self.data.get("flow") or {}
+        empty = Scope({})
+        pscope = Scope({"p": PLAYER, "me": PLAYER})
+        rounds = flow.get("rounds")
+        rp: Path_ = ("flow", "rounds")
+        fdef = FlowDef(
+            setup=self.compile_block(("flow", "setup"), Scope({})),
+            has_rounds=rounds is not None,
+            round_count=self.compile_expr((*rp, "count"), empty) if rounds and rounds.get("count") is not None
+            else None,
+            round_first=self.compile_expr((*rp, "first"), empty) if rounds and rounds.get("first") is not None
+            else None,
+            round_ends_when=self.compile_cond((*rp, "ends_when"), empty) if rounds and rounds.get("ends_when")
+            else None,
+            round_on_start=self.compile_block((*rp, "on_start"), Scope({})) if rounds else None,
+            round_on_end=self.compile_block((*rp, "on_end"), Scope({})) if rounds else None,
+            turn_player=self.compile_expr(("flow", "turn", "player"), empty)
+            if (flow.get("turn") or {}).get("player") is not None else None,
+            turn_skip_if=self.compile_cond(("flow", "turn", "skip_if"), pscope)
+            if (flow.get("turn") or {}).get("skip_if") is not None else None,
+            phases=[],
+            turn_on_end=self.compile_block(("flow", "turn", "on_end"), pscope.child()),
+            finish=None,
+        )
+        for i, ph in enumerate((flow.get("turn") or {}).get("phases") or []):
+            bid = self.compile_block(("flow", "turn", "phases", i, "do"), pscope.child(), tail=[])
+            fdef.phases.append((str(ph.get("id", f"phase{i + 1}")), bid or 0))
+        for i, chk in enumerate(flow.get("end_checks") or []):
+            path: Path_ = ("flow", "end_checks", i)
+            when = self.compile_cond((*path, "when"), pscope)
+            mode = str(chk.get("end", "immediately"))
+            block = self.compile_block((*path, "do"), pscope.child(), tail=[EndingStep(mode)])
+            if when is not None and block is not None:
+                g.end_checks.append(EndCheckDef(str(chk.get("id", f"end_check{i + 1}")), when, block, mode))
+        fdef.finish = self.compile_block(("flow", "finish"), Scope({}))
+        g.flow = fdef
+        g.main_block = len(g.blocks)
+        g.blocks.append([FlowDriver(fdef)])
+
+    def _scoring(self) -> None:
+        g = self.g
+        scoring = self.data.get("scoring") or {}
+        scope = Scope({"p": PLAYER})
+        if scoring.get("score") is not None:
+            g.score = self.compile_expr(("scoring", "score"), scope)
+        for i, _ in enumerate(scoring.get("tiebreak") or []):
+            f = self.compile_expr(("scoring", "tiebreak", i), scope)
+            if f is not None:
+                g.tiebreak.append(f)
+
+
+def _loc(span: Span | None) -> tuple[str, int, int]:
+    return (span.file, span.line, span.col) if span else ("<game>", 1, 1)
+
+
+def _emitted_kwargs(data: dict[str, Any], event: str) -> set[str]:
+    """Names passed by every `emit event(...)` in the game's text (so triggers may use them)."""
+    import re
+
+    found: set[str] = set()
+    pattern = re.compile(r"emit\s+" + re.escape(event) + r"\s*\(([^)]*)\)")
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            for m in pattern.finditer(node):
+                found.update(k.split("=")[0].strip() for k in m.group(1).split(",") if "=" in k)
+        elif isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(data)
+    return found
+
+
+def compile_game(source: GameSource, report: Report, options: dict[str, Any] | None = None) -> CompiledGame | None:
+    """Check and compile a validated game; None (with diagnostics) if anything is wrong."""
+    compiler = GameCompiler(source, report, options)
+    game = compiler.compile()
+    if report.has_errors:
+        return None
+    return game

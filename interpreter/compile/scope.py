@@ -1,0 +1,78 @@
+"""Static types and lexical scopes used while checking and compiling DSL code.
+
+Types are short strings: `int`, `bool`, `str` (symbols and text), `player`, `comp`, `zone`, `none`,
+`any`, and `list[T]`. They are used to catch author mistakes (a number where a zone is needed) and to
+give each choice a stable id (a component's name, a player's name, a number).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ANY = "any"
+INT = "int"
+BOOL = "bool"
+STR = "str"
+PLAYER = "player"
+COMP = "comp"
+ZONE = "zone"
+NONE = "none"
+
+
+def list_of(t: str) -> str:
+    return f"list[{t}]"
+
+
+def elem(t: str) -> str:
+    """The element type of a list or zone type; `any` when unknown."""
+    if t == ZONE:
+        return COMP
+    if t.startswith("list[") and t.endswith("]"):
+        return t[5:-1]
+    return ANY
+
+
+def is_listish(t: str) -> bool:
+    return t in (ANY, ZONE) or t.startswith("list[")
+
+
+def join(a: str, b: str) -> str:
+    """The type of a value that may come from either branch."""
+    if a == b:
+        return a
+    if a == NONE:
+        return b
+    if b == NONE:
+        return a
+    if a.startswith("list[") and b.startswith("list["):
+        return list_of(join(elem(a), elem(b)))
+    return ANY
+
+
+def type_of_value(v: object) -> str:
+    """The static type of a constant from YAML."""
+    if isinstance(v, bool):
+        return BOOL
+    if isinstance(v, int):
+        return INT
+    if isinstance(v, str):
+        return STR
+    if v is None:
+        return NONE
+    if isinstance(v, list):
+        t = NONE
+        for x in v:
+            t = join(t, type_of_value(x))
+        return list_of(ANY if t == NONE else t)
+    return ANY
+
+
+@dataclass
+class Scope:
+    """Names visible in one piece of DSL code: locals with their types, and what `self` is."""
+
+    locals: dict[str, str] = field(default_factory=dict)
+    where: str = ""  # a description for messages: "action 'buy'", "procedure 'build'"
+
+    def child(self) -> Scope:
+        return Scope(dict(self.locals), self.where)

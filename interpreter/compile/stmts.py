@@ -1,0 +1,650 @@
+"""Check and compile DSL statements into runtime `Step`s, one small class per statement kind.
+
+Stage: check + compile. Blocks are registered in `game.blocks` and referred to by index, so the
+runtime's frames (plain data in the state) can name them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter import rng
+from interpreter.choices import option_ids
+from interpreter.compile.exprs import ExprCompiler, _broken, to_list
+from interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, elem, type_of_value
+from interpreter.dsl import ast
+from interpreter.model import Closure
+from interpreter.runtime import SUSPEND, Frame, GameEnded, GameRuntimeError, Runtime, Step
+from interpreter.source import Span, did_you_mean
+
+
+def move_component(rt: Runtime, cid: int, dest: int, top: bool) -> None:
+    """Move one component to zone instance `dest` (front when `top`)."""
+    st = rt.st
+    loc = st["loc"]
+    old = loc[cid]
+    if old >= 0:
+        st["z"][old].remove(cid)
+    if top:
+        st["z"][dest].insert(0, cid)
+    else:
+        st["z"][dest].append(cid)
+    loc[cid] = dest
+    if st["rv"][cid] and rt.g.zone_layouts[dest].visibility != "public" and old != dest:
+        st["rv"][cid] = 0
+
+
+# ------------------------------------------------------------------ simple steps
+
+
+class LetStep(Step):
+    def __init__(self, span: Span, name: str, f: Closure) -> None:
+        self.span, self.name, self.f = span, name, f
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        rt.loc[self.name] = self.f(rt)
+
+
+class WriteStep(Step):
+    """`set`, `gain`, `pay`: write a var, counter, mark or local through a setter."""
+
+    def __init__(self, span: Span, read: Closure, write: Any, f: Closure, op: str, what: str,
+                 lo: int | None, hi: int | None) -> None:
+        self.span, self.read, self.write, self.f, self.op, self.what = span, read, write, f, op, what
+        self.lo, self.hi = lo, hi
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        v = self.f(rt)
+        if self.op != "=":
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise GameRuntimeError(f"the amount must be a number, got {v!r}", self.span)
+            if self.op in ("gain", "pay") and v < 0:
+                raise GameRuntimeError(f"cannot {self.op} a negative amount ({v})", self.span)
+            old = self.read(rt)
+            v = old + v if self.op in ("+=", "gain") else old - v
+            if self.lo is not None and v < self.lo:
+                raise GameRuntimeError(
+                    f"{self.what} would fall to {v} (it holds {old}); below its minimum {self.lo}", self.span)
+            if self.hi is not None and v > self.hi:
+                raise GameRuntimeError(f"{self.what} would rise to {v}, above its maximum {self.hi}", self.span)
+        self.write(rt, v)
+
+
+class TakeStep(Step):
+    def __init__(self, span: Span, n: Closure, src: Closure, dst: Closure) -> None:
+        self.span, self.n, self.src, self.dst = span, n, src, dst
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        c = rt.st["c"]
+        s, d = self.src(rt), self.dst(rt)
+        n = min(self.n(rt), c[s])
+        if n > 0:
+            c[s] -= n
+            c[d] += n
+
+
+class MoveStep(Step):
+    def __init__(self, span: Span, what: Closure, many: bool, dest: Closure, top: bool) -> None:
+        self.span, self.what, self.many, self.dest, self.top = span, what, many, dest, top
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        v = self.what(rt)
+        dest = self.dest(rt)
+        if v is None:
+            return
+        if isinstance(v, int) and not isinstance(v, bool):
+            items = [v] if not self.many else list(rt.st["z"][v])
+        else:
+            items = list(v)
+        if self.top:
+            items.reverse()
+        for cid in items:
+            move_component(rt, cid, dest, self.top)
+
+
+class DrawStep(Step):
+    def __init__(self, span: Span, n: Closure, src: Closure, dst: Closure) -> None:
+        self.span, self.n, self.src, self.dst = span, n, src, dst
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        src, dst = self.src(rt), self.dst(rt)
+        zone = rt.st["z"][src]
+        for _ in range(max(self.n(rt), 0)):
+            if not zone:
+                break
+            move_component(rt, zone[0], dst, False)
+
+
+class ShuffleStep(Step):
+    def __init__(self, span: Span, zone: Closure) -> None:
+        self.span, self.zone = span, zone
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        rng.shuffle(rt.st["rng"], rt.st["z"][self.zone(rt)])
+
+
+class RevealStep(Step):
+    def __init__(self, span: Span, what: Closure, value: int) -> None:
+        self.span, self.what, self.value = span, what, value
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        v = self.what(rt)
+        items = [v] if isinstance(v, int) else list(v or [])
+        for cid in items:
+            rt.st["rv"][cid] = self.value
+
+
+class LogStep(Step):
+    def __init__(self, span: Span, parts: list[str | Closure]) -> None:
+        self.span, self.parts = span, parts
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        if rt.log is not None:
+            rt.say("".join(p if isinstance(p, str) else _show(rt, p(rt)) for p in self.parts))
+
+
+def _show(rt: Runtime, v: Any) -> str:
+    if isinstance(v, list):
+        return ", ".join(_show(rt, x) for x in v)
+    return "none" if v is None else str(v)
+
+
+class EndGameStep(Step):
+    def __init__(self, span: Span | None) -> None:
+        self.span = span
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        raise GameEnded()
+
+
+class DeclareWinnerStep(Step):
+    def __init__(self, span: Span, who: Closure) -> None:
+        self.span, self.who = span, who
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        v = self.who(rt)
+        raise GameEnded(sorted(v) if isinstance(v, list) else [v])
+
+
+class EndingStep(Step):
+    """Appended to an end check's effect: records how the game will end."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        if self.mode == "immediately":
+            raise GameEnded()
+        t = rt.st["t"]
+        if t["ending"] is None:
+            t["ending"] = self.mode
+            t["trigger"] = t["active"]
+
+
+class PassStep(Step):
+    def __init__(self, span: Span) -> None:
+        self.span = span
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        return None
+
+
+# ------------------------------------------------------------------ control flow
+
+
+class IfStep(Step):
+    def __init__(self, span: Span, branches: list[tuple[Closure, int]], otherwise: int | None) -> None:
+        self.span, self.branches, self.otherwise = span, branches, otherwise
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        for cond, block in self.branches:
+            if cond(rt):
+                rt.st["stk"].append([block, 0, None, None])
+                return
+        if self.otherwise is not None:
+            rt.st["stk"].append([self.otherwise, 0, None, None])
+
+
+class ForStep(Step):
+    def __init__(self, span: Span, var: str, items: Closure, cond: Closure | None, body: int) -> None:
+        self.span, self.var, self.items, self.cond, self.body = span, var, items, cond, body
+
+    def _next(self, rt: Runtime, items: list[Any], i: int) -> int:
+        while i < len(items):
+            rt.loc[self.var] = items[i]
+            if self.cond is None or self.cond(rt):
+                return i
+            i += 1
+        return -1
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        items = list(self.items(rt))
+        i = self._next(rt, items, 0)
+        if i >= 0:
+            rt.st["stk"].append([self.body, 0, None, [items, i]])
+
+    def again(self, rt: Runtime, body: Frame) -> bool:
+        items, i = body[3]
+        i = self._next(rt, items, i + 1)
+        if i < 0:
+            return False
+        body[3][1] = i
+        return True
+
+
+class RepeatStep(Step):
+    def __init__(self, span: Span, n: Closure, body: int) -> None:
+        self.span, self.n, self.body = span, n, body
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        n = self.n(rt)
+        if not isinstance(n, int):
+            raise GameRuntimeError(f"repeat needs a number, got {n!r}", self.span)
+        if n > 0:
+            rt.st["stk"].append([self.body, 0, None, [n - 1]])
+
+    def again(self, rt: Runtime, body: Frame) -> bool:
+        if body[3][0] > 0:
+            body[3][0] -= 1
+            return True
+        return False
+
+
+class WhileStep(Step):
+    def __init__(self, span: Span, cond: Closure, body: int) -> None:
+        self.span, self.cond, self.body = span, cond, body
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        if self.cond(rt):
+            rt.st["stk"].append([self.body, 0, None, [0]])
+
+    def again(self, rt: Runtime, body: Frame) -> bool:
+        return bool(self.cond(rt))
+
+
+class RunStep(Step):
+    def __init__(self, span: Span, name: str, params: list[str], args: list[Closure], cell: list[int]) -> None:
+        self.span, self.name, self.params, self.args, self.cell = span, name, params, args, cell
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        new = {p: a(rt) for p, a in zip(self.params, self.args, strict=True)}
+        if "me" not in new and "me" in rt.loc:
+            new["me"] = rt.loc["me"]
+        rt.push(self.cell[0], new)
+
+
+class EmitStep(Step):
+    def __init__(self, span: Span, event: str, kwargs: list[tuple[str, Closure]]) -> None:
+        self.span, self.event, self.kwargs = span, event, kwargs
+
+    def exec(self, rt: Runtime, fr: Frame) -> None:
+        triggers = rt.g.triggers.get(self.event)
+        if not triggers:
+            return
+        base = {k: f(rt) for k, f in self.kwargs}
+        if "me" in rt.loc and "me" not in base:
+            base["me"] = rt.loc["me"]
+        to_run: list[tuple[int, dict[str, Any]]] = []
+        saved = rt.loc
+        for trig in triggers:
+            if trig.component_type is None:
+                rt.loc = dict(base)
+                if trig.where is None or trig.where(rt):
+                    to_run.append((trig.block, rt.loc))
+                continue
+            for cid in rt.g.by_type[trig.component_type]:
+                for p in range(rt.st["t"]["n"]):
+                    rt.loc = {**base, "self": cid, "p": p}
+                    if trig.active is not None and not trig.active(rt):
+                        continue
+                    if trig.where is None or trig.where(rt):
+                        to_run.append((trig.block, rt.loc))
+        rt.loc = saved
+        for block, loc in reversed(to_run):
+            rt.push(block, loc)
+
+
+# ------------------------------------------------------------------ decisions
+
+
+class ChooseStep(Step):
+    def __init__(self, span: Span, var: str, options: Closure, t: str, by: Closure, prompt: list[str | Closure],
+                 optional: bool) -> None:
+        self.span, self.var, self.options, self.t, self.by = span, var, options, t, by
+        self.prompt, self.optional = prompt, optional
+
+    def exec(self, rt: Runtime, fr: Frame) -> object | None:
+        if rt.fire_end_checks():
+            fr[1] -= 1
+            return None
+        values = list(self.options(rt))
+        if self.optional:
+            values.append(None)
+        if not values:
+            raise GameRuntimeError(
+                "this choice has no options (guard the action or effect with a condition)", self.span)
+        ids = option_ids(rt.g, rt.st["names"], values, self.t)
+        seen: dict[str, int] = {}
+        for i, x in enumerate(ids):
+            seen.setdefault(x, i)
+        if len(seen) != len(ids):
+            keep = sorted(seen.values())
+            values = [values[i] for i in keep]
+            ids = [ids[i] for i in keep]
+        prompt = "".join(p if isinstance(p, str) else _show(rt, p(rt)) for p in self.prompt)
+        rt.st["dec"] = {"k": "choose", "p": self.by(rt), "ids": ids, "v": values, "var": self.var,
+                        "prompt": prompt}
+        return SUSPEND
+
+
+class WindowStep(Step):
+    """Offers every legal (action, arguments) to a player until a closing action is chosen."""
+
+    def __init__(self, span: Span, player: Closure, actions: list[int]) -> None:
+        self.span, self.player, self.actions = span, player, actions
+
+    def exec(self, rt: Runtime, fr: Frame) -> object | None:
+        if rt.fire_end_checks():
+            fr[1] -= 1
+            return None
+        p = self.player(rt)
+        ids, values = legal_window_options(rt, p, self.actions)
+        if not ids:
+            return None
+        fr[1] -= 1
+        rt.st["dec"] = {"k": "window", "p": p, "ids": ids, "v": values, "prompt": "choose an action"}
+        return SUSPEND
+
+
+def legal_window_options(rt: Runtime, p: int, actions: list[int]) -> tuple[list[str], list[Any]]:
+    ids: list[str] = []
+    values: list[Any] = []
+    saved = rt.loc
+    try:
+        for ai in actions:
+            act = rt.g.action_list[ai]
+            if not act.params:
+                rt.loc = {"me": p}
+                if act.when is None or act.when(rt):
+                    ids.append(act.name)
+                    values.append([ai, []])
+                continue
+            for combo in _param_combos(rt, p, act.params):
+                rt.loc = {"me": p, **{name: v for (name, _, _), v in zip(act.params, combo, strict=True)}}
+                if act.when is None or act.when(rt):
+                    arg_ids = [option_ids(rt.g, rt.st["names"], [v], t)[0]
+                               for (_, _, t), v in zip(act.params, combo, strict=True)]
+                    ids.append(act.name + ":" + ",".join(arg_ids))
+                    values.append([ai, list(combo)])
+    finally:
+        rt.loc = saved
+    return ids, values
+
+
+def _param_combos(rt: Runtime, p: int, params: list[tuple[str, Closure, str]]) -> list[list[Any]]:
+    combos: list[list[Any]] = [[]]
+    for i, (_, enum, _) in enumerate(params):
+        nxt: list[list[Any]] = []
+        for combo in combos:
+            rt.loc = {"me": p, **{params[j][0]: combo[j] for j in range(i)}}
+            for v in enum(rt):
+                nxt.append([*combo, v])
+        combos = nxt
+    return combos
+
+
+# ------------------------------------------------------------------ the compiler
+
+
+class StmtCompiler:
+    """Turns AST blocks into registered step lists."""
+
+    def __init__(self, ex: ExprCompiler, procedures: dict[str, tuple[list[str], list[int]]],
+                 action_index: dict[str, int]) -> None:
+        self.ex = ex
+        self.g = ex.g
+        self.report = ex.report
+        self.procedures = procedures  # name -> (params, cell holding the block id)
+        self.action_index = action_index
+
+    def block(self, stmts: ast.Block, scope: Scope) -> int:
+        bid = len(self.g.blocks)
+        self.g.blocks.append([])
+        steps = [s for s in (self.stmt(x, scope) for x in stmts) if s is not None]
+        self.g.blocks[bid] = steps
+        return bid
+
+    def stmt(self, n: ast.Stmt, scope: Scope) -> Step | None:
+        method = getattr(self, "_" + type(n).__name__)
+        step: Step | None = method(n, scope)
+        return step
+
+    # -- helpers
+    def zone(self, node: ast.Expr, scope: Scope) -> Closure:
+        f, t = self.ex.expr(node, scope)
+        if t not in (ZONE, ANY):
+            self.report.error("T006", f"expected a zone, found a {t}", node.span,
+                              f"zones: {', '.join(sorted(self.g.zones)[:8])}")
+        return f
+
+    def template(self, text: str, scope: Scope, span: Span) -> list[str | Closure]:
+        from interpreter.dsl.parser import PlainOrigin, parse_template
+
+        parts: list[str | Closure] = []
+        origin = PlainOrigin(span.file, span.line, span.col)
+        for part in parse_template(text, origin, self.report):
+            parts.append(part if isinstance(part, str) else self.ex.expr(part, scope)[0])
+        return parts
+
+    def writer(self, target: ast.Expr, scope: Scope, numeric: bool) -> tuple[Closure, Any, str, int | None,
+                                                                           int | None] | None:
+        """(read, write, description, min, max) for a writable target."""
+        g = self.g
+        ex = self.ex
+        if isinstance(target, ast.Name) and target.id in scope.locals and not numeric:
+            name = target.id
+
+            def wl(rt: Runtime, v: Any) -> None:
+                rt.loc[name] = v
+
+            return (lambda rt: rt.loc[name]), wl, name, None, None
+        if isinstance(target, (ast.Name, ast.Call)) and isinstance(target, ast.Call) and not isinstance(
+                target.func, ast.Name):
+            self.report.error("E110", "this cannot be changed", target.span)
+            return None
+        name = target.id if isinstance(target, ast.Name) else (
+            target.func.id if isinstance(target, ast.Call) and isinstance(target.func, ast.Name) else "")
+        if name in g.counters:
+            idx = ex.counter_index(name, target, scope) if isinstance(target, (ast.Call, ast.Name)) else None
+            if idx is None:
+                return None
+            c = g.counters[name]
+
+            def wc(rt: Runtime, v: Any) -> None:
+                rt.st["c"][idx(rt)] = v
+
+            return (lambda rt: rt.st["c"][idx(rt)]), wc, f"counter '{name}'", c.min, c.max
+        if name in g.vars:
+            v_ = g.vars[name]
+            if v_.per_player:
+                if not isinstance(target, ast.Call) or len(target.args) != 1:
+                    self.report.error("E105", f"'{name}' is kept per player: write {name}(p)", target.span)
+                    return None
+                pf, _ = ex.expr(target.args[0], scope)
+
+                def wvp(rt: Runtime, v: Any) -> None:
+                    rt.st["v"][name][pf(rt)] = v
+
+                return (lambda rt: rt.st["v"][name][pf(rt)]), wvp, f"'{name}'", None, None
+
+            def wv(rt: Runtime, v: Any) -> None:
+                rt.st["v"][name] = v
+
+            return (lambda rt: rt.st["v"][name]), wv, f"'{name}'", None, None
+        if isinstance(target, ast.Attr):
+            if target.name not in g.marks:
+                self.report.error("E111", f"'{target.name}' is not a mark: only marks can be changed", target.span,
+                                  did_you_mean(target.name, g.marks) or "declare it under the type's 'marks:'")
+                return None
+            of, _ = ex.expr(target.obj, scope)
+            mark = target.name
+
+            def wm(rt: Runtime, v: Any) -> None:
+                rt.st["m"][mark][of(rt)] = v
+
+            return (lambda rt: rt.st["m"][mark][of(rt)]), wm, f"mark '{mark}'", None, None
+        hint = did_you_mean(name, [*g.counters, *g.vars, *scope.locals]) if name else None
+        self.report.error("E110", "this cannot be changed: expected a counter, a var, a mark or a local",
+                          target.span, hint or "declare it under 'counters:' or 'vars:'")
+        return None
+
+    # -- statements
+    def _Let(self, n: ast.Let, scope: Scope) -> Step:
+        f, t = self.ex.expr(n.value, scope)
+        scope.locals[n.name] = t if t != NONE else ANY
+        return LetStep(n.span, n.name, f)
+
+    def _Set(self, n: ast.Set, scope: Scope) -> Step | None:
+        w = self.writer(n.target, scope, numeric=False)
+        f, _ = self.ex.expr(n.value, scope)
+        if w is None:
+            return None
+        read, write, what, lo, hi = w
+        return WriteStep(n.span, read, write, f, n.op, what, lo if n.op != "=" else None, hi)
+
+    def _counter_write(self, n: ast.Gain | ast.Pay, scope: Scope, op: str) -> Step | None:
+        f, t = self.ex.expr(n.amount, scope)
+        self.ex.expect(t, INT, n.amount.span)
+        name = n.target.id if isinstance(n.target, ast.Name) else (
+            n.target.func.id if isinstance(n.target, ast.Call) and isinstance(n.target.func, ast.Name) else "")
+        if name not in self.g.counters:
+            self.report.error("E112", f"'{op}' needs a counter, e.g. money(p)", n.target.span,
+                              did_you_mean(name, self.g.counters) if name else None)
+            return None
+        w = self.writer(n.target, scope, numeric=True)
+        if w is None:
+            return None
+        read, write, what, lo, hi = w
+        return WriteStep(n.span, read, write, f, op, what, lo, hi)
+
+    def _Gain(self, n: ast.Gain, scope: Scope) -> Step | None:
+        return self._counter_write(n, scope, "gain")
+
+    def _Pay(self, n: ast.Pay, scope: Scope) -> Step | None:
+        return self._counter_write(n, scope, "pay")
+
+    def _Take(self, n: ast.Take, scope: Scope) -> Step | None:
+        f, _ = self.ex.expr(n.amount, scope)
+        ends = []
+        for node in (n.source, n.dest):
+            name = node.id if isinstance(node, ast.Name) else (
+                node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else "")
+            if name not in self.g.counters:
+                self.report.error("E112", "'take' moves units between counters", node.span,
+                                  did_you_mean(name, self.g.counters) if name else None)
+                return None
+            idx = self.ex.counter_index(name, node, scope)  # type: ignore[arg-type]
+            if idx is None:
+                return None
+            ends.append(idx)
+        return TakeStep(n.span, f, ends[0], ends[1])
+
+    def _Move(self, n: ast.Move, scope: Scope) -> Step:
+        f, t = self.ex.expr(n.what, scope)
+        if t not in (ANY, COMP, ZONE, NONE) and not t.startswith("list["):
+            self.report.error("T007", f"'move' needs a component, a list of components or a zone, found a {t}",
+                              n.what.span)
+        return MoveStep(n.span, f, t == ZONE, self.zone(n.dest, scope), n.place == "top")
+
+    def _Draw(self, n: ast.Draw, scope: Scope) -> Step:
+        f, t = self.ex.expr(n.count, scope)
+        self.ex.expect(t, INT, n.count.span)
+        return DrawStep(n.span, f, self.zone(n.source, scope), self.zone(n.dest, scope))
+
+    def _Shuffle(self, n: ast.Shuffle, scope: Scope) -> Step:
+        return ShuffleStep(n.span, self.zone(n.zone, scope))
+
+    def _Reveal(self, n: ast.Reveal, scope: Scope) -> Step:
+        return RevealStep(n.span, to_list(*self.ex.expr(n.what, scope)) if self.ex.expr(n.what, scope)[1] == ZONE
+                          else self.ex.expr(n.what, scope)[0], 1)
+
+    def _Conceal(self, n: ast.Conceal, scope: Scope) -> Step:
+        f, t = self.ex.expr(n.what, scope)
+        return RevealStep(n.span, to_list(f, t) if t == ZONE else f, 0)
+
+    def _Choose(self, n: ast.Choose, scope: Scope) -> Step:
+        f, t = self.ex.listy(n.options, scope)
+        by = self.ex.expr(n.by, scope)[0] if n.by is not None else self._me(scope, n.span)
+        et = elem(t)
+        scope.locals[n.var] = et
+        prompt = self.template(n.prompt, scope, n.span) if n.prompt else [f"choose {n.var}"]
+        return ChooseStep(n.span, n.var, f, et, by, prompt, n.optional)
+
+    def _me(self, scope: Scope, span: Span) -> Closure:
+        if "me" in scope.locals:
+            return lambda rt: rt.loc["me"]
+        if "p" in scope.locals:
+            return lambda rt: rt.loc["p"]
+        self.report.error("E113", "who decides? add 'by <player>'", span,
+                          "'me' is only known inside actions; elsewhere write 'by p'")
+        return _broken
+
+    def _Window(self, n: ast.Window, scope: Scope) -> Step:
+        pf, pt = self.ex.expr(n.player, scope)
+        self.ex.expect(pt, PLAYER, n.player.span)
+        idx: list[int] = []
+        for name, span in zip(n.actions, n.action_spans, strict=True):
+            if name not in self.action_index:
+                self.report.error("E114", f"unknown action '{name}'", span, did_you_mean(name, self.action_index))
+            else:
+                idx.append(self.action_index[name])
+        return WindowStep(n.span, pf, idx)
+
+    def _Run(self, n: ast.Run, scope: Scope) -> Step | None:
+        if n.name not in self.procedures:
+            self.report.error("E115", f"unknown procedure '{n.name}'", n.span,
+                              did_you_mean(n.name, self.procedures))
+            return None
+        params, cell = self.procedures[n.name]
+        if len(params) != len(n.args):
+            self.report.error("E105", f"procedure '{n.name}' takes {len(params)} argument(s), got {len(n.args)}",
+                              n.span, f"run {n.name}({', '.join(params)})")
+            return None
+        return RunStep(n.span, n.name, params, [self.ex.expr(a, scope)[0] for a in n.args], cell)
+
+    def _Emit(self, n: ast.Emit, scope: Scope) -> Step:
+        return EmitStep(n.span, n.event, [(k, self.ex.expr(v, scope)[0]) for k, v in n.kwargs])
+
+    def _Log(self, n: ast.Log, scope: Scope) -> Step:
+        return LogStep(n.span, self.template(n.text, scope, n.span))
+
+    def _EndGame(self, n: ast.EndGame, scope: Scope) -> Step:
+        return EndGameStep(n.span)
+
+    def _DeclareWinner(self, n: ast.DeclareWinner, scope: Scope) -> Step:
+        return DeclareWinnerStep(n.span, self.ex.expr(n.who, scope)[0])
+
+    def _Pass(self, n: ast.Pass, scope: Scope) -> Step:
+        return PassStep(n.span)
+
+    def _If(self, n: ast.If, scope: Scope) -> Step:
+        branches = [(self.ex.cond(c, scope), self.block(b, scope)) for c, b in n.branches]
+        other = self.block(n.otherwise, scope) if n.otherwise is not None else None
+        return IfStep(n.span, branches, other)
+
+    def _For(self, n: ast.For, scope: Scope) -> Step:
+        f, t = self.ex.listy(n.iter, scope)
+        scope.locals[n.var] = elem(t)
+        cond = self.ex.cond(n.cond, scope) if n.cond is not None else None
+        return ForStep(n.span, n.var, f, cond, self.block(n.body, scope))
+
+    def _Repeat(self, n: ast.Repeat, scope: Scope) -> Step:
+        f, t = self.ex.expr(n.count, scope)
+        self.ex.expect(t, INT, n.count.span)
+        return RepeatStep(n.span, f, self.block(n.body, scope))
+
+    def _While(self, n: ast.While, scope: Scope) -> Step:
+        return WhileStep(n.span, self.ex.cond(n.cond, scope), self.block(n.body, scope))
+
+
+_ = (type_of_value, _broken)

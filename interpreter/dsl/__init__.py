@@ -1,0 +1,1 @@
+"""The DSL stage: grammar -> Lark tree -> frozen AST with positions."""

@@ -1,0 +1,260 @@
+"""The public API: load a game, start it, list legal choices, apply them, view, save, replay.
+
+The pipeline of `load_game` has gates between its stages (YAML with positions -> schema -> DSL
+parse, check and compile): a stage with errors stops the pipeline and every diagnostic of that stage
+is raised at once in an `AuthorError`. The `Engine` then works on plain-data states (state.py), in
+the style of OpenSpiel: `legal_actions`, `apply`, `clone`, `is_terminal`, `returns`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from interpreter import rng
+from interpreter.compile.game import compile_game
+from interpreter.model import CompiledGame
+from interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
+from interpreter.schema import validate_game
+from interpreter.source import AuthorError, Report, Span
+from interpreter.state import State, canonical, clone, new_state, state_hash
+from interpreter.yamlsource import load_game_folder
+
+BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
+
+__all__ = [
+    "BUNDLED",
+    "AuthorError",
+    "Choice",
+    "Engine",
+    "GameRuntimeError",
+    "IllegalChoice",
+    "find_game",
+    "load_game",
+]
+
+
+def find_game(name_or_path: str | Path) -> Path:
+    """A game folder from a bundled name (`porta-nigra`) or a path."""
+    p = Path(name_or_path)
+    if p.is_dir():
+        return p
+    bundled = BUNDLED / str(name_or_path)
+    if bundled.is_dir():
+        return bundled
+    report = Report()
+    names = sorted(d.name for d in BUNDLED.iterdir() if d.is_dir()) if BUNDLED.is_dir() else []
+    report.error("G001", f"no game folder or bundled game named '{name_or_path}'", None,
+                 f"bundled games: {', '.join(names) or 'none'}")
+    raise AuthorError(report)
+
+
+def load_game(name_or_path: str | Path, options: dict[str, Any] | None = None) -> CompiledGame:
+    """Load, check and compile a game; raises AuthorError with every diagnostic of the failing stage."""
+    folder = find_game(name_or_path)
+    report = Report()
+    source = load_game_folder(folder, report)
+    report.raise_if_errors()
+    assert source is not None
+    validate_game(source, report)
+    report.raise_if_errors()
+    game = compile_game(source, report, options)
+    report.raise_if_errors()
+    assert game is not None
+    game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]  # type: ignore[attr-defined]
+    return game
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal choice: its stable id, the player who makes it, and the question asked."""
+
+    id: str
+    player: int
+    prompt: str
+
+
+class Engine:
+    """Runs one compiled game. States are plain dicts; the engine keeps no state of its own."""
+
+    def __init__(self, game: CompiledGame) -> None:
+        self.game = game
+
+    # ------------------------------------------------------------ starting
+    def new_game(self, players: int | list[str], seed: int = 0, options: dict[str, Any] | None = None,
+                 log: list[dict[str, Any]] | None = None) -> State:
+        g = self.game
+        names = list(players) if isinstance(players, list) else [g.seats[i] if i < len(g.seats) else f"P{i + 1}"
+                                                                 for i in range(players)]
+        if not g.min_players <= len(names) <= g.max_players:
+            report = Report()
+            report.error("G002", f"{g.name} is for {g.min_players}-{g.max_players} players, not {len(names)}", None)
+            raise AuthorError(report)
+        opts = dict(g.options)
+        for k, v in (options or {}).items():
+            if k not in opts:
+                report = Report()
+                report.error("O001", f"unknown rules option '{k}'", None, f"options: {', '.join(opts) or 'none'}")
+                raise AuthorError(report)
+            opts[k] = v
+        st = new_state(g, names, seed, opts)
+        Runtime(g, st, log).run()
+        return st
+
+    # ------------------------------------------------------------ asking
+    def current_player(self, st: State) -> int | None:
+        dec = st["dec"]
+        return None if dec is None else int(dec["p"])
+
+    def is_terminal(self, st: State) -> bool:
+        return st["dec"] is None
+
+    def legal_actions(self, st: State) -> list[Choice]:
+        dec = st["dec"]
+        if dec is None:
+            return []
+        return [Choice(i, dec["p"], dec["prompt"]) for i in dec["ids"]]
+
+    def legal_ids(self, st: State) -> list[str]:
+        dec = st["dec"]
+        return [] if dec is None else list(dec["ids"])
+
+    # ------------------------------------------------------------ acting
+    def apply(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> State:
+        """A new state after `choice` (an id, or an index into the legal choices)."""
+        new = clone(st)
+        self.apply_inplace(new, choice, log)
+        return new
+
+    def apply_inplace(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> None:
+        dec = st["dec"]
+        if dec is None:
+            raise IllegalChoice(str(choice), "the game is over")
+        ids: list[str] = dec["ids"]
+        if isinstance(choice, int):
+            if not 0 <= choice < len(ids):
+                raise IllegalChoice(str(choice), f"there are {len(ids)} legal choices")
+            idx = choice
+        elif choice in ids:
+            idx = ids.index(choice)
+        else:
+            idx = self._match_name(dec, choice)
+        value = dec["v"][idx]
+        rt = Runtime(self.game, st, log)
+        if log is not None:
+            rt.say(f"{st['names'][dec['p']]}: {ids[idx]}", self._hidden_choice(st, dec))
+        st["dec"] = None
+        st["t"]["decisions"] += 1
+        if dec["k"] == "choose":
+            rt.loc[dec["var"]] = value
+        else:
+            ai, args = value
+            act = self.game.action_list[ai]
+            fr = st["stk"][-1]
+            if act.closes_window:
+                fr[1] += 1
+            new_locals = {"me": dec["p"], **{name: v for (name, _, _), v in zip(act.params, args, strict=True)}}
+            rt.push(act.block, new_locals)
+        rt.run()
+
+    def _match_name(self, dec: dict[str, Any], choice: str) -> int:
+        ids: list[str] = dec["ids"]
+        for i, x in enumerate(ids):
+            if x.split("#")[0] == choice or x.replace("#", "") == choice:
+                return i
+        reason = f"legal now: {', '.join(ids[:12])}{' ...' if len(ids) > 12 else ''}"
+        if dec["k"] == "window":
+            action = choice.split(":")[0]
+            if action in self.game.actions:
+                reason = f"'{action}' is not possible now with these arguments; " + reason
+        raise IllegalChoice(choice, reason)
+
+    def _hidden_choice(self, st: State, dec: dict[str, Any]) -> list[int]:
+        """Players who may not see what was chosen: everyone else, if the options were hidden from them."""
+        if dec["k"] != "choose":
+            return []
+        from interpreter.view import visible_to
+
+        hidden: list[int] = []
+        for q in range(st["t"]["n"]):
+            if q == dec["p"]:
+                continue
+            for v in dec["v"]:
+                if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(self.game.components) \
+                        and not visible_to(self.game, st, v, q):
+                    hidden.append(q)
+                    break
+        return hidden
+
+    # ------------------------------------------------------------ results
+    def scores(self, st: State) -> list[int]:
+        g = self.game
+        if g.score is None:
+            return [0] * st["t"]["n"]
+        rt = Runtime(g, st)
+        out = []
+        for p in range(st["t"]["n"]):
+            rt.loc = {"p": p}
+            out.append(g.score(rt))
+        return out
+
+    def ranking_keys(self, st: State) -> list[tuple[Any, ...]]:
+        g = self.game
+        rt = Runtime(g, st)
+        keys = []
+        scores = self.scores(st)
+        for p in range(st["t"]["n"]):
+            rt.loc = {"p": p}
+            keys.append((scores[p], *[f(rt) for f in g.tiebreak]))
+        return keys
+
+    def winners(self, st: State) -> list[int]:
+        forced = st["t"]["winners"]
+        if forced is not None:
+            return list(forced)
+        keys = self.ranking_keys(st)
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def returns(self, st: State) -> list[float]:
+        """1 for each winner (shared), 0 for the others; all 0 while the game goes on."""
+        if not self.is_terminal(st):
+            return [0.0] * st["t"]["n"]
+        w = set(self.winners(st))
+        return [1.0 if p in w else 0.0 for p in range(st["t"]["n"])]
+
+    # ------------------------------------------------------------ data
+    def clone(self, st: State) -> State:
+        return clone(st)
+
+    def to_json(self, st: State) -> str:
+        return canonical(st)
+
+    def from_json(self, text: str) -> State:
+        st: State = json.loads(text)
+        return st
+
+    def hash(self, st: State) -> str:
+        return state_hash(st)
+
+    def replay(self, players: int | list[str], seed: int, choices: list[str],
+               options: dict[str, Any] | None = None) -> State:
+        st = self.new_game(players, seed, options)
+        for c in choices:
+            self.apply_inplace(st, c)
+        return st
+
+    def view(self, st: State, player: int) -> dict[str, Any]:
+        from interpreter.view import view
+
+        return view(self.game, st, player)
+
+    def random_choice(self, st: State, gen: list[int]) -> int:
+        """An index among the legal choices, drawn with a bot's own generator words."""
+        return rng.below(gen, len(st["dec"]["ids"]))
+
+
+def error_span(err: GameRuntimeError) -> Span | None:
+    return err.span

@@ -1,0 +1,175 @@
+"""The flow driver: game -> rounds -> turns -> phases, as one re-entrant step.
+
+The driver is the only step of the main block and sits at the bottom of the frame stack. Each time
+it runs it reads where the game is (`state["t"]["stage"]`), pushes the next effect (setup, a round's
+start or end, a phase, a turn's end, final scoring) and returns; when that effect finishes, the
+driver runs again. So the flow's position is plain data, like everything else in the state.
+
+Turn order: with rounds, turns go clockwise from the round's first player until `ends_when` holds;
+without rounds, `turn.player` names who plays next. An end check in `final_turns` mode lets the
+current turn finish, then gives each other player one final turn, clockwise from the next player.
+"""
+
+from __future__ import annotations
+
+from interpreter.model import FlowDef
+from interpreter.runtime import Frame, GameRuntimeError, Runtime, Step
+
+
+class FlowDriver(Step):
+    """Runs the game's flow; see the module docstring."""
+
+    def __init__(self, flow: FlowDef) -> None:
+        self.flow = flow
+        self.span = None
+
+    def exec(self, rt: Runtime, fr: Frame) -> object | None:
+        fr[1] = 0
+        t = rt.st["t"]
+        for _ in range(10_000):
+            handler = getattr(self, "_" + t["stage"])
+            if handler(rt, t):
+                if t["stage"] == "done":
+                    fr[1] = 1
+                return None
+        raise GameRuntimeError("the flow made no progress (does every turn's player keep being skipped?)", None)
+
+    # each handler returns True when it pushed an effect (or the game is over)
+    def _push(self, rt: Runtime, block: int | None, p: int | None = None) -> bool:
+        if block is None:
+            return False
+        rt.push(block, {} if p is None else {"p": p, "me": p})
+        return True
+
+    def _setup(self, rt: Runtime, t: dict[str, object]) -> bool:
+        t["stage"] = "round_start" if self.flow.has_rounds else "pre_turn"
+        return self._push(rt, self.flow.setup)
+
+    def _ending_stage(self, t: dict[str, object]) -> str | None:
+        if t["ending"] == "after_turn":
+            return "finish"
+        if t["ending"] == "final_turns":
+            return "final_start" if not t["final_mode"] else "final_next"
+        return None
+
+    def _round_start(self, rt: Runtime, t: dict[str, object]) -> bool:
+        ending = self._ending_stage(t)
+        if ending:
+            t["stage"] = ending
+            return False
+        f = self.flow
+        if f.round_count is not None and int(t["round"]) >= f.round_count(rt):  # type: ignore[call-overload]
+            t["stage"] = "finish"
+            return False
+        t["round"] = int(t["round"]) + 1  # type: ignore[call-overload]
+        t["stage"] = "round_first"
+        return self._push(rt, f.round_on_start)
+
+    def _round_first(self, rt: Runtime, t: dict[str, object]) -> bool:
+        first = self.flow.round_first
+        t["next"] = first(rt) if first is not None else 0
+        t["skips"] = 0
+        t["stage"] = "pre_turn"
+        return False
+
+    def _start_turn(self, rt: Runtime, t: dict[str, object], p: int) -> None:
+        t["active"] = p
+        t["turn"] = int(t["turn"]) + 1  # type: ignore[call-overload]
+        t["phase"] = 0
+        t["stage"] = "phase"
+
+    def _skipped(self, rt: Runtime, p: int) -> bool:
+        skip = self.flow.turn_skip_if
+        if skip is None:
+            return False
+        saved = rt.loc
+        rt.loc = {"p": p, "me": p}
+        try:
+            return bool(skip(rt))
+        finally:
+            rt.loc = saved
+
+    def _pre_turn(self, rt: Runtime, t: dict[str, object]) -> bool:
+        ending = self._ending_stage(t)
+        if ending:
+            t["stage"] = ending
+            return False
+        f = self.flow
+        n = int(t["n"])  # type: ignore[call-overload]
+        if f.has_rounds:
+            if f.round_ends_when is not None and f.round_ends_when(rt):
+                t["stage"] = "round_end"
+                return False
+            p = int(t["next"])  # type: ignore[call-overload]
+            if self._skipped(rt, p):
+                t["next"] = (p + 1) % n
+                t["skips"] = int(t["skips"]) + 1  # type: ignore[call-overload]
+                if int(t["skips"]) > n:  # type: ignore[call-overload]
+                    t["stage"] = "round_end"
+                return False
+            t["skips"] = 0
+        else:
+            p = f.turn_player(rt) if f.turn_player is not None else int(t["turn"]) % n  # type: ignore[call-overload]
+        self._start_turn(rt, t, p)
+        return False
+
+    def _phase(self, rt: Runtime, t: dict[str, object]) -> bool:
+        i = int(t["phase"])  # type: ignore[call-overload]
+        phases = self.flow.phases
+        active = t["active"]
+        assert isinstance(active, int)
+        if i < len(phases):
+            t["phase"] = i + 1
+            t["phase_id"] = phases[i][0]
+            return self._push(rt, phases[i][1], active)
+        t["stage"] = "post_turn"
+        t["phase_id"] = None
+        return self._push(rt, self.flow.turn_on_end, active)
+
+    def _post_turn(self, rt: Runtime, t: dict[str, object]) -> bool:
+        if rt.fire_end_checks():
+            return True
+        ending = self._ending_stage(t)
+        if ending:
+            t["stage"] = ending
+            return False
+        if self.flow.has_rounds:
+            t["next"] = (int(t["active"]) + 1) % int(t["n"])  # type: ignore[call-overload]
+        t["stage"] = "pre_turn"
+        return False
+
+    def _round_end(self, rt: Runtime, t: dict[str, object]) -> bool:
+        t["stage"] = "round_start"
+        return self._push(rt, self.flow.round_on_end)
+
+    def _final_start(self, rt: Runtime, t: dict[str, object]) -> bool:
+        n = int(t["n"])  # type: ignore[call-overload]
+        trigger = t["trigger"] if t["trigger"] is not None else t["active"]
+        start = int(trigger) if trigger is not None else 0  # type: ignore[call-overload]
+        t["final"] = [(start + i) % n for i in range(1, n)]
+        t["final_mode"] = True
+        t["stage"] = "final_next"
+        return False
+
+    def _final_next(self, rt: Runtime, t: dict[str, object]) -> bool:
+        queue = t["final"]
+        assert isinstance(queue, list)
+        while queue:
+            p = queue.pop(0)
+            if not self._skipped(rt, p):
+                self._start_turn(rt, t, p)
+                return False
+        t["stage"] = "finish"
+        return False
+
+    def _finish(self, rt: Runtime, t: dict[str, object]) -> bool:
+        t["stage"] = "over"
+        return self._push(rt, self.flow.finish)
+
+    def _over(self, rt: Runtime, t: dict[str, object]) -> bool:
+        t["stage"] = "done"
+        rt.st["dec"] = None
+        return True
+
+    def _done(self, rt: Runtime, t: dict[str, object]) -> bool:
+        return True

@@ -1,0 +1,195 @@
+"""The compiled game: everything the engine needs, with no YAML, pydantic or Lark objects inside.
+
+Produced by `interpreter.compile.game`; read by the runtime and the engine. Components, zones and
+counters are laid out as small integers so that the game state can be flat lists of ints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from interpreter.source import Span
+
+if TYPE_CHECKING:
+    from interpreter.runtime import Runtime, Step
+
+Closure = Callable[["Runtime"], Any]
+
+
+@dataclass
+class Component:
+    """One physical component: an id, its name, a unique key, its type and its properties."""
+
+    id: int
+    name: str
+    key: str
+    type: str
+    props: dict[str, Any]
+
+
+@dataclass
+class ZoneLayout:
+    """A zone definition and where its instances sit in the state's zone list."""
+
+    name: str
+    per_player: bool
+    visibility: str  # public | owner | hidden
+    ordered: bool
+    base: int  # index of its first instance in state["z"]
+    span: Span | None = None
+
+    def index(self, player: int | None) -> int:
+        return self.base + (player or 0) if self.per_player else self.base
+
+
+@dataclass
+class CounterLayout:
+    """A counter definition and where its instances sit in the state's counter list."""
+
+    name: str
+    per_player: bool
+    keys: list[str]  # enum symbols, or [] for a plain counter
+    base: int
+    initial: dict[str, int] | int
+    min: int | None
+    max: int | None
+
+    @property
+    def width(self) -> int:
+        return len(self.keys) or 1
+
+
+@dataclass
+class VarLayout:
+    name: str
+    per_player: bool
+    initial: Any
+    type: str
+
+
+@dataclass
+class ActionDef:
+    """A compiled action: its parameters (name, enumerator), condition, label and effect block."""
+
+    index: int
+    name: str
+    params: list[tuple[str, Closure, str]]  # (name, values enumerator, element type)
+    when: Closure | None
+    when_span: Span | None
+    block: int
+    label: tuple[Any, ...] | None
+    closes_window: bool
+    span: Span | None
+
+
+@dataclass
+class TriggerDef:
+    id: str
+    event: str
+    where: Closure | None
+    block: int
+    component_type: str | None = None
+    active: Closure | None = None
+
+
+@dataclass
+class EndCheckDef:
+    id: str
+    when: Closure
+    block: int  # its `do` effect followed by the ending step
+    mode: str
+
+
+@dataclass
+class ModifierDef:
+    component_type: str
+    op: str  # "+" or "*"
+    amount: Closure
+
+
+@dataclass
+class ValueDef:
+    name: str
+    params: list[str]
+    base: Closure
+    modifiers: list[ModifierDef] = field(default_factory=list)
+
+
+@dataclass
+class RuleDef:
+    name: str
+    params: list[str]
+    base: Closure
+    allow: list[tuple[str, Closure]] = field(default_factory=list)
+    deny: list[tuple[str, Closure]] = field(default_factory=list)
+
+
+@dataclass
+class FlowDef:
+    setup: int | None
+    has_rounds: bool
+    round_count: Closure | None
+    round_first: Closure | None
+    round_ends_when: Closure | None
+    round_on_start: int | None
+    round_on_end: int | None
+    turn_player: Closure | None
+    turn_skip_if: Closure | None
+    phases: list[tuple[str, int]]
+    turn_on_end: int | None
+    finish: int | None
+
+
+@dataclass
+class CompiledGame:
+    """A game ready to run."""
+
+    id: str
+    name: str
+    folder: str
+    min_players: int
+    max_players: int
+    seats: list[str]
+    options: dict[str, Any]
+    option_descriptions: dict[str, str]
+    constants: dict[str, Any]
+    enums: dict[str, list[str]]
+    components: list[Component]
+    by_type: dict[str, list[int]]
+    zones: dict[str, ZoneLayout]
+    counters: dict[str, CounterLayout]
+    vars: dict[str, VarLayout]
+    marks: dict[str, Any]  # mark name -> default value
+    mark_types: dict[str, list[str]]  # mark name -> component types having it
+    zone_layouts: list[ZoneLayout] = field(default_factory=list)  # per zone instance
+    zone_owner: list[int | None] = field(default_factory=list)  # per zone instance
+    counter_count: int = 0
+    blocks: list[list[Step]] = field(default_factory=list)
+    actions: dict[str, ActionDef] = field(default_factory=dict)
+    action_list: list[ActionDef] = field(default_factory=list)
+    triggers: dict[str, list[TriggerDef]] = field(default_factory=dict)
+    end_checks: list[EndCheckDef] = field(default_factory=list)
+    values: dict[str, ValueDef] = field(default_factory=dict)
+    rules: dict[str, RuleDef] = field(default_factory=dict)
+    component_active: dict[str, Closure] = field(default_factory=dict)
+    flow: FlowDef | None = None
+    score: Closure | None = None
+    tiebreak: list[Closure] = field(default_factory=list)
+    main_block: int = 0
+    names: dict[str, Span | None] = field(default_factory=dict)
+
+    def zone_instances(self) -> list[tuple[ZoneLayout, int | None]]:
+        """Every zone instance in state order, with its owner (None for global zones).
+
+        Per-player zones have `max_players` instances; seats beyond the game's player count stay
+        empty, so the layout does not depend on the number of players.
+        """
+        out: list[tuple[ZoneLayout, int | None]] = []
+        for z in sorted(self.zones.values(), key=lambda z: z.base):
+            if z.per_player:
+                out.extend((z, p) for p in range(self.max_players))
+            else:
+                out.append((z, None))
+        return out

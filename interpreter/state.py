@@ -1,0 +1,108 @@
+"""Game state as plain, JSON-serialisable data: creation, cheap copies, canonical form and hash.
+
+Layout (every key is engine-owned; the game's own data lives in z/c/v/m):
+
+| key | contents |
+|---|---|
+| `z` | one list of component ids per zone instance (index 0 = top of an ordered zone) |
+| `loc` | for every component, the zone instance holding it (-1: out of play) |
+| `c` | every counter instance, flat |
+| `v` | vars: name -> value, or a list with one value per player |
+| `m` | marks: name -> one value per component |
+| `rv` | 1 for each component revealed to everyone |
+| `rng` | the generator's two words |
+| `stk` | the frame stack (see runtime.py) |
+| `dec` | the pending decision: who, choice ids, values |
+| `t` | flow position: stage, round, turn, active player, phase, ending, winners |
+| `names`, `o` | player names, rules options |
+
+A copy copies each list one level deep: the DSL never mutates a list value in place.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from typing import Any
+
+from interpreter import rng
+from interpreter.model import CompiledGame
+
+State = dict[str, Any]
+
+
+def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str, Any]) -> State:
+    """A state before setup has run (the engine runs the flow right after)."""
+    n = len(names)
+    ncomp = len(game.components)
+    counters = [0] * game.counter_count
+    for c in game.counters.values():
+        for p in range(game.max_players if c.per_player else 1):
+            for k in range(c.width):
+                init = c.initial
+                value = init.get(c.keys[k], 0) if isinstance(init, dict) else int(init)
+                counters[c.base + p * c.width + k] = value
+    return {
+        "z": [[] for _ in game.zone_layouts],
+        "loc": [-1] * ncomp,
+        "c": counters,
+        "v": {
+            name: ([copy.deepcopy(v.initial) for _ in range(n)] if v.per_player else copy.deepcopy(v.initial))
+            for name, v in game.vars.items()
+        },
+        "m": {name: [copy.deepcopy(default) for _ in range(ncomp)] for name, default in game.marks.items()},
+        "rv": [0] * ncomp,
+        "rng": rng.seed_state(seed),
+        "stk": [[game.main_block, 0, {}, None]],
+        "dec": None,
+        "t": {
+            "stage": "setup", "round": 0, "turn": 0, "active": None, "phase": 0, "phase_id": None,
+            "ending": None, "trigger": None, "final": [], "final_mode": False, "fired": [], "winners": None,
+            "n": n, "next": 0, "skips": 0, "decisions": 0,
+        },
+        "names": list(names),
+        "o": dict(options),
+    }
+
+
+def _copy_frame(fr: list[Any]) -> list[Any]:
+    loop = fr[3]
+    return [fr[0], fr[1], dict(fr[2]) if fr[2] is not None else None,
+            [list(loop[0]), loop[1]] if loop is not None and len(loop) == 2 and isinstance(loop[0], list)
+            else (list(loop) if loop is not None else None)]
+
+
+def clone(st: State) -> State:
+    """An independent copy, far cheaper than deepcopy (lists are copied one level deep)."""
+    v = st["v"]
+    dec = st["dec"]
+    t = st["t"]
+    return {
+        "z": [list(z) for z in st["z"]],
+        "loc": list(st["loc"]),
+        "c": list(st["c"]),
+        "v": {k: (list(x) if isinstance(x, list) else x) for k, x in v.items()},
+        "m": {k: list(x) for k, x in st["m"].items()},
+        "rv": list(st["rv"]),
+        "rng": list(st["rng"]),
+        "stk": [_copy_frame(fr) for fr in st["stk"]],
+        "dec": dict(dec) if dec is not None else None,
+        "t": {**t, "final": list(t["final"]), "fired": list(t["fired"])},
+        "names": st["names"],
+        "o": st["o"],
+    }
+
+
+def canonical(st: State) -> str:
+    """The canonical JSON text: equal states have equal text."""
+    return json.dumps(st, sort_keys=True, separators=(",", ":"))
+
+
+def state_hash(st: State) -> str:
+    return hashlib.sha256(canonical(st).encode()).hexdigest()
+
+
+def from_json(text: str) -> State:
+    loaded: State = json.loads(text)
+    return loaded
