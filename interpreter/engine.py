@@ -46,8 +46,12 @@ def find_game(name_or_path: str | Path) -> Path:
         return bundled
     report = Report()
     names = sorted(d.name for d in BUNDLED.iterdir() if d.is_dir()) if BUNDLED.is_dir() else []
-    report.error("G001", f"no game folder or bundled game named '{name_or_path}'", None,
-                 f"bundled games: {', '.join(names) or 'none'}")
+    report.error(
+        "G001",
+        f"no game folder or bundled game named '{name_or_path}'",
+        None,
+        f"bundled games: {', '.join(names) or 'none'}",
+    )
     raise AuthorError(report)
 
 
@@ -63,7 +67,7 @@ def load_game(name_or_path: str | Path, options: dict[str, Any] | None = None) -
     game = compile_game(source, report, options)
     report.raise_if_errors()
     assert game is not None
-    game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]  # type: ignore[attr-defined]
+    game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
     return game
 
 
@@ -83,25 +87,46 @@ class Engine:
         self.game = game
 
     # ------------------------------------------------------------ starting
-    def new_game(self, players: int | list[str], seed: int = 0, options: dict[str, Any] | None = None,
-                 log: list[dict[str, Any]] | None = None) -> State:
+    def new_game(
+        self,
+        players: int | list[str],
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        log: list[dict[str, Any]] | None = None,
+        pause: str | None = None,
+    ) -> State:
+        """A new game run up to its first decision (or to `pause`: "turn" or a phase id of the first turn)."""
         g = self.game
-        names = list(players) if isinstance(players, list) else [g.seats[i] if i < len(g.seats) else f"P{i + 1}"
-                                                                 for i in range(players)]
+        names = (
+            list(players)
+            if isinstance(players, list)
+            else [g.seats[i] if i < len(g.seats) else f"P{i + 1}" for i in range(players)]
+        )
         if not g.min_players <= len(names) <= g.max_players:
             report = Report()
-            report.error("G002", f"{g.name} is for {g.min_players}-{g.max_players} players, not {len(names)}", None)
+            report.error(
+                "G002", f"{g.name} is for {g.min_players}-{g.max_players} players, not {len(names)}", None
+            )
             raise AuthorError(report)
         opts = dict(g.options)
         for k, v in (options or {}).items():
             if k not in opts:
                 report = Report()
-                report.error("O001", f"unknown rules option '{k}'", None, f"options: {', '.join(opts) or 'none'}")
+                report.error(
+                    "O001", f"unknown rules option '{k}'", None, f"options: {', '.join(opts) or 'none'}"
+                )
                 raise AuthorError(report)
             opts[k] = v
         st = new_state(g, names, seed, opts)
+        if pause is not None:
+            st["t"]["pause"] = pause
         Runtime(g, st, log).run()
         return st
+
+    def resume(self, st: State, log: list[dict[str, Any]] | None = None) -> None:
+        """Continue a game stopped by `new_game(pause=...)`."""
+        st["t"]["paused"] = False
+        Runtime(self.game, st, log).run()
 
     # ------------------------------------------------------------ asking
     def current_player(self, st: State) -> int | None:
@@ -155,7 +180,10 @@ class Engine:
             fr = st["stk"][-1]
             if act.closes_window:
                 fr[1] += 1
-            new_locals = {"me": dec["p"], **{name: v for (name, _, _), v in zip(act.params, args, strict=True)}}
+            new_locals = {
+                "me": dec["p"],
+                **{name: v for (name, _, _), v in zip(act.params, args, strict=True)},
+            }
             rt.push(act.block, new_locals)
         rt.run()
 
@@ -182,8 +210,12 @@ class Engine:
             if q == dec["p"]:
                 continue
             for v in dec["v"]:
-                if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(self.game.components) \
-                        and not visible_to(self.game, st, v, q):
+                if (
+                    isinstance(v, int)
+                    and not isinstance(v, bool)
+                    and 0 <= v < len(self.game.components)
+                    and not visible_to(self.game, st, v, q)
+                ):
                     hidden.append(q)
                     break
         return hidden
@@ -239,8 +271,9 @@ class Engine:
     def hash(self, st: State) -> str:
         return state_hash(st)
 
-    def replay(self, players: int | list[str], seed: int, choices: list[str],
-               options: dict[str, Any] | None = None) -> State:
+    def replay(
+        self, players: int | list[str], seed: int, choices: list[str], options: dict[str, Any] | None = None
+    ) -> State:
         st = self.new_game(players, seed, options)
         for c in choices:
             self.apply_inplace(st, c)

@@ -13,7 +13,7 @@ current turn finish, then gives each other player one final turn, clockwise from
 from __future__ import annotations
 
 from interpreter.model import FlowDef
-from interpreter.runtime import Frame, GameRuntimeError, Runtime, Step
+from interpreter.runtime import SUSPEND, Frame, GameRuntimeError, Runtime, Step
 
 
 class FlowDriver(Step):
@@ -31,8 +31,12 @@ class FlowDriver(Step):
             if handler(rt, t):
                 if t["stage"] == "done":
                     fr[1] = 1
+                if t.get("paused"):
+                    return SUSPEND
                 return None
-        raise GameRuntimeError("the flow made no progress (does every turn's player keep being skipped?)", None)
+        raise GameRuntimeError(
+            "the flow made no progress (does every turn's player keep being skipped?)", None
+        )
 
     # each handler returns True when it pushed an effect (or the game is over)
     def _push(self, rt: Runtime, block: int | None, p: int | None = None) -> bool:
@@ -119,6 +123,12 @@ class FlowDriver(Step):
         active = t["active"]
         assert isinstance(active, int)
         if i < len(phases):
+            pause = t.get("pause")
+            if pause is not None and (pause == phases[i][0] or (pause == "turn" and i == 0)):
+                # a scenario asked to stop here, to write its `given` state before this phase runs
+                t["pause"] = None
+                t["paused"] = True
+                return True
             t["phase"] = i + 1
             t["phase_id"] = phases[i][0]
             return self._push(rt, phases[i][1], active)

@@ -179,6 +179,8 @@ class CompiledGame:
     tiebreak: list[Closure] = field(default_factory=list)
     main_block: int = 0
     names: dict[str, Span | None] = field(default_factory=dict)
+    snippets: Any = None  # compiles extra DSL text (scenarios, explain) against this game's names
+    check_warnings: list[Any] = field(default_factory=list)
 
     def zone_instances(self) -> list[tuple[ZoneLayout, int | None]]:
         """Every zone instance in state order, with its owner (None for global zones).

@@ -116,7 +116,8 @@ class Runtime:
                         self.budget -= 1
                         if self.budget < 0:
                             raise GameRuntimeError(
-                                f"more than {STEP_BUDGET} steps without a decision (an endless loop?)", step.span
+                                f"more than {STEP_BUDGET} steps without a decision (an endless loop?)",
+                                step.span,
                             )
                         if step.exec(self, fr) is SUSPEND:
                             return
@@ -135,7 +136,9 @@ class Runtime:
             except (GameRuntimeError, IllegalChoice):
                 raise
             except RecursionError as err:
-                raise GameRuntimeError("functions call each other too deeply", getattr(step, "span", None)) from err
+                raise GameRuntimeError(
+                    "functions call each other too deeply", getattr(step, "span", None)
+                ) from err
             except Exception as err:  # a rule failed on unexpected data: report where
                 raise GameRuntimeError(_describe(err), getattr(step, "span", None)) from err
 

@@ -57,9 +57,22 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
         "stk": [[game.main_block, 0, {}, None]],
         "dec": None,
         "t": {
-            "stage": "setup", "round": 0, "turn": 0, "active": None, "phase": 0, "phase_id": None,
-            "ending": None, "trigger": None, "final": [], "final_mode": False, "fired": [], "winners": None,
-            "n": n, "next": 0, "skips": 0, "decisions": 0,
+            "stage": "setup",
+            "round": 0,
+            "turn": 0,
+            "active": None,
+            "phase": 0,
+            "phase_id": None,
+            "ending": None,
+            "trigger": None,
+            "final": [],
+            "final_mode": False,
+            "fired": [],
+            "winners": None,
+            "n": n,
+            "next": 0,
+            "skips": 0,
+            "decisions": 0,
         },
         "names": list(names),
         "o": dict(options),
@@ -68,9 +81,14 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
 
 def _copy_frame(fr: list[Any]) -> list[Any]:
     loop = fr[3]
-    return [fr[0], fr[1], dict(fr[2]) if fr[2] is not None else None,
-            [list(loop[0]), loop[1]] if loop is not None and len(loop) == 2 and isinstance(loop[0], list)
-            else (list(loop) if loop is not None else None)]
+    return [
+        fr[0],
+        fr[1],
+        dict(fr[2]) if fr[2] is not None else None,
+        [list(loop[0]), loop[1]]
+        if loop is not None and len(loop) == 2 and isinstance(loop[0], list)
+        else (list(loop) if loop is not None else None),
+    ]
 
 
 def clone(st: State) -> State:

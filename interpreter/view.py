@@ -29,7 +29,7 @@ def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) ->
     if vis == "public":
         return True
     if vis == "owner":
-        return game.zone_owner[loc] == player
+        return bool(game.zone_owner[loc] == player)
     return False
 
 

@@ -37,9 +37,15 @@ class Builtin:
         lo, hi = self.arity
         if not lo <= len(n.args) <= hi:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
-            return c.error("E105", f"'{self.name}' takes {want} argument(s), got {len(n.args)}", n.span,
-                           f"syntax: {self.syntax}")
-        compiled = [c.listy(a, scope) if i in self.list_args else c.expr(a, scope) for i, a in enumerate(n.args)]
+            return c.error(
+                "E105",
+                f"'{self.name}' takes {want} argument(s), got {len(n.args)}",
+                n.span,
+                f"syntax: {self.syntax}",
+            )
+        compiled = [
+            c.listy(a, scope) if i in self.list_args else c.expr(a, scope) for i, a in enumerate(n.args)
+        ]
         fs = [f for f, _ in compiled]
         impl = self.impl
         result = self.result
@@ -100,6 +106,13 @@ def _holder(rt: Runtime, cid: int) -> int | None:
     return owner
 
 
+def _remove_one(rt: Runtime, xs: list[Any], x: Any) -> list[Any]:
+    out = list(xs)
+    if x in out:
+        out.remove(x)
+    return out
+
+
 BUILTINS: dict[str, Builtin] = {}
 
 
@@ -107,69 +120,326 @@ def _add(b: Builtin) -> None:
     BUILTINS[b.name] = b
 
 
-_add(Builtin("len", "len(L)", "number of items in a list or zone", "len(hand(p)) >= 2", (1, 1), INT,
-             lambda rt, xs: len(xs), (0,)))
-_add(Builtin("count", "count(L)", "number of items (also: count(x for x in L where c))", "count(market) < 7",
-             (1, 1), INT, lambda rt, xs: len(xs), (0,)))
-_add(Builtin("sum", "sum(L)", "sum of numbers (also: sum(e for x in L where c))", "sum([1, 2])", (1, 1), INT,
-             lambda rt, xs: sum(xs), (0,)))
-_add(Builtin("any", "any(L)", "true if some item is true", "any([a, b])", (1, 1), BOOL,
-             lambda rt, xs: any(xs), (0,)))
-_add(Builtin("all", "all(L)", "true if every item is true", "all([a, b])", (1, 1), BOOL,
-             lambda rt, xs: all(xs), (0,)))
-_add(Builtin("max", "max(L) | max(a, b, ...)", "largest value (none for an empty list)", "max(vp(p), 3)",
-             (1, 9), INT, _minmax(max)))
-_add(Builtin("min", "min(L) | min(a, b, ...)", "smallest value (none for an empty list)", "min(2, money(p))",
-             (1, 9), INT, _minmax(min)))
-_add(Builtin("range", "range(a, b)", "the numbers a, a+1, ..., b-1", "range(3, 9)", (2, 2), list_of(INT),
-             lambda rt, a, b: list(range(a, b))))
-_add(Builtin("distinct", "distinct(L)", "the list without repeats, first occurrence kept",
-             "distinct(card.symbols)", (1, 1), "=arg0", _distinct, (0,)))
-_add(Builtin("sorted", "sorted(L)", "the list in increasing order", "sorted(scores)", (1, 1), "=arg0",
-             lambda rt, xs: sorted(xs), (0,)))
-_add(Builtin("reversed", "reversed(L)", "the list in reverse order", "reversed(players)", (1, 1), "=arg0",
-             lambda rt, xs: list(reversed(xs)), (0,)))
-_add(Builtin("top", "top(Z)", "the first component of an ordered zone, or none when it is empty",
-             "top(deck(p))", (1, 1), COMP, lambda rt, xs: xs[0] if xs else None, (0,)))
-_add(Builtin("first", "first(L)", "the first item of a list, or none", "first(hand(p))", (1, 1), "=elem0",
-             lambda rt, xs: xs[0] if xs else None, (0,)))
-_add(Builtin("last", "last(L)", "the last item of a list, or none", "last(discard(p))", (1, 1), "=elem0",
-             lambda rt, xs: xs[-1] if xs else None, (0,)))
+_add(
+    Builtin(
+        "len",
+        "len(L)",
+        "number of items in a list or zone",
+        "len(hand(p)) >= 2",
+        (1, 1),
+        INT,
+        lambda rt, xs: len(xs),
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "count",
+        "count(L)",
+        "number of items (also: count(x for x in L where c))",
+        "count(market) < 7",
+        (1, 1),
+        INT,
+        lambda rt, xs: len(xs),
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "sum",
+        "sum(L)",
+        "sum of numbers (also: sum(e for x in L where c))",
+        "sum([1, 2])",
+        (1, 1),
+        INT,
+        lambda rt, xs: sum(xs),
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "any",
+        "any(L)",
+        "true if some item is true",
+        "any([a, b])",
+        (1, 1),
+        BOOL,
+        lambda rt, xs: any(xs),
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "all",
+        "all(L)",
+        "true if every item is true",
+        "all([a, b])",
+        (1, 1),
+        BOOL,
+        lambda rt, xs: all(xs),
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "max",
+        "max(L) | max(a, b, ...)",
+        "largest value (none for an empty list)",
+        "max(vp(p), 3)",
+        (1, 9),
+        INT,
+        _minmax(max),
+    )
+)
+_add(
+    Builtin(
+        "min",
+        "min(L) | min(a, b, ...)",
+        "smallest value (none for an empty list)",
+        "min(2, money(p))",
+        (1, 9),
+        INT,
+        _minmax(min),
+    )
+)
+_add(
+    Builtin(
+        "range",
+        "range(a, b)",
+        "the numbers a, a+1, ..., b-1",
+        "range(3, 9)",
+        (2, 2),
+        list_of(INT),
+        lambda rt, a, b: list(range(a, b)),
+    )
+)
+_add(
+    Builtin(
+        "distinct",
+        "distinct(L)",
+        "the list without repeats, first occurrence kept",
+        "distinct(card.symbols)",
+        (1, 1),
+        "=arg0",
+        _distinct,
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "sorted",
+        "sorted(L)",
+        "the list in increasing order",
+        "sorted(scores)",
+        (1, 1),
+        "=arg0",
+        lambda rt, xs: sorted(xs),
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "reversed",
+        "reversed(L)",
+        "the list in reverse order",
+        "reversed(players)",
+        (1, 1),
+        "=arg0",
+        lambda rt, xs: list(reversed(xs)),
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "top",
+        "top(Z)",
+        "the first component of an ordered zone, or none when it is empty",
+        "top(deck(p))",
+        (1, 1),
+        COMP,
+        lambda rt, xs: xs[0] if xs else None,
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "first",
+        "first(L)",
+        "the first item of a list, or none",
+        "first(hand(p))",
+        (1, 1),
+        "=elem0",
+        lambda rt, xs: xs[0] if xs else None,
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "last",
+        "last(L)",
+        "the last item of a list, or none",
+        "last(discard(p))",
+        (1, 1),
+        "=elem0",
+        lambda rt, xs: xs[-1] if xs else None,
+        (0,),
+    )
+)
 _add(Builtin("abs", "abs(x)", "absolute value", "abs(a - b)", (1, 1), INT, lambda rt, x: abs(x)))
-_add(Builtin("has", "has(L, x)", "true if x is in the list (same as x in L)", "has(t.shops, red)", (2, 2),
-             BOOL, lambda rt, xs, x: x in xs, (0,)))
-_add(Builtin("count_of", "count_of(L, x)", "how many times x occurs in the list", "count_of(used, buy_any)",
-             (2, 2), INT, lambda rt, xs, x: list(xs).count(x), (0,)))
-_add(Builtin("remove_one", "remove_one(L, x)", "the list without the first occurrence of x",
-             "remove_one(symbols, build)", (2, 2), "=arg0",
-             lambda rt, xs, x: (lambda l: (l.remove(x) if x in l else None, l)[1])(list(xs)), (0,)))
-_add(Builtin("left_of", "left_of(p)", "the next player clockwise", "left_of(leader)", (1, 1), PLAYER,
-             lambda rt, p: (p + 1) % _players(rt)))
-_add(Builtin("right_of", "right_of(p)", "the previous player clockwise", "right_of(leader)", (1, 1), PLAYER,
-             lambda rt, p: (p - 1) % _players(rt)))
-_add(Builtin("clockwise_from", "clockwise_from(p)", "every player, clockwise, starting with p",
-             "clockwise_from(start_player)", (1, 1), list_of(PLAYER),
-             lambda rt, p: [(p + i) % _players(rt) for i in range(_players(rt))]))
-_add(Builtin("others_from", "others_from(p)", "each other player in clockwise order, starting left of p",
-             "others_from(leader)", (1, 1), list_of(PLAYER),
-             lambda rt, p: [(p + i) % _players(rt) for i in range(1, _players(rt))]))
-_add(Builtin("player", "player(i)", "the player in seat i (0-based)", "player(0)", (1, 1), PLAYER,
-             lambda rt, i: i % _players(rt)))
-_add(Builtin("zone_of", "zone_of(c)", "the zone a component lies in", "zone_of(card) == hand(p)", (1, 1),
-             ZONE, lambda rt, c: rt.st["loc"][c]))
-_add(Builtin("holder", "holder(c)", "the player whose zone holds the component, or none", "holder(card) == p",
-             (1, 1), PLAYER, _holder))
-_add(Builtin("keys", "keys(M)", "the keys of a constant map", "keys(price)", (1, 1), list_of(STR),
-             lambda rt, m: list(m)))
-_add(Builtin("named", "named(L, 'name')", "the components of L with that name", "named(display, 'C6')",
-             (2, 2), list_of(COMP), lambda rt, xs, nm: [c for c in xs if rt.g.components[c].name == nm], (0,)))
-_add(Builtin("is_none", "is_none(x)", "true if x is none", "is_none(builder(p))", (1, 1), BOOL,
-             lambda rt, x: x is None))
+_add(
+    Builtin(
+        "has",
+        "has(L, x)",
+        "true if x is in the list (same as x in L)",
+        "has(t.shops, red)",
+        (2, 2),
+        BOOL,
+        lambda rt, xs, x: x in xs,
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "count_of",
+        "count_of(L, x)",
+        "how many times x occurs in the list",
+        "count_of(used, buy_any)",
+        (2, 2),
+        INT,
+        lambda rt, xs, x: list(xs).count(x),
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "remove_one",
+        "remove_one(L, x)",
+        "the list without the first occurrence of x",
+        "remove_one(symbols, build)",
+        (2, 2),
+        "=arg0",
+        _remove_one,
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "left_of",
+        "left_of(p)",
+        "the next player clockwise",
+        "left_of(leader)",
+        (1, 1),
+        PLAYER,
+        lambda rt, p: (p + 1) % _players(rt),
+    )
+)
+_add(
+    Builtin(
+        "right_of",
+        "right_of(p)",
+        "the previous player clockwise",
+        "right_of(leader)",
+        (1, 1),
+        PLAYER,
+        lambda rt, p: (p - 1) % _players(rt),
+    )
+)
+_add(
+    Builtin(
+        "clockwise_from",
+        "clockwise_from(p)",
+        "every player, clockwise, starting with p",
+        "clockwise_from(start_player)",
+        (1, 1),
+        list_of(PLAYER),
+        lambda rt, p: [(p + i) % _players(rt) for i in range(_players(rt))],
+    )
+)
+_add(
+    Builtin(
+        "others_from",
+        "others_from(p)",
+        "each other player in clockwise order, starting left of p",
+        "others_from(leader)",
+        (1, 1),
+        list_of(PLAYER),
+        lambda rt, p: [(p + i) % _players(rt) for i in range(1, _players(rt))],
+    )
+)
+_add(
+    Builtin(
+        "player",
+        "player(i)",
+        "the player in seat i (0-based)",
+        "player(0)",
+        (1, 1),
+        PLAYER,
+        lambda rt, i: i % _players(rt),
+    )
+)
+_add(
+    Builtin(
+        "zone_of",
+        "zone_of(c)",
+        "the zone a component lies in",
+        "zone_of(card) == hand(p)",
+        (1, 1),
+        ZONE,
+        lambda rt, c: rt.st["loc"][c],
+    )
+)
+_add(
+    Builtin(
+        "holder",
+        "holder(c)",
+        "the player whose zone holds the component, or none",
+        "holder(card) == p",
+        (1, 1),
+        PLAYER,
+        _holder,
+    )
+)
+_add(
+    Builtin(
+        "keys",
+        "keys(M)",
+        "the keys of a constant map",
+        "keys(price)",
+        (1, 1),
+        list_of(STR),
+        lambda rt, m: list(m),
+    )
+)
+_add(
+    Builtin(
+        "named",
+        "named(L, 'name')",
+        "the components of L with that name",
+        "named(display, 'C6')",
+        (2, 2),
+        list_of(COMP),
+        lambda rt, xs, nm: [c for c in xs if rt.g.components[c].name == nm],
+        (0,),
+    )
+)
+_add(
+    Builtin(
+        "is_none",
+        "is_none(x)",
+        "true if x is none",
+        "is_none(builder(p))",
+        (1, 1),
+        BOOL,
+        lambda rt, x: x is None,
+    )
+)
 
 AGGREGATES = {"count", "sum", "max", "min", "any", "all", "list", "sorted", "first", "distinct"}
 
 
-def compile_aggregate(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope, span: Span | None) -> Typed:
+def compile_aggregate(
+    c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope, span: Span | None
+) -> Typed:
     """`kind(elt for var in iter where cond default d)` and list comprehensions."""
     itf, itt = c.listy(gen.iter, scope)
     inner = scope.child()

@@ -14,8 +14,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.compile import builtins as B
-from interpreter.compile.scope import ANY, BOOL, COMP, INT, NONE, PLAYER, STR, ZONE, Scope, elem, join, list_of
-from interpreter.compile.scope import type_of_value
+from interpreter.compile.scope import (
+    ANY,
+    BOOL,
+    COMP,
+    INT,
+    NONE,
+    PLAYER,
+    STR,
+    ZONE,
+    Scope,
+    elem,
+    join,
+    list_of,
+    type_of_value,
+)
 from interpreter.dsl import ast
 from interpreter.model import Closure, CompiledGame
 from interpreter.runtime import MAX_DEPTH, GameRuntimeError, Runtime
@@ -114,8 +127,12 @@ class ExprCompiler:
     def cond(self, node: ast.Expr, scope: Scope) -> Closure:
         f, t = self.expr(node, scope)
         if t not in (BOOL, ANY):
-            self.report.warning("T010", f"this condition is a {t}, not true/false", node.span,
-                                "compare it with something, e.g. '... > 0'")
+            self.report.warning(
+                "T010",
+                f"this condition is a {t}, not true/false",
+                node.span,
+                "compare it with something, e.g. '... > 0'",
+            )
         return f
 
     def listy(self, node: ast.Expr, scope: Scope) -> Typed:
@@ -176,8 +193,12 @@ class ExprCompiler:
         if name in g.counters:
             c = g.counters[name]
             if c.per_player or c.keys:
-                return self.error("E102", f"counter '{name}' needs arguments", n.span,
-                                  f"write {name}({'p' if c.per_player else ''}{', key' if c.keys else ''})")
+                return self.error(
+                    "E102",
+                    f"counter '{name}' needs arguments",
+                    n.span,
+                    f"write {name}({'p' if c.per_player else ''}{', key' if c.keys else ''})",
+                )
             i = c.base
             return (lambda rt: rt.st["c"][i]), INT
         if name in g.vars:
@@ -194,9 +215,13 @@ class ExprCompiler:
         if name in self.functions:
             return self._call_function(self.functions[name], [], n.span)
         if name in ("me", "self", "p"):
-            return self.error("E101", f"'{name}' is not defined here", n.span,
-                              "'me' exists inside actions, 'self' inside component abilities, "
-                              "'p' inside phases and procedures that declare it")
+            return self.error(
+                "E101",
+                f"'{name}' is not defined here",
+                n.span,
+                "'me' exists inside actions, 'self' inside component abilities, "
+                "'p' inside phases and procedures that declare it",
+            )
         return self.error("E101", f"unknown name '{name}'", n.span, did_you_mean(name, self.all_names(scope)))
 
     # ------------------------------------------------------------ calls
@@ -210,36 +235,47 @@ class ExprCompiler:
         if name in self.functions:
             slot = self.functions[name]
             if len(n.args) != len(slot.params):
-                return self.error("E105", f"'{name}' takes {len(slot.params)} argument(s), "
-                                  f"got {len(n.args)}", n.span, f"{name}({', '.join(slot.params)})")
+                return self.error(
+                    "E105",
+                    f"'{name}' takes {len(slot.params)} argument(s), got {len(n.args)}",
+                    n.span,
+                    f"{name}({', '.join(slot.params)})",
+                )
             return self._call_function(slot, [self.expr(a, scope)[0] for a in n.args], n.span)
         if name in g.counters:
             return self._counter_read(name, n, scope)
         if name in g.vars:
             v_ = g.vars[name]
             if not v_.per_player or len(n.args) != 1:
-                return self.error("E105", f"'{name}' takes {'one player' if v_.per_player else 'no'} argument",
-                                  n.span)
+                return self.error(
+                    "E105", f"'{name}' takes {'one player' if v_.per_player else 'no'} argument", n.span
+                )
             pf, _ = self.expr(n.args[0], scope)
             return (lambda rt: rt.st["v"][name][pf(rt)]), v_.type
         if name in g.zones:
             z = g.zones[name]
             if not z.per_player or len(n.args) != 1:
-                return self.error("E105", f"zone '{name}' takes {'one player' if z.per_player else 'no'} argument",
-                                  n.span)
+                return self.error(
+                    "E105", f"zone '{name}' takes {'one player' if z.per_player else 'no'} argument", n.span
+                )
             pf, pt = self.expr(n.args[0], scope)
             self.expect(pt, PLAYER, n.args[0].span)
             base = z.base
             return (lambda rt: base + pf(rt)), ZONE
         if name in B.BUILTINS:
             return B.BUILTINS[name].compile(self, n, scope)
-        return self.error("E104", f"unknown function '{name}'", n.func.span,
-                          did_you_mean(name, [*self.functions, *B.BUILTINS, *g.counters, *g.vars, *g.zones]))
+        return self.error(
+            "E104",
+            f"unknown function '{name}'",
+            n.func.span,
+            did_you_mean(name, [*self.functions, *B.BUILTINS, *g.counters, *g.vars, *g.zones]),
+        )
 
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> Typed:
         if not isinstance(n.func, ast.Name) or n.func.id not in B.AGGREGATES:
-            return self.error("E106", "a 'for' generator can only be used inside "
-                              + ", ".join(sorted(B.AGGREGATES)), n.span)
+            return self.error(
+                "E106", "a 'for' generator can only be used inside " + ", ".join(sorted(B.AGGREGATES)), n.span
+            )
         return B.compile_aggregate(self, n.func.id, n.gen, scope, n.span)
 
     def expect(self, got: str, want: str, span: Span | None) -> None:
@@ -260,8 +296,9 @@ class ExprCompiler:
         want = (1 if c.per_player else 0) + (1 if c.keys else 0)
         if len(args) != want:
             form = f"{name}({', '.join((['p'] if c.per_player else []) + (['key'] if c.keys else []))})"
-            self.report.error("E105", f"counter '{name}' takes {want} argument(s), got {len(args)}", n.span,
-                              f"write {form}")
+            self.report.error(
+                "E105", f"counter '{name}' takes {want} argument(s), got {len(args)}", n.span, f"write {form}"
+            )
             return None
         base, width = c.base, c.width
         if not c.keys:
@@ -280,8 +317,9 @@ class ExprCompiler:
             try:
                 return keys[k]
             except KeyError:
-                raise GameRuntimeError(f"counter '{name}' has no key {k!r} (keys: {', '.join(c.keys)})",
-                                       span) from None
+                raise GameRuntimeError(
+                    f"counter '{name}' has no key {k!r} (keys: {', '.join(c.keys)})", span
+                ) from None
 
         if isinstance(key_node, ast.Name) and key_node.id in keys and key_node.id not in scope.locals:
             fixed = keys[key_node.id]
@@ -342,8 +380,9 @@ class ExprCompiler:
         key = first.id if isinstance(first, ast.Name) else first.value
         if kind == "option":
             if key not in self.g.options:
-                return self.error("E107", f"unknown rules option '{key}'", first.span,
-                                  did_you_mean(key, self.g.options))
+                return self.error(
+                    "E107", f"unknown rules option '{key}'", first.span, did_you_mean(key, self.g.options)
+                )
             t = type_of_value(self.g.options[key])
             return (lambda rt: rt.st["o"][key]), t
         table: dict[str, Any] = self.g.values if kind == "value" else self.g.rules
@@ -366,8 +405,9 @@ class ExprCompiler:
             return self.error("T003", f"'.{name}' needs a component, but this is a {ot}", n.obj.span)
         g = self.g
         if name in g.marks:
-            return (lambda rt: rt.st["m"][name][of(rt)]), type_of_value(g.marks[name]) \
-                if g.marks[name] is not None else ANY
+            return (lambda rt: rt.st["m"][name][of(rt)]), type_of_value(g.marks[name]) if g.marks[
+                name
+            ] is not None else ANY
         if name in self.props:
             comps = g.components
 
@@ -377,8 +417,12 @@ class ExprCompiler:
             return prop, self._prop_type(name)
         if name in BUILTIN_ATTRS:
             return B.builtin_attr(self, name, of), BUILTIN_ATTRS[name]
-        return self.error("E108", f"no component has a property or mark named '{name}'", n.span,
-                          did_you_mean(name, [*self.props, *g.marks, *BUILTIN_ATTRS]))
+        return self.error(
+            "E108",
+            f"no component has a property or mark named '{name}'",
+            n.span,
+            did_you_mean(name, [*self.props, *g.marks, *BUILTIN_ATTRS]),
+        )
 
     def _prop_type(self, name: str) -> str:
         t = NONE
@@ -438,7 +482,9 @@ class ExprCompiler:
             try:
                 return op(a(rt), b(rt))
             except TypeError:
-                raise GameRuntimeError(f"cannot compare {_short(a(rt))} {n.op} {_short(b(rt))}", span) from None
+                raise GameRuntimeError(
+                    f"cannot compare {_short(a(rt))} {n.op} {_short(b(rt))}", span
+                ) from None
 
         return (compare if n.op not in ("==", "!=") else (lambda rt: op(a(rt), b(rt)))), BOOL
 
@@ -449,7 +495,9 @@ class ExprCompiler:
         if ct == ZONE:
             return (lambda rt: (rt.st["loc"][x(rt)] == cf(rt)) != neg), BOOL
         if ct not in (ANY,) and not ct.startswith("list["):
-            return self.error("T001", f"'in' needs a list or a zone on its right, found a {ct}", n.container.span)
+            return self.error(
+                "T001", f"'in' needs a list or a zone on its right, found a {ct}", n.container.span
+            )
         lf = to_list(cf, ct)
         return (lambda rt: (x(rt) in lf(rt)) != neg), BOOL
 
@@ -470,7 +518,9 @@ class ExprCompiler:
             except ZeroDivisionError:
                 raise GameRuntimeError("division by zero", span) from None
             except TypeError:
-                raise GameRuntimeError(f"cannot compute {_short(a(rt))} {n.op} {_short(b(rt))}", span) from None
+                raise GameRuntimeError(
+                    f"cannot compute {_short(a(rt))} {n.op} {_short(b(rt))}", span
+                ) from None
 
         return arith, INT if (at, bt) == (INT, INT) else (ANY if ANY in (at, bt) else INT)
 

@@ -34,8 +34,18 @@ from interpreter.source import Report, Span, did_you_mean
 from interpreter.yamlsource import GameSource, span_for
 
 Path_ = tuple[str | int, ...]
-_VAR_TYPES = {"int": INT, "player": PLAYER, "component": COMP, "str": STR, "symbol": STR, "bool": "bool",
-              "any": ANY, "list": list_of(ANY), "players": list_of(PLAYER), "components": list_of(COMP)}
+_VAR_TYPES = {
+    "int": INT,
+    "player": PLAYER,
+    "component": COMP,
+    "str": STR,
+    "symbol": STR,
+    "bool": "bool",
+    "any": ANY,
+    "list": list_of(ANY),
+    "players": list_of(PLAYER),
+    "components": list_of(COMP),
+}
 
 
 class GameCompiler:
@@ -63,10 +73,10 @@ class GameCompiler:
         for k in path:
             if isinstance(node, dict) and k in node:
                 node = node[k]
-            elif isinstance(node, list) and isinstance(k, int) and k < len(node):
-                node = node[k]
-            else:
+                continue
+            if not (isinstance(node, list) and isinstance(k, int) and k < len(node)):
                 return None
+            node = node[k]
         if node is None:
             return None
         if isinstance(node, bool):
@@ -108,23 +118,39 @@ class GameCompiler:
         info = d.get("game", {})
         players = info.get("players", {})
         max_players = int(players.get("max", 4))
-        options = {k: (v.get("default") if isinstance(v, dict) else v) for k, v in (d.get("options") or {}).items()}
+        options = {
+            k: (v.get("default") if isinstance(v, dict) else v) for k, v in (d.get("options") or {}).items()
+        }
         for k, v in self.chosen_options.items():
             if k not in options:
-                self.report.error("O001", f"unknown rules option '{k}'", self.span(("options",)),
-                                  did_you_mean(k, options))
+                self.report.error(
+                    "O001", f"unknown rules option '{k}'", self.span(("options",)), did_you_mean(k, options)
+                )
             else:
                 options[k] = v
         enums = {k: [str(x) for x in v] for k, v in (d.get("enums") or {}).items()}
         self.g = g = CompiledGame(
-            id=str(info.get("id", self.src.folder.name)), name=str(info.get("name", self.src.folder.name)),
-            folder=str(self.src.folder), min_players=int(players.get("min", 2)), max_players=max_players,
+            id=str(info.get("id", self.src.folder.name)),
+            name=str(info.get("name", self.src.folder.name)),
+            folder=str(self.src.folder),
+            min_players=int(players.get("min", 2)),
+            max_players=max_players,
             seats=[str(s) for s in info.get("seats", [])] or [f"P{i + 1}" for i in range(max_players)],
             options=options,
-            option_descriptions={k: str(v.get("description", "")) for k, v in (d.get("options") or {}).items()
-                                 if isinstance(v, dict)},
-            constants=dict(d.get("constants") or {}), enums=enums, components=[], by_type={}, zones={},
-            counters={}, vars={}, marks={}, mark_types={},
+            option_descriptions={
+                k: str(v.get("description", ""))
+                for k, v in (d.get("options") or {}).items()
+                if isinstance(v, dict)
+            },
+            constants=dict(d.get("constants") or {}),
+            enums=enums,
+            components=[],
+            by_type={},
+            zones={},
+            counters={},
+            vars={},
+            marks={},
+            mark_types={},
         )
         self._components(max_players)
         self._zones(max_players)
@@ -140,8 +166,11 @@ class GameCompiler:
             g.by_type[tname] = []
             for mark, default in ((tdef or {}).get("marks") or {}).items():
                 if mark in g.marks and g.marks[mark] != default:
-                    self.report.warning("C002", f"mark '{mark}' has different defaults in different types",
-                                        self.span(("components", tname, "marks", mark)))
+                    self.report.warning(
+                        "C002",
+                        f"mark '{mark}' has different defaults in different types",
+                        self.span(("components", tname, "marks", mark)),
+                    )
                 g.marks.setdefault(mark, default)
                 g.mark_types.setdefault(mark, []).append(tname)
             for inst in (tdef or {}).get("instances") or []:
@@ -165,8 +194,11 @@ class GameCompiler:
         for mark in g.marks:
             for c in g.components:
                 if mark in c.props:
-                    self.report.error("C003", f"'{mark}' is both a property and a mark of {c.name}",
-                                      self.span(("components", c.type, "marks", mark)))
+                    self.report.error(
+                        "C003",
+                        f"'{mark}' is both a property and a mark of {c.name}",
+                        self.span(("components", c.type, "marks", mark)),
+                    )
                     break
 
     def _zones(self, max_players: int) -> None:
@@ -175,8 +207,14 @@ class GameCompiler:
         for name, zdef in (self.data.get("zones") or {}).items():
             zdef = zdef or {}
             per = zdef.get("per") == "player"
-            z = ZoneLayout(name, per, str(zdef.get("visibility", "public")), bool(zdef.get("ordered", False)), base,
-                           self.span(("zones", name)))
+            z = ZoneLayout(
+                name,
+                per,
+                str(zdef.get("visibility", "public")),
+                bool(zdef.get("ordered", False)),
+                base,
+                self.span(("zones", name)),
+            )
             g.zones[name] = z
             for i in range(max_players if per else 1):
                 g.zone_layouts.append(z)
@@ -192,8 +230,12 @@ class GameCompiler:
             if cdef.get("keys") is not None:
                 kname = str(cdef["keys"])
                 if kname not in g.enums:
-                    self.report.error("E120", f"unknown enum '{kname}' for the keys of counter '{name}'",
-                                      self.span(("counters", name, "keys")), did_you_mean(kname, g.enums))
+                    self.report.error(
+                        "E120",
+                        f"unknown enum '{kname}' for the keys of counter '{name}'",
+                        self.span(("counters", name, "keys")),
+                        did_you_mean(kname, g.enums),
+                    )
                 keys = g.enums.get(kname, [])
             per = cdef.get("per") == "player"
             initial = cdef.get("initial", 0)
@@ -219,8 +261,12 @@ class GameCompiler:
             return None
         d = self.data
         functions = {
-            name: FunctionSlot(name, [str(p) for p in (f or {}).get("params", [])],
-                               self.expr_at(("functions", name, "expr")), self.span(("functions", name)))
+            name: FunctionSlot(
+                name,
+                [str(p) for p in (f or {}).get("params", [])],
+                self.expr_at(("functions", name, "expr")),
+                self.span(("functions", name)),
+            )
             for name, f in (d.get("functions") or {}).items()
         }
         self.ex = ExprCompiler(g, self.report, functions)
@@ -235,13 +281,20 @@ class GameCompiler:
                 self.ex.compile_function(slot)
         self._values_and_rules()
         for name, (params, cell) in procedures.items():
-            cell[0] = self.compile_block(("procedures", name, "do"), Scope({p: ANY for p in params},
-                                         f"procedure '{name}'"), tail=[]) or 0
+            cell[0] = (
+                self.compile_block(
+                    ("procedures", name, "do"),
+                    Scope({p: ANY for p in params}, f"procedure '{name}'"),
+                    tail=[],
+                )
+                or 0
+            )
         self._actions()
         self._triggers()
         self._component_abilities()
         self._flow()
         self._scoring()
+        g.snippets = Snippets(self.ex, self.sc)
         return g
 
     def _values_and_rules(self) -> None:
@@ -273,10 +326,21 @@ class GameCompiler:
             when = self.compile_cond(("actions", name, "when"), scope)
             label = None
             if adef.get("label"):
-                label = parse_template(str(adef["label"]), self.origin(("actions", name, "label")), self.report)
+                label = parse_template(
+                    str(adef["label"]), self.origin(("actions", name, "label")), self.report
+                )
             block = self.compile_block(("actions", name, "do"), scope.child(), tail=[]) or 0
-            act = ActionDef(i, name, params, when, self.span(("actions", name, "when")), block, label,
-                            bool(adef.get("closes_window", False)), self.span(("actions", name)))
+            act = ActionDef(
+                i,
+                name,
+                params,
+                when,
+                self.span(("actions", name, "when")),
+                block,
+                label,
+                bool(adef.get("closes_window", False)),
+                self.span(("actions", name)),
+            )
             g.actions[name] = act
             g.action_list.append(act)
 
@@ -285,8 +349,9 @@ class GameCompiler:
             scope = Scope({k: ANY for k in ("p", "me")}, f"trigger '{tdef.get('id', i)}'")
             self._trigger(tdef, ("triggers", i), scope, None, None)
 
-    def _trigger(self, tdef: dict[str, Any], path: Path_, scope: Scope, ctype: str | None,
-                 active: Closure | None) -> None:
+    def _trigger(
+        self, tdef: dict[str, Any], path: Path_, scope: Scope, ctype: str | None, active: Closure | None
+    ) -> None:
         event = str(tdef.get("on"))
         for key in _emitted_kwargs(self.data, event):
             scope.locals.setdefault(key, ANY)
@@ -306,7 +371,9 @@ class GameCompiler:
             for vname, mod in (tdef.get("modifiers") or {}).items():
                 path = ("components", tname, "modifiers", vname)
                 if vname not in g.values:
-                    self.report.error("E121", f"unknown value '{vname}'", self.span(path), did_you_mean(vname, g.values))
+                    self.report.error(
+                        "E121", f"unknown value '{vname}'", self.span(path), did_you_mean(vname, g.values)
+                    )
                     continue
                 text = str(mod).strip()
                 op = "*" if text.startswith("*") else "+"
@@ -319,14 +386,18 @@ class GameCompiler:
                 for rname in tdef.get(kind) or {}:
                     path = ("components", tname, kind, rname)
                     if rname not in g.rules:
-                        self.report.error("E122", f"unknown rule '{rname}'", self.span(path), did_you_mean(rname, g.rules))
+                        self.report.error(
+                            "E122", f"unknown rule '{rname}'", self.span(path), did_you_mean(rname, g.rules)
+                        )
                         continue
                     rscope = Scope({**scope.locals, **{p: ANY for p in g.rules[rname].params}})
                     cond = self.compile_cond(path, rscope)
                     if cond is not None:
                         getattr(g.rules[rname], kind).append((tname, cond))
             for i, tdef2 in enumerate(tdef.get("triggers") or []):
-                self._trigger(tdef2, ("components", tname, "triggers", i), Scope(dict(scope.locals)), tname, active)
+                self._trigger(
+                    tdef2, ("components", tname, "triggers", i), Scope(dict(scope.locals)), tname, active
+                )
 
     def _flow(self) -> None:
         g = self.g
@@ -338,18 +409,23 @@ class GameCompiler:
         fdef = FlowDef(
             setup=self.compile_block(("flow", "setup"), Scope({})),
             has_rounds=rounds is not None,
-            round_count=self.compile_expr((*rp, "count"), empty) if rounds and rounds.get("count") is not None
+            round_count=self.compile_expr((*rp, "count"), empty)
+            if rounds and rounds.get("count") is not None
             else None,
-            round_first=self.compile_expr((*rp, "first"), empty) if rounds and rounds.get("first") is not None
+            round_first=self.compile_expr((*rp, "first"), empty)
+            if rounds and rounds.get("first") is not None
             else None,
-            round_ends_when=self.compile_cond((*rp, "ends_when"), empty) if rounds and rounds.get("ends_when")
+            round_ends_when=self.compile_cond((*rp, "ends_when"), empty)
+            if rounds and rounds.get("ends_when")
             else None,
             round_on_start=self.compile_block((*rp, "on_start"), Scope({})) if rounds else None,
             round_on_end=self.compile_block((*rp, "on_end"), Scope({})) if rounds else None,
             turn_player=self.compile_expr(("flow", "turn", "player"), empty)
-            if (flow.get("turn") or {}).get("player") is not None else None,
+            if (flow.get("turn") or {}).get("player") is not None
+            else None,
             turn_skip_if=self.compile_cond(("flow", "turn", "skip_if"), pscope)
-            if (flow.get("turn") or {}).get("skip_if") is not None else None,
+            if (flow.get("turn") or {}).get("skip_if") is not None
+            else None,
             phases=[],
             turn_on_end=self.compile_block(("flow", "turn", "on_end"), pscope.child()),
             finish=None,
@@ -381,6 +457,43 @@ class GameCompiler:
                 g.tiebreak.append(f)
 
 
+class Snippets:
+    """Compiles extra DSL text (scenario assertions, `given` writes) against a compiled game's names."""
+
+    def __init__(self, ex: ExprCompiler, sc: StmtCompiler) -> None:
+        self.ex = ex
+        self.sc = sc
+
+    def expr(
+        self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]
+    ) -> Closure | None:
+        node = parse_expr(text, origin, report)
+        if node is None:
+            return None
+        self.ex.report = report
+        self.sc.report = report
+        return self.ex.expr(node, Scope(dict(local_types)))[0]
+
+    def compare_parts(
+        self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]
+    ) -> tuple[Closure, Closure] | None:
+        """For `a OP b`, closures for both sides (to show both values when an assertion fails)."""
+        node = parse_expr(text, origin, report)
+        if not isinstance(node, ast.Compare):
+            return None
+        self.ex.report = report
+        scope = Scope(dict(local_types))
+        return self.ex.expr(node.left, scope)[0], self.ex.expr(node.right, scope)[0]
+
+    def block(self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]) -> int | None:
+        stmts = parse_block(text, origin, report)
+        if stmts is None:
+            return None
+        self.ex.report = report
+        self.sc.report = report
+        return self.sc.block(stmts, Scope(dict(local_types)))
+
+
 def _loc(span: Span | None) -> tuple[str, int, int]:
     return (span.file, span.line, span.col) if span else ("<game>", 1, 1)
 
@@ -407,7 +520,9 @@ def _emitted_kwargs(data: dict[str, Any], event: str) -> set[str]:
     return found
 
 
-def compile_game(source: GameSource, report: Report, options: dict[str, Any] | None = None) -> CompiledGame | None:
+def compile_game(
+    source: GameSource, report: Report, options: dict[str, Any] | None = None
+) -> CompiledGame | None:
     """Check and compile a validated game; None (with diagnostics) if anything is wrong."""
     compiler = GameCompiler(source, report, options)
     game = compiler.compile()

@@ -48,8 +48,17 @@ class LetStep(Step):
 class WriteStep(Step):
     """`set`, `gain`, `pay`: write a var, counter, mark or local through a setter."""
 
-    def __init__(self, span: Span, read: Closure, write: Any, f: Closure, op: str, what: str,
-                 lo: int | None, hi: int | None) -> None:
+    def __init__(
+        self,
+        span: Span,
+        read: Closure,
+        write: Any,
+        f: Closure,
+        op: str,
+        what: str,
+        lo: int | None,
+        hi: int | None,
+    ) -> None:
         self.span, self.read, self.write, self.f, self.op, self.what = span, read, write, f, op, what
         self.lo, self.hi = lo, hi
 
@@ -64,9 +73,12 @@ class WriteStep(Step):
             v = old + v if self.op in ("+=", "gain") else old - v
             if self.lo is not None and v < self.lo:
                 raise GameRuntimeError(
-                    f"{self.what} would fall to {v} (it holds {old}); below its minimum {self.lo}", self.span)
+                    f"{self.what} would fall to {v} (it holds {old}); below its minimum {self.lo}", self.span
+                )
             if self.hi is not None and v > self.hi:
-                raise GameRuntimeError(f"{self.what} would rise to {v}, above its maximum {self.hi}", self.span)
+                raise GameRuntimeError(
+                    f"{self.what} would rise to {v}, above its maximum {self.hi}", self.span
+                )
         self.write(rt, v)
 
 
@@ -263,7 +275,9 @@ class WhileStep(Step):
 
 
 class RunStep(Step):
-    def __init__(self, span: Span, name: str, params: list[str], args: list[Closure], cell: list[int]) -> None:
+    def __init__(
+        self, span: Span, name: str, params: list[str], args: list[Closure], cell: list[int]
+    ) -> None:
         self.span, self.name, self.params, self.args, self.cell = span, name, params, args, cell
 
     def exec(self, rt: Runtime, fr: Frame) -> None:
@@ -308,8 +322,16 @@ class EmitStep(Step):
 
 
 class ChooseStep(Step):
-    def __init__(self, span: Span, var: str, options: Closure, t: str, by: Closure, prompt: list[str | Closure],
-                 optional: bool) -> None:
+    def __init__(
+        self,
+        span: Span,
+        var: str,
+        options: Closure,
+        t: str,
+        by: Closure,
+        prompt: list[str | Closure],
+        optional: bool,
+    ) -> None:
         self.span, self.var, self.options, self.t, self.by = span, var, options, t, by
         self.prompt, self.optional = prompt, optional
 
@@ -322,7 +344,8 @@ class ChooseStep(Step):
             values.append(None)
         if not values:
             raise GameRuntimeError(
-                "this choice has no options (guard the action or effect with a condition)", self.span)
+                "this choice has no options (guard the action or effect with a condition)", self.span
+            )
         ids = option_ids(rt.g, rt.st["names"], values, self.t)
         seen: dict[str, int] = {}
         for i, x in enumerate(ids):
@@ -332,8 +355,14 @@ class ChooseStep(Step):
             values = [values[i] for i in keep]
             ids = [ids[i] for i in keep]
         prompt = "".join(p if isinstance(p, str) else _show(rt, p(rt)) for p in self.prompt)
-        rt.st["dec"] = {"k": "choose", "p": self.by(rt), "ids": ids, "v": values, "var": self.var,
-                        "prompt": prompt}
+        rt.st["dec"] = {
+            "k": "choose",
+            "p": self.by(rt),
+            "ids": ids,
+            "v": values,
+            "var": self.var,
+            "prompt": prompt,
+        }
         return SUSPEND
 
 
@@ -372,8 +401,10 @@ def legal_window_options(rt: Runtime, p: int, actions: list[int]) -> tuple[list[
             for combo in _param_combos(rt, p, act.params):
                 rt.loc = {"me": p, **{name: v for (name, _, _), v in zip(act.params, combo, strict=True)}}
                 if act.when is None or act.when(rt):
-                    arg_ids = [option_ids(rt.g, rt.st["names"], [v], t)[0]
-                               for (_, _, t), v in zip(act.params, combo, strict=True)]
+                    arg_ids = [
+                        option_ids(rt.g, rt.st["names"], [v], t)[0]
+                        for (_, _, t), v in zip(act.params, combo, strict=True)
+                    ]
                     ids.append(act.name + ":" + ",".join(arg_ids))
                     values.append([ai, list(combo)])
     finally:
@@ -399,8 +430,12 @@ def _param_combos(rt: Runtime, p: int, params: list[tuple[str, Closure, str]]) -
 class StmtCompiler:
     """Turns AST blocks into registered step lists."""
 
-    def __init__(self, ex: ExprCompiler, procedures: dict[str, tuple[list[str], list[int]]],
-                 action_index: dict[str, int]) -> None:
+    def __init__(
+        self,
+        ex: ExprCompiler,
+        procedures: dict[str, tuple[list[str], list[int]]],
+        action_index: dict[str, int],
+    ) -> None:
         self.ex = ex
         self.g = ex.g
         self.report = ex.report
@@ -423,8 +458,12 @@ class StmtCompiler:
     def zone(self, node: ast.Expr, scope: Scope) -> Closure:
         f, t = self.ex.expr(node, scope)
         if t not in (ZONE, ANY):
-            self.report.error("T006", f"expected a zone, found a {t}", node.span,
-                              f"zones: {', '.join(sorted(self.g.zones)[:8])}")
+            self.report.error(
+                "T006",
+                f"expected a zone, found a {t}",
+                node.span,
+                f"zones: {', '.join(sorted(self.g.zones)[:8])}",
+            )
         return f
 
     def template(self, text: str, scope: Scope, span: Span) -> list[str | Closure]:
@@ -436,8 +475,9 @@ class StmtCompiler:
             parts.append(part if isinstance(part, str) else self.ex.expr(part, scope)[0])
         return parts
 
-    def writer(self, target: ast.Expr, scope: Scope, numeric: bool) -> tuple[Closure, Any, str, int | None,
-                                                                           int | None] | None:
+    def writer(
+        self, target: ast.Expr, scope: Scope, numeric: bool
+    ) -> tuple[Closure, Any, str, int | None, int | None] | None:
         """(read, write, description, min, max) for a writable target."""
         g = self.g
         ex = self.ex
@@ -448,12 +488,20 @@ class StmtCompiler:
                 rt.loc[name] = v
 
             return (lambda rt: rt.loc[name]), wl, name, None, None
-        if isinstance(target, (ast.Name, ast.Call)) and isinstance(target, ast.Call) and not isinstance(
-                target.func, ast.Name):
+        if (
+            isinstance(target, (ast.Name, ast.Call))
+            and isinstance(target, ast.Call)
+            and not isinstance(target.func, ast.Name)
+        ):
             self.report.error("E110", "this cannot be changed", target.span)
             return None
-        name = target.id if isinstance(target, ast.Name) else (
-            target.func.id if isinstance(target, ast.Call) and isinstance(target.func, ast.Name) else "")
+        name = (
+            target.id
+            if isinstance(target, ast.Name)
+            else (
+                target.func.id if isinstance(target, ast.Call) and isinstance(target.func, ast.Name) else ""
+            )
+        )
         if name in g.counters:
             idx = ex.counter_index(name, target, scope) if isinstance(target, (ast.Call, ast.Name)) else None
             if idx is None:
@@ -483,8 +531,12 @@ class StmtCompiler:
             return (lambda rt: rt.st["v"][name]), wv, f"'{name}'", None, None
         if isinstance(target, ast.Attr):
             if target.name not in g.marks:
-                self.report.error("E111", f"'{target.name}' is not a mark: only marks can be changed", target.span,
-                                  did_you_mean(target.name, g.marks) or "declare it under the type's 'marks:'")
+                self.report.error(
+                    "E111",
+                    f"'{target.name}' is not a mark: only marks can be changed",
+                    target.span,
+                    did_you_mean(target.name, g.marks) or "declare it under the type's 'marks:'",
+                )
                 return None
             of, _ = ex.expr(target.obj, scope)
             mark = target.name
@@ -494,8 +546,12 @@ class StmtCompiler:
 
             return (lambda rt: rt.st["m"][mark][of(rt)]), wm, f"mark '{mark}'", None, None
         hint = did_you_mean(name, [*g.counters, *g.vars, *scope.locals]) if name else None
-        self.report.error("E110", "this cannot be changed: expected a counter, a var, a mark or a local",
-                          target.span, hint or "declare it under 'counters:' or 'vars:'")
+        self.report.error(
+            "E110",
+            "this cannot be changed: expected a counter, a var, a mark or a local",
+            target.span,
+            hint or "declare it under 'counters:' or 'vars:'",
+        )
         return None
 
     # -- statements
@@ -515,11 +571,22 @@ class StmtCompiler:
     def _counter_write(self, n: ast.Gain | ast.Pay, scope: Scope, op: str) -> Step | None:
         f, t = self.ex.expr(n.amount, scope)
         self.ex.expect(t, INT, n.amount.span)
-        name = n.target.id if isinstance(n.target, ast.Name) else (
-            n.target.func.id if isinstance(n.target, ast.Call) and isinstance(n.target.func, ast.Name) else "")
+        name = (
+            n.target.id
+            if isinstance(n.target, ast.Name)
+            else (
+                n.target.func.id
+                if isinstance(n.target, ast.Call) and isinstance(n.target.func, ast.Name)
+                else ""
+            )
+        )
         if name not in self.g.counters:
-            self.report.error("E112", f"'{op}' needs a counter, e.g. money(p)", n.target.span,
-                              did_you_mean(name, self.g.counters) if name else None)
+            self.report.error(
+                "E112",
+                f"'{op}' needs a counter, e.g. money(p)",
+                n.target.span,
+                did_you_mean(name, self.g.counters) if name else None,
+            )
             return None
         w = self.writer(n.target, scope, numeric=True)
         if w is None:
@@ -537,11 +604,18 @@ class StmtCompiler:
         f, _ = self.ex.expr(n.amount, scope)
         ends = []
         for node in (n.source, n.dest):
-            name = node.id if isinstance(node, ast.Name) else (
-                node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else "")
+            name = (
+                node.id
+                if isinstance(node, ast.Name)
+                else (node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else "")
+            )
             if name not in self.g.counters:
-                self.report.error("E112", "'take' moves units between counters", node.span,
-                                  did_you_mean(name, self.g.counters) if name else None)
+                self.report.error(
+                    "E112",
+                    "'take' moves units between counters",
+                    node.span,
+                    did_you_mean(name, self.g.counters) if name else None,
+                )
                 return None
             idx = self.ex.counter_index(name, node, scope)  # type: ignore[arg-type]
             if idx is None:
@@ -552,8 +626,9 @@ class StmtCompiler:
     def _Move(self, n: ast.Move, scope: Scope) -> Step:
         f, t = self.ex.expr(n.what, scope)
         if t not in (ANY, COMP, ZONE, NONE) and not t.startswith("list["):
-            self.report.error("T007", f"'move' needs a component, a list of components or a zone, found a {t}",
-                              n.what.span)
+            self.report.error(
+                "T007", f"'move' needs a component, a list of components or a zone, found a {t}", n.what.span
+            )
         return MoveStep(n.span, f, t == ZONE, self.zone(n.dest, scope), n.place == "top")
 
     def _Draw(self, n: ast.Draw, scope: Scope) -> Step:
@@ -565,8 +640,13 @@ class StmtCompiler:
         return ShuffleStep(n.span, self.zone(n.zone, scope))
 
     def _Reveal(self, n: ast.Reveal, scope: Scope) -> Step:
-        return RevealStep(n.span, to_list(*self.ex.expr(n.what, scope)) if self.ex.expr(n.what, scope)[1] == ZONE
-                          else self.ex.expr(n.what, scope)[0], 1)
+        return RevealStep(
+            n.span,
+            to_list(*self.ex.expr(n.what, scope))
+            if self.ex.expr(n.what, scope)[1] == ZONE
+            else self.ex.expr(n.what, scope)[0],
+            1,
+        )
 
     def _Conceal(self, n: ast.Conceal, scope: Scope) -> Step:
         f, t = self.ex.expr(n.what, scope)
@@ -577,7 +657,9 @@ class StmtCompiler:
         by = self.ex.expr(n.by, scope)[0] if n.by is not None else self._me(scope, n.span)
         et = elem(t)
         scope.locals[n.var] = et
-        prompt = self.template(n.prompt, scope, n.span) if n.prompt else [f"choose {n.var}"]
+        prompt: list[str | Closure] = (
+            self.template(n.prompt, scope, n.span) if n.prompt else [f"choose {n.var}"]
+        )
         return ChooseStep(n.span, n.var, f, et, by, prompt, n.optional)
 
     def _me(self, scope: Scope, span: Span) -> Closure:
@@ -585,8 +667,12 @@ class StmtCompiler:
             return lambda rt: rt.loc["me"]
         if "p" in scope.locals:
             return lambda rt: rt.loc["p"]
-        self.report.error("E113", "who decides? add 'by <player>'", span,
-                          "'me' is only known inside actions; elsewhere write 'by p'")
+        self.report.error(
+            "E113",
+            "who decides? add 'by <player>'",
+            span,
+            "'me' is only known inside actions; elsewhere write 'by p'",
+        )
         return _broken
 
     def _Window(self, n: ast.Window, scope: Scope) -> Step:
@@ -595,20 +681,27 @@ class StmtCompiler:
         idx: list[int] = []
         for name, span in zip(n.actions, n.action_spans, strict=True):
             if name not in self.action_index:
-                self.report.error("E114", f"unknown action '{name}'", span, did_you_mean(name, self.action_index))
+                self.report.error(
+                    "E114", f"unknown action '{name}'", span, did_you_mean(name, self.action_index)
+                )
             else:
                 idx.append(self.action_index[name])
         return WindowStep(n.span, pf, idx)
 
     def _Run(self, n: ast.Run, scope: Scope) -> Step | None:
         if n.name not in self.procedures:
-            self.report.error("E115", f"unknown procedure '{n.name}'", n.span,
-                              did_you_mean(n.name, self.procedures))
+            self.report.error(
+                "E115", f"unknown procedure '{n.name}'", n.span, did_you_mean(n.name, self.procedures)
+            )
             return None
         params, cell = self.procedures[n.name]
         if len(params) != len(n.args):
-            self.report.error("E105", f"procedure '{n.name}' takes {len(params)} argument(s), got {len(n.args)}",
-                              n.span, f"run {n.name}({', '.join(params)})")
+            self.report.error(
+                "E105",
+                f"procedure '{n.name}' takes {len(params)} argument(s), got {len(n.args)}",
+                n.span,
+                f"run {n.name}({', '.join(params)})",
+            )
             return None
         return RunStep(n.span, n.name, params, [self.ex.expr(a, scope)[0] for a in n.args], cell)
 

@@ -83,7 +83,9 @@ class _Spans:
             return row + 1, offset - self._line_starts[row] + 1
         return line, col
 
-    def span(self, line: int, col: int, end_line: int, end_col: int, start: int | None, end: int | None) -> Span:
+    def span(
+        self, line: int, col: int, end_line: int, end_col: int, start: int | None, end: int | None
+    ) -> Span:
         tl, tc = self._text_pos(line, col, start)
         el, ec = self._text_pos(end_line, end_col, end)
         fl, fc = self.origin.locate(tl, tc)
@@ -251,7 +253,12 @@ class _Build(Transformer[Token, Any]):
     def choose_stmt(self, meta: Any, c: list[Any]) -> ast.Choose:
         opts = dict(c[2:])
         return ast.Choose(
-            self.s.of_meta(meta), str(c[0]), c[1], opts.get("by"), opts.get("prompt"), bool(opts.get("optional"))
+            self.s.of_meta(meta),
+            str(c[0]),
+            c[1],
+            opts.get("by"),
+            opts.get("prompt"),
+            bool(opts.get("optional")),
         )
 
     def window_stmt(self, meta: Any, c: list[Any]) -> ast.Window:
@@ -347,7 +354,9 @@ def _syntax_error(err: UnexpectedInput, spans: _Spans, report: Report, text: str
     hint: str | None = None
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        shown = "end of line" if tok.type == "_NL" else "end of text" if tok.type == "$END" else repr(str(tok))
+        shown = (
+            "end of line" if tok.type == "_NL" else "end of text" if tok.type == "$END" else repr(str(tok))
+        )
         if tok.type in ("_INDENT", "_DEDENT"):
             shown = "a change of indentation"
         message = f"unexpected {shown}"
@@ -357,10 +366,15 @@ def _syntax_error(err: UnexpectedInput, spans: _Spans, report: Report, text: str
             pos = len(text) - 1
             line, col = spans._text_pos(line, col, pos) if spans.flat else (line, col)
     elif isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        at = int(err.pos_in_stream or 0)
+        ch = text[at] if at < len(text) else "?"
         message = f"unexpected character {ch!r}"
-        two = text[err.pos_in_stream : err.pos_in_stream + 2]
-        hint = _HINTS.get(two) or _HINTS.get(ch) or (f"expected {_describe_expected(err.allowed)}" if err.allowed else None)
+        two = text[at : at + 2]
+        hint = (
+            _HINTS.get(two)
+            or _HINTS.get(ch)
+            or (f"expected {_describe_expected(err.allowed)}" if err.allowed else None)
+        )
     elif isinstance(err, UnexpectedEOF):
         message = "the text ends too early"
         hint = f"expected {_describe_expected(set(err.expected))}"
@@ -377,8 +391,12 @@ def _parse(text: str, origin: TextOrigin, report: Report, start: str) -> Any:
     lark_text = source.replace("\n", " ") if flat else (source if source.endswith("\n") else source + "\n")
     spans = _Spans(source, origin, flat)
     if not source.strip():
-        report.error("D002", "this condition or effect is empty", spans.span(1, 1, 1, 2, 0, 1),
-                     "write an expression, or 'pass' for an effect that does nothing")
+        report.error(
+            "D002",
+            "this condition or effect is empty",
+            spans.span(1, 1, 1, 2, 0, 1),
+            "write an expression, or 'pass' for an effect that does nothing",
+        )
         return None
     try:
         tree = _parser().parse(lark_text, start=start)

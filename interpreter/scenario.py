@@ -1,0 +1,286 @@
+"""Scenarios: rulebook examples as data (given / when / then), run by `tabula verify` and pytest.
+
+A scenario starts a seeded game, stops before a phase of the first turn (`given.start`), writes only
+what matters (counters, vars, zones, marks, the active player), applies choices by their stable ids,
+and checks DSL conditions. Player names are usable in every expression of the file. A failure reports
+the condition, the values of both sides of a comparison, and the log since `given`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.compile.scope import BOOL, COMP, INT, PLAYER, STR, list_of
+from interpreter.dsl.parser import PlainOrigin, TextOrigin
+from interpreter.engine import BUNDLED, Engine, find_game, load_game
+from interpreter.model import CompiledGame
+from interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
+from interpreter.schema import validate_scenario
+from interpreter.source import AuthorError, Report, render, render_report
+from interpreter.state import State
+from interpreter.yamlsource import YamlDoc, load_yaml_file, span_for
+
+
+@dataclass
+class ScenarioResult:
+    """The outcome of one scenario file."""
+
+    name: str
+    file: str
+    passed: bool
+    failures: list[str] = field(default_factory=list)
+    error: str | None = None
+    log: list[str] = field(default_factory=list)
+
+
+def find_scenarios(paths: list[str]) -> list[Path]:
+    """Scenario files under the given files, folders or bundled game names (their `scenarios/`)."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists() and (BUNDLED / raw).is_dir():
+            p = BUNDLED / raw
+        if p.is_file():
+            out.append(p)
+        elif p.is_dir():
+            out.extend(sorted(f for f in p.rglob("*.yaml") if "scenarios" in f.relative_to(p.parent).parts))
+    return out
+
+
+class _Run:
+    """One scenario being run."""
+
+    def __init__(self, doc: YamlDoc, spec: Any, path: Path) -> None:
+        self.doc = doc
+        self.spec = spec
+        self.path = path
+        self.failures: list[str] = []
+        self.log: list[dict[str, Any]] = []
+        self.game: CompiledGame
+        self.engine: Engine
+        self.st: State
+
+    def origin(self, *path: str | int) -> TextOrigin:
+        o = self.doc.value_origin.get(tuple(path))
+        if o is not None:
+            return o  # type: ignore[return-value]
+        sp = span_for(self.doc, list(path))
+        return PlainOrigin(sp.file, sp.line, sp.col) if sp else PlainOrigin(str(self.path))
+
+    def local_types(self) -> dict[str, str]:
+        types = {name: PLAYER for name in self.st["names"]}
+        types.update(game_over=BOOL, winners=list_of(PLAYER), legal=list_of(STR), scores=list_of(INT))
+        return types
+
+    def locals(self) -> dict[str, Any]:
+        values: dict[str, Any] = {name: i for i, name in enumerate(self.st["names"])}
+        values.update(
+            game_over=self.engine.is_terminal(self.st),
+            legal=self.engine.legal_ids(self.st),
+            winners=self.engine.winners(self.st) if self.engine.is_terminal(self.st) else [],
+            scores=self.engine.scores(self.st),
+        )
+        return values
+
+    # ------------------------------------------------------------ stages
+    def start(self) -> None:
+        spec = self.spec
+        game_ref = spec.game
+        folder = (
+            self.path.parent / game_ref if (self.path.parent / game_ref).is_dir() else find_game(game_ref)
+        )
+        self.game = load_game(folder)
+        self.engine = Engine(self.game)
+        players = spec.players
+        given = spec.given
+        start = given.start if given is not None and given.start else "turn"
+        self.st = self.engine.new_game(players, spec.seed, dict(spec.options or {}), self.log, pause=start)
+        if not self.st["t"].get("paused"):
+            raise GameRuntimeError(f"the game never reached '{start}' in its first turn", None)
+        if given is not None:
+            self.apply_given(given)
+        self.engine.resume(self.st, self.log)
+
+    def write(self, text: str, origin: TextOrigin) -> None:
+        report = Report()
+        block = self.game.snippets.block(text, origin, report, self.local_types())
+        if report.has_errors or block is None:
+            raise AuthorError(report)
+        rt = Runtime(self.game, self.st, self.log)
+        rt.loc = self.locals()
+        fr = [block, 0, None, None]
+        for step in self.game.blocks[block]:
+            step.exec(rt, fr)
+
+    def apply_given(self, given: Any) -> None:
+        if getattr(given, "active", None) is not None:
+            p = self.st["names"].index(given.active)
+            self.st["t"]["active"] = p
+            self.st["t"]["next"] = p
+        for section in ("vars", "counters"):
+            for key, value in (getattr(given, section) or {}).items():
+                self.write(f"set {key} = {_dsl_value(value)}", self.origin("given", section, key))
+        for zone, names in (given.zones or {}).items():
+            self.set_zone(zone, names)
+        for comp_name, marks in (given.marks or {}).items():
+            cid = self.component(comp_name, None)
+            for mark, value in marks.items():
+                self._set_mark(cid, mark, value, ("given", "marks", comp_name, mark))
+
+    def _set_mark(self, cid: int, mark: str, value: Any, path: tuple[str | int, ...]) -> None:
+        report = Report()
+        types = {**self.local_types(), "_c": COMP}
+        block = self.game.snippets.block(
+            f"set _c.{mark} = {_dsl_value(value)}", self.origin(*path), report, types
+        )
+        if report.has_errors or block is None:
+            raise AuthorError(report)
+        rt = Runtime(self.game, self.st, self.log)
+        rt.loc = {**self.locals(), "_c": cid}
+        for step in self.game.blocks[block]:
+            step.exec(rt, [block, 0, None, None])
+
+    def component(self, name: str, owner: int | None, taken: set[int] | None = None) -> int:
+        g = self.game
+        candidates = [c for c in g.components if c.key == name or c.name == name]
+        if not candidates:
+            raise GameRuntimeError(f"no component named '{name}'", span_for(self.doc, ["given"]))
+        for c in candidates:
+            if taken and c.id in taken:
+                continue
+            if owner is not None and c.props.get("owner") not in (None, owner):
+                continue
+            return c.id
+        raise GameRuntimeError(
+            f"no free component named '{name}' for this zone", span_for(self.doc, ["given"])
+        )
+
+    def set_zone(self, zone_text: str, names: list[str]) -> None:
+        report = Report()
+        f = self.game.snippets.expr(
+            zone_text, self.origin("given", "zones", zone_text), report, self.local_types()
+        )
+        if report.has_errors or f is None:
+            raise AuthorError(report)
+        rt = Runtime(self.game, self.st)
+        rt.loc = self.locals()
+        zone = f(rt)
+        owner = self.game.zone_owner[zone]
+        st = self.st
+        taken: set[int] = set()
+        wanted: list[int] = []
+        for n in names:
+            cid = self.component(str(n), owner, taken)
+            taken.add(cid)
+            wanted.append(cid)
+        displaced = [c for c in st["z"][zone] if c not in wanted]
+        sources = [st["loc"][c] for c in wanted if st["loc"][c] != zone]
+        for cid in wanted:
+            old = st["loc"][cid]
+            if old >= 0:
+                st["z"][old].remove(cid)
+        back = sources[0] if sources else -1
+        for cid in displaced:
+            st["z"][zone].remove(cid)
+            st["loc"][cid] = back
+            if back >= 0:
+                st["z"][back].append(cid)
+        st["z"][zone] = list(wanted)
+        for cid in wanted:
+            st["loc"][cid] = zone
+
+    def steps(self) -> None:
+        for i, step in enumerate(self.spec.when or []):
+            if isinstance(step, str):
+                self.choose(step, None, i)
+                continue
+            if getattr(step, "check", None):
+                self.check(step.check, ("when", i, "check"))
+            if step.expect_illegal and step.expect_illegal in self.engine.legal_ids(self.st):
+                self.failures.append(
+                    f"step {i + 1}: '{step.expect_illegal}' should be illegal, but it is offered"
+                )
+            if step.choose:
+                self.choose(step.choose, step.by, i)
+
+    def choose(self, choice: str, by: str | None, i: int) -> None:
+        dec = self.st["dec"]
+        if dec is None:
+            raise GameRuntimeError(
+                f"step {i + 1} ('{choice}'): the game is over", span_for(self.doc, ["when", i])
+            )
+        if by is not None and self.st["names"][dec["p"]] != by:
+            raise GameRuntimeError(
+                f"step {i + 1} ('{choice}'): {self.st['names'][dec['p']]} decides now, not {by} "
+                f"({dec['prompt']}: {', '.join(dec['ids'][:10])})",
+                span_for(self.doc, ["when", i]),
+            )
+        try:
+            self.engine.apply_inplace(self.st, choice, self.log)
+        except IllegalChoice as err:
+            raise GameRuntimeError(f"step {i + 1}: {err}", span_for(self.doc, ["when", i])) from None
+
+    def check(self, conditions: list[str], base: tuple[str | int, ...]) -> None:
+        for j, text in enumerate(conditions):
+            origin = self.origin(*base, j)
+            report = Report()
+            f = self.game.snippets.expr(text, origin, report, self.local_types())
+            if report.has_errors or f is None:
+                raise AuthorError(report)
+            rt = Runtime(self.game, self.st)
+            rt.loc = self.locals()
+            if f(rt):
+                continue
+            detail = ""
+            parts = self.game.snippets.compare_parts(text, origin, Report(), self.local_types())
+            if parts is not None:
+                rt.loc = self.locals()
+                detail = f"  (left side is {parts[0](rt)!r}, right side is {parts[1](rt)!r})"
+            sp = span_for(self.doc, [*base, j])
+            where = f"{sp.file}:{sp.line}:{sp.col}: " if sp else ""
+            self.failures.append(f"{where}{text}{detail}")
+
+
+def _dsl_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    if isinstance(v, list):
+        return "[" + ", ".join(_dsl_value(x) for x in v) + "]"
+    return str(v)
+
+
+def run_scenario_file(path: Path) -> ScenarioResult:
+    """Run one scenario file; never raises for author or rule errors (they become the result's error)."""
+    report = Report()
+    doc = load_yaml_file(path, report)
+    spec = validate_scenario(doc, report) if doc is not None else None
+    if spec is None or doc is None:
+        return ScenarioResult(path.stem, str(path), False, error=render_report(report))
+    run = _Run(doc, spec, path)
+    try:
+        run.start()
+        run.steps()
+        if spec.expect_end is not None and run.engine.is_terminal(run.st) != bool(spec.expect_end):
+            run.failures.append(f"the game {'should' if spec.expect_end else 'should not'} be over")
+        run.check(list(spec.then or []), ("then",))
+    except AuthorError as err:
+        return _result(run, spec, path, error=render_report(err.report))
+    except GameRuntimeError as err:
+        where = f"{err.span.file}:{err.span.line}:{err.span.col}: " if err.span else ""
+        text = f"{where}error: {err.message}"
+        if err.span:
+            from interpreter.source import Diagnostic
+
+            text = render(Diagnostic("error", "R001", err.message, err.span))
+        return _result(run, spec, path, error=text)
+    return _result(run, spec, path)
+
+
+def _result(run: _Run, spec: Any, path: Path, error: str | None = None) -> ScenarioResult:
+    lines = [str(e["text"]) for e in run.log][-25:]
+    passed = error is None and not run.failures
+    return ScenarioResult(str(spec.scenario), str(path), passed, run.failures, error, lines)
