@@ -37,7 +37,7 @@ __all__ = [
 
 
 def find_game(name_or_path: str | Path) -> Path:
-    """A game folder from a bundled name (`porta-nigra`) or a path."""
+    """A game folder from a bundled name (a folder of gamedefs/) or a path."""
     p = Path(name_or_path)
     if p.is_dir():
         return p

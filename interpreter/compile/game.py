@@ -171,7 +171,7 @@ class GameCompiler:
                         f"mark '{mark}' has different defaults in different types",
                         self.span(("components", tname, "marks", mark)),
                     )
-                g.marks.setdefault(mark, default)
+                g.marks.setdefault(mark, _none(default))
                 g.mark_types.setdefault(mark, []).append(tname)
             for inst in (tdef or {}).get("instances") or []:
                 props = {k: v for k, v in inst.items() if k not in ("copies",)}
@@ -247,7 +247,7 @@ class GameCompiler:
     def _vars(self) -> None:
         for name, vdef in (self.data.get("vars") or {}).items():
             vdef = vdef or {}
-            initial = vdef.get("initial")
+            initial = _none(vdef.get("initial"))
             declared = vdef.get("type")
             t = _VAR_TYPES.get(str(declared), ANY) if declared else type_of_value(initial)
             if t == "none":
@@ -492,6 +492,11 @@ class Snippets:
         self.ex.report = report
         self.sc.report = report
         return self.sc.block(stmts, Scope(dict(local_types)))
+
+
+def _none(v: Any) -> Any:
+    """YAML has no `none`; the DSL does. An initial value written `none` means none."""
+    return None if v == "none" else v
 
 
 def _loc(span: Span | None) -> tuple[str, int, int]:

@@ -147,6 +147,12 @@ class _Build(Transformer[Token, Any]):
     def kwargs(self, meta: Any, c: list[Any]) -> tuple[tuple[str, ast.Expr], ...]:
         return tuple(x for x in c if x is not None)
 
+    def counter_name(self, meta: Any, c: list[Any]) -> ast.Name:
+        return ast.Name(self.s.of_meta(meta), str(c[0]))
+
+    def counter_call(self, meta: Any, c: list[Any]) -> ast.Call:
+        return ast.Call(self.s.of_meta(meta), ast.Name(self.s.of_token(c[0]), str(c[0])), c[1] or ())
+
     def call(self, meta: Any, c: list[Any]) -> ast.Call:
         return ast.Call(self.s.of_meta(meta), c[0], c[1] or ())
 
