@@ -1,0 +1,684 @@
+"""Pydantic models of the YAML game format and of scenarios (second half of the `load` stage).
+
+Input: plain data with positions (`GameSource` / `YamlDoc` from `interpreter.yamlsource`).
+Output: a frozen `GameDef` (or `Scenario`), or None with every problem in the Report at once.
+
+The models mirror docs/language.md §1, §4, §5 (game sections) and §6 (scenarios) one to one. DSL
+conditions, expressions and effects are kept as plain `str`: the DSL parser runs in a later stage.
+
+Invariants: every model forbids unknown keys (a misspelt key is an error with a did-you-mean, never
+silently ignored), is frozen, and validates strictly: YAML already gives typed values, so `"3"` is
+not silently accepted for an integer. Every pydantic error becomes a Diagnostic at the YAML node it
+is about: S001 unknown key (at the key), S002 missing key (at the parent's key), S003 wrong type or
+value (at the value).
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import ErrorDetails
+
+from interpreter.source import Diagnostic, Report, Span, did_you_mean
+from interpreter.yamlsource import GameSource, YamlDoc, YamlPath, span_for
+
+
+def _scalar_as_text(value: Any) -> Any:
+    # YAML reads `when: true`, `count: 3` or a choice id `- 3` as bool / int; the DSL wants the text.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return value
+
+
+_DSL_JSON = {"type": ["string", "number", "boolean"]}
+
+Dsl = Annotated[str, BeforeValidator(_scalar_as_text), WithJsonSchema(_DSL_JSON)]
+"""DSL text (a condition, an expression or statements); a YAML number or boolean is taken as its text."""
+
+ChoiceId = Annotated[str, BeforeValidator(_scalar_as_text), WithJsonSchema(_DSL_JSON)]
+"""A choice's stable id (`A1`, `3`, `act:x,y`); a YAML number is taken as its text."""
+
+Per = Literal["player"] | None
+Visibility = Literal["public", "owner", "hidden"]
+PropertyType = Literal["int", "str", "bool", "list", "symbol", "any"]
+EndMode = Literal["immediately", "after_turn", "final_turns"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Game sections (docs/language.md §1, §4, §5)
+# ---------------------------------------------------------------------------------------------
+
+
+class PlayerCount(_Model):
+    """How many players the game supports."""
+
+    min: int = Field(ge=1, description="Fewest players.")
+    max: int = Field(ge=1, description="Most players.")
+
+    @model_validator(mode="after")
+    def _min_not_above_max(self) -> PlayerCount:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+class GameInfo(_Model):
+    """The `game` section: identity and player counts."""
+
+    id: str = Field(description="The game's id; by convention the folder name.")
+    name: str | None = Field(default=None, description="Display name.")
+    players: PlayerCount = Field(description="Supported player counts, e.g. {min: 2, max: 4}.")
+    seats: list[str] = Field(
+        default=[], description="Default player names in seat order (P1, P2, ... otherwise)."
+    )
+    description: str | None = Field(default=None, description="Free text for people; ignored by the engine.")
+
+
+class OptionDef(_Model):
+    """A named rules option; a variant or a scenario sets it."""
+
+    default: bool | int | str = Field(description="Value when no variant sets the option.")
+    description: str | None = Field(default=None, description="What the option changes.")
+
+
+class InstanceDef(BaseModel):
+    """One instance of a component type; any extra key (source, notes, ...) is kept as a property."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
+
+    name: str = Field(description="The component's name; also its choice id.")
+    copies: int = Field(default=1, ge=1, description="Makes this many components of that name.")
+
+
+class TriggerDef(_Model):
+    """`whenever EVENT happens [where COND]: EFFECT`, for the game or for a component type."""
+
+    id: str | None = Field(default=None, description="A name for the trigger, used in logs and errors.")
+    on: str = Field(description="The event name (as in `emit name(...)`).")
+    where: Dsl | None = Field(default=None, description="Condition on the event's arguments.")
+    do: Dsl = Field(description="Effect run when the event happens and `where` holds.")
+
+
+class ComponentType(_Model):
+    """A component type: its properties, mutable marks, abilities and instances."""
+
+    properties: dict[str, PropertyType] = Field(default={}, description="Property name -> type.")
+    marks: dict[str, Any] = Field(default={}, description="Mutable per-component values with their defaults.")
+    per_player: bool = Field(
+        default=False, description="One copy of every instance per seat; `owner` = that seat."
+    )
+    active: Dsl | None = Field(
+        default=None, description="Condition (self, p bound): is the ability working for p?"
+    )
+    modifiers: dict[str, Dsl] = Field(
+        default={}, description="Value name -> '+N', '*N' or '+expr' while active."
+    )
+    allow: dict[str, Dsl] = Field(
+        default={}, description="Rule name -> condition that also allows it while active."
+    )
+    deny: dict[str, Dsl] = Field(
+        default={}, description="Rule name -> condition that denies it while active."
+    )
+    triggers: list[TriggerDef] = Field(default=[], description="Triggers run with self and p while active.")
+    instances: list[InstanceDef] = Field(default=[], description="The components of this type.")
+
+
+class ZoneDef(_Model):
+    """A place components can be: a hand, a deck, a market, a supply."""
+
+    per: Per = Field(default=None, description="'player' for one zone per player; absent for a global zone.")
+    visibility: Visibility = Field(description="Who sees the contents: public, owner or hidden.")
+    ordered: bool = Field(default=False, description="Keep order (index 0 is the top).")
+
+
+class CounterDef(_Model):
+    """An integer quantity, global or per player, optionally one per enum symbol."""
+
+    per: Per = Field(default=None, description="'player' for one counter per player.")
+    keys: str | None = Field(default=None, description="An enum name: one counter per symbol.")
+    initial: int | dict[str, int] = Field(default=0, description="Start value, or symbol -> start value.")
+    min: int | None = Field(default=0, description="Lowest allowed value (default 0; null for none).")
+    max: int | None = Field(default=None, description="Highest allowed value (default: none).")
+
+
+class VarDef(_Model):
+    """A variable holding any JSON value, global or per player."""
+
+    per: Per = Field(default=None, description="'player' for one variable per player.")
+    initial: Any = Field(default=None, description="Start value.")
+
+
+class FunctionDef(_Model):
+    """A pure, named expression."""
+
+    params: list[str] = Field(default=[], description="Parameter names.")
+    expr: Dsl = Field(description="The expression.")
+
+
+class ProcedureDef(_Model):
+    """A named effect, called with `run name(args)`."""
+
+    params: list[str] = Field(default=[], description="Parameter names.")
+    do: Dsl = Field(description="The statements.")
+
+
+class ActionDef(_Model):
+    """An action a `window` statement offers to a player."""
+
+    params: dict[str, Dsl] = Field(
+        default={}, description="Parameter -> list expression; each value is one choice."
+    )
+    when: Dsl | None = Field(default=None, description="Condition for the action to be legal.")
+    do: Dsl = Field(description="The effect of choosing the action.")
+    label: str | None = Field(default=None, description="Display template, e.g. 'use {sym}'.")
+    closes_window: bool = Field(default=False, description="Choosing it ends the window.")
+
+
+class ValueDef(_Model):
+    """A derived value that active components modify (+N before *N)."""
+
+    params: list[str] = Field(default=[], description="Parameter names.")
+    base: Dsl = Field(description="The unmodified value.")
+
+
+class RuleDef(_Model):
+    """An extensible predicate that active components allow or deny."""
+
+    params: list[str] = Field(default=[], description="Parameter names.")
+    base: Dsl = Field(description="The condition before allows and denies.")
+
+
+class RoundsDef(_Model):
+    """Round structure; without it, turns repeat until the game ends."""
+
+    count: Dsl | None = Field(default=None, description="Number of rounds (unbounded if absent).")
+    first: Dsl | None = Field(default=None, description="Who starts each round.")
+    ends_when: Dsl | None = Field(default=None, description="Checked before each turn; true ends the round.")
+    on_start: Dsl | None = Field(default=None, description="Effect at the start of each round.")
+    on_end: Dsl | None = Field(
+        default=None, description="Effect at the end of each round (not after an early end)."
+    )
+
+
+class PhaseDef(_Model):
+    """One phase of a turn."""
+
+    id: str = Field(description="The phase's name (used by scenarios' `given.start`).")
+    do: Dsl = Field(description="The phase's effect; `p` and `active` are the turn's player.")
+
+
+class TurnDef(_Model):
+    """What a turn is: whose it is, when it is skipped, its phases."""
+
+    player: Dsl | None = Field(default=None, description="Without rounds: who takes the next turn.")
+    skip_if: Dsl | None = Field(default=None, description="Condition with p bound: the turn is skipped.")
+    phases: list[PhaseDef] = Field(default=[], description="Run in order.")
+    on_end: Dsl | None = Field(default=None, description="Effect at the end of each turn.")
+
+
+class EndCheck(_Model):
+    """A game-end condition, evaluated after every decision and every turn."""
+
+    id: str = Field(description="The check's name.")
+    when: Dsl = Field(description="The condition.")
+    do: Dsl | None = Field(default=None, description="Effect run once, when the check first holds.")
+    end: EndMode = Field(description="immediately, after_turn, or final_turns (each other player once).")
+
+
+class FlowDef(_Model):
+    """The game's flow: setup, rounds, turns, end checks, finish."""
+
+    setup: Dsl | None = Field(default=None, description="Effect run once at the start.")
+    rounds: RoundsDef | None = Field(default=None, description="Round structure (optional).")
+    turn: TurnDef = Field(description="The turn structure.")
+    end_checks: list[EndCheck] = Field(default=[], description="Game-end conditions.")
+    finish: Dsl | None = Field(default=None, description="Effect run once when the game ends.")
+
+
+class ScoringDef(_Model):
+    """How the winner is found when the game ends without `declare_winner`."""
+
+    score: Dsl = Field(description="Expression with p bound; higher is better.")
+    tiebreak: list[Dsl] = Field(default=[], description="Compared in order; still tied means a shared win.")
+
+
+class GameDef(_Model):
+    """A whole game definition: the merged sections of a game folder."""
+
+    game: GameInfo = Field(description="Identity and player counts.")
+    options: dict[str, OptionDef] = Field(default={}, description="Named rules options.")
+    constants: dict[str, Any] = Field(default={}, description="Any YAML value, read by name in the DSL.")
+    enums: dict[str, list[str]] = Field(
+        default={}, description="Symbol sets; each symbol is a bare name in the DSL."
+    )
+    components: dict[str, ComponentType] = Field(
+        default={}, description="Component types and their instances."
+    )
+    zones: dict[str, ZoneDef] = Field(default={}, description="Where components can be.")
+    counters: dict[str, CounterDef] = Field(default={}, description="Integer quantities.")
+    vars: dict[str, VarDef] = Field(default={}, description="Variables holding any JSON value.")
+    functions: dict[str, FunctionDef] = Field(default={}, description="Pure named expressions.")
+    procedures: dict[str, ProcedureDef] = Field(default={}, description="Named effects.")
+    actions: dict[str, ActionDef] = Field(default={}, description="Actions offered by `window` statements.")
+    triggers: list[TriggerDef] = Field(default=[], description="Game-wide triggers.")
+    values: dict[str, ValueDef] = Field(default={}, description="Derived values with modifiers.")
+    rules: dict[str, RuleDef] = Field(default={}, description="Extensible predicates.")
+    flow: FlowDef | None = Field(default=None, description="Setup, rounds, turns, end checks, finish.")
+    scoring: ScoringDef | None = Field(default=None, description="Final scoring.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenarios (docs/language.md §6)
+# ---------------------------------------------------------------------------------------------
+
+
+class Given(_Model):
+    """What a scenario writes into a freshly set-up game."""
+
+    start: str | None = Field(
+        default=None, description="Play until the first decision of this phase of P1's turn."
+    )
+    counters: dict[str, int] = Field(
+        default={}, description="Counter reference -> value, e.g. 'money(Ann)': 10."
+    )
+    vars: dict[str, Any] = Field(default={}, description="Variable reference -> value.")
+    zones: dict[str, list[str]] = Field(
+        default={}, description="Zone reference -> component names moved there."
+    )
+    marks: dict[str, dict[str, Any]] = Field(default={}, description="Component name -> mark -> value.")
+
+
+class WhenStep(_Model):
+    """A scenario step written as a mapping: a choice checked against its decider, an illegal choice,
+    and/or a condition checked at that point (run in the order check, expect_illegal, choose)."""
+
+    by: str | None = Field(default=None, description="The player expected to decide.")
+    choose: ChoiceId | None = Field(default=None, description="The choice's stable id.")
+    expect_illegal: ChoiceId | None = Field(
+        default=None, description="A choice id that must not be legal now."
+    )
+    check: Dsl | None = Field(default=None, description="A DSL condition that must hold at this point.")
+
+    @model_validator(mode="after")
+    def _does_something(self) -> WhenStep:
+        if self.choose is None and self.expect_illegal is None and self.check is None:
+            raise ValueError("a step needs 'choose', 'expect_illegal' or 'check'")
+        return self
+
+
+class Scenario(_Model):
+    """A rulebook example as data: a game, a given position, choices, and conditions that must hold."""
+
+    scenario: str = Field(description="The scenario's title.")
+    game: str = Field(description="A bundled game name, or a path relative to the scenario file.")
+    players: list[str] | int = Field(description="Player names in seat order, or a number of players.")
+    seed: int = Field(default=0, description="Seed of the game's random generator.")
+    options: dict[str, Any] = Field(default={}, description="Option name -> value.")
+    given: Given = Field(default=Given(), description="Written into a freshly set-up game.")
+    when: list[ChoiceId | WhenStep] = Field(default=[], description="Choices by stable id, in order.")
+    then: list[Dsl] = Field(default=[], description="DSL conditions that must all hold afterwards.")
+    description: str | None = Field(default=None, description="Free text for people.")
+    expect_end: bool | list[str] | None = Field(
+        default=None,
+        description="true: the game has ended; false: it has not; a list: it ended and these won.",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation: pydantic errors -> diagnostics at YAML positions
+# ---------------------------------------------------------------------------------------------
+
+
+def validate_game(source: GameSource, report: Report) -> GameDef | None:
+    """Validate a merged game folder; every problem (all at once) goes to `report`."""
+    where = _Where(source, True, str(source.folder))
+    return _validate(GameDef, source.data, where, report)
+
+
+def validate_scenario(doc: YamlDoc, report: Report) -> Scenario | None:
+    """Validate one scenario file; every problem (all at once) goes to `report`."""
+    return _validate(Scenario, doc.data, _Where(doc, False, doc.file), report)
+
+
+def game_json_schema() -> dict[str, Any]:
+    """JSON Schema of a game file's sections (for editors); every file holds a subset of them."""
+    schema = GameDef.model_json_schema()
+    # A single file holds only some sections: nothing is required at the top level of a file.
+    schema.pop("required", None)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+def scenario_json_schema() -> dict[str, Any]:
+    """JSON Schema of a scenario file (for editors)."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Scenario.model_json_schema()}
+
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class _Where:
+    """Positions and wording for one validation run (`label` names the folder or file)."""
+
+    positions: GameSource | YamlDoc
+    is_game: bool
+    label: str
+
+
+def _validate(model: type[_M], data: Any, where: _Where, report: Report) -> _M | None:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        for diagnostic in _diagnostics(model, data, exc.errors(), where):
+            report.add(diagnostic)
+        return None
+
+
+@dataclass(frozen=True)
+class _Error:
+    """A pydantic error with its `loc` turned into a YAML path.
+
+    `tags` are the union-member segments removed from `loc` (position in `path`, tag), which
+    pydantic inserts to say which member of a union failed (pydantic#7500). `alternatives` is set
+    when the errors of all members of a union were merged into one "must be A or B".
+    """
+
+    err: ErrorDetails
+    path: YamlPath
+    tags: tuple[tuple[int, str], ...]
+    on_key: bool
+    alternatives: tuple[str, ...] = ()
+
+
+def _diagnostics(
+    model: type[BaseModel], data: Any, errors: list[ErrorDetails], where: _Where
+) -> list[Diagnostic]:
+    cleaned = _resolve_unions([_clean(err, data) for err in errors], 0)
+    seen: set[tuple[str, str, Span | None]] = set()
+    result: list[Diagnostic] = []
+    for error in cleaned:
+        diagnostic = _to_diagnostic(error, model, where)
+        key = (diagnostic.code, diagnostic.message, diagnostic.span)
+        if key not in seen:
+            seen.add(key)
+            result.append(diagnostic)
+    # Pydantic reports in field-declaration order; authors read files top to bottom.
+    return sorted(result, key=_position_key)
+
+
+def _position_key(diagnostic: Diagnostic) -> tuple[int, str, int, int]:
+    span = diagnostic.span
+    return (0, "", 0, 0) if span is None else (1, span.file, span.line, span.col)
+
+
+def _clean(err: ErrorDetails, data: Any) -> _Error:
+    """Walk `loc` through the data: segments that are not keys or indices there are union tags."""
+    node, path, tags, on_key = data, [], [], False
+    loc = err["loc"]
+    for i, segment in enumerate(loc):
+        if segment == "[key]":
+            on_key = True
+        elif _has_child(node, segment):
+            node = node[segment]
+            path.append(segment)
+        elif i == len(loc) - 1 and err["type"] == "missing":
+            path.append(segment)
+        else:
+            tags.append((len(path), str(segment)))
+    return _Error(err, tuple(path), tuple(tags), on_key)
+
+
+def _has_child(node: Any, segment: str | int) -> bool:
+    if isinstance(node, dict):
+        return segment in node
+    return isinstance(node, list) and isinstance(segment, int) and 0 <= segment < len(node)
+
+
+def _resolve_unions(errors: list[_Error], level: int) -> list[_Error]:
+    """Keep the errors of the union member the input was meant for, or merge them into one.
+
+    A member whose errors lie deeper than the union itself accepted the input's shape (a mapping
+    given to `str | Step` is meant as a `Step`); if no member did, the value simply has the wrong
+    type, reported once as "must be A or B".
+    """
+    groups: dict[tuple[int, YamlPath], dict[str, list[_Error]]] = {}
+    for error in errors:
+        if len(error.tags) > level:
+            position, tag = error.tags[level]
+            groups.setdefault((position, error.path[:position]), {}).setdefault(tag, []).append(error)
+    result: list[_Error] = []
+    done: set[tuple[int, YamlPath]] = set()
+    for error in errors:
+        if len(error.tags) <= level:
+            result.append(error)
+            continue
+        group_key = (error.tags[level][0], error.path[: error.tags[level][0]])
+        if group_key in done:
+            continue
+        done.add(group_key)
+        result.extend(_resolve_group(groups[group_key], group_key[0], level))
+    return result
+
+
+def _resolve_group(members: dict[str, list[_Error]], position: int, level: int) -> list[_Error]:
+    entered = [errs for errs in members.values() if any(_entered(e, position) for e in errs)]
+    if entered:
+        return _resolve_unions(min(entered, key=len), level + 1)
+    first = next(iter(members.values()))[0]
+    expected = [_expected(errs[0].err) or "something else" for errs in members.values()]
+    unique = tuple(dict.fromkeys(expected))
+    return [_Error(first.err, first.path[:position], (), False, unique)]
+
+
+def _entered(error: _Error, position: int) -> bool:
+    # Errors below the union, or a validator's complaint about the value itself (not its type),
+    # show that this member accepted the value's shape.
+    return len(error.path) > position or error.on_key or error.err["type"] not in _EXPECTED
+
+
+def _to_diagnostic(error: _Error, model: type[BaseModel], where: _Where) -> Diagnostic:
+    kind = error.err["type"]
+    if kind == "extra_forbidden" and not error.alternatives:
+        return _unknown_key(error, model, where)
+    if kind == "missing" and not error.alternatives:
+        return _missing_key(error, model, where)
+    return _wrong_value(error, where)
+
+
+def _unknown_key(error: _Error, model: type[BaseModel], where: _Where) -> Diagnostic:
+    key, parent = error.path[-1], error.path[:-1]
+    owner = _model_at(model, error.err["loc"][:-1])
+    fields = list(owner.model_fields) if owner is not None else []
+    noun = "section" if where.is_game and not parent else "key"
+    place = f" in '{_dotted(parent)}'" if parent else ""
+    hint = did_you_mean(str(key), fields)
+    if hint is None and fields:
+        hint = f"expected one of: {', '.join(fields)}"
+    span = span_for(where.positions, error.path, key=True)
+    return Diagnostic("error", "S001", f"unknown {noun} '{key}'{place}", span, hint)
+
+
+def _missing_key(error: _Error, model: type[BaseModel], where: _Where) -> Diagnostic:
+    key, parent = error.path[-1], error.path[:-1]
+    noun = "section" if where.is_game and not parent else "key"
+    place = f" in '{_dotted(parent)}'" if parent else ""
+    owner = _model_at(model, error.err["loc"][:-1])
+    field = owner.model_fields.get(str(key)) if owner is not None else None
+    hint = None
+    if field is not None and field.description:
+        hint = f"'{key}': {field.description[0].lower()}{field.description[1:].rstrip('.')}"
+    if where.is_game and not parent:
+        hint = f"add a '{key}:' section to one of the files in {where.label}"
+    span = span_for(where.positions, parent, key=True)
+    return Diagnostic("error", "S002", f"missing required {noun} '{key}'{place}", span, hint)
+
+
+def _wrong_value(error: _Error, where: _Where) -> Diagnostic:
+    err, path = error.err, error.path
+    if error.on_key:
+        return _wrong_key(error, where)
+    subject = f"'{_dotted(path)}'" if path else ("the game" if where.is_game else "the scenario")
+    expected = _join_alternatives(error.alternatives) if error.alternatives else _expected(err)
+    if expected is not None:
+        message = f"{subject} must be {expected}, not {_describe(err['input'])}"
+    else:
+        message = f"{subject}: {_plain_message(err)}"
+    hint: str | None = None
+    if err["type"] == "literal_error" and isinstance(err["input"], str):
+        hint = did_you_mean(err["input"], _literal_options(err))
+    return Diagnostic("error", "S003", message, span_for(where.positions, path), hint)
+
+
+def _wrong_key(error: _Error, where: _Where) -> Diagnostic:
+    key, parent = error.path[-1], error.path[:-1]
+    message = f"key {key!r} in '{_dotted(parent)}' must be {_expected(error.err) or 'valid'}"
+    hint = f"write the key in quotes: '{key}':" if isinstance(key, int) else None
+    return Diagnostic("error", "S003", message, span_for(where.positions, error.path, key=True), hint)
+
+
+_EXPECTED = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "int_from_float": "a whole number",
+    "string_type": "a string",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "list_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+    "none_required": "empty",
+}
+_BOUNDS = {
+    "greater_than_equal": ("ge", "at least"),
+    "greater_than": ("gt", "greater than"),
+    "less_than_equal": ("le", "at most"),
+    "less_than": ("lt", "less than"),
+}
+
+
+def _expected(err: ErrorDetails) -> str | None:
+    """What the value should have been, in words, when the error type says so."""
+    kind, ctx = err["type"], err.get("ctx", {})
+    if kind in _EXPECTED:
+        return _EXPECTED[kind]
+    if kind == "literal_error":
+        return f"one of {ctx.get('expected', '')}"
+    if kind in _BOUNDS:
+        bound, words = _BOUNDS[kind]
+        return f"{words} {ctx.get(bound)}"
+    return None
+
+
+def _plain_message(err: ErrorDetails) -> str:
+    # Our own validators raise ValueError; pydantic prefixes their message.
+    return re.sub(r"^(Value error|Assertion failed), ", "", err["msg"])
+
+
+def _literal_options(err: ErrorDetails) -> list[str]:
+    return re.findall(r"'([^']*)'", str(err.get("ctx", {}).get("expected", "")))
+
+
+def _join_alternatives(options: Sequence[str]) -> str:
+    return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
+
+
+def _describe(value: Any) -> str:
+    """The value an author wrote, in words, for "must be X, not Y"."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return "the string '" + text.replace("\n", "\\n") + "'"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _dotted(path: YamlPath) -> str:
+    """`('flow', 'turn', 'phases', 0, 'do')` -> `flow.turn.phases[0].do`."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+# ---------------------------------------------------------------------------------------------
+# Model lookup along a pydantic `loc` (for the allowed keys and descriptions in hints)
+# ---------------------------------------------------------------------------------------------
+
+
+def _model_at(model: type[BaseModel], loc: Sequence[str | int]) -> type[BaseModel] | None:
+    """The model class validating the node at `loc` (union tags included), if it is a model."""
+    current: Any = model
+    for segment in loc:
+        current = _step(_unwrap(current), segment)
+        if current is None:
+            return None
+    current = _unwrap(current)
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def _step(annotation: Any, segment: str | int) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        field = annotation.model_fields.get(str(segment))
+        return field.annotation if field is not None else None
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is dict:
+        return args[0] if segment == "[key]" else args[1]
+    if origin is list:
+        return args[0]
+    if _is_union(annotation):
+        return next((arm for arm in args if _tag_names(segment, _unwrap(arm))), None)
+    return None
+
+
+def _tag_names(tag: str | int, annotation: Any) -> bool:
+    """Whether a union tag in a `loc` names this member (`Step`, `function-after[check(), Step]`)."""
+    name = getattr(annotation, "__name__", None)
+    return name is not None and (tag == name or str(tag).endswith(f", {name}]"))
+
+
+def _unwrap(annotation: Any) -> Any:
+    """Strip `Annotated[...]` and `X | None` down to the type that validates the value."""
+    while True:
+        if get_origin(annotation) is Annotated:
+            annotation = get_args(annotation)[0]
+            continue
+        if _is_union(annotation):
+            arms = [arm for arm in get_args(annotation) if arm is not type(None)]
+            if len(arms) == 1:
+                annotation = arms[0]
+                continue
+        return annotation
+
+
+def _is_union(annotation: Any) -> bool:
+    return get_origin(annotation) in (Union, types.UnionType)
