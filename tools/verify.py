@@ -1,0 +1,103 @@
+"""`tabula verify`: run scenario files and report them like pytest.
+
+The scenario runner itself lives in `interpreter.scenario` (`find_scenarios(paths)` and
+`run_scenario_file(path)` returning a result with `name, file, passed, failures, error, log`). This
+module prints `PASS name` / `FAIL name` per scenario, the failures, errors and last log lines of the
+failed ones, and a final `N passed, M failed` line; the exit code is 1 when any scenario failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Protocol
+
+from interpreter.engine import BUNDLED
+from interpreter.runtime import GameRuntimeError
+from interpreter.source import AuthorError
+from tools.common import CliError, runtime_error_text
+
+LOG_TAIL = 10
+
+
+class ScenarioResult(Protocol):
+    """What `interpreter.scenario.run_scenario_file` returns."""
+
+    name: str
+    file: str
+    passed: bool
+    failures: list[str]
+    error: str | None
+    log: list[str]
+
+
+class Broken:
+    """A scenario file the runner could not even start (its error text stands in for a result)."""
+
+    def __init__(self, path: Path, error: str) -> None:
+        self.name = path.stem
+        self.file = str(path)
+        self.passed = False
+        self.failures: list[str] = []
+        self.error: str | None = error
+        self.log: list[str] = []
+
+
+def scenario_module() -> ModuleType:
+    """`interpreter.scenario`, or a CliError while it does not exist yet."""
+    try:
+        return importlib.import_module("interpreter.scenario")
+    except ImportError as err:
+        raise CliError(f"scenarios cannot be run: interpreter.scenario is not available ({err})") from err
+
+
+def run_one(module: ModuleType, path: Path) -> ScenarioResult:
+    try:
+        result: ScenarioResult = module.run_scenario_file(path)
+    except AuthorError as err:
+        return Broken(path, str(err))
+    except GameRuntimeError as err:
+        return Broken(path, runtime_error_text(err))
+    return result
+
+
+def indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def report(result: ScenarioResult) -> None:
+    """One line per scenario; the details for a failed one."""
+    if result.passed:
+        print(f"PASS {result.name}")
+        return
+    print(f"FAIL {result.name}  ({result.file})")
+    if result.error:
+        print(indent(result.error))
+    for failure in result.failures:
+        print(indent(failure))
+    if result.log:
+        print("    last log lines:")
+        print(indent("\n".join(result.log[-LOG_TAIL:]), "      "))
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Run every scenario found under the paths; 1 if any failed."""
+    if args.option:
+        print("tabula verify: --option is ignored; each scenario sets its own options", file=sys.stderr)
+    missing = [p for p in args.paths if not Path(p).exists() and not (BUNDLED / p).is_dir()]
+    if missing:
+        raise CliError(f"no such file or folder: {', '.join(missing)}")
+    module = scenario_module()
+    paths: list[Path] = list(module.find_scenarios(list(args.paths)))
+    if not paths:
+        raise CliError(f"no scenario files found in {', '.join(args.paths)}")
+    passed = failed = 0
+    for path in paths:
+        result = run_one(module, path)
+        report(result)
+        passed, failed = (passed + 1, failed) if result.passed else (passed, failed + 1)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
