@@ -35,11 +35,12 @@ def option_ids(game: CompiledGame, names: list[str], values: list[Any], t: str) 
     """Ids for a list of offered values: unique, stable, readable."""
     dup: set[str] | None = None
     if t == COMP:
-        seen: set[str] = set()
+        first: dict[str, int] = {}
         dup = set()
         for v in values:
+            if v is None:
+                continue
             nm = game.components[v].name
-            if nm in seen:
+            if first.setdefault(nm, v) != v:
                 dup.add(nm)
-            seen.add(nm)
     return [value_id(game, names, v, t, dup) for v in values]

@@ -165,6 +165,12 @@ class VarDef(_Model):
 
     per: Per = Field(default=None, description="'player' for one variable per player.")
     initial: Any = Field(default=None, description="Start value.")
+    type: (
+        Literal["int", "bool", "str", "symbol", "player", "component", "list", "players", "components", "any"]
+        | None
+    ) = Field(
+        default=None, description="What it holds (used for choice ids and to hide components in views)."
+    )
 
 
 class FunctionDef(_Model):
@@ -297,7 +303,8 @@ class Given(_Model):
     start: str | None = Field(
         default=None, description="Play until the first decision of this phase of P1's turn."
     )
-    counters: dict[str, int] = Field(
+    active: str | None = Field(default=None, description="The player whose turn it is (a player's name).")
+    counters: dict[str, Any] = Field(
         default={}, description="Counter reference -> value, e.g. 'money(Ann)': 10."
     )
     vars: dict[str, Any] = Field(default={}, description="Variable reference -> value.")

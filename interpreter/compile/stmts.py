@@ -398,15 +398,19 @@ def legal_window_options(rt: Runtime, p: int, actions: list[int]) -> tuple[list[
                     ids.append(act.name)
                     values.append([ai, []])
                 continue
+            legal = []
             for combo in _param_combos(rt, p, act.params):
                 rt.loc = {"me": p, **{name: v for (name, _, _), v in zip(act.params, combo, strict=True)}}
                 if act.when is None or act.when(rt):
-                    arg_ids = [
-                        option_ids(rt.g, rt.st["names"], [v], t)[0]
-                        for (_, _, t), v in zip(act.params, combo, strict=True)
-                    ]
-                    ids.append(act.name + ":" + ",".join(arg_ids))
-                    values.append([ai, list(combo)])
+                    legal.append(combo)
+            # ids per parameter column, so that repeated names get unique keys (Road#2)
+            columns = [
+                option_ids(rt.g, rt.st["names"], [combo[k] for combo in legal], t)
+                for k, (_, _, t) in enumerate(act.params)
+            ]
+            for row, combo in enumerate(legal):
+                ids.append(act.name + ":" + ",".join(col[row] for col in columns))
+                values.append([ai, list(combo)])
     finally:
         rt.loc = saved
     return ids, values
