@@ -34,6 +34,11 @@ def value_id(game: CompiledGame, names: list[str], v: Any, t: str, dup_names: se
 def option_ids(game: CompiledGame, names: list[str], values: list[Any], t: str) -> list[str]:
     """Ids for a list of offered values: unique, stable, readable."""
     dup: set[str] | None = None
+    if t == COMP and None not in values:
+        comps = game.components
+        names_ = [comps[v].name for v in values]
+        if len(set(names_)) == len(set(values)):
+            return names_
     if t == COMP:
         first: dict[str, int] = {}
         dup = set()

@@ -133,7 +133,11 @@ class Runtime:
                 return
             except GameEnded as end:
                 self._end(end.winners)
-            except (GameRuntimeError, IllegalChoice):
+            except GameRuntimeError as err:
+                if err.span is None and step is not None:
+                    err.span = step.span
+                raise
+            except IllegalChoice:
                 raise
             except RecursionError as err:
                 raise GameRuntimeError(

@@ -7,17 +7,15 @@ is generated from this registry), its arity, and a compile function that returns
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from interpreter.compile.scope import ANY, BOOL, COMP, INT, NONE, PLAYER, STR, ZONE, Scope, elem, list_of
 from interpreter.dsl import ast
-from interpreter.model import Closure
-from interpreter.runtime import GameRuntimeError, Runtime
-from interpreter.source import Span
+from interpreter.runtime import Runtime
 
 if TYPE_CHECKING:
-    from interpreter.compile.exprs import ExprCompiler, Typed
+    from interpreter.compile.exprs import Code, ExprCompiler
 
 
 @dataclass(frozen=True)
@@ -32,8 +30,9 @@ class Builtin:
     result: str
     impl: Callable[..., Any]
     list_args: tuple[int, ...] = ()  # argument positions that take a list or a zone
+    inline: str | None = None  # Python source template used instead of calling impl
 
-    def compile(self, c: ExprCompiler, n: ast.Call, scope: Scope) -> Typed:
+    def code(self, c: ExprCompiler, n: ast.Call, scope: Scope) -> Code:
         lo, hi = self.arity
         if not lo <= len(n.args) <= hi:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
@@ -44,26 +43,17 @@ class Builtin:
                 f"syntax: {self.syntax}",
             )
         compiled = [
-            c.listy(a, scope) if i in self.list_args else c.expr(a, scope) for i, a in enumerate(n.args)
+            c.list_code(a, scope) if i in self.list_args else c.code(a, scope) for i, a in enumerate(n.args)
         ]
-        fs = [f for f, _ in compiled]
-        impl = self.impl
         result = self.result
         if result == "=arg0":
             result = compiled[0][1] if compiled else ANY
         elif result == "=elem0":
             result = elem(compiled[0][1]) if compiled else ANY
-        span = n.span
-
-        def call(rt: Runtime) -> Any:
-            try:
-                return impl(rt, *[f(rt) for f in fs])
-            except GameRuntimeError:
-                raise
-            except (TypeError, ValueError, IndexError) as err:
-                raise GameRuntimeError(f"{self.name}(): {err}", span) from None
-
-        return call, result
+        if self.inline is not None:
+            return self.inline.format(*[src for src, _ in compiled]), result
+        fn = c.inject(self.impl, "b_" + self.name)
+        return f"{fn}(rt{''.join(', ' + src for src, _ in compiled)})", result
 
 
 def _players(rt: Runtime) -> int:
@@ -434,78 +424,67 @@ _add(
     )
 )
 
+# Builtins simple enough to be written straight into the generated code.
+_INLINE = {
+    "len": "len({0})",
+    "count": "len({0})",
+    "sum": "sum({0})",
+    "any": "any({0})",
+    "all": "all({0})",
+    "abs": "abs({0})",
+    "range": "list(range({0}, {1}))",
+    "has": "({1} in {0})",
+    "is_none": "({0} is None)",
+}
+for _name, _template in _INLINE.items():
+    BUILTINS[_name] = replace(BUILTINS[_name], inline=_template)
+
 AGGREGATES = {"count", "sum", "max", "min", "any", "all", "list", "sorted", "first", "distinct"}
 
 
-def compile_aggregate(
-    c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope, span: Span | None
-) -> Typed:
-    """`kind(elt for var in iter where cond default d)` and list comprehensions."""
-    itf, itt = c.listy(gen.iter, scope)
+def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope) -> Code:
+    """`kind(elt for var in iter where cond default d)` and list comprehensions, as Python code.
+
+    The loop variable becomes a Python comprehension variable, so it never clashes with the game's
+    locals and needs no bookkeeping.
+    """
+    it, itt = c.list_code(gen.iter, scope)
     inner = scope.child()
-    inner.locals[gen.var] = elem(itt)
-    ef, et = c.expr(gen.elt, inner)
-    cf = c.cond(gen.cond, inner) if gen.cond is not None else None
-    df = c.expr(gen.default, scope)[0] if gen.default is not None else None
-    var = gen.var
-
-    def values(rt: Runtime) -> list[Any]:
-        loc = rt.loc
-        had = var in loc
-        old = loc.get(var)
-        out: list[Any] = []
-        try:
-            for x in list(itf(rt)):
-                loc[var] = x
-                if cf is None or cf(rt):
-                    out.append(ef(rt))
-        finally:
-            if had:
-                loc[var] = old
-            else:
-                loc.pop(var, None)
-        return out
-
-    if kind == "list":
-        return values, list_of(et)
+    inner.py[gen.var] = elem(itt)
+    elt, et = c.code(gen.elt, inner)
+    cond = f" if {c.cond_code(gen.cond, inner)}" if gen.cond is not None else ""
+    loop = f"for v_{gen.var} in {it}{cond}"
     if kind == "count":
-        return (lambda rt: len(values(rt))), INT
+        return f"sum(1 {loop})", INT
     if kind == "sum":
-        return (lambda rt: sum(values(rt))), INT
+        return f"sum({elt} {loop})", INT
     if kind == "any":
-        return (lambda rt: any(values(rt))), BOOL
+        return f"any({elt} {loop})", BOOL
     if kind == "all":
-        return (lambda rt: all(values(rt))), BOOL
+        return f"all({elt} {loop})", BOOL
+    if kind == "list":
+        return f"[{elt} {loop}]", list_of(et)
     if kind == "sorted":
-        return (lambda rt: sorted(values(rt))), list_of(et)
+        return f"sorted([{elt} {loop}])", list_of(et)
     if kind == "distinct":
-        return (lambda rt: _distinct(rt, values(rt))), list_of(et)
+        return f"{c.inject(_distinct, 'distinct')}(rt, [{elt} {loop}])", list_of(et)
     if kind == "first":
-        return (lambda rt: (values(rt) or [None])[0]), et
-    pick = max if kind == "max" else min
-
-    def extreme(rt: Runtime) -> Any:
-        vs = values(rt)
-        if vs:
-            return pick(vs)
-        return df(rt) if df is not None else None
-
-    return extreme, et if et != NONE else ANY
+        return f"([{elt} {loop}] or [None])[0]", et
+    default = c.code(gen.default, scope)[0] if gen.default is not None else "None"
+    pick = "max" if kind == "max" else "min"
+    return f"{pick}([{elt} {loop}], default={default})", et if et != NONE else ANY
 
 
-def builtin_attr(c: ExprCompiler, name: str, of: Closure) -> Closure:
+def builtin_attr_code(c: ExprCompiler, name: str, obj: str) -> str:
     comps = c.g.components
-    if name == "name":
-        return lambda rt: comps[of(rt)].name
-    if name == "key":
-        return lambda rt: comps[of(rt)].key
-    if name == "type":
-        return lambda rt: comps[of(rt)].type
+    if name in ("name", "key", "type"):
+        column = [getattr(comp, name) for comp in comps]
+        return f"{c.inject(column, 'attr_' + name)}[{obj}]"
     if name == "id":
-        return of
+        return obj
     if name == "zone":
-        return lambda rt: rt.st["loc"][of(rt)]
-    return lambda rt: _holder(rt, of(rt))
+        return f"S['loc'][{obj}]"
+    return f"{c.inject(_holder, 'holder')}(rt, {obj})"
 
 
 def doc_entries() -> list[tuple[str, str, str]]:

@@ -1,15 +1,21 @@
-"""Check and compile DSL expressions into Python closures over the runtime.
+"""Check and compile DSL expressions into Python code.
 
 Stage: check + compile (one walk). Each AST node is resolved — names, arity, attribute names, static
-types — and, if it resolves, turned into a closure `f(rt) -> value`. Every problem goes into the
-Report with the node's span; a game with any error is never run, so the closures built for broken
-nodes (which raise) are never called.
+types — and, if it resolves, turned into a fragment of Python source. A whole expression becomes one
+Python function `f(rt)`; each DSL function becomes one Python function with real parameters; a
+generator becomes a Python comprehension. Evaluating a condition is then plain bytecode, with no tree
+of closures to call through (the reason: hundreds of thousands of evaluations per simulated game).
+
+The generated code can only reach what is injected into its namespace: the state through `rt`, the
+game's constants, property columns and the builtin registry. DSL text never becomes Python text
+except as identifiers that were resolved against the game (prefixed) and literals (repr'd), so a
+game file cannot run Python of its own.
+
+Every problem goes into the Report with the node's span; a game with any error is never run.
 """
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,32 +37,27 @@ from interpreter.compile.scope import (
 )
 from interpreter.dsl import ast
 from interpreter.model import Closure, CompiledGame
-from interpreter.runtime import MAX_DEPTH, GameRuntimeError, Runtime
+from interpreter.runtime import GameRuntimeError, Runtime
 from interpreter.source import Report, Span, did_you_mean
 
 Typed = tuple[Closure, str]
+Code = tuple[str, str]  # (python source, static type)
 
-_ARITH: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "//": operator.floordiv,
-    "%": operator.mod,
-}
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
 BUILTIN_ATTRS = {"name": STR, "key": STR, "type": STR, "zone": ZONE, "holder": PLAYER, "id": INT}
 SPECIAL_NAMES = {"players", "num_players", "active", "round", "turn"}
+BROKEN: Code = ("_broken(rt)", ANY)
+# The only Python builtins generated code may use (it never names anything else).
+_SAFE_BUILTINS = {f.__name__: f for f in (list, range, len, bool, sum, any, all, min, max, sorted, abs)}
+_PROLOGUE = "    L = rt.loc\n    S = rt.st\n"
 
 
 def _broken(rt: Runtime) -> Any:
     raise GameRuntimeError("this expression has an error and cannot run", None)
+
+
+def _as_list(rt: Runtime, v: Any) -> Any:
+    """A list from a value of unknown static type: ints are zone instances."""
+    return rt.st["z"][v] if isinstance(v, int) and not isinstance(v, bool) else v
 
 
 @dataclass
@@ -73,21 +74,16 @@ class FunctionSlot:
 
 
 def to_list(f: Closure, t: str) -> Closure:
-    """A closure giving a Python list for a list- or zone-typed expression."""
+    """A closure giving a Python list for a list- or zone-typed closure."""
     if t == ZONE:
         return lambda rt: rt.st["z"][f(rt)]
     if t == ANY:
-
-        def dyn(rt: Runtime) -> Any:
-            v = f(rt)
-            return rt.st["z"][v] if isinstance(v, int) and not isinstance(v, bool) else v
-
-        return dyn
+        return lambda rt: _as_list(rt, f(rt))
     return f
 
 
 class ExprCompiler:
-    """Resolves and compiles expressions against one game's names."""
+    """Resolves DSL expressions against one game's names and generates Python code for them."""
 
     def __init__(self, game: CompiledGame, report: Report, functions: dict[str, FunctionSlot]) -> None:
         self.g = game
@@ -97,16 +93,42 @@ class ExprCompiler:
         for c in game.components:
             for k in c.props:
                 self.props.setdefault(k, set()).add(c.type)
+        self.ns: dict[str, Any] = {"_broken": _broken, "_as_list": _as_list, "__builtins__": _SAFE_BUILTINS}
+        self._injected: dict[int, str] = {}
+        self._cache: dict[str, Closure] = {}
+
+    # ------------------------------------------------------------ namespace
+    def inject(self, value: Any, hint: str) -> str:
+        """A namespace name for a Python object the generated code needs (constants, columns, impls)."""
+        key = id(value)
+        if key in self._injected:
+            return self._injected[key]
+        name = f"_{''.join(ch if ch.isalnum() else '_' for ch in hint)}_{len(self.ns)}"
+        self.ns[name] = value
+        self._injected[key] = name
+        return name
+
+    def closure(self, src: str) -> Closure:
+        """Turn generated source into a function of the runtime."""
+        if src in self._cache:
+            return self._cache[src]
+        text = f"def _f(rt):\n{_PROLOGUE}    return {src}\n"
+        local: dict[str, Any] = {}
+        exec(compile(text, "<tabula-dsl>", "exec"), self.ns, local)  # generated from a checked AST
+        f: Closure = local["_f"]
+        self._cache[src] = f
+        return f
 
     # ------------------------------------------------------------ errors
-    def error(self, code: str, msg: str, span: Span | None, hint: str | None = None) -> Typed:
+    def error(self, code: str, msg: str, span: Span | None, hint: str | None = None) -> Code:
         self.report.error(code, msg, span, hint)
-        return _broken, ANY
+        return BROKEN
 
     def all_names(self, scope: Scope) -> list[str]:
         g = self.g
         return [
             *scope.locals,
+            *scope.py,
             *SPECIAL_NAMES,
             *g.constants,
             *(s for syms in g.enums.values() for s in syms),
@@ -118,14 +140,30 @@ class ExprCompiler:
             *B.BUILTINS,
         ]
 
-    # ------------------------------------------------------------ entry
+    # ------------------------------------------------------------ public entry points (closures)
     def expr(self, node: ast.Expr, scope: Scope) -> Typed:
-        method = getattr(self, "_" + type(node).__name__)
-        result: Typed = method(node, scope)
-        return result
+        src, t = self.code(node, scope)
+        return self.closure(src), t
 
     def cond(self, node: ast.Expr, scope: Scope) -> Closure:
-        f, t = self.expr(node, scope)
+        return self.closure(self.cond_code(node, scope))
+
+    def listy(self, node: ast.Expr, scope: Scope) -> Typed:
+        src, t = self.list_code(node, scope)
+        return self.closure(src), t
+
+    def counter_index(self, name: str, n: ast.Call | ast.Name, scope: Scope) -> Closure | None:
+        src = self.counter_index_code(name, n, scope)
+        return None if src is None else self.closure(src)
+
+    # ------------------------------------------------------------ code
+    def code(self, node: ast.Expr, scope: Scope) -> Code:
+        method = getattr(self, "_" + type(node).__name__)
+        result: Code = method(node, scope)
+        return result
+
+    def cond_code(self, node: ast.Expr, scope: Scope) -> str:
+        src, t = self.code(node, scope)
         if t not in (BOOL, ANY):
             self.report.warning(
                 "T010",
@@ -133,87 +171,90 @@ class ExprCompiler:
                 node.span,
                 "compare it with something, e.g. '... > 0'",
             )
-        return f
+        return src
 
-    def listy(self, node: ast.Expr, scope: Scope) -> Typed:
-        f, t = self.expr(node, scope)
-        if t not in (ANY, ZONE) and not t.startswith("list["):
+    def list_code(self, node: ast.Expr, scope: Scope) -> Code:
+        src, t = self.code(node, scope)
+        if t == ZONE:
+            return f"S['z'][{src}]", list_of(COMP)
+        if t == ANY:
+            return f"_as_list(rt, {src})", ANY
+        if not t.startswith("list["):
             return self.error("T001", f"expected a list or a zone, found a {t}", node.span)
-        return to_list(f, t), (list_of(elem(t)) if t != ANY else ANY)
+        return src, t
+
+    def expect(self, got: str, want: str, span: Span | None) -> None:
+        if got in (ANY, want) or (want == PLAYER and got == INT) or got == NONE:
+            return
+        self.report.error("T002", f"expected a {want}, found a {got}", span)
 
     # ------------------------------------------------------------ literals
-    def _Number(self, n: ast.Number, scope: Scope) -> Typed:
-        v = n.value
-        return (lambda rt: v), INT
+    def _Number(self, n: ast.Number, scope: Scope) -> Code:
+        return repr(n.value), INT
 
-    def _String(self, n: ast.String, scope: Scope) -> Typed:
-        v = n.value
-        return (lambda rt: v), STR
+    def _String(self, n: ast.String, scope: Scope) -> Code:
+        return repr(n.value), STR
 
-    def _Bool(self, n: ast.Bool, scope: Scope) -> Typed:
-        v = n.value
-        return (lambda rt: v), BOOL
+    def _Bool(self, n: ast.Bool, scope: Scope) -> Code:
+        return repr(n.value), BOOL
 
-    def _NoneLit(self, n: ast.NoneLit, scope: Scope) -> Typed:
-        return (lambda rt: None), NONE
+    def _NoneLit(self, n: ast.NoneLit, scope: Scope) -> Code:
+        return "None", NONE
 
-    def _ListLit(self, n: ast.ListLit, scope: Scope) -> Typed:
-        items = [self.expr(x, scope) for x in n.items]
-        fs = [f for f, _ in items]
+    def _ListLit(self, n: ast.ListLit, scope: Scope) -> Code:
+        items = [self.code(x, scope) for x in n.items]
         t = NONE
         for _, it in items:
             t = join(t, it)
-        return (lambda rt: [f(rt) for f in fs]), list_of(ANY if t == NONE else t)
+        return "[" + ", ".join(src for src, _ in items) + "]", list_of(ANY if t == NONE else t)
 
     # ------------------------------------------------------------ names
-    def _Name(self, n: ast.Name, scope: Scope) -> Typed:
+    def _Name(self, n: ast.Name, scope: Scope) -> Code:
         name = n.id
         g = self.g
+        if name in scope.py:
+            return f"v_{name}", scope.py[name]
         if name in scope.locals:
-            return (lambda rt: rt.loc[name]), scope.locals[name]
-        if name == "players":
-            return (lambda rt: list(range(rt.st["t"]["n"]))), list_of(PLAYER)
-        if name == "num_players":
-            return (lambda rt: rt.st["t"]["n"]), INT
-        if name == "active":
-            return (lambda rt: rt.st["t"]["active"]), PLAYER
-        if name == "round":
-            return (lambda rt: rt.st["t"]["round"]), INT
-        if name == "turn":
-            return (lambda rt: rt.st["t"]["turn"]), INT
+            return f"L[{name!r}]", scope.locals[name]
+        special = {
+            "players": ("list(range(S['t']['n']))", list_of(PLAYER)),
+            "num_players": ("S['t']['n']", INT),
+            "active": ("S['t']['active']", PLAYER),
+            "round": ("S['t']['round']", INT),
+            "turn": ("S['t']['turn']", INT),
+        }
+        if name in special:
+            return special[name]
         if name in g.by_type:
-            cids = g.by_type[name]
-            return (lambda rt: cids), list_of(COMP)
+            return self.inject(g.by_type[name], name), list_of(COMP)
         if name in g.constants:
             v = g.constants[name]
-            return (lambda rt: v), type_of_value(v)
+            if isinstance(v, (int, str, bool)) or v is None:
+                return repr(v), type_of_value(v)
+            return self.inject(v, name), type_of_value(v)
         for syms in g.enums.values():
             if name in syms:
-                return (lambda rt: name), STR
+                return repr(name), STR
         if name in g.counters:
             c = g.counters[name]
             if c.per_player or c.keys:
+                args = ("p" if c.per_player else "") + (", key" if c.keys else "")
                 return self.error(
-                    "E102",
-                    f"counter '{name}' needs arguments",
-                    n.span,
-                    f"write {name}({'p' if c.per_player else ''}{', key' if c.keys else ''})",
+                    "E102", f"counter '{name}' needs arguments", n.span, f"write {name}({args})"
                 )
-            i = c.base
-            return (lambda rt: rt.st["c"][i]), INT
+            return f"S['c'][{c.base}]", INT
         if name in g.vars:
             v_ = g.vars[name]
             if v_.per_player:
                 return self.error("E102", f"'{name}' is kept per player: write {name}(p)", n.span)
-            return (lambda rt: rt.st["v"][name]), v_.type
+            return f"S['v'][{name!r}]", v_.type
         if name in g.zones:
             z = g.zones[name]
             if z.per_player:
                 return self.error("E102", f"zone '{name}' is per player: write {name}(p)", n.span)
-            i = z.base
-            return (lambda rt: i), ZONE
+            return repr(z.base), ZONE
         if name in self.functions:
-            return self._call_function(self.functions[name], [], n.span)
+            return self._call_function(self.functions[name], [])
         if name in ("me", "self", "p"):
             return self.error(
                 "E101",
@@ -225,7 +266,7 @@ class ExprCompiler:
         return self.error("E101", f"unknown name '{name}'", n.span, did_you_mean(name, self.all_names(scope)))
 
     # ------------------------------------------------------------ calls
-    def _Call(self, n: ast.Call, scope: Scope) -> Typed:
+    def _Call(self, n: ast.Call, scope: Scope) -> Code:
         if not isinstance(n.func, ast.Name):
             return self.error("E103", "only named functions can be called", n.func.span)
         name = n.func.id
@@ -241,29 +282,27 @@ class ExprCompiler:
                     n.span,
                     f"{name}({', '.join(slot.params)})",
                 )
-            return self._call_function(slot, [self.expr(a, scope)[0] for a in n.args], n.span)
+            return self._call_function(slot, [self.code(a, scope)[0] for a in n.args])
         if name in g.counters:
-            return self._counter_read(name, n, scope)
+            idx = self.counter_index_code(name, n, scope)
+            return (BROKEN[0], ANY) if idx is None else (f"S['c'][{idx}]", INT)
         if name in g.vars:
             v_ = g.vars[name]
             if not v_.per_player or len(n.args) != 1:
-                return self.error(
-                    "E105", f"'{name}' takes {'one player' if v_.per_player else 'no'} argument", n.span
-                )
-            pf, _ = self.expr(n.args[0], scope)
-            return (lambda rt: rt.st["v"][name][pf(rt)]), v_.type
+                want = "one player" if v_.per_player else "no"
+                return self.error("E105", f"'{name}' takes {want} argument", n.span)
+            p, _ = self.code(n.args[0], scope)
+            return f"S['v'][{name!r}][{p}]", v_.type
         if name in g.zones:
             z = g.zones[name]
             if not z.per_player or len(n.args) != 1:
-                return self.error(
-                    "E105", f"zone '{name}' takes {'one player' if z.per_player else 'no'} argument", n.span
-                )
-            pf, pt = self.expr(n.args[0], scope)
+                want = "one player" if z.per_player else "no"
+                return self.error("E105", f"zone '{name}' takes {want} argument", n.span)
+            p, pt = self.code(n.args[0], scope)
             self.expect(pt, PLAYER, n.args[0].span)
-            base = z.base
-            return (lambda rt: base + pf(rt)), ZONE
+            return f"({z.base} + {p})", ZONE
         if name in B.BUILTINS:
-            return B.BUILTINS[name].compile(self, n, scope)
+            return B.BUILTINS[name].code(self, n, scope)
         return self.error(
             "E104",
             f"unknown function '{name}'",
@@ -271,26 +310,17 @@ class ExprCompiler:
             did_you_mean(name, [*self.functions, *B.BUILTINS, *g.counters, *g.vars, *g.zones]),
         )
 
-    def _CallGen(self, n: ast.CallGen, scope: Scope) -> Typed:
+    def _CallGen(self, n: ast.CallGen, scope: Scope) -> Code:
         if not isinstance(n.func, ast.Name) or n.func.id not in B.AGGREGATES:
             return self.error(
-                "E106", "a 'for' generator can only be used inside " + ", ".join(sorted(B.AGGREGATES)), n.span
+                "E106",
+                "a 'for' generator can only be used inside " + ", ".join(sorted(B.AGGREGATES)),
+                n.span,
             )
-        return B.compile_aggregate(self, n.func.id, n.gen, scope, n.span)
+        return B.aggregate_code(self, n.func.id, n.gen, scope)
 
-    def expect(self, got: str, want: str, span: Span | None) -> None:
-        if got in (ANY, want) or (want == PLAYER and got == INT) or got == NONE:
-            return
-        self.report.error("T002", f"expected a {want}, found a {got}", span)
-
-    def _counter_read(self, name: str, n: ast.Call, scope: Scope) -> Typed:
-        idx = self.counter_index(name, n, scope)
-        if idx is None:
-            return _broken, ANY
-        return (lambda rt: rt.st["c"][idx(rt)]), INT
-
-    def counter_index(self, name: str, n: ast.Call | ast.Name, scope: Scope) -> Closure | None:
-        """A closure giving the flat index of counter `name(args)` in state["c"]."""
+    def counter_index_code(self, name: str, n: ast.Call | ast.Name, scope: Scope) -> str | None:
+        """Source for the flat index of counter `name(args)` in state["c"]."""
         c = self.g.counters[name]
         args = n.args if isinstance(n, ast.Call) else ()
         want = (1 if c.per_player else 0) + (1 if c.keys else 0)
@@ -301,79 +331,56 @@ class ExprCompiler:
             )
             return None
         base, width = c.base, c.width
-        if not c.keys:
-            if not c.per_player:
-                return lambda rt: base
-            pf, pt = self.expr(args[0], scope)
+        player = ""
+        if c.per_player:
+            p, pt = self.code(args[0], scope)
             self.expect(pt, PLAYER, args[0].span)
-            return lambda rt: base + pf(rt)
-        keys = {k: i for i, k in enumerate(c.keys)}
+            player = f" + ({p}) * {width}" if c.keys else f" + ({p})"
+        if not c.keys:
+            return f"({base}{player})"
         key_node = args[-1]
-        kf, _ = self.expr(key_node, scope)
-        span = key_node.span
+        if isinstance(key_node, (ast.Name, ast.String)):
+            word = key_node.id if isinstance(key_node, ast.Name) else key_node.value
+            shadowed = isinstance(key_node, ast.Name) and (word in scope.locals or word in scope.py)
+            if word in c.keys and not shadowed:
+                return f"({base}{player} + {c.keys.index(word)})"
+            if isinstance(key_node, ast.String) or (
+                not shadowed
+                and word not in self.g.constants
+                and word not in self.g.vars
+                and word not in self.functions
+                and not any(word in syms for syms in self.g.enums.values())
+            ):
+                self.report.error(
+                    "E109", f"counter '{name}' has no key '{word}'", key_node.span, did_you_mean(word, c.keys)
+                )
+                return None
+        k, _ = self.code(key_node, scope)
+        # a missing key raises KeyError, reported at the statement as "no such entry"
+        table = self.inject({key: i for i, key in enumerate(c.keys)}, f"keys_{name}")
+        return f"({base}{player} + {table}[{k}])"
 
-        def key_index(rt: Runtime) -> int:
-            k = kf(rt)
-            try:
-                return keys[k]
-            except KeyError:
-                raise GameRuntimeError(
-                    f"counter '{name}' has no key {k!r} (keys: {', '.join(c.keys)})", span
-                ) from None
-
-        if isinstance(key_node, ast.Name) and key_node.id in keys and key_node.id not in scope.locals:
-            fixed = keys[key_node.id]
-            if not c.per_player:
-                return lambda rt: base + fixed
-            pf, _ = self.expr(args[0], scope)
-            return lambda rt: base + pf(rt) * width + fixed
-        if not c.per_player:
-            return lambda rt: base + key_index(rt)
-        pf, _ = self.expr(args[0], scope)
-        return lambda rt: base + pf(rt) * width + key_index(rt)
-
-    def _call_function(self, slot: FunctionSlot, args: list[Closure], span: Span | None) -> Typed:
+    def _call_function(self, slot: FunctionSlot, args: list[str]) -> Code:
         if slot.state == "new":
             self.compile_function(slot)
-        cell = slot.cell
-        params = slot.params
-        if not params:
-
-            def call0(rt: Runtime) -> Any:
-                saved = rt.loc
-                rt.loc = {}
-                try:
-                    return cell[0](rt)
-                finally:
-                    rt.loc = saved
-
-            return call0, slot.type
-
-        def call(rt: Runtime) -> Any:
-            new = {p: a(rt) for p, a in zip(params, args, strict=True)}
-            saved = rt.loc
-            rt.depth += 1
-            if rt.depth > MAX_DEPTH:
-                raise GameRuntimeError(f"'{slot.name}' calls itself more than {MAX_DEPTH} deep", span)
-            rt.loc = new
-            try:
-                return cell[0](rt)
-            finally:
-                rt.loc = saved
-                rt.depth -= 1
-
-        return call, slot.type
+        return f"F_{slot.name}(rt{''.join(', ' + a for a in args)})", slot.type
 
     def compile_function(self, slot: FunctionSlot) -> None:
+        """Define `F_<name>(rt, params...)` in the namespace (recursion works through the namespace)."""
         slot.state = "compiling"
-        slot.cell.append(_broken)
+        self.ns[f"F_{slot.name}"] = lambda rt, *a: _broken(rt)
         if slot.body is not None:
-            f, t = self.expr(slot.body, Scope({p: ANY for p in slot.params}, f"function '{slot.name}'"))
-            slot.cell[0] = f
+            scope = Scope({}, f"function '{slot.name}'", {p: ANY for p in slot.params})
+            src, t = self.code(slot.body, scope)
+            params = "".join(f", v_{p}" for p in slot.params)
+            text = f"def F_{slot.name}(rt{params}):\n    S = rt.st\n    return {src}\n"
+            exec(compile(text, f"<function {slot.name}>", "exec"), self.ns)  # generated from a checked AST
             slot.type = t
+            fn = self.ns[f"F_{slot.name}"]
+            slot.cell.append(lambda rt: fn(rt, *[rt.loc[p] for p in slot.params]))
         slot.state = "done"
 
-    def _named_lookup(self, kind: str, n: ast.Call, scope: Scope) -> Typed:
+    def _named_lookup(self, kind: str, n: ast.Call, scope: Scope) -> Code:
         if not n.args or not isinstance(n.args[0], (ast.Name, ast.String)):
             return self.error("E105", f"{kind}() needs a name first, e.g. {kind}(hand_size, p)", n.span)
         first = n.args[0]
@@ -383,40 +390,34 @@ class ExprCompiler:
                 return self.error(
                     "E107", f"unknown rules option '{key}'", first.span, did_you_mean(key, self.g.options)
                 )
-            t = type_of_value(self.g.options[key])
-            return (lambda rt: rt.st["o"][key]), t
+            return f"S['o'][{key!r}]", type_of_value(self.g.options[key])
         table: dict[str, Any] = self.g.values if kind == "value" else self.g.rules
         if key not in table:
             return self.error("E107", f"unknown {kind} '{key}'", first.span, did_you_mean(key, table))
-        args = [self.expr(a, scope)[0] for a in n.args[1:]]
+        args = [self.code(a, scope)[0] for a in n.args[1:]]
         if len(args) != len(table[key].params):
             return self.error("E105", f"{kind} '{key}' takes {len(table[key].params)} argument(s)", n.span)
-        from interpreter.compile.modifiers import rule_closure, value_closure
+        from interpreter.compile.modifiers import rule_function, value_function
 
-        if kind == "value":
-            return value_closure(self.g, key, args), INT
-        return rule_closure(self.g, key, args), BOOL
+        fn = value_function(self.g, key) if kind == "value" else rule_function(self.g, key)
+        name = self.inject(fn, f"{kind}_{key}")
+        return f"{name}(rt{''.join(', ' + a for a in args)})", INT if kind == "value" else BOOL
 
     # ------------------------------------------------------------ postfix
-    def _Attr(self, n: ast.Attr, scope: Scope) -> Typed:
-        of, ot = self.expr(n.obj, scope)
+    def _Attr(self, n: ast.Attr, scope: Scope) -> Code:
+        obj, ot = self.code(n.obj, scope)
         name = n.name
         if ot not in (ANY, COMP, NONE):
             return self.error("T003", f"'.{name}' needs a component, but this is a {ot}", n.obj.span)
         g = self.g
         if name in g.marks:
-            return (lambda rt: rt.st["m"][name][of(rt)]), type_of_value(g.marks[name]) if g.marks[
-                name
-            ] is not None else ANY
+            default = g.marks[name]
+            return f"S['m'][{name!r}][{obj}]", (type_of_value(default) if default is not None else ANY)
         if name in self.props:
-            comps = g.components
-
-            def prop(rt: Runtime) -> Any:
-                return comps[of(rt)].props.get(name)
-
-            return prop, self._prop_type(name)
+            column = [c.props.get(name) for c in g.components]
+            return f"{self.inject(column, 'prop_' + name)}[{obj}]", self._prop_type(name)
         if name in BUILTIN_ATTRS:
-            return B.builtin_attr(self, name, of), BUILTIN_ATTRS[name]
+            return B.builtin_attr_code(self, name, obj), BUILTIN_ATTRS[name]
         return self.error(
             "E108",
             f"no component has a property or mark named '{name}'",
@@ -433,107 +434,64 @@ class ExprCompiler:
                     break
         return ANY if t == NONE else t
 
-    def _Index(self, n: ast.Index, scope: Scope) -> Typed:
-        of, ot = self.expr(n.obj, scope)
-        kf, _ = self.expr(n.key, scope)
-        span = n.span
-
-        def index(rt: Runtime) -> Any:
-            obj = of(rt)
-            key = kf(rt)
-            try:
-                return obj[key]
-            except (KeyError, IndexError, TypeError):
-                raise GameRuntimeError(f"no entry {key!r} in {_short(obj)}", span) from None
-
-        return index, elem(ot) if ot.startswith("list[") else ANY
+    def _Index(self, n: ast.Index, scope: Scope) -> Code:
+        obj, ot = self.code(n.obj, scope)
+        key, _ = self.code(n.key, scope)
+        return f"{obj}[{key}]", elem(ot) if ot.startswith("list[") else ANY
 
     # ------------------------------------------------------------ operators
-    def _Neg(self, n: ast.Neg, scope: Scope) -> Typed:
-        f, t = self.expr(n.operand, scope)
+    def _Neg(self, n: ast.Neg, scope: Scope) -> Code:
+        src, t = self.code(n.operand, scope)
         self.expect(t, INT, n.operand.span)
-        return (lambda rt: -f(rt)), INT
+        return f"(-{src})", INT
 
-    def _Not(self, n: ast.Not, scope: Scope) -> Typed:
-        f = self.cond(n.operand, scope)
-        return (lambda rt: not f(rt)), BOOL
+    def _Not(self, n: ast.Not, scope: Scope) -> Code:
+        return f"(not {self.cond_code(n.operand, scope)})", BOOL
 
-    def _And(self, n: ast.And, scope: Scope) -> Typed:
-        a, b = self.cond(n.left, scope), self.cond(n.right, scope)
-        return (lambda rt: bool(a(rt)) and bool(b(rt))), BOOL
+    def _And(self, n: ast.And, scope: Scope) -> Code:
+        return f"bool({self.cond_code(n.left, scope)} and {self.cond_code(n.right, scope)})", BOOL
 
-    def _Or(self, n: ast.Or, scope: Scope) -> Typed:
-        a, b = self.cond(n.left, scope), self.cond(n.right, scope)
-        return (lambda rt: bool(a(rt)) or bool(b(rt))), BOOL
+    def _Or(self, n: ast.Or, scope: Scope) -> Code:
+        return f"bool({self.cond_code(n.left, scope)} or {self.cond_code(n.right, scope)})", BOOL
 
-    def _Compare(self, n: ast.Compare, scope: Scope) -> Typed:
-        a, at = self.expr(n.left, scope)
-        b, bt = self.expr(n.right, scope)
-        op = _COMPARE[n.op]
+    def _Compare(self, n: ast.Compare, scope: Scope) -> Code:
+        a, at = self.code(n.left, scope)
+        b, bt = self.code(n.right, scope)
         if n.op not in ("==", "!="):
             for t, node in ((at, n.left), (bt, n.right)):
                 if t not in (INT, ANY):
                     self.report.error("T004", f"'{n.op}' compares numbers, but this is a {t}", node.span)
-        elif at == ZONE and bt == ZONE:
-            pass
-        span = n.span
+        return f"({a} {n.op} {b})", BOOL
 
-        def compare(rt: Runtime) -> bool:
-            try:
-                return op(a(rt), b(rt))
-            except TypeError:
-                raise GameRuntimeError(
-                    f"cannot compare {_short(a(rt))} {n.op} {_short(b(rt))}", span
-                ) from None
-
-        return (compare if n.op not in ("==", "!=") else (lambda rt: op(a(rt), b(rt)))), BOOL
-
-    def _In(self, n: ast.In, scope: Scope) -> Typed:
-        x, _ = self.expr(n.item, scope)
-        cf, ct = self.expr(n.container, scope)
-        neg = n.negated
+    def _In(self, n: ast.In, scope: Scope) -> Code:
+        x, _ = self.code(n.item, scope)
+        c, ct = self.code(n.container, scope)
+        op = "!=" if n.negated else "=="
         if ct == ZONE:
-            return (lambda rt: (rt.st["loc"][x(rt)] == cf(rt)) != neg), BOOL
-        if ct not in (ANY,) and not ct.startswith("list["):
+            return f"(S['loc'][{x}] {op} {c})", BOOL
+        if ct != ANY and not ct.startswith("list["):
             return self.error(
                 "T001", f"'in' needs a list or a zone on its right, found a {ct}", n.container.span
             )
-        lf = to_list(cf, ct)
-        return (lambda rt: (x(rt) in lf(rt)) != neg), BOOL
+        container = c if ct != ANY else f"_as_list(rt, {c})"
+        return f"({x} {'not in' if n.negated else 'in'} {container})", BOOL
 
-    def _Binary(self, n: ast.Binary, scope: Scope) -> Typed:
-        a, at = self.expr(n.left, scope)
-        b, bt = self.expr(n.right, scope)
-        op = _ARITH[n.op]
+    def _Binary(self, n: ast.Binary, scope: Scope) -> Code:
+        a, at = self.code(n.left, scope)
+        b, bt = self.code(n.right, scope)
         if n.op == "+" and (at.startswith("list[") or bt.startswith("list[")):
-            return (lambda rt: list(a(rt)) + list(b(rt))), join(at, bt)
+            return f"(list({a}) + list({b}))", join(at, bt)
         for t, node in ((at, n.left), (bt, n.right)):
             if t not in (INT, ANY):
                 self.report.error("T005", f"'{n.op}' needs numbers, but this is a {t}", node.span)
-        span = n.span
+        result = INT if (at, bt) == (INT, INT) else (ANY if ANY in (at, bt) else INT)
+        return f"({a} {n.op} {b})", result
 
-        def arith(rt: Runtime) -> Any:
-            try:
-                return op(a(rt), b(rt))
-            except ZeroDivisionError:
-                raise GameRuntimeError("division by zero", span) from None
-            except TypeError:
-                raise GameRuntimeError(
-                    f"cannot compute {_short(a(rt))} {n.op} {_short(b(rt))}", span
-                ) from None
+    def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> Code:
+        c = self.cond_code(n.test, scope)
+        a, at = self.code(n.then, scope)
+        b, bt = self.code(n.otherwise, scope)
+        return f"({a} if {c} else {b})", join(at, bt)
 
-        return arith, INT if (at, bt) == (INT, INT) else (ANY if ANY in (at, bt) else INT)
-
-    def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> Typed:
-        c = self.cond(n.test, scope)
-        a, at = self.expr(n.then, scope)
-        b, bt = self.expr(n.otherwise, scope)
-        return (lambda rt: a(rt) if c(rt) else b(rt)), join(at, bt)
-
-    def _ListComp(self, n: ast.ListComp, scope: Scope) -> Typed:
-        return B.compile_aggregate(self, "list", n.gen, scope, n.span)
-
-
-def _short(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) < 40 else text[:37] + "..."
+    def _ListComp(self, n: ast.ListComp, scope: Scope) -> Code:
+        return B.aggregate_code(self, "list", n.gen, scope)

@@ -8,9 +8,10 @@ argument) while its type's `active` condition holds with `self` and `p` bound.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from interpreter.model import Closure, CompiledGame
+from interpreter.model import CompiledGame
 from interpreter.runtime import Runtime
 
 
@@ -26,21 +27,21 @@ def _active_components(rt: Runtime, ctype: str, p: Any) -> list[int]:
     return out
 
 
-def value_closure(game: CompiledGame, name: str, args: list[Closure]) -> Closure:
-    """The closure computing value `name` for the given argument closures."""
+def value_function(game: CompiledGame, name: str) -> Callable[..., Any]:
+    """`f(rt, *args)` computing value `name`."""
     vdef = game.values[name]
 
-    def compute(rt: Runtime) -> Any:
-        vals = [a(rt) for a in args]
+    def compute(rt: Runtime, *vals: Any) -> Any:
         saved = rt.loc
-        rt.loc = dict(zip(vdef.params, vals, strict=True))
+        base_loc = dict(zip(vdef.params, vals, strict=True))
+        rt.loc = dict(base_loc)
         try:
             total = vdef.base(rt)
             p = vals[0] if vals else None
             muls: list[Any] = []
             for mod in vdef.modifiers:
                 for cid in _active_components(rt, mod.component_type, p):
-                    rt.loc = {**dict(zip(vdef.params, vals, strict=True)), "self": cid, "p": p}
+                    rt.loc = {**base_loc, "self": cid, "p": p}
                     amount = mod.amount(rt)
                     if mod.op == "+":
                         total += amount
@@ -55,12 +56,11 @@ def value_closure(game: CompiledGame, name: str, args: list[Closure]) -> Closure
     return compute
 
 
-def rule_closure(game: CompiledGame, name: str, args: list[Closure]) -> Closure:
-    """The closure deciding rule `name` for the given argument closures."""
+def rule_function(game: CompiledGame, name: str) -> Callable[..., bool]:
+    """`f(rt, *args)` deciding rule `name`."""
     rdef = game.rules[name]
 
-    def decide(rt: Runtime) -> bool:
-        vals = [a(rt) for a in args]
+    def decide(rt: Runtime, *vals: Any) -> bool:
         saved = rt.loc
         base_loc = dict(zip(rdef.params, vals, strict=True))
         p = vals[0] if vals else None

@@ -73,6 +73,7 @@ class Scope:
 
     locals: dict[str, str] = field(default_factory=dict)
     where: str = ""  # a description for messages: "action 'buy'", "procedure 'build'"
+    py: dict[str, str] = field(default_factory=dict)  # names that are Python locals: parameters, loop vars
 
     def child(self) -> Scope:
-        return Scope(dict(self.locals), self.where)
+        return Scope(dict(self.locals), self.where, dict(self.py))

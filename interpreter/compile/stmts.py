@@ -45,41 +45,26 @@ class LetStep(Step):
         rt.loc[self.name] = self.f(rt)
 
 
-class WriteStep(Step):
-    """`set`, `gain`, `pay`: write a var, counter, mark or local through a setter."""
+class CodeStep(Step):
+    """A statement compiled to one generated Python function of the runtime."""
 
-    def __init__(
-        self,
-        span: Span,
-        read: Closure,
-        write: Any,
-        f: Closure,
-        op: str,
-        what: str,
-        lo: int | None,
-        hi: int | None,
-    ) -> None:
-        self.span, self.read, self.write, self.f, self.op, self.what = span, read, write, f, op, what
-        self.lo, self.hi = lo, hi
+    def __init__(self, span: Span, fn: Closure) -> None:
+        self.span, self.fn = span, fn
 
     def exec(self, rt: Runtime, fr: Frame) -> None:
-        v = self.f(rt)
-        if self.op != "=":
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise GameRuntimeError(f"the amount must be a number, got {v!r}", self.span)
-            if self.op in ("gain", "pay") and v < 0:
-                raise GameRuntimeError(f"cannot {self.op} a negative amount ({v})", self.span)
-            old = self.read(rt)
-            v = old + v if self.op in ("+=", "gain") else old - v
-            if self.lo is not None and v < self.lo:
-                raise GameRuntimeError(
-                    f"{self.what} would fall to {v} (it holds {old}); below its minimum {self.lo}", self.span
-                )
-            if self.hi is not None and v > self.hi:
-                raise GameRuntimeError(
-                    f"{self.what} would rise to {v}, above its maximum {self.hi}", self.span
-                )
-        self.write(rt, v)
+        self.fn(rt)
+
+
+def _write_failure(what: str, op: str, old: Any, v: Any, lo: int | None, hi: int | None) -> None:
+    """Raised by generated writes; the runtime adds the statement's location."""
+    if type(v) is not int:
+        raise GameRuntimeError(f"the amount must be a number, got {v!r}", None)
+    if v < 0 and op in ("gain", "pay"):
+        raise GameRuntimeError(f"cannot {op} a negative amount ({v})", None)
+    new = old + v if op in ("+=", "gain") else old - v
+    if lo is not None and new < lo:
+        raise GameRuntimeError(f"{what} would fall to {new} (it holds {old}); below its minimum {lo}", None)
+    raise GameRuntimeError(f"{what} would rise to {new}, above its maximum {hi}", None)
 
 
 class TakeStep(Step):
@@ -386,23 +371,32 @@ class WindowStep(Step):
 
 
 def legal_window_options(rt: Runtime, p: int, actions: list[int]) -> tuple[list[str], list[Any]]:
+    """Every legal (action, arguments) for player p, with stable ids."""
     ids: list[str] = []
     values: list[Any] = []
     saved = rt.loc
+    loc: dict[str, Any] = {"me": p}
+    rt.loc = loc
     try:
         for ai in actions:
             act = rt.g.action_list[ai]
+            when = act.when
             if not act.params:
-                rt.loc = {"me": p}
-                if act.when is None or act.when(rt):
+                if when is None or when(rt):
                     ids.append(act.name)
                     values.append([ai, []])
                 continue
             legal = []
-            for combo in _param_combos(rt, p, act.params):
-                rt.loc = {"me": p, **{name: v for (name, _, _), v in zip(act.params, combo, strict=True)}}
-                if act.when is None or act.when(rt):
+            names = [name for name, _, _ in act.params]
+            for combo in _param_combos(rt, loc, act.params):
+                for name, v in zip(names, combo, strict=True):
+                    loc[name] = v
+                if when is None or when(rt):
                     legal.append(combo)
+            for name in names:
+                loc.pop(name, None)
+            if not legal:
+                continue
             # ids per parameter column, so that repeated names get unique keys (Road#2)
             columns = [
                 option_ids(rt.g, rt.st["names"], [combo[k] for combo in legal], t)
@@ -410,18 +404,23 @@ def legal_window_options(rt: Runtime, p: int, actions: list[int]) -> tuple[list[
             ]
             for row, combo in enumerate(legal):
                 ids.append(act.name + ":" + ",".join(col[row] for col in columns))
-                values.append([ai, list(combo)])
+                values.append([ai, combo])
     finally:
         rt.loc = saved
     return ids, values
 
 
-def _param_combos(rt: Runtime, p: int, params: list[tuple[str, Closure, str]]) -> list[list[Any]]:
+def _param_combos(
+    rt: Runtime, loc: dict[str, Any], params: list[tuple[str, Closure, str]]
+) -> list[list[Any]]:
+    if len(params) == 1:
+        return [[v] for v in params[0][1](rt)]
     combos: list[list[Any]] = [[]]
     for i, (_, enum, _) in enumerate(params):
         nxt: list[list[Any]] = []
         for combo in combos:
-            rt.loc = {"me": p, **{params[j][0]: combo[j] for j in range(i)}}
+            for j in range(i):
+                loc[params[j][0]] = combo[j]
             for v in enum(rt):
                 nxt.append([*combo, v])
         combos = nxt
@@ -479,24 +478,13 @@ class StmtCompiler:
             parts.append(part if isinstance(part, str) else self.ex.expr(part, scope)[0])
         return parts
 
-    def writer(
-        self, target: ast.Expr, scope: Scope, numeric: bool
-    ) -> tuple[Closure, Any, str, int | None, int | None] | None:
-        """(read, write, description, min, max) for a writable target."""
+    def writer(self, target: ast.Expr, scope: Scope) -> tuple[str, str, str, int | None, int | None] | None:
+        """(container source, index source, description, min, max) for a writable target."""
         g = self.g
         ex = self.ex
-        if isinstance(target, ast.Name) and target.id in scope.locals and not numeric:
-            name = target.id
-
-            def wl(rt: Runtime, v: Any) -> None:
-                rt.loc[name] = v
-
-            return (lambda rt: rt.loc[name]), wl, name, None, None
-        if (
-            isinstance(target, (ast.Name, ast.Call))
-            and isinstance(target, ast.Call)
-            and not isinstance(target.func, ast.Name)
-        ):
+        if isinstance(target, ast.Name) and target.id in scope.locals:
+            return "L", repr(target.id), f"'{target.id}'", None, None
+        if isinstance(target, ast.Call) and not isinstance(target.func, ast.Name):
             self.report.error("E110", "this cannot be changed", target.span)
             return None
         name = (
@@ -506,33 +494,19 @@ class StmtCompiler:
                 target.func.id if isinstance(target, ast.Call) and isinstance(target.func, ast.Name) else ""
             )
         )
-        if name in g.counters:
-            idx = ex.counter_index(name, target, scope) if isinstance(target, (ast.Call, ast.Name)) else None
+        if name in g.counters and isinstance(target, (ast.Call, ast.Name)):
+            idx = ex.counter_index_code(name, target, scope)
             if idx is None:
                 return None
             c = g.counters[name]
-
-            def wc(rt: Runtime, v: Any) -> None:
-                rt.st["c"][idx(rt)] = v
-
-            return (lambda rt: rt.st["c"][idx(rt)]), wc, f"counter '{name}'", c.min, c.max
+            return "S['c']", idx, f"counter '{name}'", c.min, c.max
         if name in g.vars:
-            v_ = g.vars[name]
-            if v_.per_player:
-                if not isinstance(target, ast.Call) or len(target.args) != 1:
-                    self.report.error("E105", f"'{name}' is kept per player: write {name}(p)", target.span)
-                    return None
-                pf, _ = ex.expr(target.args[0], scope)
-
-                def wvp(rt: Runtime, v: Any) -> None:
-                    rt.st["v"][name][pf(rt)] = v
-
-                return (lambda rt: rt.st["v"][name][pf(rt)]), wvp, f"'{name}'", None, None
-
-            def wv(rt: Runtime, v: Any) -> None:
-                rt.st["v"][name] = v
-
-            return (lambda rt: rt.st["v"][name]), wv, f"'{name}'", None, None
+            if not g.vars[name].per_player:
+                return "S['v']", repr(name), f"'{name}'", None, None
+            if not isinstance(target, ast.Call) or len(target.args) != 1:
+                self.report.error("E105", f"'{name}' is kept per player: write {name}(p)", target.span)
+                return None
+            return f"S['v'][{name!r}]", ex.code(target.args[0], scope)[0], f"'{name}'", None, None
         if isinstance(target, ast.Attr):
             if target.name not in g.marks:
                 self.report.error(
@@ -542,13 +516,13 @@ class StmtCompiler:
                     did_you_mean(target.name, g.marks) or "declare it under the type's 'marks:'",
                 )
                 return None
-            of, _ = ex.expr(target.obj, scope)
-            mark = target.name
-
-            def wm(rt: Runtime, v: Any) -> None:
-                rt.st["m"][mark][of(rt)] = v
-
-            return (lambda rt: rt.st["m"][mark][of(rt)]), wm, f"mark '{mark}'", None, None
+            return (
+                f"S['m'][{target.name!r}]",
+                ex.code(target.obj, scope)[0],
+                f"mark '{target.name}'",
+                None,
+                None,
+            )
         hint = did_you_mean(name, [*g.counters, *g.vars, *scope.locals]) if name else None
         self.report.error(
             "E110",
@@ -558,6 +532,34 @@ class StmtCompiler:
         )
         return None
 
+    def write_step(self, span: Span, target: ast.Expr, value: ast.Expr, op: str, scope: Scope) -> Step | None:
+        """One generated function per `set` / `gain` / `pay`: read, check bounds, write."""
+        w = self.writer(target, scope)
+        v, _ = self.ex.code(value, scope)
+        if w is None:
+            return None
+        box, index, what, lo, hi = w
+        fail = self.ex.inject(_write_failure, "write_failure")
+        lines = [f"    _b = {box}", f"    _i = {index}", f"    _v = {v}"]
+        if op != "=":
+            sign = "+" if op in ("+=", "gain") else "-"
+            checks = [f"_v.__class__ is not {self.ex.inject(int, 'int')}"]
+            if op in ("gain", "pay"):
+                checks.append("_v < 0")
+            lines.append(f"    _n = _b[_i] {sign} _v")
+            if lo is not None:
+                checks.append(f"_n < {lo}")
+            if hi is not None:
+                checks.append(f"_n > {hi}")
+            lines.append(f"    if {' or '.join(checks)}: {fail}({what!r}, {op!r}, _b[_i], _v, {lo}, {hi})")
+            lines.append("    _b[_i] = _n")
+        else:
+            lines.append("    _b[_i] = _v")
+        text = "def _s(rt):\n    L = rt.loc\n    S = rt.st\n" + "\n".join(lines) + "\n"
+        local: dict[str, Any] = {}
+        exec(compile(text, "<tabula-dsl>", "exec"), self.ex.ns, local)  # generated from a checked AST
+        return CodeStep(span, local["_s"])
+
     # -- statements
     def _Let(self, n: ast.Let, scope: Scope) -> Step:
         f, t = self.ex.expr(n.value, scope)
@@ -565,15 +567,10 @@ class StmtCompiler:
         return LetStep(n.span, n.name, f)
 
     def _Set(self, n: ast.Set, scope: Scope) -> Step | None:
-        w = self.writer(n.target, scope, numeric=False)
-        f, _ = self.ex.expr(n.value, scope)
-        if w is None:
-            return None
-        read, write, what, lo, hi = w
-        return WriteStep(n.span, read, write, f, n.op, what, lo if n.op != "=" else None, hi)
+        return self.write_step(n.span, n.target, n.value, n.op, scope)
 
     def _counter_write(self, n: ast.Gain | ast.Pay, scope: Scope, op: str) -> Step | None:
-        f, t = self.ex.expr(n.amount, scope)
+        _, t = self.ex.code(n.amount, scope)
         self.ex.expect(t, INT, n.amount.span)
         name = (
             n.target.id
@@ -592,11 +589,7 @@ class StmtCompiler:
                 did_you_mean(name, self.g.counters) if name else None,
             )
             return None
-        w = self.writer(n.target, scope, numeric=True)
-        if w is None:
-            return None
-        read, write, what, lo, hi = w
-        return WriteStep(n.span, read, write, f, op, what, lo, hi)
+        return self.write_step(n.span, n.target, n.amount, op, scope)
 
     def _Gain(self, n: ast.Gain, scope: Scope) -> Step | None:
         return self._counter_write(n, scope, "gain")
