@@ -82,6 +82,7 @@ class ActionDef:
     label: tuple[Any, ...] | None
     closes_window: bool
     span: Span | None
+    guard: Closure | None = None  # the conjuncts of `when` that use no parameter: tested once
 
 
 @dataclass

@@ -72,7 +72,7 @@ class Step:
 class Runtime:
     """Executes steps on one state. Closures read `rt.st`, `rt.loc` and `rt.g`."""
 
-    __slots__ = ("budget", "depth", "g", "loc", "log", "st")
+    __slots__ = ("budget", "depth", "g", "loc", "log", "memo", "st")
 
     def __init__(self, game: CompiledGame, state: State, log: list[dict[str, Any]] | None = None) -> None:
         self.g = game
@@ -81,6 +81,7 @@ class Runtime:
         self.loc: dict[str, Any] = self._nearest_locals()
         self.budget = STEP_BUDGET
         self.depth = 0
+        self.memo: dict[Any, Any] = {}  # results of DSL functions within one evaluation
 
     # -- frames
     def _nearest_locals(self) -> dict[str, Any]:
@@ -109,8 +110,10 @@ class Runtime:
                 while stk:
                     fr = stk[-1]
                     blk = blocks[fr[0]]
+                    n = len(blk)
                     pc = fr[1]
-                    if pc < len(blk):
+                    # run this frame's steps until it ends, pushes a frame or suspends
+                    while pc < n:
                         fr[1] = pc + 1
                         step = blk[pc]
                         self.budget -= 1
@@ -121,15 +124,18 @@ class Runtime:
                             )
                         if step.exec(self, fr) is SUSPEND:
                             return
-                        continue
-                    if fr[3] is not None:
-                        parent = stk[-2]
-                        if blocks[parent[0]][parent[1] - 1].again(self, fr):
-                            fr[1] = 0
-                            continue
-                    stk.pop()
-                    if fr[2] is not None:
-                        self.loc = self._nearest_locals()
+                        if stk[-1] is not fr:
+                            break
+                        pc = fr[1]
+                    else:
+                        if fr[3] is not None:
+                            parent = stk[-2]
+                            if blocks[parent[0]][parent[1] - 1].again(self, fr):
+                                fr[1] = 0
+                                continue
+                        stk.pop()
+                        if fr[2] is not None:
+                            self.loc = self._nearest_locals()
                 return
             except GameEnded as end:
                 self._end(end.winners)

@@ -47,8 +47,13 @@ BUILTIN_ATTRS = {"name": STR, "key": STR, "type": STR, "zone": ZONE, "holder": P
 SPECIAL_NAMES = {"players", "num_players", "active", "round", "turn"}
 BROKEN: Code = ("_broken(rt)", ANY)
 # The only Python builtins generated code may use (it never names anything else).
-_SAFE_BUILTINS = {f.__name__: f for f in (list, range, len, bool, sum, any, all, min, max, sorted, abs)}
-_PROLOGUE = "    L = rt.loc\n    S = rt.st\n"
+_SAFE_BUILTINS: dict[str, Any] = {
+    f.__name__: f for f in (list, range, len, bool, sum, any, all, min, max, sorted, abs)
+}
+_SAFE_BUILTINS.update(KeyError=KeyError, TypeError=TypeError)
+# Every top-level evaluation starts with an empty memo: within one evaluation the state cannot
+# change (expressions are pure), so results of DSL functions can be reused, never across two.
+_PROLOGUE = "    L = rt.loc\n    S = rt.st\n    rt.memo.clear()\n"
 
 
 def _broken(rt: Runtime) -> Any:
@@ -80,6 +85,16 @@ def to_list(f: Closure, t: str) -> Closure:
     if t == ANY:
         return lambda rt: _as_list(rt, f(rt))
     return f
+
+
+def _has_generator(node: Any) -> bool:
+    if isinstance(node, ast.Generator):
+        return True
+    if isinstance(node, ast.Node):
+        return any(_has_generator(v) for v in vars(node).values())
+    if isinstance(node, tuple):
+        return any(_has_generator(v) for v in node)
+    return False
 
 
 class ExprCompiler:
@@ -373,7 +388,17 @@ class ExprCompiler:
             scope = Scope({}, f"function '{slot.name}'", {p: ANY for p in slot.params})
             src, t = self.code(slot.body, scope)
             params = "".join(f", v_{p}" for p in slot.params)
-            text = f"def F_{slot.name}(rt{params}):\n    S = rt.st\n    return {src}\n"
+            if slot.params and _has_generator(slot.body):
+                # functions that loop over lists are memoised within one evaluation
+                key = f"({slot.name!r}{params},)"
+                text = (
+                    f"def F_{slot.name}(rt{params}):\n    S = rt.st\n    M = rt.memo\n    K = {key}\n"
+                    f"    try:\n        return M[K]\n    except KeyError:\n        pass\n"
+                    f"    except TypeError:\n        return {src}\n"
+                    f"    R = M[K] = {src}\n    return R\n"
+                )
+            else:
+                text = f"def F_{slot.name}(rt{params}):\n    S = rt.st\n    return {src}\n"
             exec(compile(text, f"<function {slot.name}>", "exec"), self.ns)  # generated from a checked AST
             slot.type = t
             fn = self.ns[f"F_{slot.name}"]

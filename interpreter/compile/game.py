@@ -323,7 +323,7 @@ class GameCompiler:
 
                 params.append((str(pname), to_list(f, t), elem(t)))
                 scope.locals[str(pname)] = elem(t)
-            when = self.compile_cond(("actions", name, "when"), scope)
+            when, guard = self._action_condition(name, [p for p, _, _ in params], scope)
             label = None
             if adef.get("label"):
                 label = parse_template(
@@ -340,9 +340,26 @@ class GameCompiler:
                 label,
                 bool(adef.get("closes_window", False)),
                 self.span(("actions", name)),
+                guard,
             )
             g.actions[name] = act
             g.action_list.append(act)
+
+    def _action_condition(
+        self, name: str, params: list[str], scope: Scope
+    ) -> tuple[Closure | None, Closure | None]:
+        """(condition, guard): the `and`-conjuncts that use no parameter become a guard, tested once
+        per window instead of once per parameter value."""
+        node = self.expr_at(("actions", name, "when"))
+        if node is None:
+            return None, None
+        conjuncts = _conjuncts(node)
+        guards = [c for c in conjuncts if not params or not set(params) & _names_in(c)]
+        rest = [c for c in conjuncts if c not in guards]
+        if not params or not guards:
+            return self.ex.cond(node, scope), None
+        when = self.ex.cond(_and_chain(rest), scope) if rest else None
+        return when, self.ex.cond(_and_chain(guards), scope)
 
     def _triggers(self) -> None:
         for i, tdef in enumerate(self.data.get("triggers") or []):
@@ -492,6 +509,34 @@ class Snippets:
         self.ex.report = report
         self.sc.report = report
         return self.sc.block(stmts, Scope(dict(local_types)))
+
+
+def _conjuncts(node: ast.Expr) -> list[ast.Expr]:
+    if isinstance(node, ast.And):
+        return [*_conjuncts(node.left), *_conjuncts(node.right)]
+    return [node]
+
+
+def _and_chain(nodes: list[ast.Expr]) -> ast.Expr:
+    out = nodes[0]
+    for n in nodes[1:]:
+        out = ast.And(out.span, out, n)
+    return out
+
+
+def _names_in(node: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(node, ast.Name):
+        found.add(node.id)
+    elif isinstance(node, ast.Generator):
+        found.add(node.var)
+    if isinstance(node, ast.Node):
+        for v in vars(node).values():
+            found |= _names_in(v)
+    elif isinstance(node, tuple):
+        for v in node:
+            found |= _names_in(v)
+    return found
 
 
 def _none(v: Any) -> Any:

@@ -386,6 +386,8 @@ def legal_window_options(rt: Runtime, p: int, actions: list[int]) -> tuple[list[
                     ids.append(act.name)
                     values.append([ai, []])
                 continue
+            if act.guard is not None and not act.guard(rt):
+                continue
             legal = []
             names = [name for name, _, _ in act.params]
             for combo in _param_combos(rt, loc, act.params):
