@@ -81,7 +81,7 @@ class Runtime:
         self.loc: dict[str, Any] = self._nearest_locals()
         self.budget = STEP_BUDGET
         self.depth = 0
-        self.memo: dict[Any, Any] = {}  # results of DSL functions within one evaluation
+        self.memo: dict[Any, Any] = {}  # results of DSL functions within one step (see run)
 
     # -- frames
     def _nearest_locals(self) -> dict[str, Any]:
@@ -104,6 +104,7 @@ class Runtime:
         st = self.st
         stk: list[Frame] = st["stk"]
         blocks = self.g.blocks
+        memo = self.memo
         step: Step | None = None
         while True:
             try:
@@ -122,6 +123,9 @@ class Runtime:
                                 f"more than {STEP_BUDGET} steps without a decision (an endless loop?)",
                                 step.span,
                             )
+                        # the memo of DSL function results lives for one step: a step's
+                        # evaluations all see the same state (writes come after them)
+                        memo.clear()
                         if step.exec(self, fr) is SUSPEND:
                             return
                         if stk[-1] is not fr:
@@ -129,6 +133,7 @@ class Runtime:
                         pc = fr[1]
                     else:
                         if fr[3] is not None:
+                            memo.clear()
                             parent = stk[-2]
                             if blocks[parent[0]][parent[1] - 1].again(self, fr):
                                 fr[1] = 0

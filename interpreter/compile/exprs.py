@@ -51,9 +51,7 @@ _SAFE_BUILTINS: dict[str, Any] = {
     f.__name__: f for f in (list, range, len, bool, sum, any, all, min, max, sorted, abs)
 }
 _SAFE_BUILTINS.update(KeyError=KeyError, TypeError=TypeError)
-# Every top-level evaluation starts with an empty memo: within one evaluation the state cannot
-# change (expressions are pure), so results of DSL functions can be reused, never across two.
-_PROLOGUE = "    L = rt.loc\n    S = rt.st\n    rt.memo.clear()\n"
+_PROLOGUE = "    L = rt.loc\n    S = rt.st\n"
 
 
 def _broken(rt: Runtime) -> Any:
