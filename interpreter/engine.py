@@ -142,6 +142,26 @@ class Engine:
             return []
         return [Choice(i, dec["p"], dec["prompt"]) for i in dec["ids"]]
 
+    def labels(self, st: State) -> list[tuple[str, str]]:
+        """(id, label) for each legal choice: actions with a `label:` template read in the game's words."""
+        from interpreter.compile.stmts import render_template
+
+        dec = st["dec"]
+        if dec is None:
+            return []
+        if dec["k"] != "window":
+            return [(i, i) for i in dec["ids"]]
+        rt = Runtime(self.game, st)
+        out = []
+        for cid, (ai, args) in zip(dec["ids"], dec["v"], strict=True):
+            act = self.game.action_list[ai]
+            if act.label is None:
+                out.append((cid, cid))
+                continue
+            rt.loc = {"me": dec["p"], **{n: v for (n, _, _), v in zip(act.params, args, strict=True)}}
+            out.append((cid, render_template(rt, list(act.label))))
+        return out
+
     def legal_ids(self, st: State) -> list[str]:
         dec = st["dec"]
         return [] if dec is None else list(dec["ids"])
@@ -169,7 +189,10 @@ class Engine:
         value = dec["v"][idx]
         rt = Runtime(self.game, st, log)
         if log is not None:
-            rt.say(f"{st['names'][dec['p']]}: {ids[idx]}", self._hidden_choice(st, dec))
+            who = st["names"][dec["p"]]
+            hidden = self._hidden_from(st, dec, value)
+            masked = f"{who}: {ids[idx].split(':')[0]}:?" if dec["k"] == "window" else f"{who} chooses"
+            rt.say(f"{who}: {ids[idx]}", hidden, masked)
         st["dec"] = None
         st["t"]["decisions"] += 1
         if dec["k"] == "choose":
@@ -199,26 +222,22 @@ class Engine:
                 reason = f"'{action}' is not possible now with these arguments; " + reason
         raise IllegalChoice(choice, reason)
 
-    def _hidden_choice(self, st: State, dec: dict[str, Any]) -> list[int]:
-        """Players who may not see what was chosen: everyone else, if the options were hidden from them."""
-        if dec["k"] != "choose":
-            return []
+    def _hidden_from(self, st: State, dec: dict[str, Any], value: Any) -> list[int]:
+        """Players who may not see which components were chosen (so the log line is masked for them)."""
+        from interpreter.compile.scope import COMP
         from interpreter.view import visible_to
 
-        hidden: list[int] = []
-        for q in range(st["t"]["n"]):
-            if q == dec["p"]:
-                continue
-            for v in dec["v"]:
-                if (
-                    isinstance(v, int)
-                    and not isinstance(v, bool)
-                    and 0 <= v < len(self.game.components)
-                    and not visible_to(self.game, st, v, q)
-                ):
-                    hidden.append(q)
-                    break
-        return hidden
+        if dec["k"] == "choose":
+            typed = [(value, dec.get("t", ""))]
+        else:
+            act = self.game.action_list[value[0]]
+            typed = [(v, t) for (_, _, t), v in zip(act.params, value[1], strict=True)]
+        comps = [v for v, t in typed if t == COMP and isinstance(v, int)]
+        return [
+            q
+            for q in range(st["t"]["n"])
+            if q != dec["p"] and any(not visible_to(self.game, st, c, q) for c in comps)
+        ]
 
     # ------------------------------------------------------------ results
     def scores(self, st: State) -> list[int]:

@@ -114,6 +114,14 @@ class FlowDriver(Step):
             t["skips"] = 0
         else:
             p = f.turn_player(rt) if f.turn_player is not None else int(t["turn"]) % n  # type: ignore[call-overload]
+            if self._skipped(rt, p):
+                # the skipped turn still counts, so a `turn.player` that follows `turn` moves on
+                t["turn"] = int(t["turn"]) + 1  # type: ignore[call-overload]
+                t["skips"] = int(t["skips"]) + 1  # type: ignore[call-overload]
+                if int(t["skips"]) > n:  # type: ignore[call-overload]
+                    raise GameRuntimeError("every player's turn is skipped (turn.skip_if)", self.span)
+                return False
+            t["skips"] = 0
         self._start_turn(rt, t, p)
         return False
 

@@ -192,9 +192,10 @@ class Runtime:
         return pushed
 
     # -- log
-    def say(self, text: str, hidden_from: list[int] | None = None) -> None:
+    def say(self, text: str, hidden_from: list[int] | None = None, redacted: str = "") -> None:
+        """A log line; players in `hidden_from` read `redacted` instead (nothing if it is empty)."""
         if self.log is not None:
-            self.log.append({"text": text, "hidden_from": hidden_from or []})
+            self.log.append({"text": text, "hidden_from": hidden_from or [], "redacted": redacted})
 
 
 def _describe(err: Exception) -> str:

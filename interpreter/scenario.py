@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.compile.scope import BOOL, COMP, INT, PLAYER, STR, list_of
+from interpreter.choices import value_id
+from interpreter.compile.scope import BOOL, COMP, INT, PLAYER, STR, elem, list_of
 from interpreter.dsl.parser import PlainOrigin, TextOrigin
 from interpreter.engine import BUNDLED, Engine, find_game, load_game
 from interpreter.model import CompiledGame
@@ -197,7 +198,10 @@ class _Run:
                 self.choose(step, None, i)
                 continue
             if getattr(step, "check", None):
-                self.check(step.check, ("when", i, "check"))
+                if isinstance(step.check, str):
+                    self.check([step.check], ("when", i, "check"), single=True)
+                else:
+                    self.check(list(step.check), ("when", i, "check"))
             if step.expect_illegal and step.expect_illegal in self.engine.legal_ids(self.st):
                 self.failures.append(
                     f"step {i + 1}: '{step.expect_illegal}' should be illegal, but it is offered"
@@ -222,9 +226,18 @@ class _Run:
         except IllegalChoice as err:
             raise GameRuntimeError(f"step {i + 1}: {err}", span_for(self.doc, ["when", i])) from None
 
-    def check(self, conditions: list[str], base: tuple[str | int, ...]) -> None:
+    def show(self, v: Any, t: str) -> str:
+        """A value as an author reads it: players and components by name."""
+        if isinstance(v, list):
+            return "[" + ", ".join(self.show(x, elem(t)) for x in v) + "]"
+        if isinstance(v, str):
+            return repr(v)
+        return value_id(self.game, self.st["names"], v, t)
+
+    def check(self, conditions: list[str], base: tuple[str | int, ...], single: bool = False) -> None:
         for j, text in enumerate(conditions):
-            origin = self.origin(*base, j)
+            path = base if single else (*base, j)
+            origin = self.origin(*path)
             report = Report()
             f = self.game.snippets.expr(text, origin, report, self.local_types())
             if report.has_errors or f is None:
@@ -237,8 +250,9 @@ class _Run:
             parts = self.game.snippets.compare_parts(text, origin, Report(), self.local_types())
             if parts is not None:
                 rt.loc = self.locals()
-                detail = f"  (left side is {parts[0](rt)!r}, right side is {parts[1](rt)!r})"
-            sp = span_for(self.doc, [*base, j])
+                left, right = (self.show(f(rt), t) for f, t in parts)
+                detail = f"  (left side is {left}, right side is {right})"
+            sp = span_for(self.doc, list(path))
             where = f"{sp.file}:{sp.line}:{sp.col}: " if sp else ""
             self.failures.append(f"{where}{text}{detail}")
 
@@ -264,8 +278,15 @@ def run_scenario_file(path: Path) -> ScenarioResult:
     try:
         run.start()
         run.steps()
-        if spec.expect_end is not None and run.engine.is_terminal(run.st) != bool(spec.expect_end):
-            run.failures.append(f"the game {'should' if spec.expect_end else 'should not'} be over")
+        if spec.expect_end is not None:
+            over = run.engine.is_terminal(run.st)
+            if over != bool(spec.expect_end):
+                run.failures.append(f"the game {'should' if spec.expect_end else 'should not'} be over")
+            elif isinstance(spec.expect_end, list):
+                names = run.st["names"]
+                won = sorted(names[p] for p in run.engine.winners(run.st))
+                if won != sorted(spec.expect_end):
+                    run.failures.append(f"winners should be {sorted(spec.expect_end)}, not {won}")
         run.check(list(spec.then or []), ("then",))
     except AuthorError as err:
         return _result(run, spec, path, error=render_report(err.report))

@@ -323,7 +323,9 @@ class WhenStep(_Model):
     expect_illegal: ChoiceId | None = Field(
         default=None, description="A choice id that must not be legal now."
     )
-    check: Dsl | None = Field(default=None, description="A DSL condition that must hold at this point.")
+    check: list[Dsl] | Dsl | None = Field(
+        default=None, description="DSL conditions (one or a list) that must hold at this point."
+    )
 
     @model_validator(mode="after")
     def _does_something(self) -> WhenStep:

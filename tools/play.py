@@ -95,7 +95,9 @@ class Session:
 
     def draw(self) -> None:
         view = self.engine.view(self.state, self.seat)
-        screen = build_screen(self.game, view, self.new_lines(), f"{self.game.name} (seed {self.seed})")
+        labels = dict(self.engine.labels(self.state)) if view["dec"] and "ids" in view["dec"] else None
+        title = f"{self.game.name} (seed {self.seed})"
+        screen = build_screen(self.game, view, self.new_lines(), title, labels)
         if self.term.console is not None:
             print_rich(self.term.console, screen)
         else:

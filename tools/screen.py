@@ -159,8 +159,12 @@ def status_line(game: CompiledGame, view: View) -> str:
     return " | ".join(parts)
 
 
-def build_screen(game: CompiledGame, view: View, log: list[str], title: str) -> Screen:
-    """The screen for the viewer of `view`; `log` holds the new log lines they may read."""
+def build_screen(
+    game: CompiledGame, view: View, log: list[str], title: str, labels: dict[str, str] | None = None
+) -> Screen:
+    """The screen for the viewer of `view`; `log` holds the new log lines they may read.
+
+    `labels` maps the viewer's own choice ids to the game's wording (`Engine.labels`)."""
     seat: int = view["viewer"]
     names: list[str] = view["names"]
     sections = [player_section(game, view, seat, f"You ({names[seat]})"), table_section(game, view)]
@@ -169,7 +173,8 @@ def build_screen(game: CompiledGame, view: View, log: list[str], title: str) -> 
             sections.append(player_section(game, view, p, names[p]))
     dec = view["dec"] or {}
     prompt, ids = str(dec.get("prompt", "")), list(dec.get("ids", []))
-    return Screen(title, status_line(game, view), sections, log, prompt, ids)
+    shown = [f"{labels[i]}  [{i}]" if labels and labels.get(i, i) != i else i for i in ids]
+    return Screen(title, status_line(game, view), sections, log, prompt, shown)
 
 
 # ------------------------------------------------------------------ drawing

@@ -243,7 +243,7 @@ _add(
     Builtin(
         "top",
         "top(Z)",
-        "the first component of an ordered zone, or none when it is empty",
+        "the first component of a zone (its top, for an ordered zone), or none when it is empty",
         "top(deck(p))",
         (1, 1),
         COMP,
@@ -448,6 +448,13 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
     The loop variable becomes a Python comprehension variable, so it never clashes with the game's
     locals and needs no bookkeeping.
     """
+    if gen.default is not None and kind not in ("max", "min"):
+        c.report.error(
+            "E116",
+            f"'default' only applies to max and min, not to {kind}",
+            gen.default.span,
+            "remove it: an empty list already gives 0, false, true or an empty list",
+        )
     it, itt = c.list_code(gen.iter, scope)
     inner = scope.child()
     inner.py[gen.var] = elem(itt)

@@ -152,6 +152,7 @@ class GameCompiler:
             marks={},
             mark_types={},
         )
+        self._reserved_names()
         self._components(max_players)
         self._zones(max_players)
         self._counters(max_players)
@@ -326,9 +327,10 @@ class GameCompiler:
             when, guard = self._action_condition(name, [p for p, _, _ in params], scope)
             label = None
             if adef.get("label"):
-                label = parse_template(
+                parts = parse_template(
                     str(adef["label"]), self.origin(("actions", name, "label")), self.report
                 )
+                label = tuple(p if isinstance(p, str) else self.ex.expr(p, scope) for p in parts)
             block = self.compile_block(("actions", name, "do"), scope.child(), tail=[]) or 0
             act = ActionDef(
                 i,
@@ -363,7 +365,8 @@ class GameCompiler:
 
     def _triggers(self) -> None:
         for i, tdef in enumerate(self.data.get("triggers") or []):
-            scope = Scope({k: ANY for k in ("p", "me")}, f"trigger '{tdef.get('id', i)}'")
+            # a trigger sees the emitted arguments and `me` (the deciding player where it was emitted)
+            scope = Scope({"me": PLAYER}, f"trigger '{tdef.get('id', i)}'")
             self._trigger(tdef, ("triggers", i), scope, None, None)
 
     def _trigger(
@@ -458,9 +461,51 @@ class GameCompiler:
             if when is not None and block is not None:
                 g.end_checks.append(EndCheckDef(str(chk.get("id", f"end_check{i + 1}")), when, block, mode))
         fdef.finish = self.compile_block(("flow", "finish"), Scope({}))
+        self._check_flow(flow, fdef)
         g.flow = fdef
         g.main_block = len(g.blocks)
-        g.blocks.append([FlowDriver(fdef)])
+        driver = FlowDriver(fdef)
+        driver.span = self.span(("flow",))
+        g.blocks.append([driver])
+
+    def _check_flow(self, flow: dict[str, Any], fdef: FlowDef) -> None:
+        """Flows that could never ask a decision or never end a round."""
+        if not self.data.get("flow"):
+            self.report.error(
+                "F001",
+                "the game has no flow",
+                self.span(("game",)),
+                "add a 'flow:' section with turn phases (see docs/language.md)",
+            )
+            return
+        if not fdef.phases:
+            self.report.error(
+                "F002",
+                "the turn has no phases, so no player ever acts",
+                self.span(("flow",)),
+                "add flow.turn.phases: [{id: main, do: ...}]",
+            )
+        rounds = flow.get("rounds")
+        if rounds is not None and rounds.get("ends_when") is None:
+            self.report.warning(
+                "F003",
+                "rounds have no 'ends_when': a round ends only when every player is skipped",
+                self.span(("flow", "rounds")),
+                "add flow.rounds.ends_when: <condition>",
+            )
+
+    def _reserved_names(self) -> None:
+        """Names the engine keeps may not be declared by a game (they could never be read)."""
+        reserved = {"players", "num_players", "active", "round", "turn", "me", "self"}
+        for section in ("vars", "counters", "zones", "functions", "constants", "procedures", "components"):
+            for name in self.data.get(section) or {}:
+                if name in reserved:
+                    self.report.error(
+                        "C004",
+                        f"'{name}' is a name the engine keeps",
+                        self.span((section, name)),
+                        "choose another name",
+                    )
 
     def _scoring(self) -> None:
         g = self.g
@@ -493,14 +538,14 @@ class Snippets:
 
     def compare_parts(
         self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]
-    ) -> tuple[Closure, Closure] | None:
-        """For `a OP b`, closures for both sides (to show both values when an assertion fails)."""
+    ) -> tuple[tuple[Closure, str], tuple[Closure, str]] | None:
+        """For `a OP b`, typed closures for both sides (to show both values when an assertion fails)."""
         node = parse_expr(text, origin, report)
         if not isinstance(node, ast.Compare):
             return None
         self.ex.report = report
         scope = Scope(dict(local_types))
-        return self.ex.expr(node.left, scope)[0], self.ex.expr(node.right, scope)[0]
+        return self.ex.expr(node.left, scope), self.ex.expr(node.right, scope)
 
     def block(self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]) -> int | None:
         stmts = parse_block(text, origin, report)

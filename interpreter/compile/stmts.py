@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter import rng
-from interpreter.choices import option_ids
+from interpreter.choices import option_ids, value_id
 from interpreter.compile.exprs import ExprCompiler, _broken, to_list
 from interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, elem, type_of_value
 from interpreter.dsl import ast
@@ -137,13 +137,19 @@ class LogStep(Step):
 
     def exec(self, rt: Runtime, fr: Frame) -> None:
         if rt.log is not None:
-            rt.say("".join(p if isinstance(p, str) else _show(rt, p(rt)) for p in self.parts))
+            rt.say(render_template(rt, self.parts))
 
 
-def _show(rt: Runtime, v: Any) -> str:
-    if isinstance(v, list):
-        return ", ".join(_show(rt, x) for x in v)
-    return "none" if v is None else str(v)
+def render_template(rt: Runtime, parts: list[Any]) -> str:
+    """A template's text now: players and components by name."""
+    out = []
+    for p in parts:
+        if isinstance(p, str):
+            out.append(p)
+        else:
+            f, t = p
+            out.append(value_id(rt.g, rt.st["names"], f(rt), t).replace("+", ", "))
+    return "".join(out)
 
 
 class EndGameStep(Step):
@@ -281,8 +287,8 @@ class EmitStep(Step):
         if not triggers:
             return
         base = {k: f(rt) for k, f in self.kwargs}
-        if "me" in rt.loc and "me" not in base:
-            base["me"] = rt.loc["me"]
+        if "me" not in base:
+            base["me"] = rt.loc.get("me", rt.st["t"]["active"])
         to_run: list[tuple[int, dict[str, Any]]] = []
         saved = rt.loc
         for trig in triggers:
@@ -339,8 +345,9 @@ class ChooseStep(Step):
             keep = sorted(seen.values())
             values = [values[i] for i in keep]
             ids = [ids[i] for i in keep]
-        prompt = "".join(p if isinstance(p, str) else _show(rt, p(rt)) for p in self.prompt)
+        prompt = render_template(rt, self.prompt)
         rt.st["dec"] = {
+            "t": self.t,
             "k": "choose",
             "p": self.by(rt),
             "ids": ids,
@@ -471,13 +478,14 @@ class StmtCompiler:
             )
         return f
 
-    def template(self, text: str, scope: Scope, span: Span) -> list[str | Closure]:
+    def template(self, text: str, scope: Scope, span: Span) -> list[Any]:
+        """Literal text and typed closures for `{expr}` parts (shown by name: players, components)."""
         from interpreter.dsl.parser import PlainOrigin, parse_template
 
-        parts: list[str | Closure] = []
+        parts: list[Any] = []
         origin = PlainOrigin(span.file, span.line, span.col)
         for part in parse_template(text, origin, self.report):
-            parts.append(part if isinstance(part, str) else self.ex.expr(part, scope)[0])
+            parts.append(part if isinstance(part, str) else self.ex.expr(part, scope))
         return parts
 
     def writer(self, target: ast.Expr, scope: Scope) -> tuple[str, str, str, int | None, int | None] | None:
@@ -525,6 +533,14 @@ class StmtCompiler:
                 None,
                 None,
             )
+        if name in ("players", "num_players", "active", "round", "turn"):
+            self.report.error(
+                "E110",
+                f"'{name}' is kept by the engine: it can be read, not set",
+                target.span,
+                "keep your own count in a var or a counter",
+            )
+            return None
         hint = did_you_mean(name, [*g.counters, *g.vars, *scope.locals]) if name else None
         self.report.error(
             "E110",

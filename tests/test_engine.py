@@ -1,0 +1,75 @@
+"""Engine behaviour on the small test game: logs that hide, labels, and author errors caught by check."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter.engine import Engine, load_game
+from interpreter.scenario import run_scenario_file
+from interpreter.source import AuthorError
+from interpreter.view import visible_log
+
+MINI = Path(__file__).resolve().parent / "games" / "mini"
+
+
+def variant(tmp_path: Path, old: str, new: str) -> Path:
+    folder = tmp_path / "mini"
+    shutil.copytree(MINI, folder)
+    text = (folder / "game.yaml").read_text()
+    assert old in text
+    (folder / "game.yaml").write_text(text.replace(old, new))
+    return folder
+
+
+def codes(folder: Path) -> list[str]:
+    with pytest.raises(AuthorError) as err:
+        load_game(folder)
+    return [d.code for d in err.value.report.diagnostics if d.severity == "error"]
+
+
+def test_a_hidden_choice_is_masked_in_other_players_logs() -> None:
+    engine = Engine(load_game(MINI))
+    log: list[dict[str, object]] = []
+    st = engine.new_game(["Ann", "Bob"], seed=1, log=log)
+    card = next(i for i in engine.legal_ids(st) if i.startswith("play_card:"))
+    engine.apply_inplace(st, card, log)
+    assert f"Ann: {card}" in visible_log(log, 0)
+    assert f"Ann: {card}" not in visible_log(log, 1)
+    assert "Ann: play_card:?" in visible_log(log, 1)
+
+
+def test_labels_read_in_the_games_words(tmp_path: Path) -> None:
+    folder = variant(tmp_path, "  stop:\n", "  stop:\n    label: 'stop with {pile} stones left'\n")
+    engine = Engine(load_game(folder))
+    st = engine.new_game(2, seed=1)
+    assert ("stop", "stop with 10 stones left") in engine.labels(st)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code"),
+    [
+        ("  last: {initial: none}", "  round: {initial: none}", "C004"),
+        ("      set last = me", "      set round = 3", "E110"),
+        ("    when: n <= pile", "    when: count(x for x in takes where x > n default 1) >= 0", "E116"),
+        ("    phases:\n      - id: main\n        do: |\n          window p: take, play_card, stop\n",
+         "    phases: []\n", "F002"),
+    ],
+    ids=["reserved-name", "set-engine-name", "default-outside-max", "no-phases"],
+)
+def test_author_errors(tmp_path: Path, old: str, new: str, code: str) -> None:
+    assert code in codes(variant(tmp_path, old, new))
+
+
+def test_scenario_checks_and_expected_winners(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(
+        f"scenario: checks\ngame: {MINI}\nplayers: [Ann, Bob]\n"
+        "given: {start: main, counters: {pile: 3}}\n"
+        "when:\n  - {check: [pile == 3, num_players == 2]}\n  - take:3\nexpect_end: [Bob]\n"
+    )
+    result = run_scenario_file(scenario)
+    assert not result.passed
+    assert result.failures == ["winners should be ['Bob'], not ['Ann']"]
