@@ -176,14 +176,18 @@ class VarDef(_Model):
 class FunctionDef(_Model):
     """A pure, named expression."""
 
-    params: list[str] = Field(default=[], description="Parameter names.")
+    params: list[str | dict[str, str]] = Field(
+        default=[], description="Parameter names, each optionally typed: [p: player, n]."
+    )
     expr: Dsl = Field(description="The expression.")
 
 
 class ProcedureDef(_Model):
     """A named effect, called with `run name(args)`."""
 
-    params: list[str] = Field(default=[], description="Parameter names.")
+    params: list[str | dict[str, str]] = Field(
+        default=[], description="Parameter names, each optionally typed: [p: player, n]."
+    )
     do: Dsl = Field(description="The statements.")
 
 
@@ -202,14 +206,18 @@ class ActionDef(_Model):
 class ValueDef(_Model):
     """A derived value that active components modify (+N before *N)."""
 
-    params: list[str] = Field(default=[], description="Parameter names.")
+    params: list[str | dict[str, str]] = Field(
+        default=[], description="Parameter names, each optionally typed: [p: player, n]."
+    )
     base: Dsl = Field(description="The unmodified value.")
 
 
 class RuleDef(_Model):
     """An extensible predicate that active components allow or deny."""
 
-    params: list[str] = Field(default=[], description="Parameter names.")
+    params: list[str | dict[str, str]] = Field(
+        default=[], description="Parameter names, each optionally typed: [p: player, n]."
+    )
     base: Dsl = Field(description="The condition before allows and denies.")
 
 

@@ -74,6 +74,7 @@ class FunctionSlot:
     cell: list[Closure] = field(default_factory=list)
     type: str = ANY
     state: str = "new"  # new | compiling | done
+    param_types: dict[str, str] = field(default_factory=dict)
 
 
 def to_list(f: Closure, t: str) -> Closure:
@@ -383,7 +384,7 @@ class ExprCompiler:
         slot.state = "compiling"
         self.ns[f"F_{slot.name}"] = lambda rt, *a: _broken(rt)
         if slot.body is not None:
-            scope = Scope({}, f"function '{slot.name}'", {p: ANY for p in slot.params})
+            scope = Scope({}, f"function '{slot.name}'", {p: slot.param_types.get(p, ANY) for p in slot.params})
             src, t = self.code(slot.body, scope)
             params = "".join(f", v_{p}" for p in slot.params)
             if slot.params and _has_generator(slot.body):

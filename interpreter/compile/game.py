@@ -261,19 +261,21 @@ class GameCompiler:
         if g is None:
             return None
         d = self.data
-        functions = {
-            name: FunctionSlot(
+        functions = {}
+        for name in d.get("functions") or {}:
+            typed = self._params(("functions", name))
+            slot = FunctionSlot(
                 name,
-                [str(p) for p in (f or {}).get("params", [])],
+                [p for p, _ in typed],
                 self.expr_at(("functions", name, "expr")),
                 self.span(("functions", name)),
             )
-            for name, f in (d.get("functions") or {}).items()
-        }
+            slot.param_types = dict(typed)
+            functions[name] = slot
         self.ex = ExprCompiler(g, self.report, functions)
+        proc_types = {name: self._params(("procedures", name)) for name in d.get("procedures") or {}}
         procedures: dict[str, tuple[list[str], list[int]]] = {
-            name: ([str(p) for p in (pdef or {}).get("params", [])], [0])
-            for name, pdef in (d.get("procedures") or {}).items()
+            name: ([p for p, _ in typed], [0]) for name, typed in proc_types.items()
         }
         action_index = {name: i for i, name in enumerate(d.get("actions") or {})}
         self.sc = StmtCompiler(self.ex, procedures, action_index)
@@ -281,11 +283,11 @@ class GameCompiler:
             if slot.state == "new":
                 self.ex.compile_function(slot)
         self._values_and_rules()
-        for name, (params, cell) in procedures.items():
+        for name, (_, cell) in procedures.items():
             cell[0] = (
                 self.compile_block(
                     ("procedures", name, "do"),
-                    Scope({p: ANY for p in params}, f"procedure '{name}'"),
+                    Scope(dict(proc_types[name]), f"procedure '{name}'"),
                     tail=[],
                 )
                 or 0
@@ -297,6 +299,29 @@ class GameCompiler:
         self._scoring()
         g.snippets = Snippets(self.ex, self.sc)
         return g
+
+    def _params(self, path: Path_) -> list[tuple[str, str]]:
+        """A definition's parameters as (name, static type): `[p: player, n]`."""
+        out: list[tuple[str, str]] = []
+        node: Any = self.data
+        for k in path:
+            node = (node or {}).get(k) if isinstance(node, dict) else None
+        for i, entry in enumerate((node or {}).get("params") or []):
+            if isinstance(entry, dict):
+                for pname, tname in entry.items():
+                    t = _VAR_TYPES.get(str(tname))
+                    if t is None:
+                        self.report.error(
+                            "E123",
+                            f"unknown type '{tname}' for parameter '{pname}'",
+                            self.span((*path, "params", i, pname)),
+                            did_you_mean(str(tname), _VAR_TYPES) or f"types: {', '.join(_VAR_TYPES)}",
+                        )
+                        t = ANY
+                    out.append((str(pname), t))
+            else:
+                out.append((str(entry), ANY))
+        return out
 
     def _values_and_rules(self) -> None:
         g = self.g

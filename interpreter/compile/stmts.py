@@ -18,6 +18,34 @@ from interpreter.runtime import SUSPEND, Frame, GameEnded, GameRuntimeError, Run
 from interpreter.source import Span, did_you_mean
 
 
+def zone_label(rt: Runtime, zone: int) -> str:
+    """A zone instance in the game's words: `hand(Ann)` or `market`."""
+    if zone < 0:
+        return "out of play"
+    layout = rt.g.zone_layouts[zone]
+    owner = rt.g.zone_owner[zone]
+    return f"{layout.name}({rt.st['names'][owner]})" if owner is not None else layout.name
+
+
+def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
+    """Log lines for moves; a component nobody may see on either side reads as 'a hidden <type>'."""
+    from interpreter.view import visible_to
+
+    comps = rt.g.components
+    if len(cids) > 5:
+        rt.say(f"{len(cids)} components: {zone_label(rt, src[0])} -> {zone_label(rt, dest)}")
+        return
+    n = rt.st["t"]["n"]
+    for cid, old in zip(cids, src, strict=True):
+        after = [q for q in range(n) if visible_to(rt.g, rt.st, cid, q)]
+        rt.st["loc"][cid] = old  # look at where it was, to know who saw it there
+        before = [q for q in range(n) if visible_to(rt.g, rt.st, cid, q)]
+        rt.st["loc"][cid] = dest
+        hidden = [q for q in range(n) if q not in after and q not in before]
+        route = f"{zone_label(rt, old)} -> {zone_label(rt, dest)}"
+        rt.say(f"{comps[cid].name}: {route}", hidden, f"a hidden {comps[cid].type}: {route}")
+
+
 def move_component(rt: Runtime, cid: int, dest: int, top: bool) -> None:
     """Move one component to zone instance `dest` (front when `top`)."""
     st = rt.st
@@ -95,8 +123,11 @@ class MoveStep(Step):
             items = list(v)
         if self.top:
             items.reverse()
+        src = [rt.st["loc"][c] for c in items] if rt.log is not None else []
         for cid in items:
             move_component(rt, cid, dest, self.top)
+        if rt.log is not None and items:
+            log_moves(rt, items, src, dest)
 
 
 class DrawStep(Step):
@@ -106,10 +137,14 @@ class DrawStep(Step):
     def exec(self, rt: Runtime, fr: Frame) -> None:
         src, dst = self.src(rt), self.dst(rt)
         zone = rt.st["z"][src]
+        moved: list[int] = []
         for _ in range(max(self.n(rt), 0)):
             if not zone:
                 break
+            moved.append(zone[0])
             move_component(rt, zone[0], dst, False)
+        if rt.log is not None and moved:
+            log_moves(rt, moved, [src] * len(moved), dst)
 
 
 class ShuffleStep(Step):
@@ -117,7 +152,10 @@ class ShuffleStep(Step):
         self.span, self.zone = span, zone
 
     def exec(self, rt: Runtime, fr: Frame) -> None:
-        rng.shuffle(rt.st["rng"], rt.st["z"][self.zone(rt)])
+        zone = self.zone(rt)
+        rng.shuffle(rt.st["rng"], rt.st["z"][zone])
+        if rt.log is not None:
+            rt.say(f"shuffle {zone_label(rt, zone)}")
 
 
 class RevealStep(Step):
