@@ -384,7 +384,9 @@ class ExprCompiler:
         slot.state = "compiling"
         self.ns[f"F_{slot.name}"] = lambda rt, *a: _broken(rt)
         if slot.body is not None:
-            scope = Scope({}, f"function '{slot.name}'", {p: slot.param_types.get(p, ANY) for p in slot.params})
+            scope = Scope(
+                {}, f"function '{slot.name}'", {p: slot.param_types.get(p, ANY) for p in slot.params}
+            )
             src, t = self.code(slot.body, scope)
             params = "".join(f", v_{p}" for p in slot.params)
             if slot.params and _has_generator(slot.body):
