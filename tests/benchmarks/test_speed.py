@@ -48,21 +48,32 @@ def test_clone(benchmark: Any, name: str) -> None:
     assert copy == st and copy is not st
 
 
+def recompute(engine: Engine, st: dict[str, Any]) -> list[str]:
+    """Recompute a state's legal choices from scratch (re-run the step that asks)."""
+    s = clone(st)
+    fr = s["stk"][-1]
+    if s["dec"]["k"] == "choose":
+        fr[1] -= 1
+    s["dec"] = None
+    Runtime(engine.game, s).run()
+    ids: list[str] = s["dec"]["ids"]
+    return ids
+
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_legal_action_enumeration(benchmark: Any, name: str) -> None:
-    """Recomputes the pending decision's options from scratch (re-running the deciding step)."""
+    """Legal choices of every decision of one random game, recomputed (one round = all of them)."""
     engine = Engine(load_game(GAMES[name]))
     st = engine.new_game(PLAYERS[name][-1], seed=1)
+    bot = rng.seed_state(1)
+    states = []
+    while st["dec"] is not None:
+        states.append(clone(st))
+        engine.apply_inplace(st, rng.below(bot, len(st["dec"]["ids"])))
 
-    def enumerate_once() -> list[str]:
-        s = clone(st)
-        fr = s["stk"][-1]
-        if s["dec"]["k"] == "choose":
-            fr[1] -= 1
-        s["dec"] = None
-        Runtime(engine.game, s).run()
-        ids: list[str] = s["dec"]["ids"]
-        return ids
+    def enumerate_all() -> int:
+        return sum(len(recompute(engine, s)) for s in states)
 
-    ids = benchmark(enumerate_once)
-    assert ids == st["dec"]["ids"]
+    total = benchmark(enumerate_all)
+    assert total == sum(len(s["dec"]["ids"]) for s in states)
+    benchmark.extra_info["decisions"] = len(states)
