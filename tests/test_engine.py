@@ -56,8 +56,12 @@ def test_labels_read_in_the_games_words(tmp_path: Path) -> None:
         ("    when: n <= pile", "    when: count(x for x in takes where x > n default 1) >= 0", "E116"),
         ("    phases:\n      - id: main\n        do: |\n          window p: take, play_card, stop\n",
          "    phases: []\n", "F002"),
+        # declared names become identifiers in generated code: anything else is refused
+        ("  pile: {initial: 0}", '  "x): pass\\nimport os #": {initial: 0}', "C005"),
+        ("    params: {n: takes}", "    params: {'n=__import__(\"os\")': takes}", "C005"),
     ],
-    ids=["reserved-name", "set-engine-name", "default-outside-max", "no-phases"],
+    ids=["reserved-name", "set-engine-name", "default-outside-max", "no-phases", "code-in-a-name",
+         "code-in-a-parameter"],
 )
 def test_author_errors(tmp_path: Path, old: str, new: str, code: str) -> None:
     assert code in codes(variant(tmp_path, old, new))

@@ -7,6 +7,7 @@ with its YAML position, resolved and compiled; all problems of the stage are rep
 
 from __future__ import annotations
 
+import keyword
 from typing import Any
 
 from interpreter.compile.exprs import ExprCompiler, FunctionSlot
@@ -318,8 +319,9 @@ class GameCompiler:
                             did_you_mean(str(tname), _VAR_TYPES) or f"types: {', '.join(_VAR_TYPES)}",
                         )
                         t = ANY
-                    out.append((str(pname), t))
-            else:
+                    if self._identifier(str(pname), (*path, "params", i)):
+                        out.append((str(pname), t))
+            elif self._identifier(str(entry), (*path, "params", i)):
                 out.append((str(entry), ANY))
         return out
 
@@ -341,6 +343,8 @@ class GameCompiler:
             scope = Scope({"me": PLAYER}, f"action '{name}'")
             params: list[tuple[str, Closure, str]] = []
             for pname in adef.get("params") or {}:
+                if not self._identifier(str(pname), ("actions", name, "params", pname)):
+                    continue
                 typed = self.compile_typed(("actions", name, "params", pname), scope)
                 if typed is None:
                     continue
@@ -519,11 +523,37 @@ class GameCompiler:
                 "add flow.rounds.ends_when: <condition>",
             )
 
+    def _identifier(self, name: str, path: Path_) -> bool:
+        """Declared names must be DSL names (they become identifiers in generated code)."""
+        if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_"):
+            return True
+        self.report.error(
+            "C005",
+            f"{name!r} is not a valid name",
+            span_for(self.src, path, key=True) or self.span(path),
+            "use letters, digits and '_', starting with a letter",
+        )
+        return False
+
     def _reserved_names(self) -> None:
         """Names the engine keeps may not be declared by a game (they could never be read)."""
         reserved = {"players", "num_players", "active", "round", "turn", "me", "self"}
-        for section in ("vars", "counters", "zones", "functions", "constants", "procedures", "components"):
+        sections = (
+            "vars",
+            "counters",
+            "zones",
+            "functions",
+            "constants",
+            "procedures",
+            "components",
+            "actions",
+            "values",
+            "rules",
+            "enums",
+        )
+        for section in sections:
             for name in self.data.get(section) or {}:
+                self._identifier(str(name), (section, name))
                 if name in reserved:
                     self.report.error(
                         "C004",
