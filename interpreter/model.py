@@ -83,6 +83,7 @@ class ActionDef:
     closes_window: bool
     span: Span | None
     guard: Closure | None = None  # the conjuncts of `when` that use no parameter: tested once
+    options: Closure | None = None  # generated: every legal argument list, with `me` in rt.loc
 
 
 @dataclass

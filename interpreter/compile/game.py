@@ -373,8 +373,53 @@ class GameCompiler:
                 self.span(("actions", name)),
                 guard,
             )
+            act.options = self._action_options(name, [(p, t) for p, _, t in params])
             g.actions[name] = act
             g.action_list.append(act)
+
+    def _action_options(self, name: str, params: list[tuple[str, str]]) -> Closure | None:
+        """One generated function listing an action's legal argument lists (its parameters are Python
+        locals: no dictionary writes, no closure per test). The action was already checked above, so
+        diagnostics from this second compilation are dropped."""
+        when = self.expr_at(("actions", name, "when"))
+        saved = self.ex.report
+        self.ex.report = Report()
+        try:
+            scope = Scope({}, f"action '{name}'", {"me": PLAYER})
+            lines = ["    v_me = L['me']", "    out = []"]
+            if when is not None:
+                names = {p for p, _ in params}
+                conj = _conjuncts(when)
+                guards = [c for c in conj if not names & _names_in(c)]
+                rest = [c for c in conj if c not in guards]
+                if guards:
+                    lines.append(f"    if not ({self.ex.cond_code(_and_chain(guards), scope)}):")
+                    lines.append("        return out")
+            else:
+                rest = []
+            indent = "    "
+            for pname, t in params:
+                node = self.expr_at(("actions", name, "params", pname))
+                if node is None:
+                    return None
+                src, _ = self.ex.list_code(node, scope)
+                lines.append(f"{indent}for v_{pname} in {src}:")
+                scope = Scope({}, scope.where, {**scope.py, pname: t})
+                indent += "    "
+            test = self.ex.cond_code(_and_chain(rest), scope) if rest else "True"
+            args = ", ".join(f"v_{p}" for p, _ in params)
+            lines.append(f"{indent}if {test}:")
+            lines.append(f"{indent}    out.append([{args}])")
+            lines.append("    return out")
+            if self.ex.report.has_errors:
+                return None
+            text = "def _opts(rt):\n    L = rt.loc\n    S = rt.st\n" + "\n".join(lines) + "\n"
+            local: dict[str, Any] = {}
+            exec(compile(text, f"<action {name}>", "exec"), self.ex.ns, local)  # generated from a checked AST
+            options: Closure = local["_opts"]
+            return options
+        finally:
+            self.ex.report = saved
 
     def _action_condition(
         self, name: str, params: list[str], scope: Scope

@@ -431,17 +431,20 @@ def legal_window_options(rt: Runtime, p: int, actions: list[int]) -> tuple[list[
                     ids.append(act.name)
                     values.append([ai, []])
                 continue
-            if act.guard is not None and not act.guard(rt):
-                continue
-            legal = []
-            names = [name for name, _, _ in act.params]
-            for combo in _param_combos(rt, loc, act.params):
-                for name, v in zip(names, combo, strict=True):
-                    loc[name] = v
-                if when is None or when(rt):
-                    legal.append(combo)
-            for name in names:
-                loc.pop(name, None)
+            if act.options is not None:
+                legal = act.options(rt)
+            else:
+                if act.guard is not None and not act.guard(rt):
+                    continue
+                legal = []
+                names = [name for name, _, _ in act.params]
+                for combo in _param_combos(rt, loc, act.params):
+                    for name, v in zip(names, combo, strict=True):
+                        loc[name] = v
+                    if when is None or when(rt):
+                        legal.append(combo)
+                for name in names:
+                    loc.pop(name, None)
             if not legal:
                 continue
             # ids per parameter column, so that repeated names get unique keys (Road#2)
