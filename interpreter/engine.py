@@ -16,6 +16,7 @@ from typing import Any
 from interpreter import rng
 from interpreter.compile.game import compile_game
 from interpreter.model import CompiledGame
+from interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
 from interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
 from interpreter.schema import validate_game
 from interpreter.source import AuthorError, Report, Span
@@ -55,19 +56,39 @@ def find_game(name_or_path: str | Path) -> Path:
     raise AuthorError(report)
 
 
-def load_game(name_or_path: str | Path, options: dict[str, Any] | None = None) -> CompiledGame:
-    """Load, check and compile a game; raises AuthorError with every diagnostic of the failing stage."""
+def load_game(
+    name_or_path: str | Path,
+    options: dict[str, Any] | None = None,
+    variant: str | None = None,
+    expansions: list[str] | tuple[str, ...] = (),
+) -> CompiledGame:
+    """Load, check and compile a game, with a variant and expansions (names shipped beside the game, or
+    paths to pack files); raises AuthorError with every diagnostic of the failing stage."""
     folder = find_game(name_or_path)
     report = Report()
     source = load_game_folder(folder, report)
     report.raise_if_errors()
     assert source is not None
+    packs = []
+    for ref, kind in [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]:
+        path = find_pack(folder, ref, kind)
+        if path is None:
+            shipped = ", ".join(name for name, k, _, _ in list_packs(folder) if k == kind) or "none"
+            report.error("V000", f"no {kind} named '{ref}' for {folder.name}", None, f"{kind}s: {shipped}")
+            continue
+        pack = load_pack(path, report)
+        if pack is not None:
+            packs.append(pack)
+    report.raise_if_errors()
+    apply_packs(source, packs, report)
+    report.raise_if_errors()
     validate_game(source, report)
     report.raise_if_errors()
     game = compile_game(source, report, options)
     report.raise_if_errors()
     assert game is not None
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
+    game.packs = [p.name for p in packs]
     return game
 
 
@@ -248,7 +269,7 @@ class Engine:
         out = []
         for p in range(st["t"]["n"]):
             rt.loc = {"p": p}
-            out.append(g.score(rt))
+            out.append(rt.evaluate(g.score, g.score_span))
         return out
 
     def ranking_keys(self, st: State) -> list[tuple[Any, ...]]:
@@ -258,7 +279,7 @@ class Engine:
         scores = self.scores(st)
         for p in range(st["t"]["n"]):
             rt.loc = {"p": p}
-            keys.append((scores[p], *[f(rt) for f in g.tiebreak]))
+            keys.append((scores[p], *[rt.evaluate(f, g.score_span) for f in g.tiebreak]))
         return keys
 
     def winners(self, st: State) -> list[int]:

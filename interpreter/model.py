@@ -179,10 +179,12 @@ class CompiledGame:
     flow: FlowDef | None = None
     score: Closure | None = None
     tiebreak: list[Closure] = field(default_factory=list)
+    score_span: Span | None = None
     main_block: int = 0
     names: dict[str, Span | None] = field(default_factory=dict)
     snippets: Any = None  # compiles extra DSL text (scenarios, explain) against this game's names
     check_warnings: list[Any] = field(default_factory=list)
+    packs: list[str] = field(default_factory=list)  # the variant and expansions applied
 
     def zone_instances(self) -> list[tuple[ZoneLayout, int | None]]:
         """Every zone instance in state order, with its owner (None for global zones).

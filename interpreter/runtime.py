@@ -121,7 +121,7 @@ class Runtime:
                         if self.budget < 0:
                             raise GameRuntimeError(
                                 f"more than {STEP_BUDGET} steps without a decision (an endless loop?)",
-                                step.span,
+                                self._loop_span() or step.span,
                             )
                         # the memo of DSL function results lives for one step: a step's
                         # evaluations all see the same state (writes come after them)
@@ -157,6 +157,16 @@ class Runtime:
             except Exception as err:  # a rule failed on unexpected data: report where
                 raise GameRuntimeError(_describe(err), getattr(step, "span", None)) from err
 
+    def _loop_span(self) -> Span | None:
+        """The innermost loop statement running now (the likely culprit of a spent budget)."""
+        stk = self.st["stk"]
+        for i in range(len(stk) - 1, 0, -1):
+            if stk[i][3] is not None:
+                parent = stk[i - 1]
+                loop: Step = self.g.blocks[parent[0]][parent[1] - 1]
+                return loop.span
+        return None
+
     def _end(self, winners: list[int] | None) -> None:
         st = self.st
         del st["stk"][1:]
@@ -169,6 +179,20 @@ class Runtime:
         elif t["stage"] not in ("finish", "over"):
             t["stage"] = "finish"
         self.loc = self._nearest_locals()
+
+    def evaluate(self, f: Any, span: Span | None) -> Any:
+        """Evaluate a compiled expression outside a step (scoring, scenario checks): any failure,
+        deep recursion included, becomes a GameRuntimeError at `span`."""
+        try:
+            return f(self)
+        except GameRuntimeError as err:
+            if err.span is None:
+                err.span = span
+            raise
+        except RecursionError as err:
+            raise GameRuntimeError("functions call each other too deeply", span) from err
+        except Exception as err:
+            raise GameRuntimeError(_describe(err), span) from err
 
     # -- end checks
     def fire_end_checks(self) -> bool:

@@ -46,14 +46,26 @@ def find_scenarios(paths: list[str]) -> list[Path]:
         if p.is_file():
             out.append(p)
         elif p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*.yaml") if "scenarios" in f.relative_to(p.parent).parts))
+            inside = "scenarios" in p.parts  # the folder given is (inside) a scenarios folder
+            out.extend(
+                sorted(f for f in p.rglob("*.yaml") if inside or "scenarios" in f.relative_to(p).parts)
+            )
     return out
 
 
 class _Run:
     """One scenario being run."""
 
-    def __init__(self, doc: YamlDoc, spec: Any, path: Path) -> None:
+    def __init__(
+        self,
+        doc: YamlDoc,
+        spec: Any,
+        path: Path,
+        variant: str | None = None,
+        expansions: tuple[str, ...] = (),
+    ) -> None:
+        self.default_variant = variant
+        self.default_expansions = list(expansions)
         self.doc = doc
         self.spec = spec
         self.path = path
@@ -92,7 +104,16 @@ class _Run:
         folder = (
             self.path.parent / game_ref if (self.path.parent / game_ref).is_dir() else find_game(game_ref)
         )
-        self.game = load_game(folder)
+        here = self.path.parent
+
+        def pack_ref(ref: str) -> str:
+            return str(here / ref) if (here / ref).is_file() else ref
+
+        variant = spec.variant or self.default_variant
+        expansions = [*self.default_expansions, *spec.with_]
+        self.game = load_game(
+            folder, None, pack_ref(variant) if variant else None, tuple(pack_ref(e) for e in expansions)
+        )
         self.engine = Engine(self.game)
         players = spec.players
         given = spec.given
@@ -244,7 +265,7 @@ class _Run:
                 raise AuthorError(report)
             rt = Runtime(self.game, self.st)
             rt.loc = self.locals()
-            if f(rt):
+            if rt.evaluate(f, span_for(self.doc, list(path))):
                 continue
             detail = ""
             parts = self.game.snippets.compare_parts(text, origin, Report(), self.local_types())
@@ -267,14 +288,18 @@ def _dsl_value(v: Any) -> str:
     return str(v)
 
 
-def run_scenario_file(path: Path) -> ScenarioResult:
-    """Run one scenario file; never raises for author or rule errors (they become the result's error)."""
+def run_scenario_file(
+    path: Path, variant: str | None = None, expansions: tuple[str, ...] = ()
+) -> ScenarioResult:
+    """Run one scenario file; never raises for author or rule errors (they become the result's error).
+
+    `variant` and `expansions` apply when the scenario names none of its own (`tabula verify --variant`)."""
     report = Report()
     doc = load_yaml_file(path, report)
     spec = validate_scenario(doc, report) if doc is not None else None
     if spec is None or doc is None:
         return ScenarioResult(path.stem, str(path), False, error=render_report(report))
-    run = _Run(doc, spec, path)
+    run = _Run(doc, spec, path, variant, expansions)
     try:
         run.start()
         run.steps()

@@ -350,6 +350,8 @@ class Scenario(_Model):
     players: list[str] | int = Field(description="Player names in seat order, or a number of players.")
     seed: int = Field(default=0, description="Seed of the game's random generator.")
     options: dict[str, Any] = Field(default={}, description="Option name -> value.")
+    variant: str | None = Field(default=None, description="A variant of the game (name or pack file).")
+    with_: list[str] = Field(default=[], alias="with", description="Expansions (names or pack files).")
     given: Given = Field(default=Given(), description="Written into a freshly set-up game.")
     when: list[ChoiceId | WhenStep] = Field(default=[], description="Choices by stable id, in order.")
     then: list[Dsl] = Field(default=[], description="DSL conditions that must all hold afterwards.")

@@ -187,7 +187,7 @@ def fake_scenario_module(tmp_path: Path) -> types.ModuleType:
     def find_scenarios(paths: list[str]) -> list[Path]:
         return [tmp_path / "a.yaml", tmp_path / "b.yaml"]
 
-    def run_scenario_file(path: Path) -> FakeResult:
+    def run_scenario_file(path: Path, variant: object = None, expansions: object = ()) -> FakeResult:
         if path.stem == "a":
             return FakeResult("good one", str(path), True)
         return FakeResult("bad one", str(path), False, ["money(Thomas) == 7: money(Thomas) is 9"],

@@ -16,7 +16,8 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
-from interpreter.engine import Engine
+from interpreter.engine import Engine, find_game
+from interpreter.overlay import list_packs
 from interpreter.runtime import GameRuntimeError
 from interpreter.schema import game_json_schema, scenario_json_schema
 from interpreter.source import AuthorError, Diagnostic, render
@@ -43,18 +44,31 @@ def version() -> str:
 
 def run_check(args: argparse.Namespace) -> int:
     """Load the game, run its setup once for each player count, print `ok: ...` and the warnings."""
-    game = load(args.game, args.option)
+    game = load(args.game, args.option, args.variant, args.expansions)
     engine = Engine(game)
     for players in range(game.min_players, game.max_players + 1):
         engine.new_game(players, 0)
-    print(f"ok: {game.name} ({len(game.components)} components, {len(game.zones)} zones, "
-          f"{len(game.actions)} actions)")
+    packs = f" with {', '.join(game.packs)}" if game.packs else ""
+    print(
+        f"ok: {game.name}{packs} ({len(game.components)} components, {len(game.zones)} zones, "
+        f"{len(game.actions)} actions)"
+    )
     warnings: list[Diagnostic] = list(getattr(game, "check_warnings", []))
     for d in warnings:
         print()
         print(render(d))
     if warnings:
         print(f"\n{len(warnings)} warning{'s' if len(warnings) != 1 else ''}")
+    return 0
+
+
+def run_variants(args: argparse.Namespace) -> int:
+    """List the variants and expansions a game ships."""
+    packs = list_packs(find_game(args.game))
+    if not packs:
+        print("no variants or expansions")
+    for name, kind, description, _ in packs:
+        print(f"{name:24} {kind:10} {description}")
     return 0
 
 
@@ -70,13 +84,29 @@ def run_schema(args: argparse.Namespace) -> int:
 
 def common_options() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument("--option", action="append", type=parse_option, metavar="KEY=VALUE", default=[],
-                        help="set a rules option (VALUE is a YAML scalar); repeatable")
+    parent.add_argument(
+        "--option",
+        action="append",
+        type=parse_option,
+        metavar="KEY=VALUE",
+        default=[],
+        help="set a rules option (VALUE is a YAML scalar); repeatable",
+    )
+    parent.add_argument("--variant", metavar="NAME", help="a variant shipped with the game, or a pack file")
+    parent.add_argument(
+        "--with",
+        dest="expansions",
+        action="append",
+        default=[],
+        metavar="EXPANSION",
+        help="an expansion shipped with the game, or a pack file; repeatable",
+    )
     return parent
 
 
-def add_command(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, handler: Handler,
-                help_text: str) -> argparse.ArgumentParser:
+def add_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, handler: Handler, help_text: str
+) -> argparse.ArgumentParser:
     parser = sub.add_parser(name, help=help_text, description=help_text, parents=[common_options()])
     parser.set_defaults(run=handler)
     return parser
@@ -98,8 +128,12 @@ def add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
     p.add_argument("--games", type=int, default=100, help="number of playouts (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of game 0; game i uses seed+i (default 0)")
-    p.add_argument("--max-decisions", type=int, default=100_000,
-                   help="stop a playout after this many decisions (default 100000)")
+    p.add_argument(
+        "--max-decisions",
+        type=int,
+        default=100_000,
+        help="stop a playout after this many decisions (default 100000)",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -114,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(sub)
     verify = add_command(sub, "verify", run_verify, "run scenario files")
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
+    variants = add_command(sub, "variants", run_variants, "list the variants and expansions a game ships")
+    variants.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     schema = add_command(sub, "schema", run_schema, "print the JSON Schema of game or scenario files")
     schema.add_argument("kind", nargs="?", choices=["game", "scenario"], default="game")
     return parser
@@ -151,8 +187,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:
         if args.debug:
             raise
-        print(f"tabula: internal error: {type(err).__name__}: {err} (run with --debug for the traceback)",
-              file=sys.stderr)
+        print(
+            f"tabula: internal error: {type(err).__name__}: {err} (run with --debug for the traceback)",
+            file=sys.stderr,
+        )
         return EXIT_INTERNAL
 
 

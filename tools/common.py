@@ -40,9 +40,14 @@ def options_dict(pairs: list[tuple[str, Any]] | None) -> dict[str, Any]:
     return dict(pairs or [])
 
 
-def load(game: str, pairs: list[tuple[str, Any]] | None) -> CompiledGame:
+def load(
+    game: str,
+    pairs: list[tuple[str, Any]] | None,
+    variant: str | None = None,
+    expansions: list[str] | None = None,
+) -> CompiledGame:
     """Load a bundled game or a game folder with the chosen rules options."""
-    return load_game(game, options_dict(pairs) or None)
+    return load_game(game, options_dict(pairs) or None, variant, tuple(expansions or ()))
 
 
 def runtime_error_text(err: GameRuntimeError) -> str:

@@ -217,10 +217,16 @@ ENGINE_NAMES: dict[str, str] = {
 }
 
 CONTEXT_NAMES: list[tuple[str, str]] = [
-    ("me", "the deciding player in actions (`when`, `params`, `do`) and in procedures run from them; "
-           "the turn's player in phases, `turn.on_end` and end checks"),
-    ("p", "the turn's player in phases, `turn.skip_if`, `turn.on_end` and end checks; the player "
-          "being scored in `scoring`; the player an ability works for in component abilities"),
+    (
+        "me",
+        "the deciding player in actions (`when`, `params`, `do`) and in procedures run from them; "
+        "the turn's player in phases, `turn.on_end` and end checks",
+    ),
+    (
+        "p",
+        "the turn's player in phases, `turn.skip_if`, `turn.on_end` and end checks; the player "
+        "being scored in `scoring`; the player an ability works for in component abilities",
+    ),
     ("self", "the component, in a component type's `active`, `modifiers`, `allow`, `deny` and `triggers`"),
 ]
 

@@ -87,7 +87,7 @@ class Session:
     def new_lines(self) -> list[str]:
         """Log lines the person has not seen yet (the last LOG_LINES of them)."""
         lines = visible_log(self.log, self.seat)
-        fresh = lines[self.shown:]
+        fresh = lines[self.shown :]
         self.shown = len(lines)
         if len(fresh) > LOG_LINES:
             fresh = [f"... {len(fresh) - LOG_LINES} earlier lines (type 'log')", *fresh[-LOG_LINES:]]
@@ -115,7 +115,7 @@ def player_names(args: argparse.Namespace, game: CompiledGame) -> int | list[str
 
 
 def start(args: argparse.Namespace) -> Session:
-    game = load(args.game, args.option)
+    game = load(args.game, args.option, args.variant, args.expansions)
     players = player_names(args, game)
     count = len(players) if isinstance(players, list) else players
     if not 0 <= args.seat < count:

@@ -98,7 +98,7 @@ def counter_rows(game: CompiledGame, view: View, player: int | None) -> list[tup
         if c.per_player != (player is not None):
             continue
         start = c.base + (player or 0) * c.width
-        values = view["c"][start:start + c.width]
+        values = view["c"][start : start + c.width]
         rows.append((c.name, keyed_text(c.keys, values) if c.keys else str(values[0])))
     return rows
 
@@ -208,12 +208,16 @@ def _section_table(section: Section) -> Table:
 def print_rich(console: Console, screen: Screen) -> None:
     """Draw the screen with panels and colour."""
     console.rule(Text.assemble((screen.title, "bold"), "  ", (screen.status, "dim")))
-    panels = [Panel(_section_table(s), title=s.title, title_align="left", expand=False)
-              for s in screen.sections if s.rows]
+    panels = [
+        Panel(_section_table(s), title=s.title, title_align="left", expand=False)
+        for s in screen.sections
+        if s.rows
+    ]
     console.print(Columns(panels))
     if screen.log:
-        console.print(Panel(Text("\n".join(screen.log), style="dim"), title="Log", title_align="left",
-                            expand=False))
+        console.print(
+            Panel(Text("\n".join(screen.log), style="dim"), title="Log", title_align="left", expand=False)
+        )
     choices = Table.grid(padding=(0, 1))
     choices.add_column(justify="right", style="cyan")
     choices.add_column()

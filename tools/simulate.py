@@ -92,21 +92,35 @@ def summary(stats: Stats, game: str, seed: int) -> dict[str, Any]:
     """The numbers of a run as plain data."""
     g = max(stats.games, 1)
     secs = max(stats.seconds, 1e-9)
-    seats = [{"seat": p, "name": name, "mean_score": stats.score_sum[p] / g, "win_rate": stats.wins[p] / g}
-             for p, name in enumerate(stats.names)] if stats.score_sum else []
+    seats = (
+        [
+            {"seat": p, "name": name, "mean_score": stats.score_sum[p] / g, "win_rate": stats.wins[p] / g}
+            for p, name in enumerate(stats.names)
+        ]
+        if stats.score_sum
+        else []
+    )
     return {
-        "game": game, "players": len(stats.names), "games": stats.games, "seed": seed,
-        "seconds": stats.seconds, "games_per_second": stats.games / secs,
-        "decisions_per_second": stats.decisions / secs, "seats": seats,
-        "mean_turns": stats.turns / g, "mean_decisions": stats.decisions / g,
+        "game": game,
+        "players": len(stats.names),
+        "games": stats.games,
+        "seed": seed,
+        "seconds": stats.seconds,
+        "games_per_second": stats.games / secs,
+        "decisions_per_second": stats.decisions / secs,
+        "seats": seats,
+        "mean_turns": stats.turns / g,
+        "mean_decisions": stats.decisions / g,
         "endings": dict(stats.endings.most_common()),
     }
 
 
 def print_summary(data: dict[str, Any]) -> None:
     print(f"{data['game']}: {data['games']} games, {data['players']} players, seed {data['seed']}")
-    print(f"{data['games_per_second']:.1f} games/s, {data['decisions_per_second']:.0f} decisions/s "
-          f"({data['seconds']:.2f} s)")
+    print(
+        f"{data['games_per_second']:.1f} games/s, {data['decisions_per_second']:.0f} decisions/s "
+        f"({data['seconds']:.2f} s)"
+    )
     print(f"mean turns {data['mean_turns']:.1f}, mean decisions {data['mean_decisions']:.1f}")
     print(f"{'seat':<16} {'mean score':>10} {'win rate':>9}")
     for s in data["seats"]:
@@ -120,15 +134,18 @@ def report_failure(err: GameRuntimeError, args: argparse.Namespace, players: int
     """Where the rule failed, and how to replay exactly that game."""
     seed = args.seed + index
     print(runtime_error_text(err), file=sys.stderr)
-    print(f"in game {index} (game seed {seed}) of the run with --seed {args.seed}; replay it with:\n"
-          f"  tabula simulate {args.game} --players {players} --games 1 --seed {seed}", file=sys.stderr)
+    print(
+        f"in game {index} (game seed {seed}) of the run with --seed {args.seed}; replay it with:\n"
+        f"  tabula simulate {args.game} --players {players} --games 1 --seed {seed}",
+        file=sys.stderr,
+    )
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Run the playouts and print the summary; exit 1 when a rule fails during a playout."""
     if args.games < 1:
         raise CliError("--games must be at least 1")
-    game = load(args.game, args.option)
+    game = load(args.game, args.option, args.variant, args.expansions)
     engine = Engine(game)
     players = args.players if args.players is not None else game.min_players
     seed = args.seed

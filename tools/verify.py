@@ -54,9 +54,11 @@ def scenario_module() -> ModuleType:
         raise CliError(f"scenarios cannot be run: interpreter.scenario is not available ({err})") from err
 
 
-def run_one(module: ModuleType, path: Path) -> ScenarioResult:
+def run_one(
+    module: ModuleType, path: Path, variant: str | None = None, expansions: tuple[str, ...] = ()
+) -> ScenarioResult:
     try:
-        result: ScenarioResult = module.run_scenario_file(path)
+        result: ScenarioResult = module.run_scenario_file(path, variant, expansions)
     except AuthorError as err:
         return Broken(path, str(err))
     except GameRuntimeError as err:
@@ -96,7 +98,7 @@ def run_verify(args: argparse.Namespace) -> int:
         raise CliError(f"no scenario files found in {', '.join(args.paths)}")
     passed = failed = 0
     for path in paths:
-        result = run_one(module, path)
+        result = run_one(module, path, args.variant, tuple(args.expansions))
         report(result)
         passed, failed = (passed + 1, failed) if result.passed else (passed, failed + 1)
     print(f"{passed} passed, {failed} failed")

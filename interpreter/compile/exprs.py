@@ -268,7 +268,15 @@ class ExprCompiler:
                 return self.error("E102", f"zone '{name}' is per player: write {name}(p)", n.span)
             return repr(z.base), ZONE
         if name in self.functions:
-            return self._call_function(self.functions[name], [])
+            slot = self.functions[name]
+            if slot.params:
+                return self.error(
+                    "E105",
+                    f"'{name}' takes {len(slot.params)} argument(s)",
+                    n.span,
+                    f"{name}({', '.join(slot.params)})",
+                )
+            return self._call_function(slot, [])
         if name in ("me", "self", "p"):
             return self.error(
                 "E101",

@@ -611,6 +611,7 @@ class GameCompiler:
         g = self.g
         scoring = self.data.get("scoring") or {}
         scope = Scope({"p": PLAYER})
+        g.score_span = self.span(("scoring", "score"))
         if scoring.get("score") is not None:
             g.score = self.compile_expr(("scoring", "score"), scope)
         for i, _ in enumerate(scoring.get("tiebreak") or []):
@@ -698,12 +699,30 @@ def _emitted_kwargs(data: dict[str, Any], event: str) -> set[str]:
     import re
 
     found: set[str] = set()
-    pattern = re.compile(r"emit\s+" + re.escape(event) + r"\s*\(([^)]*)\)")
+    start = re.compile(r"\bemit\s+" + re.escape(event) + r"\s*\(")
+
+    def arguments(text: str, at: int) -> None:
+        depth, arg = 0, ""
+        for ch in text[at:]:
+            if ch in "([":
+                depth += 1
+            elif ch in ")]":
+                if depth == 0:
+                    break
+                depth -= 1
+            if ch == "," and depth == 0:
+                if "=" in arg:
+                    found.add(arg.split("=")[0].strip())
+                arg = ""
+            else:
+                arg += ch
+        if "=" in arg:
+            found.add(arg.split("=")[0].strip())
 
     def walk(node: Any) -> None:
         if isinstance(node, str):
-            for m in pattern.finditer(node):
-                found.update(k.split("=")[0].strip() for k in m.group(1).split(",") if "=" in k)
+            for m in start.finditer(node):
+                arguments(node, m.end())
         elif isinstance(node, dict):
             for v in node.values():
                 walk(v)

@@ -1,0 +1,363 @@
+"""Variants and expansions: packs of data applied onto a loaded game before it is checked.
+
+Stage: load (after the game folder is merged, before schema validation). A pack is one YAML file:
+
+    pack: short-game                 # its name
+    kind: variant                    # variant (changes the game) or expansion (adds to it)
+    description: One round fewer.
+    game: my-game                    # optional: the game id it is written for
+    options: {short_game: true}      # new defaults for rules options
+    add:     {PATH: value, ...}      # new entries: mapping keys, or items appended to a list
+    replace: {PATH: value, ...}      # existing entries, replaced whole
+    remove:  [PATH, ...]             # existing entries, removed
+
+A PATH is dotted keys from the top of the game, where a list item is selected by its `name` or
+`id`: `flow.rounds.count`, `components.card.instances[C7]`, `flow.end_checks[early_end]`.
+Every reference must exist (adding: the parent must exist and the key must not). Two packs that
+replace or remove the same thing, or add the same id, are an error naming both places. Positions
+are kept: an error inside a pack's DSL is reported in the pack's file, like any other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpreter.source import Report, Span, did_you_mean
+from interpreter.yamlsource import GameSource, YamlDoc, YamlPath, load_yaml_file, span_for
+
+_SEGMENT = re.compile(r"([^.\[\]]+)(?:\[([^\]]+)\])?")
+PACK_KEYS = {"pack", "kind", "description", "game", "options", "add", "replace", "remove"}
+
+
+@dataclass
+class Pack:
+    """A loaded pack file."""
+
+    name: str
+    kind: str
+    description: str
+    doc: YamlDoc
+    file: Path
+
+
+@dataclass
+class _Claims:
+    """Who changed what, to report two packs changing the same entry."""
+
+    changed: dict[YamlPath, Span | None] = field(default_factory=dict)
+
+
+def find_pack(game_folder: Path, ref: str, kind: str) -> Path | None:
+    """A pack file from a name (looked up beside the game) or a path."""
+    p = Path(ref)
+    if p.is_file():
+        return p
+    folder = "variants" if kind == "variant" else "expansions"
+    for candidate in (game_folder / folder / f"{ref}.yaml", game_folder / folder / ref / "pack.yaml"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def list_packs(game_folder: Path) -> list[tuple[str, str, str, Path]]:
+    """(name, kind, description, file) of every pack a game ships."""
+    out = []
+    for folder in ("variants", "expansions"):
+        for f in sorted((game_folder / folder).glob("*.yaml")):
+            doc = load_yaml_file(f, Report())
+            data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+            out.append(
+                (
+                    str(data.get("pack", f.stem)),
+                    str(data.get("kind", folder[:-1])),
+                    str(data.get("description", "")).strip().splitlines()[0]
+                    if data.get("description")
+                    else "",
+                    f,
+                )
+            )
+    return out
+
+
+def load_pack(path: Path, report: Report) -> Pack | None:
+    doc = load_yaml_file(path, report)
+    if doc is None:
+        return None
+    data = doc.data
+    if not isinstance(data, dict) or "pack" not in data:
+        report.error(
+            "V001",
+            "a pack file starts with 'pack: <name>'",
+            Span.point(str(path), 1, 1),
+            "see docs/variants.md",
+        )
+        return None
+    for key in data:
+        if key not in PACK_KEYS:
+            report.error(
+                "V002",
+                f"unknown key '{key}' in a pack",
+                span_for(doc, [key], key=True),
+                did_you_mean(str(key), PACK_KEYS) or f"keys: {', '.join(sorted(PACK_KEYS))}",
+            )
+    kind = str(data.get("kind", "variant"))
+    if kind not in ("variant", "expansion"):
+        report.error("V003", f"kind must be 'variant' or 'expansion', not '{kind}'", span_for(doc, ["kind"]))
+    return Pack(str(data["pack"]), kind, str(data.get("description", "")), doc, path)
+
+
+def parse_path(text: str) -> list[tuple[str, str | None]] | None:
+    """`a.b[x].c` -> [(a, None), (b, x), (c, None)]; None if malformed."""
+    parts: list[tuple[str, str | None]] = []
+    for raw in text.split("."):
+        m = _SEGMENT.fullmatch(raw.strip())
+        if m is None:
+            return None
+        parts.append((m.group(1), m.group(2)))
+    return parts
+
+
+def _item_index(items: list[Any], selector: str) -> int | None:
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and selector in (str(item.get("name")), str(item.get("id"))):
+            return i
+    return None
+
+
+class _Applier:
+    def __init__(self, source: GameSource, report: Report) -> None:
+        self.src = source
+        self.report = report
+        self.claims = _Claims()
+
+    # -- addressing
+    def locate(self, text: str, span: Span | None, *, parent_only: bool = False) -> YamlPath | None:
+        """The merged path a PATH names (for add: the container); errors are reported at `span`."""
+        segs = parse_path(text)
+        if not segs:
+            self.report.error(
+                "V010", f"malformed path '{text}'", span, "write keys with dots: flow.rounds.count"
+            )
+            return None
+        node: Any = self.src.data
+        path: list[str | int] = []
+        for key, selector in segs:
+            if not isinstance(node, dict) or key not in node:
+                options = list(node) if isinstance(node, dict) else []
+                where = ".".join(str(p) for p in path) or "the game"
+                self.report.error(
+                    "V011",
+                    f"'{key}' does not exist in {where}",
+                    span,
+                    did_you_mean(key, [str(o) for o in options]),
+                )
+                return None
+            node = node[key]
+            path.append(key)
+            if selector is not None:
+                if not isinstance(node, list):
+                    self.report.error("V012", f"'{key}' is not a list: [{selector}] selects nothing", span)
+                    return None
+                i = _item_index(node, selector)
+                if i is None:
+                    names = [str(x.get("name", x.get("id"))) for x in node if isinstance(x, dict)]
+                    self.report.error(
+                        "V013",
+                        f"no item named '{selector}' in {'.'.join(map(str, path))}",
+                        span,
+                        did_you_mean(selector, names),
+                    )
+                    return None
+                node = node[i]
+                path.append(i)
+        return tuple(path)
+
+    def node(self, path: YamlPath) -> Any:
+        node: Any = self.src.data
+        for k in path:
+            node = node[k]
+        return node
+
+    def claim(self, path: YamlPath, span: Span | None) -> bool:
+        for other, other_span in self.claims.changed.items():
+            if other[: len(path)] == path or path[: len(other)] == other:
+                where = (
+                    f"{other_span.file}:{other_span.line}:{other_span.col}" if other_span else "another pack"
+                )
+                self.report.error(
+                    "V020", "two packs change the same entry", span, f"it is also changed at {where}"
+                )
+                return False
+        self.claims.changed[path] = span
+        return True
+
+    # -- positions
+    def drop_positions(self, prefix: YamlPath) -> None:
+        n = len(prefix)
+        for table in (self.src.value_origin, self.src.key_span, self.src.value_span):
+            for k in [k for k in table if k[:n] == prefix]:
+                del table[k]
+
+    def shift_positions(self, list_path: YamlPath, start: int, delta: int) -> None:
+        """Renumber the positions of list items after a removal."""
+        n = len(list_path)
+
+        def shifted(key: YamlPath) -> YamlPath | None:
+            if key[:n] == list_path and len(key) > n:
+                index = key[n]
+                if isinstance(index, int) and index >= start:
+                    return (*list_path, index + delta, *key[n + 1 :])
+            return None
+
+        self.src.value_origin = {shifted(k) or k: v for k, v in self.src.value_origin.items()}
+        self.src.key_span = {shifted(k) or k: v for k, v in self.src.key_span.items()}
+        self.src.value_span = {shifted(k) or k: v for k, v in self.src.value_span.items()}
+
+    def copy_positions(self, doc: YamlDoc, from_path: YamlPath, to_path: YamlPath) -> None:
+        n = len(from_path)
+
+        def moved(key: YamlPath) -> YamlPath | None:
+            return (*to_path, *key[n:]) if key[:n] == from_path else None
+
+        for k, origin in doc.value_origin.items():
+            if (new := moved(k)) is not None:
+                self.src.value_origin[new] = origin
+        for k, span in doc.key_span.items():
+            if (new := moved(k)) is not None:
+                self.src.key_span[new] = span
+        for k, span in doc.value_span.items():
+            if (new := moved(k)) is not None:
+                self.src.value_span[new] = span
+
+    # -- operations
+    def add(self, pack: Pack, text: str, value: Any) -> None:
+        doc_path: YamlPath = ("add", text)
+        span = span_for(pack.doc, list(doc_path), key=True)
+        head, _, last = text.rpartition(".")
+        key_seg = parse_path(last)
+        target = self.locate(head, span) if head else ()
+        if target is None:
+            return
+        if not key_seg:
+            self.report.error("V010", f"malformed path '{text}'", span)
+            return
+        key, selector = key_seg[0]
+        if selector is not None:
+            self.report.error(
+                "V014",
+                "add to a list by naming the list, not an item",
+                span,
+                f"write {head + '.' if head else ''}{key}",
+            )
+            return
+        container = self.node(target)
+        if not isinstance(container, dict):
+            self.report.error("V012", f"'{head}' is not a mapping", span)
+            return
+        if key not in container:
+            container[key] = value
+            self.copy_positions(pack.doc, doc_path, (*target, key))
+            self.claim((*target, key), span)
+            return
+        existing = container[key]
+        if isinstance(existing, list) and isinstance(value, list):
+            for i, item in enumerate(value):
+                ident = item.get("name", item.get("id")) if isinstance(item, dict) else None
+                item_span = span_for(pack.doc, [*doc_path, i])
+                if ident is not None and _item_index(existing, str(ident)) is not None:
+                    self.report.error(
+                        "V021",
+                        f"'{ident}' already exists in {text}",
+                        item_span,
+                        "use 'replace:' to change it",
+                    )
+                    continue
+                existing.append(item)
+                self.copy_positions(pack.doc, (*doc_path, i), (*target, key, len(existing) - 1))
+                self.claim((*target, key, len(existing) - 1), item_span)
+            return
+        if isinstance(existing, dict) and isinstance(value, dict):
+            for k, v in value.items():
+                item_span = span_for(pack.doc, [*doc_path, k], key=True)
+                if k in existing:
+                    self.report.error(
+                        "V021", f"'{text}.{k}' already exists", item_span, "use 'replace:' to change it"
+                    )
+                    continue
+                existing[k] = v
+                self.copy_positions(pack.doc, (*doc_path, k), (*target, key, k))
+                self.claim((*target, key, k), item_span)
+            return
+        self.report.error("V021", f"'{text}' already exists", span, "use 'replace:' to change it")
+
+    def replace(self, pack: Pack, text: str, value: Any) -> None:
+        doc_path: YamlPath = ("replace", text)
+        span = span_for(pack.doc, list(doc_path), key=True)
+        path = self.locate(text, span)
+        if path is None or not self.claim(path, span):
+            return
+        parent = self.node(path[:-1]) if path else None
+        if parent is None:
+            self.report.error("V015", "the whole game cannot be replaced", span)
+            return
+        parent[path[-1]] = value
+        self.drop_positions(path)
+        self.copy_positions(pack.doc, doc_path, path)
+
+    def remove(self, pack: Pack, text: str, index: int) -> None:
+        span = span_for(pack.doc, ["remove", index])
+        path = self.locate(text, span)
+        if path is None or not self.claim(path, span):
+            return
+        parent = self.node(path[:-1])
+        self.drop_positions(path)
+        if isinstance(parent, list):
+            assert isinstance(path[-1], int)
+            del parent[path[-1]]
+            self.shift_positions(path[:-1], path[-1] + 1, -1)
+        else:
+            del parent[path[-1]]
+
+    def options(self, pack: Pack, options: dict[str, Any]) -> None:
+        declared = self.src.data.get("options") or {}
+        for name, value in options.items():
+            span = span_for(pack.doc, ["options", name], key=True)
+            if name not in declared:
+                self.report.error(
+                    "V016", f"unknown rules option '{name}'", span, did_you_mean(name, declared)
+                )
+                continue
+            if not self.claim(("options", name), span):
+                continue
+            entry = declared[name]
+            if isinstance(entry, dict):
+                entry["default"] = value
+            else:
+                declared[name] = {"default": value}
+            self.copy_positions(pack.doc, ("options", name), ("options", name, "default"))
+
+    def apply(self, pack: Pack) -> None:
+        data = pack.doc.data
+        game_id = str((self.src.data.get("game") or {}).get("id", ""))
+        if data.get("game") is not None and str(data["game"]) != game_id:
+            self.report.error(
+                "V004", f"this pack is for '{data['game']}', not '{game_id}'", span_for(pack.doc, ["game"])
+            )
+            return
+        self.options(pack, data.get("options") or {})
+        for i, text in enumerate(data.get("remove") or []):
+            self.remove(pack, str(text), i)
+        for text, value in (data.get("replace") or {}).items():
+            self.replace(pack, str(text), value)
+        for text, value in (data.get("add") or {}).items():
+            self.add(pack, str(text), value)
+
+
+def apply_packs(source: GameSource, packs: list[Pack], report: Report) -> None:
+    """Apply packs in order onto a merged game (in place)."""
+    applier = _Applier(source, report)
+    for pack in packs:
+        applier.apply(pack)
