@@ -89,6 +89,21 @@ def test_the_hostile_game_itself_is_fine(tmp_path: Path) -> None:
     assert engine.legal_ids(st) == ["1", "2"]
 
 
+# ------------------------------------------------------------------ cannot exhaust memory
+
+
+@pytest.mark.parametrize(
+    "effect",
+    ["let v = [1]\nrepeat 40:\n  let v = v + v", "let n = count(range(0, 1000000000))"],
+    ids=["doubling-list", "huge-range"],
+)
+def test_lists_are_bounded(tmp_path: Path, effect: str) -> None:
+    folder = hostile(tmp_path, effect)
+    err, _ = run_error(folder)
+    assert "a list of more than 100000 items" in err.message
+    assert err.span is not None and err.span.line >= line_of(folder, effect.splitlines()[0])
+
+
 # ------------------------------------------------------------------ cannot hang
 
 

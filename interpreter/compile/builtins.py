@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.compile.scope import ANY, BOOL, COMP, INT, NONE, PLAYER, STR, ZONE, Scope, elem, list_of
 from interpreter.dsl import ast
-from interpreter.runtime import Runtime
+from interpreter.runtime import GameRuntimeError, Runtime
 
 if TYPE_CHECKING:
     from interpreter.compile.exprs import Code, ExprCompiler
@@ -54,6 +54,16 @@ class Builtin:
             return self.inline.format(*[src for src, _ in compiled]), result
         fn = c.inject(self.impl, "b_" + self.name)
         return f"{fn}(rt{''.join(', ' + src for src, _ in compiled)})", result
+
+
+MAX_LIST = 100_000  # no list may grow past this: a game file must not exhaust memory
+
+
+def bounded(items: list[Any]) -> list[Any]:
+    """Refuse lists longer than MAX_LIST (the step budget bounds time, this bounds memory)."""
+    if len(items) > MAX_LIST:
+        raise GameRuntimeError(f"a list of more than {MAX_LIST} items", None)
+    return items
 
 
 def _players(rt: Runtime) -> int:
@@ -196,11 +206,11 @@ _add(
     Builtin(
         "range",
         "range(a, b)",
-        "the numbers a, a+1, ..., b-1",
+        f"the numbers a, a+1, ..., b-1 (at most {MAX_LIST} of them)",
         "range(3, 9)",
         (2, 2),
         list_of(INT),
-        lambda rt, a, b: list(range(a, b)),
+        lambda rt, a, b: bounded(list(range(a, min(b, a + MAX_LIST + 1)))),
     )
 )
 _add(
@@ -432,7 +442,6 @@ _INLINE = {
     "any": "any({0})",
     "all": "all({0})",
     "abs": "abs({0})",
-    "range": "list(range({0}, {1}))",
     "has": "({1} in {0})",
     "is_none": "({0} is None)",
 }

@@ -514,7 +514,8 @@ class ExprCompiler:
         a, at = self.code(n.left, scope)
         b, bt = self.code(n.right, scope)
         if n.op == "+" and (at.startswith("list[") or bt.startswith("list[")):
-            return f"(list({a}) + list({b}))", join(at, bt)
+            bounded = self.inject(B.bounded, "bounded")
+            return f"{bounded}(list({a}) + list({b}))", join(at, bt)
         for t, node in ((at, n.left), (bt, n.right)):
             if t not in (INT, ANY):
                 self.report.error("T005", f"'{n.op}' needs numbers, but this is a {t}", node.span)
