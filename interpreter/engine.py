@@ -183,6 +183,12 @@ class Engine:
             out.append((cid, render_template(rt, list(act.label))))
         return out
 
+    def explain(self, st: State, name: str) -> str:
+        """Why the action `name` (or `name:args`) is not a legal choice now, in the game's words."""
+        from interpreter.explain import explain
+
+        return explain(self.game, st, name)
+
     def legal_ids(self, st: State) -> list[str]:
         dec = st["dec"]
         return [] if dec is None else list(dec["ids"])

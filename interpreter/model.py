@@ -84,6 +84,9 @@ class ActionDef:
     span: Span | None
     guard: Closure | None = None  # the conjuncts of `when` that use no parameter: tested once
     options: Closure | None = None  # generated: every legal argument list, with `me` in rt.loc
+    # for "why not?": each `and`-conjunct of `when` (span, test, sides of a comparison or None)
+    conditions: list[tuple[Span | None, Closure, tuple[Any, Any] | None]] = field(default_factory=list)
+    param_spans: list[Span | None] = field(default_factory=list)
 
 
 @dataclass

@@ -153,6 +153,17 @@ def register_source(file: str, text: str) -> None:
     _source_lines[key] = (_signature(key), split_lines(text))
 
 
+def span_text(span: Span) -> str:
+    """The source text a span covers (its first line only, with '...' if it goes on)."""
+    lines = _lines_of(span.file)
+    if not lines or not 1 <= span.line <= len(lines):
+        return ""
+    line = lines[span.line - 1]
+    if span.end_line == span.line:
+        return line[span.col - 1 : span.end_col - 1]
+    return line[span.col - 1 :].rstrip() + " ..."
+
+
 def clear_source_cache() -> None:
     """Forget cached file contents."""
     _source_lines.clear()

@@ -156,7 +156,7 @@ def test_play_commands_and_eof(capsys: pytest.CaptureFixture[str], monkeypatch: 
     monkeypatch.setattr(sys, "stdin", io.StringIO("help\nwhy take\n99\nnonsense\nplay_card:A\n"))
     assert cli.main(["play", str(MINI), "--players", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "why-not explanations are not available yet" in out
+    assert "'take' is possible now" in out
     assert "no choice numbered 99" in out
     assert "not possible:" in out
     assert "P1: play_card:A" in out

@@ -374,6 +374,8 @@ class GameCompiler:
                 guard,
             )
             act.options = self._action_options(name, [(p, t) for p, _, t in params])
+            act.conditions = self._conditions(name, scope)
+            act.param_spans = [self.span(("actions", name, "params", p)) for p, _, _ in params]
             g.actions[name] = act
             g.action_list.append(act)
 
@@ -418,6 +420,28 @@ class GameCompiler:
             exec(compile(text, f"<action {name}>", "exec"), self.ex.ns, local)  # generated from a checked AST
             options: Closure = local["_opts"]
             return options
+        finally:
+            self.ex.report = saved
+
+    def _conditions(
+        self, name: str, scope: Scope
+    ) -> list[tuple[Span | None, Closure, tuple[Any, Any] | None]]:
+        """Each conjunct of an action's `when`, compiled on its own (for "why not?")."""
+        node = self.expr_at(("actions", name, "when"))
+        if node is None:
+            return []
+        saved = self.ex.report
+        self.ex.report = Report()  # already reported when the whole condition was compiled
+        try:
+            out: list[tuple[Span | None, Closure, tuple[Any, Any] | None]] = []
+            for c in _conjuncts(node):
+                sides = (
+                    (self.ex.expr(c.left, scope), self.ex.expr(c.right, scope))
+                    if isinstance(c, ast.Compare)
+                    else None
+                )
+                out.append((c.span, self.ex.cond(c, scope), sides))
+            return out
         finally:
             self.ex.report = saved
 
