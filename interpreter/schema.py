@@ -129,8 +129,8 @@ class ComponentType(_Model):
     active: Dsl | None = Field(
         default=None, description="Condition (self, p bound): is the ability working for p?"
     )
-    modifiers: dict[str, Dsl] = Field(
-        default={}, description="Value name -> '+N', '*N' or '+expr' while active."
+    modifiers: dict[str, Dsl | list[Dsl]] = Field(
+        default={}, description="Value name -> '+N', '*N' or '+expr' (or a list of them) while active."
     )
     allow: dict[str, Dsl] = Field(
         default={}, description="Rule name -> condition that also allows it while active."

@@ -304,7 +304,13 @@ class ExprCompiler:
                     n.span,
                     f"{name}({', '.join(slot.params)})",
                 )
-            return self._call_function(slot, [self.code(a, scope)[0] for a in n.args])
+            args = []
+            for a, pname in zip(n.args, slot.params, strict=True):
+                src, t = self.code(a, scope)
+                if t == ZONE and slot.param_types.get(pname, ANY).startswith("list["):
+                    src = f"S['z'][{src}]"  # a zone given where a list is declared: its contents
+                args.append(src)
+            return self._call_function(slot, args)
         if name in g.counters:
             idx = self.counter_index_code(name, n, scope)
             return (BROKEN[0], ANY) if idx is None else (f"S['c'][{idx}]", INT)

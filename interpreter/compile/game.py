@@ -274,6 +274,7 @@ class GameCompiler:
             slot.param_types = dict(typed)
             functions[name] = slot
         self.ex = ExprCompiler(g, self.report, functions)
+        self._declare_values_and_rules()
         proc_types = {name: self._params(("procedures", name)) for name in d.get("procedures") or {}}
         procedures: dict[str, tuple[list[str], list[int]]] = {
             name: ([p for p, _ in typed], [0]) for name, typed in proc_types.items()
@@ -325,16 +326,26 @@ class GameCompiler:
                 out.append((str(entry), ANY))
         return out
 
+    def _declare_values_and_rules(self) -> None:
+        """Names and parameters first, so functions may use value() and rule() whatever the order."""
+        g = self.g
+        self.value_params = {name: self._params(("values", name)) for name in self.data.get("values") or {}}
+        self.rule_params = {name: self._params(("rules", name)) for name in self.data.get("rules") or {}}
+        for name, typed in self.value_params.items():
+            g.values[name] = ValueDef(name, [p for p, _ in typed], lambda rt: 0)
+        for name, typed in self.rule_params.items():
+            g.rules[name] = RuleDef(name, [p for p, _ in typed], lambda rt: False)
+
     def _values_and_rules(self) -> None:
         g = self.g
-        for name, vdef in (self.data.get("values") or {}).items():
-            params = [str(p) for p in (vdef or {}).get("params", [])]
-            base = self.compile_expr(("values", name, "base"), Scope({p: ANY for p in params}))
-            g.values[name] = ValueDef(name, params, base or (lambda rt: 0))
-        for name, rdef in (self.data.get("rules") or {}).items():
-            params = [str(p) for p in (rdef or {}).get("params", [])]
-            base = self.compile_cond(("rules", name, "base"), Scope({p: ANY for p in params}))
-            g.rules[name] = RuleDef(name, params, base or (lambda rt: False))
+        for name, typed in self.value_params.items():
+            base = self.compile_expr(("values", name, "base"), Scope(dict(typed)))
+            if base is not None:
+                g.values[name].base = base
+        for name, typed in self.rule_params.items():
+            cond = self.compile_cond(("rules", name, "base"), Scope(dict(typed)))
+            if cond is not None:
+                g.rules[name].base = cond
 
     def _actions(self) -> None:
         g = self.g
@@ -493,13 +504,21 @@ class GameCompiler:
                         "E121", f"unknown value '{vname}'", self.span(path), did_you_mean(vname, g.values)
                     )
                     continue
-                text = str(mod).strip()
-                op = "*" if text.startswith("*") else "+"
-                body = text[1:] if text[:1] in "+*" else text
-                node = parse_expr(body, PlainOrigin(*_loc(self.span(path))), self.report)
-                if node is not None:
-                    vscope = Scope({**scope.locals, **{p: ANY for p in g.values[vname].params}})
-                    g.values[vname].modifiers.append(ModifierDef(tname, op, self.ex.expr(node, vscope)[0]))
+                entries = mod if isinstance(mod, list) else [mod]
+                for k, entry in enumerate(entries):
+                    epath = (*path, k) if isinstance(mod, list) else path
+                    text = str(entry).strip()
+                    op = "*" if text.startswith("*") else "+"
+                    body = text[1:] if text[:1] in "+*" else text
+                    node = parse_expr(body, PlainOrigin(*_loc(self.span(epath))), self.report)
+                    if node is not None:
+                        types = dict(self.value_params.get(vname, []))
+                        vscope = Scope(
+                            {**scope.locals, **{p: types.get(p, ANY) for p in g.values[vname].params}}
+                        )
+                        g.values[vname].modifiers.append(
+                            ModifierDef(tname, op, self.ex.expr(node, vscope)[0])
+                        )
             for kind in ("allow", "deny"):
                 for rname in tdef.get(kind) or {}:
                     path = ("components", tname, kind, rname)
