@@ -48,6 +48,11 @@ def _failing(rt: Runtime, act: ActionDef) -> str | None:
             return f"{text} cannot be evaluated: {err.message}{_where(span)}"
         if ok:
             continue
+        if sides is not None and ":" in text:
+            # a `cost:` entry (expressions never contain ':'): counter: amount
+            (lf, lt), (rf, rtype) = sides
+            holds, needs = _show(rt, lf(rt), lt), _show(rt, rf(rt), rtype)
+            return f"the cost {text} cannot be paid (it holds {holds}, needs {needs}){_where(span)}"
         detail = ""
         if sides is not None:
             (lf, lt), (rf, rtype) = sides

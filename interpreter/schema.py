@@ -197,6 +197,9 @@ class ActionDef(_Model):
     params: dict[str, Dsl] = Field(
         default={}, description="Parameter -> list expression; each value is one choice."
     )
+    cost: dict[str, Dsl] = Field(
+        default={}, description="Counter -> amount: must be affordable to offer the action, paid first."
+    )
     when: Dsl | None = Field(default=None, description="Condition for the action to be legal.")
     do: Dsl = Field(description="The effect of choosing the action.")
     label: str | None = Field(default=None, description="Display template, e.g. 'use {sym}'.")

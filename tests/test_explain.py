@@ -19,7 +19,7 @@ def first_window() -> tuple[Engine, dict[str, object]]:
 def test_a_failed_comparison_shows_both_sides_and_its_line(first_window: tuple[Engine, dict]) -> None:
     engine, st = first_window
     text = engine.explain(st, "recruit")
-    assert "influence(me) >= recruit_cost is false (left side is 0, right side is 2)" in text
+    assert "the cost influence(me): recruit_cost cannot be paid (it holds 0, needs 2)" in text
     assert "gamedefs/porta-nigra/actions.yaml:" in text
 
 
@@ -27,6 +27,12 @@ def test_the_same_reason_for_every_argument_is_said_once(first_window: tuple[Eng
     engine, st = first_window
     text = engine.explain(st, "buy_honour")
     assert text.startswith("'buy_honour' is not possible now: for every card, influence(me) >=")
+
+
+def test_a_failed_comparison_in_when(first_window: tuple[Engine, dict]) -> None:
+    engine, st = first_window
+    text = engine.explain(st, "buy_honour:HC-VP5")
+    assert "influence(me) >= min(c.cost for c in honour_display default 0) is false (left side is 0," in text
 
 
 def test_a_plain_condition(first_window: tuple[Engine, dict]) -> None:

@@ -53,6 +53,8 @@ class GameCompiler:
     """Compiles one game; see the module docstring."""
 
     def __init__(self, source: GameSource, report: Report, options: dict[str, Any] | None = None) -> None:
+        self._whens: dict[str, ast.Expr | None] = {}
+        self._costs: dict[str, list[tuple[ast.Expr, ast.Expr]]] = {}
         self.src = source
         self.data: dict[str, Any] = source.data
         self.report = report
@@ -371,7 +373,8 @@ class GameCompiler:
                     str(adef["label"]), self.origin(("actions", name, "label")), self.report
                 )
                 label = tuple(p if isinstance(p, str) else self.ex.expr(p, scope) for p in parts)
-            block = self.compile_block(("actions", name, "do"), scope.child(), tail=[]) or 0
+            stmts = (*self._cost_payments(name), *(self.block_at(("actions", name, "do")) or ()))
+            block = self.sc.block(stmts, scope.child())
             act = ActionDef(
                 i,
                 name,
@@ -394,7 +397,7 @@ class GameCompiler:
         """One generated function listing an action's legal argument lists (its parameters are Python
         locals: no dictionary writes, no closure per test). The action was already checked above, so
         diagnostics from this second compilation are dropped."""
-        when = self.expr_at(("actions", name, "when"))
+        when = self.action_when(name)
         saved = self.ex.report
         self.ex.report = Report()
         try:
@@ -434,24 +437,63 @@ class GameCompiler:
         finally:
             self.ex.report = saved
 
+    def _cost_items(self, name: str) -> list[tuple[ast.Expr, ast.Expr]]:
+        """An action's `cost:` as (counter, amount) nodes, each parsed (once) at its own YAML position."""
+        if name in self._costs:
+            return self._costs[name]
+        items: list[tuple[ast.Expr, ast.Expr]] = []
+        self._costs[name] = items
+        for key in (self.data["actions"].get(name) or {}).get("cost") or {}:
+            path = ("actions", name, "cost", key)
+            key_span = span_for(self.src, path, key=True)
+            target = parse_expr(str(key), PlainOrigin(*_loc(key_span)), self.report)
+            amount = self.expr_at(path)
+            if target is not None and amount is not None:
+                items.append((target, amount))
+        return items
+
+    def _cost_payments(self, name: str) -> list[ast.Stmt]:
+        """`pay` statements for the cost, run before the action's effect."""
+        return [ast.Pay(amount.span, amount, target) for target, amount in self._cost_items(name)]
+
+    def action_when(self, name: str) -> ast.Expr | None:
+        """The action's condition: every cost affordable, and its `when` (parsed once)."""
+        if name in self._whens:
+            return self._whens[name]
+        parts: list[ast.Expr] = [
+            ast.Compare(amount.span, ">=", target, amount) for target, amount in self._cost_items(name)
+        ]
+        when = self.expr_at(("actions", name, "when"))
+        if when is not None:
+            parts.append(when)
+        result = _and_chain(parts) if parts else None
+        self._whens[name] = result
+        return result
+
     def _conditions(
         self, name: str, scope: Scope
     ) -> list[tuple[Span | None, Closure, tuple[Any, Any] | None]]:
         """Each conjunct of an action's `when`, compiled on its own (for "why not?")."""
-        node = self.expr_at(("actions", name, "when"))
+        node = self.action_when(name)
         if node is None:
             return []
         saved = self.ex.report
         self.ex.report = Report()  # already reported when the whole condition was compiled
         try:
             out: list[tuple[Span | None, Closure, tuple[Any, Any] | None]] = []
-            for c in _conjuncts(node):
+            costs = len(self._cost_items(name))
+            for i, c in enumerate(_conjuncts(node)):
                 sides = (
                     (self.ex.expr(c.left, scope), self.ex.expr(c.right, scope))
                     if isinstance(c, ast.Compare)
                     else None
                 )
-                out.append((c.span, self.ex.cond(c, scope), sides))
+                span = c.span
+                if i < costs and isinstance(c, ast.Compare):
+                    # a cost: point at "counter: amount" in the action's cost mapping
+                    left = c.left.span
+                    span = Span(left.file, left.line, left.col, c.span.end_line, c.span.end_col)
+                out.append((span, self.ex.cond(c, scope), sides))
             return out
         finally:
             self.ex.report = saved
@@ -461,7 +503,7 @@ class GameCompiler:
     ) -> tuple[Closure | None, Closure | None]:
         """(condition, guard): the `and`-conjuncts that use no parameter become a guard, tested once
         per window instead of once per parameter value."""
-        node = self.expr_at(("actions", name, "when"))
+        node = self.action_when(name)
         if node is None:
             return None, None
         conjuncts = _conjuncts(node)
