@@ -105,6 +105,7 @@ class Runtime:
         stk: list[Frame] = st["stk"]
         blocks = self.g.blocks
         memo = self.memo
+        budget = self.budget
         step: Step | None = None
         while True:
             try:
@@ -117,23 +118,26 @@ class Runtime:
                     while pc < n:
                         fr[1] = pc + 1
                         step = blk[pc]
-                        self.budget -= 1
-                        if self.budget < 0:
+                        budget -= 1
+                        if budget < 0:
                             raise GameRuntimeError(
                                 f"more than {STEP_BUDGET} steps without a decision (an endless loop?)",
                                 self._loop_span() or step.span,
                             )
                         # the memo of DSL function results lives for one step: a step's
                         # evaluations all see the same state (writes come after them)
-                        memo.clear()
+                        if memo:
+                            memo.clear()
                         if step.exec(self, fr) is SUSPEND:
+                            self.budget = budget
                             return
                         if stk[-1] is not fr:
                             break
                         pc = fr[1]
                     else:
                         if fr[3] is not None:
-                            memo.clear()
+                            if memo:
+                                memo.clear()
                             parent = stk[-2]
                             if blocks[parent[0]][parent[1] - 1].again(self, fr):
                                 fr[1] = 0
@@ -141,6 +145,7 @@ class Runtime:
                         stk.pop()
                         if fr[2] is not None:
                             self.loc = self._nearest_locals()
+                self.budget = budget
                 return
             except GameEnded as end:
                 self._end(end.winners)
