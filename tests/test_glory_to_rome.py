@@ -1,0 +1,103 @@
+"""Glory to Rome invariants on seeded random games.
+
+- Every Republic Order (144), every Jack (6) and every site (36) is in exactly one place after every
+  choice; the Imperium-only Orders stay out of play.
+- No player's view contains another player's hand, a vault card that is not public (its owner
+  included), or a log line naming a component that moved between zones the viewer cannot see.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from interpreter import rng
+from interpreter.engine import Engine, load_game
+from interpreter.view import HIDDEN, visible_log, visible_to
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = load_game(ROOT / "gamedefs" / "glory-to-rome")
+ENGINE = Engine(GAME)
+REPUBLIC = [c.id for c in GAME.components if c.type == "order" and c.props.get("card_set") != "imperium"]
+IMPERIUM = [c.id for c in GAME.components if c.type == "order" and c.props.get("card_set") == "imperium"]
+OTHERS = [c.id for c in GAME.components if c.type in ("jack", "site")]
+MOVE = re.compile(r"^(?P<what>.+): (?P<src>\S+) -> (?P<dst>\S+)$")
+
+
+def check_places(st: dict[str, Any]) -> None:
+    seen: dict[int, int] = {}
+    for zi, zone in enumerate(st["z"]):
+        for cid in zone:
+            assert cid not in seen, f"{GAME.components[cid].key} is in two zones"
+            seen[cid] = zi
+    for cid in REPUBLIC + OTHERS:
+        assert st["loc"][cid] >= 0 and seen.get(cid) == st["loc"][cid], GAME.components[cid].key
+    for cid in IMPERIUM:
+        assert st["loc"][cid] == -1 and cid not in seen
+
+
+def zone_visible(label: str, viewer: int, names: list[str]) -> bool:
+    """Could `viewer` see inside the zone a log line names (`hand(Ann)`, `deck`)?"""
+    name, _, owner = label.partition("(")
+    layout = GAME.zones.get(name)
+    if layout is None:
+        return True
+    if layout.visibility == "public":
+        return True
+    return layout.visibility == "owner" and owner.rstrip(")") == names[viewer]
+
+
+def check_views(st: dict[str, Any], log: list[dict[str, Any]]) -> None:
+    names = st["names"]
+    for p in range(st["t"]["n"]):
+        view = ENGINE.view(st, p)
+        for zi, zone in enumerate(st["z"]):
+            layout, owner = GAME.zone_layouts[zi], GAME.zone_owner[zi]
+            for pos, cid in enumerate(zone):
+                shown = view["z"][zi][pos]
+                if layout.name == "hand" and owner != p and not st["rv"][cid]:
+                    # a card revealed for a Legionary demand is public (RULES §6.1); no other
+                    assert shown == HIDDEN, "another player's hand leaks"
+                if layout.name == "vault" and not st["rv"][cid]:
+                    assert shown == HIDDEN, "a hidden vault card leaks (to its owner too)"
+                assert shown == (cid if visible_to(GAME, st, cid, p) else HIDDEN)
+        assert "stk" not in view and "rng" not in view
+        for line in visible_log(log, p):
+            m = MOVE.match(line)
+            # masked lines ("a hidden order: ...") and counts ("12 components: ...") name nothing
+            if m and not m.group("what").startswith("a hidden") and not m.group("what")[0].isdigit():
+                seen_side = zone_visible(m.group("src"), p, names) or zone_visible(m.group("dst"), p, names)
+                assert seen_side, f"the log shows {names[p]} a move they cannot see: {line}"
+
+
+def play(players: int, seed: int, every: int = 1) -> int:
+    log: list[dict[str, Any]] = []
+    st = ENGINE.new_game(players, seed=seed, log=log)
+    bot = rng.seed_state(seed + 101)
+    steps = 0
+    while not ENGINE.is_terminal(st):
+        check_places(st)
+        if steps % every == 0:
+            check_views(st, log)
+        ENGINE.apply_inplace(st, rng.below(bot, len(st["dec"]["ids"])), log)
+        steps += 1
+        assert steps < 20_000
+    check_places(st)
+    check_views(st, log)
+    return steps
+
+
+def test_every_card_is_in_one_place_in_random_games() -> None:
+    for players in (2, 3, 4, 5):
+        for seed in (1, 2):
+            assert play(players, seed, every=50) > 0
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=hs.integers(min_value=2, max_value=5), seed=hs.integers(min_value=0, max_value=10_000))
+def test_no_view_leaks_a_hand_or_a_hidden_vault_card(players: int, seed: int) -> None:
+    play(players, seed)
