@@ -97,6 +97,7 @@ class TriggerDef:
     block: int
     component_type: str | None = None
     active: Closure | None = None
+    span: Span | None = None
 
 
 @dataclass

@@ -77,3 +77,15 @@ def test_scenario_checks_and_expected_winners(tmp_path: Path) -> None:
     result = run_scenario_file(scenario)
     assert not result.passed
     assert result.failures == ["winners should be ['Bob'], not ['Ann']"]
+
+
+def test_unused_definitions_and_unheard_triggers_are_warnings(tmp_path: Path) -> None:
+    folder = variant(
+        tmp_path,
+        "flow:\n",
+        "procedures:\n  forgotten: {do: pass}\ntriggers:\n  - {id: ear, on: bell, do: pass}\nflow:\n",
+    )
+    game = load_game(folder)
+    found = sorted((d.code, d.message) for d in game.check_warnings)
+    assert ("W001", "procedure 'forgotten' is never used") in found
+    assert ("W002", "trigger 'ear' waits for 'bell', which nothing emits") in found

@@ -109,6 +109,7 @@ class ExprCompiler:
                 self.props.setdefault(k, set()).add(c.type)
         self.ns: dict[str, Any] = {"_broken": _broken, "_as_list": _as_list, "__builtins__": _SAFE_BUILTINS}
         self._injected: dict[int, str] = {}
+        self.used: set[str] = set()  # every name the game's code mentions (for unused-definition warnings)
         self._cache: dict[str, Closure] = {}
 
     # ------------------------------------------------------------ namespace
@@ -172,6 +173,13 @@ class ExprCompiler:
 
     # ------------------------------------------------------------ code
     def code(self, node: ast.Expr, scope: Scope) -> Code:
+        if isinstance(node, ast.Name):
+            self.used.add(node.id)
+        elif isinstance(node, (ast.Call, ast.CallGen)) and isinstance(node.func, ast.Name):
+            self.used.add(node.func.id)
+            if node.func.id in ("value", "rule") and isinstance(node, ast.Call) and node.args:
+                first = node.args[0]
+                self.used.add(first.id if isinstance(first, ast.Name) else getattr(first, "value", ""))
         method = getattr(self, "_" + type(node).__name__)
         result: Code = method(node, scope)
         return result

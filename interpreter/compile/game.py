@@ -301,8 +301,32 @@ class GameCompiler:
         self._component_abilities()
         self._flow()
         self._scoring()
+        self._unused()
         g.snippets = Snippets(self.ex, self.sc)
         return g
+
+    def _unused(self) -> None:
+        """Warnings for definitions nothing uses, and triggers on events nothing emits."""
+        mentioned = self.ex.used | _scenario_words(self.src.folder)
+        # constants are not checked: games keep provenance and reference data there on purpose
+        for section in ("functions", "procedures", "actions", "counters", "vars", "zones", "values", "rules"):
+            for name in self.data.get(section) or {}:
+                if name not in mentioned:
+                    self.report.warning(
+                        "W001",
+                        f"{section[:-1]} '{name}' is never used",
+                        span_for(self.src, (section, name), key=True),
+                        "remove it, or use it in the rules or a scenario",
+                    )
+        for event, triggers in self.g.triggers.items():
+            if event not in self.sc.emitted:
+                for trig in triggers:
+                    self.report.warning(
+                        "W002",
+                        f"trigger '{trig.id}' waits for '{event}', which nothing emits",
+                        trig.span,
+                        did_you_mean(event, self.sc.emitted) or f"emit it with `emit {event}(...)`",
+                    )
 
     def _params(self, path: Path_) -> list[tuple[str, str]]:
         """A definition's parameters as (name, static type): `[p: player, n]`."""
@@ -528,7 +552,15 @@ class GameCompiler:
             scope.locals.setdefault(key, ANY)
         where = self.compile_cond((*path, "where"), scope) if tdef.get("where") is not None else None
         block = self.compile_block((*path, "do"), scope.child(), tail=[]) or 0
-        trig = TriggerDef(str(tdef.get("id", f"{event}#{path[-1]}")), event, where, block, ctype, active)
+        trig = TriggerDef(
+            str(tdef.get("id", f"{event}#{path[-1]}")),
+            event,
+            where,
+            block,
+            ctype,
+            active,
+            self.span((*path, "on")),
+        )
         self.g.triggers.setdefault(event, []).append(trig)
 
     def _component_abilities(self) -> None:
@@ -768,6 +800,16 @@ def _names_in(node: Any) -> set[str]:
         for v in node:
             found |= _names_in(v)
     return found
+
+
+def _scenario_words(folder: Any) -> set[str]:
+    """Identifiers written in the game's scenario files (names used only by scenarios are used)."""
+    import re
+
+    words: set[str] = set()
+    for f in sorted(folder.glob("scenarios/**/*.yaml")):
+        words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", f.read_text(encoding="utf-8")))
+    return words
 
 
 def _none(v: Any) -> Any:

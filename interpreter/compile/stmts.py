@@ -493,6 +493,7 @@ class StmtCompiler:
         self.g = ex.g
         self.report = ex.report
         self.procedures = procedures  # name -> (params, cell holding the block id)
+        self.emitted: set[str] = set()  # events some `emit` fires
         self.action_index = action_index
 
     def block(self, stmts: ast.Block, scope: Scope) -> int:
@@ -732,6 +733,7 @@ class StmtCompiler:
         return _broken
 
     def _Window(self, n: ast.Window, scope: Scope) -> Step:
+        self.ex.used.update(n.actions)
         pf, pt = self.ex.expr(n.player, scope)
         self.ex.expect(pt, PLAYER, n.player.span)
         idx: list[int] = []
@@ -745,6 +747,7 @@ class StmtCompiler:
         return WindowStep(n.span, pf, idx)
 
     def _Run(self, n: ast.Run, scope: Scope) -> Step | None:
+        self.ex.used.add(n.name)
         if n.name not in self.procedures:
             self.report.error(
                 "E115", f"unknown procedure '{n.name}'", n.span, did_you_mean(n.name, self.procedures)
@@ -762,6 +765,7 @@ class StmtCompiler:
         return RunStep(n.span, n.name, params, [self.ex.expr(a, scope)[0] for a in n.args], cell)
 
     def _Emit(self, n: ast.Emit, scope: Scope) -> Step:
+        self.emitted.add(n.event)
         return EmitStep(n.span, n.event, [(k, self.ex.expr(v, scope)[0]) for k, v in n.kwargs])
 
     def _Log(self, n: ast.Log, scope: Scope) -> Step:
