@@ -189,6 +189,10 @@ class CompiledGame:
     snippets: Any = None  # compiles extra DSL text (scenarios, explain) against this game's names
     check_warnings: list[Any] = field(default_factory=list)
     packs: list[str] = field(default_factory=list)  # the variant and expansions applied
+    block_spans: dict[int, Span] = field(default_factory=dict)  # where each block's first statement is
+    block_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # (kind, name) of named blocks
+    coverage: set[int] | None = None  # when measuring: the blocks that ran
+    rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)
 
     def zone_instances(self) -> list[tuple[ZoneLayout, int | None]]:
         """Every zone instance in state order, with its owner (None for global zones).

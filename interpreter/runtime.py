@@ -72,7 +72,7 @@ class Step:
 class Runtime:
     """Executes steps on one state. Closures read `rt.st`, `rt.loc` and `rt.g`."""
 
-    __slots__ = ("budget", "depth", "g", "loc", "log", "memo", "st")
+    __slots__ = ("budget", "cov", "depth", "g", "loc", "log", "memo", "st")
 
     def __init__(self, game: CompiledGame, state: State, log: list[dict[str, Any]] | None = None) -> None:
         self.g = game
@@ -82,6 +82,7 @@ class Runtime:
         self.budget = STEP_BUDGET
         self.depth = 0
         self.memo: dict[Any, Any] = {}  # results of DSL functions within one step (see run)
+        self.cov = game.coverage  # a set of block ids while rules coverage is measured, else None
 
     # -- frames
     def _nearest_locals(self) -> dict[str, Any]:
@@ -111,6 +112,8 @@ class Runtime:
             try:
                 while stk:
                     fr = stk[-1]
+                    if self.cov is not None:
+                        self.cov.add(fr[0])
                     blk = blocks[fr[0]]
                     n = len(blk)
                     pc = fr[1]

@@ -64,6 +64,7 @@ class _Run:
         variant: str | None = None,
         expansions: tuple[str, ...] = (),
     ) -> None:
+        self.shared_game: CompiledGame | None = None
         self.default_variant = variant
         self.default_expansions = list(expansions)
         self.doc = doc
@@ -111,9 +112,18 @@ class _Run:
 
         variant = spec.variant or self.default_variant
         expansions = [*self.default_expansions, *spec.with_]
-        self.game = load_game(
-            folder, None, pack_ref(variant) if variant else None, tuple(pack_ref(e) for e in expansions)
-        )
+        shared = self.shared_game
+        if (
+            shared is not None
+            and not variant
+            and not expansions
+            and Path(shared.folder).resolve() == Path(folder).resolve()
+        ):
+            self.game = shared  # rules coverage: every scenario of the game runs on one compiled game
+        else:
+            self.game = load_game(
+                folder, None, pack_ref(variant) if variant else None, tuple(pack_ref(e) for e in expansions)
+            )
         self.engine = Engine(self.game)
         players = spec.players
         given = spec.given
@@ -289,17 +299,19 @@ def _dsl_value(v: Any) -> str:
 
 
 def run_scenario_file(
-    path: Path, variant: str | None = None, expansions: tuple[str, ...] = ()
+    path: Path, variant: str | None = None, expansions: tuple[str, ...] = (), game: CompiledGame | None = None
 ) -> ScenarioResult:
     """Run one scenario file; never raises for author or rule errors (they become the result's error).
 
-    `variant` and `expansions` apply when the scenario names none of its own (`tabula verify --variant`)."""
+    `variant` and `expansions` apply when the scenario names none of its own (`tabula verify --variant`);
+    `game`, when given, is the compiled game to reuse for scenarios of that game (rules coverage)."""
     report = Report()
     doc = load_yaml_file(path, report)
     spec = validate_scenario(doc, report) if doc is not None else None
     if spec is None or doc is None:
         return ScenarioResult(path.stem, str(path), False, error=render_report(report))
     run = _Run(doc, spec, path, variant, expansions)
+    run.shared_game = game
     try:
         run.start()
         run.steps()

@@ -72,6 +72,18 @@ def run_variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_coverage(args: argparse.Namespace) -> int:
+    """Rules coverage of a game's scenarios (and of random games with --games)."""
+    from interpreter.coverage import measure, render
+
+    report = measure(args.game, args.games, args.players, args.seed, args.variant, tuple(args.expansions))
+    print(render(report))
+    failed = [r for r in report.scenarios if not r.passed]
+    if failed:
+        print(f"\n{len(failed)} scenario(s) failed: run `tabula verify` for details", file=sys.stderr)
+    return 1 if failed else 0
+
+
 def run_schema(args: argparse.Namespace) -> int:
     """Print the JSON Schema of game files or scenario files."""
     schema = game_json_schema() if args.kind == "game" else scenario_json_schema()
@@ -148,6 +160,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(sub)
     verify = add_command(sub, "verify", run_verify, "run scenario files")
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
+    coverage = add_command(
+        sub, "coverage", run_coverage, "which rules the scenarios (and random games) exercise"
+    )
+    coverage.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    coverage.add_argument("--games", type=int, default=0, help="also play this many random games")
+    coverage.add_argument("--players", type=int, help="players in the random games (default: the minimum)")
+    coverage.add_argument("--seed", type=int, default=1, help="seed of the first random game")
     variants = add_command(sub, "variants", run_variants, "list the variants and expansions a game ships")
     variants.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     schema = add_command(sub, "schema", run_schema, "print the JSON Schema of game or scenario files")

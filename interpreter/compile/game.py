@@ -106,6 +106,15 @@ class GameCompiler:
         node = self.expr_at(path)
         return None if node is None else self.ex.cond(node, scope)
 
+    def name_block(self, block: int | None, kind: str, name: str, path: Path_) -> None:
+        """Remember what a block is, for rules coverage."""
+        if block is None:
+            return
+        self.g.block_names[block] = (kind, name)
+        span = span_for(self.src, path, key=True) or self.span(path)
+        if span is not None:
+            self.g.block_spans[block] = span
+
     def compile_block(self, path: Path_, scope: Scope, tail: list[Any] | None = None) -> int | None:
         stmts = self.block_at(path)
         if stmts is None and tail is None:
@@ -296,12 +305,14 @@ class GameCompiler:
                 )
                 or 0
             )
+            self.name_block(cell[0], "procedure", name, ("procedures", name))
         self._actions()
         self._triggers()
         self._component_abilities()
         self._flow()
         self._scoring()
         self._unused()
+        g.rule_blocks = len(g.blocks)
         g.snippets = Snippets(self.ex, self.sc)
         return g
 
@@ -399,6 +410,7 @@ class GameCompiler:
                 label = tuple(p if isinstance(p, str) else self.ex.expr(p, scope) for p in parts)
             stmts = (*self._cost_payments(name), *(self.block_at(("actions", name, "do")) or ()))
             block = self.sc.block(stmts, scope.child())
+            self.name_block(block, "action", name, ("actions", name))
             act = ActionDef(
                 i,
                 name,
@@ -552,6 +564,7 @@ class GameCompiler:
             scope.locals.setdefault(key, ANY)
         where = self.compile_cond((*path, "where"), scope) if tdef.get("where") is not None else None
         block = self.compile_block((*path, "do"), scope.child(), tail=[]) or 0
+        self.name_block(block, "trigger", str(tdef.get("id", event)), path)
         trig = TriggerDef(
             str(tdef.get("id", f"{event}#{path[-1]}")),
             event,
@@ -643,12 +656,14 @@ class GameCompiler:
         )
         for i, ph in enumerate((flow.get("turn") or {}).get("phases") or []):
             bid = self.compile_block(("flow", "turn", "phases", i, "do"), pscope.child(), tail=[])
+            self.name_block(bid, "phase", str(ph.get("id", i)), ("flow", "turn", "phases", i))
             fdef.phases.append((str(ph.get("id", f"phase{i + 1}")), bid or 0))
         for i, chk in enumerate(flow.get("end_checks") or []):
             path: Path_ = ("flow", "end_checks", i)
             when = self.compile_cond((*path, "when"), pscope)
             mode = str(chk.get("end", "immediately"))
             block = self.compile_block((*path, "do"), pscope.child(), tail=[EndingStep(mode)])
+            self.name_block(block, "end check", str(chk.get("id", i)), path)
             if when is not None and block is not None:
                 g.end_checks.append(EndCheckDef(str(chk.get("id", f"end_check{i + 1}")), when, block, mode))
         fdef.finish = self.compile_block(("flow", "finish"), Scope({}))

@@ -501,6 +501,8 @@ class StmtCompiler:
         self.g.blocks.append([])
         steps = [s for s in (self.stmt(x, scope) for x in stmts) if s is not None]
         self.g.blocks[bid] = steps
+        if stmts:
+            self.g.block_spans[bid] = stmts[0].span
         return bid
 
     def stmt(self, n: ast.Stmt, scope: Scope) -> Step | None:
