@@ -26,6 +26,6 @@ def test_a_rule_no_scenario_reaches_is_listed_with_its_location(tmp_path: Path) 
     report = measure(folder)
     assert [name for name, _ in report.missed.get("action", [])] == ["stop"]  # no scenario stops
     missed = report.missed["branch"]
-    assert len(missed) == 1 and missed[0][1] is not None and missed[0][1].line == 42
+    assert len(missed) == 1 and missed[0][1] is not None and missed[0][1].line == 41
     report = measure(folder, games=3, players=2)
     assert report.random_games == 3
