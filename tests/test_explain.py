@@ -58,3 +58,14 @@ def test_an_action_outside_the_current_question() -> None:
     st = engine.new_game(["Ann", "Bob"], seed=2)
     assert st["dec"]["k"] == "choose"
     assert "is not offered at this point" in engine.explain(st, "recruit")
+
+
+def test_explanations_in_glory_to_rome() -> None:
+    engine = Engine(load_game("glory-to-rome"))
+    st = engine.new_game(["Ann", "Bob"], seed=3, options={"surrender_allowed": False})
+    text = engine.explain(st, "lead_jack")
+    assert text.startswith("'lead_jack' is not possible now: for every r,")
+    assert "count(jacks_in(hand(me))) > 0 is false (left side is 0, right side is 0)" in text
+    assert "gamedefs/glory-to-rome/actions.yaml:" in text
+    assert "option(surrender_allowed) is false" in engine.explain(st, "propose_concession")
+    assert "is not offered at this point" in engine.explain(st, "hire")

@@ -74,9 +74,11 @@ def check_views(st: dict[str, Any], log: list[dict[str, Any]]) -> None:
                 assert seen_side, f"the log shows {names[p]} a move they cannot see: {line}"
 
 
-def play(players: int, seed: int, every: int = 1) -> int:
+def play(players: int, seed: int, every: int = 1, surrender: bool = False) -> int:
+    """A random game; surrender is off by default (random players concede so often that games end
+    after a few turns, and long games test more)."""
     log: list[dict[str, Any]] = []
-    st = ENGINE.new_game(players, seed=seed, log=log)
+    st = ENGINE.new_game(players, seed=seed, log=log, options={"surrender_allowed": surrender})
     bot = rng.seed_state(seed + 101)
     steps = 0
     while not ENGINE.is_terminal(st):
@@ -93,11 +95,11 @@ def play(players: int, seed: int, every: int = 1) -> int:
 
 def test_every_card_is_in_one_place_in_random_games() -> None:
     for players in (2, 3, 4, 5):
-        for seed in (1, 2):
-            assert play(players, seed, every=50) > 0
+        assert play(players, 1, every=50) > 100
+        assert play(players, 2, every=50, surrender=True) > 0
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(players=hs.integers(min_value=2, max_value=5), seed=hs.integers(min_value=0, max_value=10_000))
 def test_no_view_leaks_a_hand_or_a_hidden_vault_card(players: int, seed: int) -> None:
     play(players, seed)
