@@ -81,7 +81,13 @@ def play(players: int, seed: int, every: int = 1, surrender: bool = False) -> in
     st = ENGINE.new_game(players, seed=seed, log=log, options={"surrender_allowed": surrender})
     bot = rng.seed_state(seed + 101)
     steps = 0
+    turn = st["t"]["turn"]
+    vaults = [zi for zi, layout in enumerate(GAME.zone_layouts) if layout.name == "vault"]
     while not ENGINE.is_terminal(st):
+        if st["t"]["turn"] != turn:
+            # a new turn: every vault card that went in last turn has been hidden again (RULES §11.3)
+            turn = st["t"]["turn"]
+            assert not any(st["rv"][cid] for zi in vaults for cid in st["z"][zi]), "a vault card stays public"
         check_places(st)
         if steps % every == 0:
             check_views(st, log)
