@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from interpreter.runtime import Runtime, Step
 
 Closure = Callable[["Runtime"], Any]
+Ability = Callable[..., Any]  # generated f(rt, self, p, *rest) for component abilities
 
 
 @dataclass
@@ -112,7 +113,7 @@ class EndCheckDef:
 class ModifierDef:
     component_type: str
     op: str  # "+" or "*"
-    amount: Closure
+    amount: Ability  # f(rt, self, p, *value arguments other than self and p)
 
 
 @dataclass
@@ -128,8 +129,9 @@ class RuleDef:
     name: str
     params: list[str]
     base: Closure
-    allow: list[tuple[str, Closure]] = field(default_factory=list)
-    deny: list[tuple[str, Closure]] = field(default_factory=list)
+    # (component type, f(rt, self, p, *rule arguments other than self and p))
+    allow: list[tuple[str, Ability]] = field(default_factory=list)
+    deny: list[tuple[str, Ability]] = field(default_factory=list)
 
 
 @dataclass
@@ -179,7 +181,7 @@ class CompiledGame:
     end_checks: list[EndCheckDef] = field(default_factory=list)
     values: dict[str, ValueDef] = field(default_factory=dict)
     rules: dict[str, RuleDef] = field(default_factory=dict)
-    component_active: dict[str, Closure] = field(default_factory=dict)
+    component_active: dict[str, Ability] = field(default_factory=dict)  # type -> f(rt, self, p) -> bool
     flow: FlowDef | None = None
     score: Closure | None = None
     tiebreak: list[Closure] = field(default_factory=list)

@@ -16,6 +16,7 @@ Every problem goes into the Report with the node's span; a game with any error i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,6 +134,21 @@ class ExprCompiler:
         f: Closure = local["_f"]
         self._cache[src] = f
         return f
+
+    def function(
+        self, node: ast.Expr, params: list[tuple[str, str]], cond: bool = False
+    ) -> Callable[..., Any]:
+        """A generated `f(rt, *params)` for an expression whose names include `params` as Python locals
+        (for code run per component, like `active` conditions and modifiers: no dictionary per call).
+        Diagnostics go to the report as usual."""
+        scope = Scope({}, "", dict(params))
+        src = self.cond_code(node, scope) if cond else self.code(node, scope)[0]
+        args = "".join(f", v_{name}" for name, _ in params)
+        text = f"def _g(rt{args}):\n    L = rt.loc\n    S = rt.st\n    return {src}\n"
+        local: dict[str, Any] = {}
+        exec(compile(text, "<tabula-dsl>", "exec"), self.ns, local)  # generated from a checked AST
+        fn: Callable[..., Any] = local["_g"]
+        return fn
 
     # ------------------------------------------------------------ errors
     def error(self, code: str, msg: str, span: Span | None, hint: str | None = None) -> Code:

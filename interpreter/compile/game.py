@@ -576,14 +576,26 @@ class GameCompiler:
         )
         self.g.triggers.setdefault(event, []).append(trig)
 
+    def _ability_params(self, params: list[str], types: dict[str, str]) -> list[tuple[str, str]]:
+        """`self` and `p` first, then the value's or rule's other parameters (see modifiers.py)."""
+        return [
+            ("self", COMP),
+            ("p", PLAYER),
+            *((q, types.get(q, ANY)) for q in params if q not in ("self", "p")),
+        ]
+
     def _component_abilities(self) -> None:
         g = self.g
         for tname, tdef in (self.data.get("components") or {}).items():
             tdef = tdef or {}
             scope = Scope({"self": COMP, "p": PLAYER}, f"component type '{tname}'")
-            active = self.compile_cond(("components", tname, "active"), scope) if tdef.get("active") else None
-            if active is not None:
-                g.component_active[tname] = active
+            active_node = self.expr_at(("components", tname, "active")) if tdef.get("active") else None
+            active = None
+            if active_node is not None:
+                g.component_active[tname] = self.ex.function(
+                    active_node, [("self", COMP), ("p", PLAYER)], True
+                )
+                active = self.ex.cond(active_node, Scope(dict(scope.locals)))  # for component triggers
             for vname, mod in (tdef.get("modifiers") or {}).items():
                 path = ("components", tname, "modifiers", vname)
                 if vname not in g.values:
@@ -592,6 +604,7 @@ class GameCompiler:
                     )
                     continue
                 entries = mod if isinstance(mod, list) else [mod]
+                params = self._ability_params(g.values[vname].params, dict(self.value_params.get(vname, [])))
                 for k, entry in enumerate(entries):
                     epath = (*path, k) if isinstance(mod, list) else path
                     text = str(entry).strip()
@@ -599,12 +612,8 @@ class GameCompiler:
                     body = text[1:] if text[:1] in "+*" else text
                     node = parse_expr(body, PlainOrigin(*_loc(self.span(epath))), self.report)
                     if node is not None:
-                        types = dict(self.value_params.get(vname, []))
-                        vscope = Scope(
-                            {**scope.locals, **{p: types.get(p, ANY) for p in g.values[vname].params}}
-                        )
                         g.values[vname].modifiers.append(
-                            ModifierDef(tname, op, self.ex.expr(node, vscope)[0])
+                            ModifierDef(tname, op, self.ex.function(node, params))
                         )
             for kind in ("allow", "deny"):
                 for rname in tdef.get(kind) or {}:
@@ -614,10 +623,12 @@ class GameCompiler:
                             "E122", f"unknown rule '{rname}'", self.span(path), did_you_mean(rname, g.rules)
                         )
                         continue
-                    rscope = Scope({**scope.locals, **{p: ANY for p in g.rules[rname].params}})
-                    cond = self.compile_cond(path, rscope)
-                    if cond is not None:
-                        getattr(g.rules[rname], kind).append((tname, cond))
+                    node = self.expr_at(path)
+                    if node is not None:
+                        params = self._ability_params(
+                            g.rules[rname].params, dict(self.rule_params.get(rname, []))
+                        )
+                        getattr(g.rules[rname], kind).append((tname, self.ex.function(node, params, True)))
             for i, tdef2 in enumerate(tdef.get("triggers") or []):
                 self._trigger(
                     tdef2, ("components", tname, "triggers", i), Scope(dict(scope.locals)), tname, active

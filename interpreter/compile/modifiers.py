@@ -4,6 +4,9 @@
 multiplies, whatever order the components were gained in. `rule(name, args)` = (base or any active
 allow) and not any active deny. A component's contribution counts for player `p` (the first
 argument) while its type's `active` condition holds with `self` and `p` bound.
+
+The `active` conditions and the contributions are generated functions `f(rt, self, p, *rest)`
+(rest: the value's or rule's other arguments), so checking a deck of components allocates nothing.
 """
 
 from __future__ import annotations
@@ -15,16 +18,16 @@ from interpreter.model import CompiledGame
 from interpreter.runtime import Runtime
 
 
-def _active_components(rt: Runtime, ctype: str, p: Any) -> list[int]:
+def _active(rt: Runtime, ctype: str, p: Any) -> list[int]:
     active = rt.g.component_active.get(ctype)
-    out: list[int] = []
-    saved = rt.loc
-    for cid in rt.g.by_type.get(ctype, ()):
-        rt.loc = {"self": cid, "p": p}
-        if active is None or active(rt):
-            out.append(cid)
-    rt.loc = saved
-    return out
+    cids = rt.g.by_type.get(ctype, [])
+    if active is None:
+        return list(cids)
+    return [cid for cid in cids if active(rt, cid, p)]
+
+
+def _rest(params: list[str], vals: tuple[Any, ...]) -> list[Any]:
+    return [v for name, v in zip(params, vals, strict=True) if name not in ("self", "p")]
 
 
 def value_function(game: CompiledGame, name: str) -> Callable[..., Any]:
@@ -33,25 +36,24 @@ def value_function(game: CompiledGame, name: str) -> Callable[..., Any]:
 
     def compute(rt: Runtime, *vals: Any) -> Any:
         saved = rt.loc
-        base_loc = dict(zip(vdef.params, vals, strict=True))
-        rt.loc = dict(base_loc)
+        rt.loc = dict(zip(vdef.params, vals, strict=True))
         try:
             total = vdef.base(rt)
-            p = vals[0] if vals else None
-            muls: list[Any] = []
-            for mod in vdef.modifiers:
-                for cid in _active_components(rt, mod.component_type, p):
-                    rt.loc = {**base_loc, "self": cid, "p": p}
-                    amount = mod.amount(rt)
-                    if mod.op == "+":
-                        total += amount
-                    else:
-                        muls.append(amount)
-            for m in muls:
-                total *= m
-            return total
         finally:
             rt.loc = saved
+        p = vals[0] if vals else None
+        rest = _rest(vdef.params, vals)
+        muls: list[Any] = []
+        for mod in vdef.modifiers:
+            for cid in _active(rt, mod.component_type, p):
+                amount = mod.amount(rt, cid, p, *rest)
+                if mod.op == "+":
+                    total += amount
+                else:
+                    muls.append(amount)
+        for m in muls:
+            total *= m
+        return total
 
     return compute
 
@@ -62,25 +64,18 @@ def rule_function(game: CompiledGame, name: str) -> Callable[..., bool]:
 
     def decide(rt: Runtime, *vals: Any) -> bool:
         saved = rt.loc
-        base_loc = dict(zip(rdef.params, vals, strict=True))
-        p = vals[0] if vals else None
+        rt.loc = dict(zip(rdef.params, vals, strict=True))
         try:
-            rt.loc = dict(base_loc)
             ok = bool(rdef.base(rt))
-            for ctype, cond in rdef.deny:
-                for cid in _active_components(rt, ctype, p):
-                    rt.loc = {**base_loc, "self": cid, "p": p}
-                    if cond(rt):
-                        return False
-            if ok:
-                return True
-            for ctype, cond in rdef.allow:
-                for cid in _active_components(rt, ctype, p):
-                    rt.loc = {**base_loc, "self": cid, "p": p}
-                    if cond(rt):
-                        return True
-            return False
         finally:
             rt.loc = saved
+        p = vals[0] if vals else None
+        rest = _rest(rdef.params, vals)
+        for ctype, cond in rdef.deny:
+            if any(cond(rt, cid, p, *rest) for cid in _active(rt, ctype, p)):
+                return False
+        if ok:
+            return True
+        return any(cond(rt, cid, p, *rest) for ctype, cond in rdef.allow for cid in _active(rt, ctype, p))
 
     return decide
