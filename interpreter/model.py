@@ -182,6 +182,7 @@ class CompiledGame:
     values: dict[str, ValueDef] = field(default_factory=dict)
     rules: dict[str, RuleDef] = field(default_factory=dict)
     component_active: dict[str, Ability] = field(default_factory=dict)  # type -> f(rt, self, p) -> bool
+    active_components: dict[str, Ability] = field(default_factory=dict)  # type -> f(rt, p) -> [ids]
     flow: FlowDef | None = None
     score: Closure | None = None
     tiebreak: list[Closure] = field(default_factory=list)

@@ -150,6 +150,19 @@ class ExprCompiler:
         fn: Callable[..., Any] = local["_g"]
         return fn
 
+    def selector(self, node: ast.Expr, cids: list[int]) -> Callable[..., Any]:
+        """A generated `f(rt, p)`: the components among `cids` for which condition `node` (with `self`
+        and `p`) holds - one comprehension, no call per component."""
+        scope = Scope({}, "", {"self": COMP, "p": PLAYER})
+        src = self.cond_code(node, scope)
+        pool = self.inject(list(cids), "cids")
+        body = f"[v_self for v_self in {pool} if {src}]"
+        text = f"def _s(rt, v_p):\n    L = rt.loc\n    S = rt.st\n    return {body}\n"
+        local: dict[str, Any] = {}
+        exec(compile(text, "<tabula-dsl>", "exec"), self.ns, local)  # generated from a checked AST
+        fn: Callable[..., Any] = local["_s"]
+        return fn
+
     # ------------------------------------------------------------ errors
     def error(self, code: str, msg: str, span: Span | None, hint: str | None = None) -> Code:
         self.report.error(code, msg, span, hint)

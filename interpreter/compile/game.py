@@ -595,6 +595,7 @@ class GameCompiler:
                 g.component_active[tname] = self.ex.function(
                     active_node, [("self", COMP), ("p", PLAYER)], True
                 )
+                g.active_components[tname] = self.ex.selector(active_node, g.by_type.get(tname, []))
                 active = self.ex.cond(active_node, Scope(dict(scope.locals)))  # for component triggers
             for vname, mod in (tdef.get("modifiers") or {}).items():
                 path = ("components", tname, "modifiers", vname)

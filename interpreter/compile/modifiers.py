@@ -19,11 +19,11 @@ from interpreter.runtime import Runtime
 
 
 def _active(rt: Runtime, ctype: str, p: Any) -> list[int]:
-    active = rt.g.component_active.get(ctype)
-    cids = rt.g.by_type.get(ctype, [])
-    if active is None:
-        return list(cids)
-    return [cid for cid in cids if active(rt, cid, p)]
+    select = rt.g.active_components.get(ctype)
+    if select is None:  # a type without an `active` condition: its components always count
+        return list(rt.g.by_type.get(ctype, []))
+    found: list[int] = select(rt, p)
+    return found
 
 
 def _rest(params: list[str], vals: tuple[Any, ...]) -> list[Any]:
