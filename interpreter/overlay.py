@@ -187,9 +187,11 @@ class _Applier:
                 where = (
                     f"{other_span.file}:{other_span.line}:{other_span.col}" if other_span else "another pack"
                 )
-                self.report.error(
-                    "V020", "two packs change the same entry", span, f"it is also changed at {where}"
+                same = other_span is not None and span is not None and other_span.file == span.file
+                message = (
+                    "this entry is changed twice in one pack" if same else "two packs change the same entry"
                 )
+                self.report.error("V020", message, span, f"it is also changed at {where}")
                 return False
         self.claims.changed[path] = span
         return True

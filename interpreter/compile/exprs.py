@@ -36,6 +36,7 @@ from interpreter.compile.scope import (
     list_of,
     type_of_value,
 )
+from interpreter.compile.scope import a as article
 from interpreter.dsl import ast
 from interpreter.model import Closure, CompiledGame
 from interpreter.runtime import GameRuntimeError, Runtime
@@ -218,7 +219,7 @@ class ExprCompiler:
         if t not in (BOOL, ANY):
             self.report.warning(
                 "T010",
-                f"this condition is a {t}, not true/false",
+                f"this condition is {article(t)}, not true/false",
                 node.span,
                 "compare it with something, e.g. '... > 0'",
             )
@@ -231,13 +232,13 @@ class ExprCompiler:
         if t == ANY:
             return f"_as_list(rt, {src})", ANY
         if not t.startswith("list["):
-            return self.error("T001", f"expected a list or a zone, found a {t}", node.span)
+            return self.error("T001", f"expected a list or a zone, found {article(t)}", node.span)
         return src, t
 
     def expect(self, got: str, want: str, span: Span | None) -> None:
         if got in (ANY, want) or (want == PLAYER and got == INT) or got == NONE:
             return
-        self.report.error("T002", f"expected a {want}, found a {got}", span)
+        self.report.error("T002", f"expected {article(want)}, found {article(got)}", span)
 
     # ------------------------------------------------------------ literals
     def _Number(self, n: ast.Number, scope: Scope) -> Code:
@@ -485,7 +486,7 @@ class ExprCompiler:
         obj, ot = self.code(n.obj, scope)
         name = n.name
         if ot not in (ANY, COMP, NONE):
-            return self.error("T003", f"'.{name}' needs a component, but this is a {ot}", n.obj.span)
+            return self.error("T003", f"'.{name}' needs a component, but this is {article(ot)}", n.obj.span)
         g = self.g
         if name in g.marks:
             default = g.marks[name]
@@ -537,7 +538,9 @@ class ExprCompiler:
         if n.op not in ("==", "!="):
             for t, node in ((at, n.left), (bt, n.right)):
                 if t not in (INT, ANY):
-                    self.report.error("T004", f"'{n.op}' compares numbers, but this is a {t}", node.span)
+                    self.report.error(
+                        "T004", f"'{n.op}' compares numbers, but this is {article(t)}", node.span
+                    )
         return f"({a} {n.op} {b})", BOOL
 
     def _In(self, n: ast.In, scope: Scope) -> Code:
@@ -548,7 +551,7 @@ class ExprCompiler:
             return f"(S['loc'][{x}] {op} {c})", BOOL
         if ct != ANY and not ct.startswith("list["):
             return self.error(
-                "T001", f"'in' needs a list or a zone on its right, found a {ct}", n.container.span
+                "T001", f"'in' needs a list or a zone on its right, found {article(ct)}", n.container.span
             )
         container = c if ct != ANY else f"_as_list(rt, {c})"
         return f"({x} {'not in' if n.negated else 'in'} {container})", BOOL
@@ -561,7 +564,7 @@ class ExprCompiler:
             return f"{bounded}(list({a}) + list({b}))", join(at, bt)
         for t, node in ((at, n.left), (bt, n.right)):
             if t not in (INT, ANY):
-                self.report.error("T005", f"'{n.op}' needs numbers, but this is a {t}", node.span)
+                self.report.error("T005", f"'{n.op}' needs numbers, but this is {article(t)}", node.span)
         result = INT if (at, bt) == (INT, INT) else (ANY if ANY in (at, bt) else INT)
         return f"({a} {n.op} {b})", result
 

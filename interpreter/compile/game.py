@@ -11,7 +11,8 @@ import keyword
 from typing import Any
 
 from interpreter.compile.exprs import ExprCompiler, FunctionSlot
-from interpreter.compile.scope import ANY, COMP, INT, PLAYER, STR, Scope, elem, list_of, type_of_value
+from interpreter.compile.scope import ANY, COMP, INT, PLAYER, STR, ZONE, Scope, elem, list_of, type_of_value
+from interpreter.compile.scope import a as article
 from interpreter.compile.stmts import EndingStep, StmtCompiler
 from interpreter.dsl import ast
 from interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr, parse_template
@@ -209,8 +210,9 @@ class GameCompiler:
                 if mark in c.props:
                     self.report.error(
                         "C003",
-                        f"'{mark}' is both a property and a mark of {c.name}",
-                        self.span(("components", c.type, "marks", mark)),
+                        f"'{mark}' is both a property and a mark of '{c.type}'",
+                        span_for(self.src, ("components", c.type, "marks", mark), key=True),
+                        "rename the mark or the property",
                     )
                     break
 
@@ -252,6 +254,15 @@ class GameCompiler:
                 keys = g.enums.get(kname, [])
             per = cdef.get("per") == "player"
             initial = cdef.get("initial", 0)
+            if isinstance(initial, dict):
+                for key in initial:
+                    if key not in keys:
+                        self.report.error(
+                            "E109",
+                            f"counter '{name}' has no key '{key}'",
+                            span_for(self.src, ("counters", name, "initial", key), key=True),
+                            did_you_mean(str(key), keys) or f"keys: {', '.join(keys)}",
+                        )
             c = CounterLayout(name, per, keys, base, initial, cdef.get("min", 0), cdef.get("max"))
             g.counters[name] = c
             base += c.width * (max_players if per else 1)
@@ -318,6 +329,8 @@ class GameCompiler:
 
     def _unused(self) -> None:
         """Warnings for definitions nothing uses, and triggers on events nothing emits."""
+        if self.report.has_errors:
+            return  # names used only in code that failed to compile would look unused
         mentioned = self.ex.used | _scenario_words(self.src.folder)
         # constants are not checked: games keep provenance and reference data there on purpose
         for section in ("functions", "procedures", "actions", "counters", "vars", "zones", "values", "rules"):
@@ -398,6 +411,14 @@ class GameCompiler:
                     continue
                 f, t = typed
                 from interpreter.compile.exprs import to_list
+
+                if t != ANY and t != ZONE and not t.startswith("list["):
+                    self.report.error(
+                        "T001",
+                        f"a parameter lists its choices: expected a list or a zone, found {article(t)}",
+                        self.span(("actions", name, "params", pname)),
+                        f"write e.g. [{pname} for {pname} in ...] or range(1, 4)",
+                    )
 
                 params.append((str(pname), to_list(f, t), elem(t)))
                 scope.locals[str(pname)] = elem(t)
@@ -601,7 +622,10 @@ class GameCompiler:
                 path = ("components", tname, "modifiers", vname)
                 if vname not in g.values:
                     self.report.error(
-                        "E121", f"unknown value '{vname}'", self.span(path), did_you_mean(vname, g.values)
+                        "E121",
+                        f"unknown value '{vname}'",
+                        span_for(self.src, path, key=True),
+                        did_you_mean(vname, g.values),
                     )
                     continue
                 entries = mod if isinstance(mod, list) else [mod]
@@ -621,7 +645,10 @@ class GameCompiler:
                     path = ("components", tname, kind, rname)
                     if rname not in g.rules:
                         self.report.error(
-                            "E122", f"unknown rule '{rname}'", self.span(path), did_you_mean(rname, g.rules)
+                            "E122",
+                            f"unknown rule '{rname}'",
+                            span_for(self.src, path, key=True),
+                            did_you_mean(rname, g.rules),
                         )
                         continue
                     node = self.expr_at(path)
@@ -692,7 +719,7 @@ class GameCompiler:
             self.report.error(
                 "F001",
                 "the game has no flow",
-                self.span(("game",)),
+                span_for(self.src, ("game",), key=True),
                 "add a 'flow:' section with turn phases (see docs/language.md)",
             )
             return
@@ -700,7 +727,7 @@ class GameCompiler:
             self.report.error(
                 "F002",
                 "the turn has no phases, so no player ever acts",
-                self.span(("flow",)),
+                span_for(self.src, ("flow", "turn", "phases"), key=True) or self.span(("flow",)),
                 "add flow.turn.phases: [{id: main, do: ...}]",
             )
         rounds = flow.get("rounds")
@@ -708,7 +735,7 @@ class GameCompiler:
             self.report.warning(
                 "F003",
                 "rounds have no 'ends_when': a round ends only when every player is skipped",
-                self.span(("flow", "rounds")),
+                span_for(self.src, ("flow", "rounds"), key=True),
                 "add flow.rounds.ends_when: <condition>",
             )
 
@@ -720,7 +747,9 @@ class GameCompiler:
             "C005",
             f"{name!r} is not a valid name",
             span_for(self.src, path, key=True) or self.span(path),
-            "use letters, digits and '_', starting with a letter",
+            f"'{name}' is a reserved word"
+            if keyword.iskeyword(name)
+            else "use letters, digits and '_', starting with a letter",
         )
         return False
 
@@ -747,7 +776,7 @@ class GameCompiler:
                     self.report.error(
                         "C004",
                         f"'{name}' is a name the engine keeps",
-                        self.span((section, name)),
+                        span_for(self.src, (section, name), key=True),
                         "choose another name",
                     )
 

@@ -77,3 +77,24 @@ class Scope:
 
     def child(self) -> Scope:
         return Scope(dict(self.locals), self.where, dict(self.py))
+
+
+_WORDS = {
+    "int": "number",
+    "bool": "true/false value",
+    "str": "text or symbol",
+    "comp": "component",
+    "none": "none",
+    "any": "value",
+}
+
+
+def a(t: str) -> str:
+    """A type for messages, with its article: 'a number', 'a component', 'a list of players'."""
+    if t.startswith("list["):
+        inner = a(t[5:-1]).split(" ", 1)[1]
+        return f"a list of {inner}s" if not inner.endswith("s") else f"a list of {inner}"
+    word = _WORDS.get(t, t)
+    if word == "none":
+        return "none"
+    return ("an " if word[0] in "aeiou" else "a ") + word

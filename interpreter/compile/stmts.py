@@ -11,7 +11,7 @@ from typing import Any
 from interpreter import rng
 from interpreter.choices import option_ids, value_id
 from interpreter.compile.exprs import ExprCompiler, _broken, to_list
-from interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, elem, type_of_value
+from interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, a, elem, type_of_value
 from interpreter.dsl import ast
 from interpreter.model import Closure
 from interpreter.runtime import SUSPEND, Frame, GameEnded, GameRuntimeError, Runtime, Step
@@ -516,7 +516,7 @@ class StmtCompiler:
         if t not in (ZONE, ANY):
             self.report.error(
                 "T006",
-                f"expected a zone, found a {t}",
+                f"expected a zone, found {a(t)}",
                 node.span,
                 f"zones: {', '.join(sorted(self.g.zones)[:8])}",
             )
@@ -527,7 +527,7 @@ class StmtCompiler:
         from interpreter.dsl.parser import PlainOrigin, parse_template
 
         parts: list[Any] = []
-        origin = PlainOrigin(span.file, span.line, span.col)
+        origin = PlainOrigin(span.file, span.line, span.col + 1)  # inside the opening quote
         for part in parse_template(text, origin, self.report):
             parts.append(part if isinstance(part, str) else self.ex.expr(part, scope))
         return parts
@@ -597,7 +597,9 @@ class StmtCompiler:
     def write_step(self, span: Span, target: ast.Expr, value: ast.Expr, op: str, scope: Scope) -> Step | None:
         """One generated function per `set` / `gain` / `pay`: read, check bounds, write."""
         w = self.writer(target, scope)
-        v, _ = self.ex.code(value, scope)
+        v, t = self.ex.code(value, scope)
+        if op != "=":
+            self.ex.expect(t, INT, value.span)
         if w is None:
             return None
         box, index, what, lo, hi = w
@@ -632,8 +634,17 @@ class StmtCompiler:
         return self.write_step(n.span, n.target, n.value, n.op, scope)
 
     def _counter_write(self, n: ast.Gain | ast.Pay, scope: Scope, op: str) -> Step | None:
-        _, t = self.ex.code(n.amount, scope)
-        self.ex.expect(t, INT, n.amount.span)
+        if (
+            isinstance(n.amount, ast.Neg)
+            and isinstance(n.amount.operand, ast.Number)
+            and n.amount.operand.value
+        ):
+            self.report.error(
+                "E117",
+                f"cannot {op} a negative amount",
+                n.amount.span,
+                f"write '{'pay' if op == 'gain' else 'gain'} {n.amount.operand.value} ...' instead",
+            )
         name = (
             n.target.id
             if isinstance(n.target, ast.Name)
@@ -644,9 +655,11 @@ class StmtCompiler:
             )
         )
         if name not in self.g.counters:
+            self.ex.code(n.amount, scope)  # its own mistakes are reported too
+            example = next(iter(self.g.counters), "score")
             self.report.error(
                 "E112",
-                f"'{op}' needs a counter, e.g. money(p)",
+                f"'{op}' needs a counter, e.g. {example}",
                 n.target.span,
                 did_you_mean(name, self.g.counters) if name else None,
             )
@@ -686,7 +699,7 @@ class StmtCompiler:
         f, t = self.ex.expr(n.what, scope)
         if t not in (ANY, COMP, ZONE, NONE) and not t.startswith("list["):
             self.report.error(
-                "T007", f"'move' needs a component, a list of components or a zone, found a {t}", n.what.span
+                "T007", f"'move' needs a component, a list of components or a zone, found {a(t)}", n.what.span
             )
         return MoveStep(n.span, f, t == ZONE, self.zone(n.dest, scope), n.place == "top")
 
@@ -717,7 +730,7 @@ class StmtCompiler:
         et = elem(t)
         scope.locals[n.var] = et
         prompt: list[str | Closure] = (
-            self.template(n.prompt, scope, n.span) if n.prompt else [f"choose {n.var}"]
+            self.template(n.prompt, scope, n.prompt_span or n.span) if n.prompt else [f"choose {n.var}"]
         )
         return ChooseStep(n.span, n.var, f, et, by, prompt, n.optional)
 
@@ -771,7 +784,7 @@ class StmtCompiler:
         return EmitStep(n.span, n.event, [(k, self.ex.expr(v, scope)[0]) for k, v in n.kwargs])
 
     def _Log(self, n: ast.Log, scope: Scope) -> Step:
-        return LogStep(n.span, self.template(n.text, scope, n.span))
+        return LogStep(n.span, self.template(n.text, scope, n.text_span or n.span))
 
     def _EndGame(self, n: ast.EndGame, scope: Scope) -> Step:
         return EndGameStep(n.span)

@@ -225,6 +225,7 @@ class Choose(Stmt):
     by: Expr | None
     prompt: str | None
     optional: bool
+    prompt_span: Span | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -249,6 +250,7 @@ class Emit(Stmt):
 @dataclass(frozen=True)
 class Log(Stmt):
     text: str
+    text_span: Span | None = field(default=None, compare=False, repr=False)  # the string literal
 
 
 @dataclass(frozen=True)

@@ -251,20 +251,22 @@ class _Build(Transformer[Token, Any]):
         return ("by", c[0])
 
     def opt_prompt(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("prompt", _unquote(c[0]))
+        return ("prompt", (_unquote(c[0]), self.s.of_token(c[0])))
 
     def opt_optional(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("optional", True)
 
     def choose_stmt(self, meta: Any, c: list[Any]) -> ast.Choose:
         opts = dict(c[2:])
+        prompt = opts.get("prompt")
         return ast.Choose(
             self.s.of_meta(meta),
             str(c[0]),
             c[1],
             opts.get("by"),
-            opts.get("prompt"),
+            prompt[0] if prompt else None,
             bool(opts.get("optional")),
+            prompt[1] if prompt else None,
         )
 
     def window_stmt(self, meta: Any, c: list[Any]) -> ast.Window:
@@ -280,7 +282,7 @@ class _Build(Transformer[Token, Any]):
         return ast.Emit(self.s.of_meta(meta), str(c[0]), c[1] or ())
 
     def log_stmt(self, meta: Any, c: list[Any]) -> ast.Log:
-        return ast.Log(self.s.of_meta(meta), _unquote(c[0]))
+        return ast.Log(self.s.of_meta(meta), _unquote(c[0]), self.s.of_token(c[0]))
 
     def end_game_stmt(self, meta: Any, c: list[Any]) -> ast.EndGame:
         return ast.EndGame(self.s.of_meta(meta))
