@@ -389,8 +389,46 @@ def _syntax_error(err: UnexpectedInput, spans: _Spans, report: Report, text: str
         pos = max(len(text) - 1, 0)
     else:
         message = "syntax error"
+    opened = _unclosed_bracket(text, pos if pos is not None else len(text))
+    if opened is not None and (
+        pos is None
+        or "\n" in text[opened:pos]
+        or isinstance(err, UnexpectedEOF)
+        or (isinstance(err, UnexpectedToken) and err.token.type in ("$END", "_NL"))
+    ):
+        # an unclosed bracket lets the parser run on past the line: report the bracket itself
+        o_line = text.count("\n", 0, opened) + 1
+        o_col = opened - (text.rfind("\n", 0, opened) + 1) + 1
+        span = spans.span(o_line, o_col, o_line, o_col + 1, opened, opened + 1)
+        closer = {"(": ")", "[": "]"}[text[opened]]
+        report.error("D001", f"syntax error: '{text[opened]}' is never closed", span, f"add '{closer}'")
+        return
     span = spans.span(line, col, line, col + 1, pos, (pos + 1) if pos is not None else None)
     report.error("D001", f"syntax error: {message}", span, hint)
+
+
+def _unclosed_bracket(text: str, end: int) -> int | None:
+    """The offset of the innermost '(' or '[' still open at `end` (strings and comments skipped)."""
+    stack: list[int] = []
+    quote = ""
+    i = 0
+    while i < min(end, len(text)):
+        ch = text[i]
+        if quote:
+            if ch == quote or ch == "\n":
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#":
+            nl = text.find("\n", i)
+            i = len(text) if nl < 0 else nl
+            continue
+        elif ch in "([":
+            stack.append(i)
+        elif ch in ")]" and stack:
+            stack.pop()
+        i += 1
+    return stack[-1] if stack else None
 
 
 def _parse(text: str, origin: TextOrigin, report: Report, start: str) -> Any:
