@@ -56,9 +56,9 @@ def measure(
     game = load_game(game_ref, None, variant, expansions)
     game.coverage = set()
     report = CoverageReport(game.name)
-    if not variant and not expansions:
-        for path in find_scenarios([str(Path(game.folder) / "scenarios")]):
-            report.scenarios.append(run_scenario_file(path, game=game))
+    for path in find_scenarios([str(Path(game.folder) / "scenarios")]):
+        # scenarios written for other packs run on their own game and add nothing to this one
+        report.scenarios.append(run_scenario_file(path, game=game))
     engine = Engine(game)
     for i in range(games):
         st = engine.new_game(players or game.min_players, seed=seed + i)

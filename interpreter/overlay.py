@@ -181,6 +181,26 @@ class _Applier:
             node = node[k]
         return node
 
+    def shift_claims(self, path: YamlPath, removed: Any) -> None:
+        """After a list item is removed: its claim keeps its name, later items' claims move down one."""
+        list_path, index = path[:-1], path[-1]
+        assert isinstance(index, int)
+        ident = removed.get("name", removed.get("id")) if isinstance(removed, dict) else index
+        n = len(list_path)
+        moved: dict[YamlPath, Span | None] = {}
+        for key, span in self.claims.changed.items():
+            at = key[n] if key[:n] == list_path and len(key) > n else None
+            if isinstance(at, int) and at >= index:
+                new = (
+                    (*list_path, f"removed:{ident}", *key[n + 1 :])
+                    if at == index
+                    else (*list_path, at - 1, *key[n + 1 :])
+                )
+                moved[new] = span
+            else:
+                moved[key] = span
+        self.claims.changed = moved
+
     def claim(self, path: YamlPath, span: Span | None) -> bool:
         for other, other_span in self.claims.changed.items():
             if other[: len(path)] == path or path[: len(other)] == other:
@@ -318,8 +338,10 @@ class _Applier:
         self.drop_positions(path)
         if isinstance(parent, list):
             assert isinstance(path[-1], int)
+            removed = parent[path[-1]]
             del parent[path[-1]]
             self.shift_positions(path[:-1], path[-1] + 1, -1)
+            self.shift_claims(path, removed)
         else:
             del parent[path[-1]]
 

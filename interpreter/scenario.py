@@ -113,10 +113,12 @@ class _Run:
         variant = spec.variant or self.default_variant
         expansions = [*self.default_expansions, *spec.with_]
         shared = self.shared_game
+        wanted = [
+            Path(r).stem if r.endswith(".yaml") else r for r in ([variant] if variant else []) + expansions
+        ]
         if (
             shared is not None
-            and not variant
-            and not expansions
+            and wanted == shared.packs
             and Path(shared.folder).resolve() == Path(folder).resolve()
         ):
             self.game = shared  # rules coverage: every scenario of the game runs on one compiled game

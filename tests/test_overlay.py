@@ -104,3 +104,12 @@ def test_an_unknown_variant_name_lists_the_shipped_ones() -> None:
         load_game("porta-nigra", variant="nope")
     text = render_report(err.value.report)
     assert "no variant named 'nope'" in text and "short-game" in text
+
+
+def test_removing_a_list_item_does_not_claim_the_next_one(tmp_path: Path) -> None:
+    text = (
+        "pack: p\nkind: variant\nremove:\n  - components.card.instances[A]\n"
+        "replace:\n  components.card.instances[C].value: 7\n"
+    )
+    game = load_game(MINI, variant=write(tmp_path, "p", text))
+    assert sorted((c.name, c.props["value"]) for c in game.components) == [("B", 2), ("B", 2), ("C", 7)]
