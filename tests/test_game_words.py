@@ -33,3 +33,9 @@ def test_no_game_words_in_engine() -> None:
 
 def test_the_check_catches_a_game_word(tmp_path: Path) -> None:
     assert GAME_WORDS.search("def pay_torch(): pass")
+
+
+def test_games_are_data_only() -> None:
+    """Games, their variants and expansions are YAML: no Python file under gamedefs/."""
+    assert list(ROOT.joinpath("gamedefs").rglob("*.py")) == []
+    assert len(list(ROOT.joinpath("gamedefs").rglob("*.yaml"))) > 100
