@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import places
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
@@ -29,15 +30,9 @@ MOVE = re.compile(r"^(?P<what>.+): (?P<src>\S+) -> (?P<dst>\S+)$")
 
 
 def check_places(st: dict[str, Any]) -> None:
-    seen: dict[int, int] = {}
-    for zi, zone in enumerate(st["z"]):
-        for cid in zone:
-            assert cid not in seen, f"{GAME.components[cid].key} is in two zones"
-            seen[cid] = zi
-    for cid in REPUBLIC + OTHERS:
-        assert st["loc"][cid] >= 0 and seen.get(cid) == st["loc"][cid], GAME.components[cid].key
-    for cid in IMPERIUM:
-        assert st["loc"][cid] == -1 and cid not in seen
+    """Every Republic Order, Jack and site in one place; the Imperium-only Orders out of play."""
+    places.check_places(GAME, st, REPUBLIC + OTHERS)
+    assert all(st["loc"][cid] == -1 for cid in IMPERIUM)
 
 
 def zone_visible(label: str, viewer: int, names: list[str]) -> bool:
