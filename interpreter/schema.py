@@ -173,21 +173,23 @@ class VarDef(_Model):
     )
 
 
-class FunctionDef(_Model):
-    """A pure, named expression."""
+class _WithParams(_Model):
+    """Definitions that take parameters."""
 
     params: list[str | dict[str, str]] = Field(
         default=[], description="Parameter names, each optionally typed: [p: player, n]."
     )
+
+
+class FunctionDef(_WithParams):
+    """A pure, named expression."""
+
     expr: Dsl = Field(description="The expression.")
 
 
-class ProcedureDef(_Model):
+class ProcedureDef(_WithParams):
     """A named effect, called with `run name(args)`."""
 
-    params: list[str | dict[str, str]] = Field(
-        default=[], description="Parameter names, each optionally typed: [p: player, n]."
-    )
     do: Dsl = Field(description="The statements.")
 
 
@@ -206,21 +208,15 @@ class ActionDef(_Model):
     closes_window: bool = Field(default=False, description="Choosing it ends the window.")
 
 
-class ValueDef(_Model):
+class ValueDef(_WithParams):
     """A derived value that active components modify (+N before *N)."""
 
-    params: list[str | dict[str, str]] = Field(
-        default=[], description="Parameter names, each optionally typed: [p: player, n]."
-    )
     base: Dsl = Field(description="The unmodified value.")
 
 
-class RuleDef(_Model):
+class RuleDef(_WithParams):
     """An extensible predicate that active components allow or deny."""
 
-    params: list[str | dict[str, str]] = Field(
-        default=[], description="Parameter names, each optionally typed: [p: player, n]."
-    )
     base: Dsl = Field(description="The condition before allows and denies.")
 
 
