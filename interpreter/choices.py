@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compile.scope import COMP, PLAYER, elem
-from interpreter.model import CompiledGame
+from tabula.interpreter.compile.scope import COMP, PLAYER, elem
+from tabula.interpreter.model import CompiledGame
 
 
 def value_id(game: CompiledGame, names: list[str], v: Any, t: str, dup_names: set[str] | None = None) -> str:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter import rng
-from interpreter.engine import Engine, load_game
-from interpreter.model import CompiledGame
-from interpreter.scenario import ScenarioResult, find_scenarios, run_scenario_file
-from interpreter.source import Span
+from tabula.interpreter import rng
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.scenario import ScenarioResult, find_scenarios, run_scenario_file
+from tabula.interpreter.source import Span
 
 KINDS = ("action", "procedure", "trigger", "phase", "end check")
 

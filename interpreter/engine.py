@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from interpreter import rng
-from interpreter.compile.game import compile_game
-from interpreter.model import CompiledGame
-from interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
-from interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
-from interpreter.schema import validate_game
-from interpreter.source import AuthorError, Report, Span
-from interpreter.state import State, canonical, clone, new_state, state_hash
-from interpreter.yamlsource import load_game_folder
+from tabula.interpreter import rng
+from tabula.interpreter.compile.game import compile_game
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
+from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
+from tabula.interpreter.schema import validate_game
+from tabula.interpreter.source import AuthorError, Report, Span
+from tabula.interpreter.state import State, canonical, clone, new_state, state_hash
+from tabula.interpreter.yamlsource import load_game_folder
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
 
@@ -165,7 +165,7 @@ class Engine:
 
     def labels(self, st: State) -> list[tuple[str, str]]:
         """(id, label) for each legal choice: actions with a `label:` template read in the game's words."""
-        from interpreter.compile.stmts import render_template
+        from tabula.interpreter.compile.stmts import render_template
 
         dec = st["dec"]
         if dec is None:
@@ -185,7 +185,7 @@ class Engine:
 
     def explain(self, st: State, name: str) -> str:
         """Why the action `name` (or `name:args`) is not a legal choice now, in the game's words."""
-        from interpreter.explain import explain
+        from tabula.interpreter.explain import explain
 
         return explain(self.game, st, name)
 
@@ -251,8 +251,8 @@ class Engine:
 
     def _hidden_from(self, st: State, dec: dict[str, Any], value: Any) -> list[int]:
         """Players who may not see which components were chosen (so the log line is masked for them)."""
-        from interpreter.compile.scope import COMP
-        from interpreter.view import visible_to
+        from tabula.interpreter.compile.scope import COMP
+        from tabula.interpreter.view import visible_to
 
         if dec["k"] == "choose":
             typed = [(value, dec.get("t", ""))]
@@ -326,7 +326,7 @@ class Engine:
         return st
 
     def view(self, st: State, player: int) -> dict[str, Any]:
-        from interpreter.view import view
+        from tabula.interpreter.view import view
 
         return view(self.game, st, player)
 

@@ -13,10 +13,10 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from interpreter.choices import value_id
-from interpreter.model import ActionDef, CompiledGame
-from interpreter.runtime import GameRuntimeError, Runtime
-from interpreter.source import Span, span_text
+from tabula.interpreter.choices import value_id
+from tabula.interpreter.model import ActionDef, CompiledGame
+from tabula.interpreter.runtime import GameRuntimeError, Runtime
+from tabula.interpreter.source import Span, span_text
 
 MAX_CASES = 4
 

@@ -12,8 +12,8 @@ current turn finish, then gives each other player one final turn, clockwise from
 
 from __future__ import annotations
 
-from interpreter.model import FlowDef
-from interpreter.runtime import SUSPEND, Frame, GameRuntimeError, Runtime, Step
+from tabula.interpreter.model import FlowDef
+from tabula.interpreter.runtime import SUSPEND, Frame, GameRuntimeError, Runtime, Step
 
 
 class FlowDriver(Step):

@@ -1,6 +1,6 @@
 """The compiled game: everything the engine needs, with no YAML, pydantic or Lark objects inside.
 
-Produced by `interpreter.compile.game`; read by the runtime and the engine. Components, zones and
+Produced by `tabula.interpreter.compile.game`; read by the runtime and the engine. Components, zones and
 counters are laid out as small integers so that the game state can be flat lists of ints.
 """
 
@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from interpreter.source import Span
+from tabula.interpreter.source import Span
 
 if TYPE_CHECKING:
-    from interpreter.runtime import Runtime, Step
+    from tabula.interpreter.runtime import Runtime, Step
 
 Closure = Callable[["Runtime"], Any]
 Ability = Callable[..., Any]  # generated f(rt, self, p, *rest) for component abilities

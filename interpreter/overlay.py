@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.source import Report, Span, did_you_mean
-from interpreter.yamlsource import GameSource, YamlDoc, YamlPath, load_yaml_file, span_for
+from tabula.interpreter.source import Report, Span, did_you_mean
+from tabula.interpreter.yamlsource import GameSource, YamlDoc, YamlPath, load_yaml_file, span_for
 
 _SEGMENT = re.compile(r"([^.\[\]]+)(?:\[([^\]]+)\])?")
 PACK_KEYS = {"pack", "kind", "description", "game", "options", "add", "replace", "remove"}

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from interpreter.source import Span
+from tabula.interpreter.source import Span
 
 if TYPE_CHECKING:
-    from interpreter.model import CompiledGame
+    from tabula.interpreter.model import CompiledGame
 
 SUSPEND = object()
 STEP_BUDGET = 2_000_000

@@ -12,16 +12,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.choices import value_id
-from interpreter.compile.scope import BOOL, COMP, INT, PLAYER, STR, elem, list_of
-from interpreter.dsl.parser import PlainOrigin, TextOrigin
-from interpreter.engine import BUNDLED, Engine, find_game, load_game
-from interpreter.model import CompiledGame
-from interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
-from interpreter.schema import validate_scenario
-from interpreter.source import AuthorError, Report, render, render_report
-from interpreter.state import State
-from interpreter.yamlsource import YamlDoc, load_yaml_file, span_for
+from tabula.interpreter.choices import value_id
+from tabula.interpreter.compile.scope import BOOL, COMP, INT, PLAYER, STR, elem, list_of
+from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin
+from tabula.interpreter.engine import BUNDLED, Engine, find_game, load_game
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
+from tabula.interpreter.schema import validate_scenario
+from tabula.interpreter.source import AuthorError, Report, render, render_report
+from tabula.interpreter.state import State
+from tabula.interpreter.yamlsource import YamlDoc, load_yaml_file, span_for
 
 
 @dataclass
@@ -333,7 +333,7 @@ def run_scenario_file(
         where = f"{err.span.file}:{err.span.line}:{err.span.col}: " if err.span else ""
         text = f"{where}error: {err.message}"
         if err.span:
-            from interpreter.source import Diagnostic
+            from tabula.interpreter.source import Diagnostic
 
             text = render(Diagnostic("error", "R001", err.message, err.span))
         return _result(run, spec, path, error=text)

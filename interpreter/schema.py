@@ -1,6 +1,6 @@
 """Pydantic models of the YAML game format and of scenarios (second half of the `load` stage).
 
-Input: plain data with positions (`GameSource` / `YamlDoc` from `interpreter.yamlsource`).
+Input: plain data with positions (`GameSource` / `YamlDoc` from `tabula.interpreter.yamlsource`).
 Output: a frozen `GameDef` (or `Scenario`), or None with every problem in the Report at once.
 
 The models mirror docs/language.md §1, §4, §5 (game sections) and §6 (scenarios) one to one. DSL
@@ -32,8 +32,8 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from interpreter.source import Diagnostic, Report, Span, did_you_mean
-from interpreter.yamlsource import GameSource, YamlDoc, YamlPath, span_for
+from tabula.interpreter.source import Diagnostic, Report, Span, did_you_mean
+from tabula.interpreter.yamlsource import GameSource, YamlDoc, YamlPath, span_for
 
 
 def _scalar_as_text(value: Any) -> Any:

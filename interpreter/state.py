@@ -26,8 +26,8 @@ import hashlib
 import json
 from typing import Any
 
-from interpreter import rng
-from interpreter.model import CompiledGame
+from tabula.interpreter import rng
+from tabula.interpreter.model import CompiledGame
 
 State = dict[str, Any]
 

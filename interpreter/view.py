@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compile.scope import COMP
-from interpreter.model import CompiledGame
+from tabula.interpreter.compile.scope import COMP
+from tabula.interpreter.model import CompiledGame
 
 HIDDEN = -1
 

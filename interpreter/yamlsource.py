@@ -32,7 +32,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 
-from interpreter.source import Report, Span, register_source
+from tabula.interpreter.source import Report, Span, register_source
 
 YamlPath: TypeAlias = tuple[str | int, ...]
 ScalarStyle = Literal["plain", "single", "double", "literal", "folded"]

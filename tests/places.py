@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from interpreter.model import CompiledGame
+from tabula.interpreter.model import CompiledGame
 
 
 def check_places(game: CompiledGame, st: dict[str, Any], in_play: Iterable[int]) -> None:

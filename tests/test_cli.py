@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tools import cli
-from tools.common import parse_option
+from tabula import cli
+from tabula.common import parse_option
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "games" / "mini"
 
 
 def tabula(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tools.cli", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "tabula.cli", *args], input=stdin, capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
 
 
@@ -182,7 +182,7 @@ class FakeResult:
 
 
 def fake_scenario_module(tmp_path: Path) -> types.ModuleType:
-    module = types.ModuleType("interpreter.scenario")
+    module = types.ModuleType("tabula.interpreter.scenario")
 
     def find_scenarios(paths: list[str]) -> list[Path]:
         return [tmp_path / "a.yaml", tmp_path / "b.yaml"]
@@ -200,7 +200,7 @@ def fake_scenario_module(tmp_path: Path) -> types.ModuleType:
 
 def test_verify_reports_like_pytest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(sys.modules, "interpreter.scenario", fake_scenario_module(tmp_path))
+    monkeypatch.setitem(sys.modules, "tabula.interpreter.scenario", fake_scenario_module(tmp_path))
     assert cli.main(["verify", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert "PASS good one\n" in out
@@ -211,7 +211,7 @@ def test_verify_reports_like_pytest(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 
 def test_verify_real_scenarios(tmp_path: Path) -> None:
-    pytest.importorskip("interpreter.scenario")
+    pytest.importorskip("tabula.interpreter.scenario")
     good = f"scenario: takes two\ngame: {MINI}\nplayers: 2\nseed: 1\nwhen: [take:2]\nthen: [pile == 8]\n"
     (tmp_path / "good.yaml").write_text(good)
     (tmp_path / "bad.yaml").write_text(good.replace("takes two", "wrong").replace("pile == 8", "pile == 7"))

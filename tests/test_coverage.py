@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from interpreter.coverage import measure, render
+from tabula.interpreter.coverage import measure, render
 
 ROOT = Path(__file__).resolve().parent.parent
 

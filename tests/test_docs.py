@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.compile.builtins import doc_entries
-from interpreter.dsl.parser import PlainOrigin, parse_block, parse_expr
-from interpreter.engine import Engine, load_game
-from interpreter.scenario import find_scenarios, run_scenario_file
-from interpreter.source import Report, render_report
-from tools import gen_docs
+from tabula import gen_docs
+from tabula.interpreter.compile.builtins import doc_entries
+from tabula.interpreter.dsl.parser import PlainOrigin, parse_block, parse_expr
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.scenario import find_scenarios, run_scenario_file
+from tabula.interpreter.source import Report, render_report
 
 ROOT = Path(__file__).resolve().parent.parent
 HIGH_CARD = ROOT / "gamedefs" / "high-card"

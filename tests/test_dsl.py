@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from lark import Lark
 
-from grammar import GRAMMAR_PATH
-from interpreter.dsl import ast
-from interpreter.dsl.parser import PlainOrigin, parse_block, parse_expr
-from interpreter.engine import Engine, load_game
-from interpreter.runtime import Runtime
-from interpreter.source import Report, render
+from tabula.grammar import GRAMMAR_PATH
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.dsl.parser import PlainOrigin, parse_block, parse_expr
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.runtime import Runtime
+from tabula.interpreter.source import Report, render
 
 ROOT = Path(__file__).resolve().parent
 GAME = load_game(ROOT / "games" / "mini")
@@ -48,7 +48,7 @@ def test_expression_case(line: int, text: str, expect: str) -> None:
 
 def test_grammar_has_no_conflicts() -> None:
     # strict mode (it needs interegular, a test extra) fails on LALR conflicts and terminal collisions
-    from interpreter.dsl.parser import _DslIndenter
+    from tabula.interpreter.dsl.parser import _DslIndenter
 
     parser = Lark(GRAMMAR_PATH.read_text(), parser="lalr", start=["block", "expr"], strict=True,
                   postlex=_DslIndenter(), maybe_placeholders=True)

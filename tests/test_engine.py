@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Engine, load_game
-from interpreter.scenario import run_scenario_file
-from interpreter.source import AuthorError
-from interpreter.view import visible_log
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.scenario import run_scenario_file
+from tabula.interpreter.source import AuthorError
+from tabula.interpreter.view import visible_log
 
 MINI = Path(__file__).resolve().parent / "games" / "mini"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine import Engine, load_game
+from tabula.interpreter.engine import Engine, load_game
 
 
 @pytest.fixture(scope="module")

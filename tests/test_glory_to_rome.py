@@ -16,9 +16,9 @@ import places
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from interpreter import rng
-from interpreter.engine import Engine, load_game
-from interpreter.view import HIDDEN, visible_log, visible_to
+from tabula.interpreter import rng
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.view import HIDDEN, visible_log, visible_to
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = load_game(ROOT / "gamedefs" / "glory-to-rome")

@@ -2,7 +2,7 @@
 
 Each case folder is a small game with one deliberate mistake; `<case>.expected` beside it is the full
 text `tabula check` shows (see `tools/regen_golden.py`, which rewrites the golden files after a
-deliberate change of wording or position: `python -m tools.regen_golden`).
+deliberate change of wording or position: `python -m tabula.regen_golden`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.regen_golden import REPO, case_folders, expected_files, expected_path, render_case
+from tabula.regen_golden import REPO, case_folders, expected_files, expected_path, render_case
 
 CASES = case_folders()
 
@@ -30,7 +30,7 @@ def test_every_case_has_a_golden_file_and_every_golden_file_a_case() -> None:
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_case_reports_its_golden_diagnostics(case: Path) -> None:
     golden = REPO / expected_path(case)
-    assert golden.is_file(), f"{golden} is missing: run python -m tools.regen_golden {case.name}"
+    assert golden.is_file(), f"{golden} is missing: run python -m tabula.regen_golden {case.name}"
     try:
         text = render_case(case)
     except Exception as err:  # anything but AuthorError is an engine defect, not a diagnostic

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import rng
-from interpreter.engine import Engine, load_game
-from interpreter.state import canonical, clone, state_hash
-from interpreter.view import HIDDEN, visible_to
+from tabula.interpreter import rng
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.state import canonical, clone, state_hash
+from tabula.interpreter.view import HIDDEN, visible_to
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [(ROOT / "tests" / "games" / "mini", [2, 3])]

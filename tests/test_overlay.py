@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Engine, load_game
-from interpreter.source import AuthorError, render_report
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.source import AuthorError, render_report
 
 MINI = Path(__file__).resolve().parent / "games" / "mini"
 

@@ -12,12 +12,12 @@ from typing import Any
 import places
 import pytest
 
-from interpreter import rng
-from interpreter.dsl.parser import PlainOrigin
-from interpreter.engine import Engine, load_game
-from interpreter.model import Closure
-from interpreter.runtime import Runtime
-from interpreter.source import Report
+from tabula.interpreter import rng
+from tabula.interpreter.dsl.parser import PlainOrigin
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.model import Closure
+from tabula.interpreter.runtime import Runtime
+from tabula.interpreter.source import Report
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = load_game(ROOT / "gamedefs" / "porta-nigra")

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from interpreter.engine import Engine, load_game
-from interpreter.model import CompiledGame
-from interpreter.scenario import run_scenario_file
-from interpreter.view import HIDDEN
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.scenario import run_scenario_file
+from tabula.interpreter.view import HIDDEN
 
 PRIMITIVES = Path(__file__).resolve().parent / "games" / "primitives"
 ANN, BOB, CID = 0, 1, 2

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from interpreter.engine import Engine, GameRuntimeError, load_game
-from interpreter.runtime import STEP_BUDGET
-from interpreter.source import AuthorError
+from tabula.interpreter.engine import Engine, GameRuntimeError, load_game
+from tabula.interpreter.runtime import STEP_BUDGET
+from tabula.interpreter.source import AuthorError
 
 GAME = """\
 game:

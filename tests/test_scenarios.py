@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.scenario import find_scenarios, run_scenario_file
+from tabula.interpreter.scenario import find_scenarios, run_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = find_scenarios([str(ROOT / "gamedefs"), str(ROOT / "tests" / "games")])

@@ -1,7 +1,7 @@
 """The `tabula` command: argument parsing, dispatch to the subcommands, and error reporting.
 
 Subcommands: `check` (load and compile a game, run its setup for every player count, print warnings),
-`play` (`tools.play`), `simulate` (`tools.simulate`), `verify` (`tools.verify`) and `schema` (the JSON
+`play` (`tabula.play`), `simulate` (`tabula.simulate`), `verify` (`tabula.verify`) and `schema` (the JSON
 Schema of game or scenario files). Exit codes: 0 success, 1 an author error (rendered diagnostics, or
 `file:line:col: error: message` for a rule that failed while running), a failed scenario or a bad
 call, 2 bad arguments (argparse), 70 an internal error (a short message; `--debug` shows the traceback).
@@ -16,15 +16,15 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
-from interpreter.engine import Engine, find_game
-from interpreter.overlay import list_packs
-from interpreter.runtime import GameRuntimeError
-from interpreter.schema import game_json_schema, scenario_json_schema
-from interpreter.source import AuthorError, Diagnostic, render
-from tools.common import CliError, load, parse_option, runtime_error_text
-from tools.play import run_play
-from tools.simulate import run_simulate
-from tools.verify import run_verify
+from tabula.common import CliError, load, parse_option, runtime_error_text
+from tabula.interpreter.engine import Engine, find_game
+from tabula.interpreter.overlay import list_packs
+from tabula.interpreter.runtime import GameRuntimeError
+from tabula.interpreter.schema import game_json_schema, scenario_json_schema
+from tabula.interpreter.source import AuthorError, Diagnostic, render
+from tabula.play import run_play
+from tabula.simulate import run_simulate
+from tabula.verify import run_verify
 
 Handler = Callable[[argparse.Namespace], int]
 EXIT_INTERNAL = 70
@@ -74,7 +74,7 @@ def run_variants(args: argparse.Namespace) -> int:
 
 def run_coverage(args: argparse.Namespace) -> int:
     """Rules coverage of a game's scenarios (and of random games with --games)."""
-    from interpreter.coverage import measure, render
+    from tabula.interpreter.coverage import measure, render
 
     report = measure(args.game, args.games, args.players, args.seed, args.variant, tuple(args.expansions))
     print(render(report))

@@ -2,7 +2,7 @@
 
 Every front end reports author mistakes the same way: an `AuthorError` is already rendered text; a
 `GameRuntimeError` is shown as `file:line:col: error: message` with the source snippet and caret that
-`interpreter.source.render` draws, so a rule that fails while playing points at its line.
+`tabula.interpreter.source.render` draws, so a rule that fails while playing points at its line.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from interpreter.engine import load_game
-from interpreter.model import CompiledGame
-from interpreter.runtime import GameRuntimeError
-from interpreter.source import Diagnostic, render
+from tabula.interpreter.engine import load_game
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.runtime import GameRuntimeError
+from tabula.interpreter.source import Diagnostic, render
 
 
 class CliError(Exception):

@@ -2,7 +2,7 @@
 
 The person sits at one seat; every other seat is a random bot drawing from its own generator, seeded
 from the game's seed, so the same seed and the same inputs replay the same game. Whenever the person
-must decide, the screen is built from `engine.view(state, seat)` only (see `tools.screen`), drawn
+must decide, the screen is built from `engine.view(state, seat)` only (see `tabula.screen`), drawn
 with `rich` on a terminal and as plain text otherwise. Input is read line by line, so a game can be
 driven by piping stdin; end of input quits cleanly.
 """
@@ -17,14 +17,14 @@ from typing import Any
 
 from rich.console import Console
 
-from interpreter import rng
-from interpreter.engine import Engine
-from interpreter.model import CompiledGame
-from interpreter.runtime import IllegalChoice
-from interpreter.state import State
-from interpreter.view import visible_log
-from tools.common import CliError, load
-from tools.screen import build_screen, plain_text, print_rich
+from tabula.common import CliError, load
+from tabula.interpreter import rng
+from tabula.interpreter.engine import Engine
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.runtime import IllegalChoice
+from tabula.interpreter.state import State
+from tabula.interpreter.view import visible_log
+from tabula.screen import build_screen, plain_text, print_rich
 
 BOT_SALT = 0xB07
 LOG_LINES = 12

@@ -1,4 +1,4 @@
-"""Rewrite the golden diagnostics of the broken-game corpus: `python -m tools.regen_golden [CASE ...]`.
+"""Rewrite the golden diagnostics of the broken-game corpus: `python -m tabula.regen_golden [CASE ...]`.
 
 The corpus lives in `tests/gamedefs/invalid/`: every folder `<case>/` is a small game with one
 deliberate mistake (or a small related group of them), and `<case>.expected` beside it holds the full
@@ -26,8 +26,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from interpreter.engine import load_game
-from interpreter.source import AuthorError, Report, clear_source_cache, render_report
+from tabula.interpreter.engine import load_game
+from tabula.interpreter.source import AuthorError, Report, clear_source_cache, render_report
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path("tests") / "gamedefs" / "invalid"

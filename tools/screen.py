@@ -19,9 +19,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.compile.scope import COMP, PLAYER, elem
-from interpreter.model import CompiledGame
-from interpreter.view import HIDDEN
+from tabula.interpreter.compile.scope import COMP, PLAYER, elem
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.view import HIDDEN
 
 View = dict[str, Any]
 WIDE_COUNTER = 6  # keyed counters with more keys than this show only their non-zero entries

@@ -17,11 +17,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.engine import Engine
-from interpreter.runtime import GameRuntimeError
-from interpreter.state import State
-from tools.common import CliError, load, runtime_error_text
-from tools.play import bot_generator
+from tabula.common import CliError, load, runtime_error_text
+from tabula.interpreter.engine import Engine
+from tabula.interpreter.runtime import GameRuntimeError
+from tabula.interpreter.state import State
+from tabula.play import bot_generator
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """`tabula verify`: run scenario files and report them like pytest.
 
-The scenario runner itself lives in `interpreter.scenario` (`find_scenarios(paths)` and
+The scenario runner itself lives in `tabula.interpreter.scenario` (`find_scenarios(paths)` and
 `run_scenario_file(path)` returning a result with `name, file, passed, failures, error, log`). This
 module prints `PASS name` / `FAIL name` per scenario, the failures, errors and last log lines of the
 failed ones, and a final `N passed, M failed` line; the exit code is 1 when any scenario failed.
@@ -15,16 +15,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol
 
-from interpreter.engine import BUNDLED
-from interpreter.runtime import GameRuntimeError
-from interpreter.source import AuthorError
-from tools.common import CliError, runtime_error_text
+from tabula.common import CliError, runtime_error_text
+from tabula.interpreter.engine import BUNDLED
+from tabula.interpreter.runtime import GameRuntimeError
+from tabula.interpreter.source import AuthorError
 
 LOG_TAIL = 10
 
 
 class ScenarioResult(Protocol):
-    """What `interpreter.scenario.run_scenario_file` returns."""
+    """What `tabula.interpreter.scenario.run_scenario_file` returns."""
 
     name: str
     file: str
@@ -47,9 +47,9 @@ class Broken:
 
 
 def scenario_module() -> ModuleType:
-    """`interpreter.scenario`, or a CliError while it does not exist yet."""
+    """`tabula.interpreter.scenario`, or a CliError while it does not exist yet."""
     try:
-        return importlib.import_module("interpreter.scenario")
+        return importlib.import_module("tabula.interpreter.scenario")
     except ImportError as err:
         raise CliError(f"scenarios cannot be run: interpreter.scenario is not available ({err})") from err
 

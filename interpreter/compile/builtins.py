@@ -10,12 +10,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from interpreter.compile.scope import ANY, BOOL, COMP, INT, NONE, PLAYER, STR, ZONE, Scope, elem, list_of
-from interpreter.dsl import ast
-from interpreter.runtime import GameRuntimeError, Runtime
+from tabula.interpreter.compile.scope import (
+    ANY,
+    BOOL,
+    COMP,
+    INT,
+    NONE,
+    PLAYER,
+    STR,
+    ZONE,
+    Scope,
+    elem,
+    list_of,
+)
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.runtime import GameRuntimeError, Runtime
 
 if TYPE_CHECKING:
-    from interpreter.compile.exprs import Code, ExprCompiler
+    from tabula.interpreter.compile.exprs import Code, ExprCompiler
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.compile import builtins as B
-from interpreter.compile.scope import (
+from tabula.interpreter.compile import builtins as B
+from tabula.interpreter.compile.scope import (
     ANY,
     BOOL,
     COMP,
@@ -36,11 +36,11 @@ from interpreter.compile.scope import (
     list_of,
     type_of_value,
 )
-from interpreter.compile.scope import a as article
-from interpreter.dsl import ast
-from interpreter.model import Closure, CompiledGame
-from interpreter.runtime import GameRuntimeError, Runtime
-from interpreter.source import Report, Span, did_you_mean
+from tabula.interpreter.compile.scope import a as article
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.model import Closure, CompiledGame
+from tabula.interpreter.runtime import GameRuntimeError, Runtime
+from tabula.interpreter.source import Report, Span, did_you_mean
 
 Typed = tuple[Closure, str]
 Code = tuple[str, str]  # (python source, static type)
@@ -475,7 +475,7 @@ class ExprCompiler:
         args = [self.code(a, scope)[0] for a in n.args[1:]]
         if len(args) != len(table[key].params):
             return self.error("E105", f"{kind} '{key}' takes {len(table[key].params)} argument(s)", n.span)
-        from interpreter.compile.modifiers import rule_function, value_function
+        from tabula.interpreter.compile.modifiers import rule_function, value_function
 
         fn = value_function(self.g, key) if kind == "value" else rule_function(self.g, key)
         name = self.inject(fn, f"{kind}_{key}")

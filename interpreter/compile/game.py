@@ -10,14 +10,25 @@ from __future__ import annotations
 import keyword
 from typing import Any
 
-from interpreter.compile.exprs import ExprCompiler, FunctionSlot
-from interpreter.compile.scope import ANY, COMP, INT, PLAYER, STR, ZONE, Scope, elem, list_of, type_of_value
-from interpreter.compile.scope import a as article
-from interpreter.compile.stmts import EndingStep, StmtCompiler
-from interpreter.dsl import ast
-from interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr, parse_template
-from interpreter.flow import FlowDriver
-from interpreter.model import (
+from tabula.interpreter.compile.exprs import ExprCompiler, FunctionSlot
+from tabula.interpreter.compile.scope import (
+    ANY,
+    COMP,
+    INT,
+    PLAYER,
+    STR,
+    ZONE,
+    Scope,
+    elem,
+    list_of,
+    type_of_value,
+)
+from tabula.interpreter.compile.scope import a as article
+from tabula.interpreter.compile.stmts import EndingStep, StmtCompiler
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr, parse_template
+from tabula.interpreter.flow import FlowDriver
+from tabula.interpreter.model import (
     ActionDef,
     Closure,
     CompiledGame,
@@ -32,8 +43,8 @@ from interpreter.model import (
     VarLayout,
     ZoneLayout,
 )
-from interpreter.source import Report, Span, did_you_mean
-from interpreter.yamlsource import GameSource, span_for
+from tabula.interpreter.source import Report, Span, did_you_mean
+from tabula.interpreter.yamlsource import GameSource, span_for
 
 Path_ = tuple[str | int, ...]
 _VAR_TYPES = {
@@ -410,7 +421,7 @@ class GameCompiler:
                 if typed is None:
                     continue
                 f, t = typed
-                from interpreter.compile.exprs import to_list
+                from tabula.interpreter.compile.exprs import to_list
 
                 if t != ANY and t != ZONE and not t.startswith("list["):
                     self.report.error(

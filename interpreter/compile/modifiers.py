@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.model import CompiledGame
-from interpreter.runtime import Runtime
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.runtime import Runtime
 
 
 def _active(rt: Runtime, ctype: str, p: Any) -> list[int]:

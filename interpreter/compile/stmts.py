@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter import rng
-from interpreter.choices import option_ids, value_id
-from interpreter.compile.exprs import ExprCompiler, _broken, to_list
-from interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, a, elem, type_of_value
-from interpreter.dsl import ast
-from interpreter.model import Closure
-from interpreter.runtime import SUSPEND, Frame, GameEnded, GameRuntimeError, Runtime, Step
-from interpreter.source import Span, did_you_mean
+from tabula.interpreter import rng
+from tabula.interpreter.choices import option_ids, value_id
+from tabula.interpreter.compile.exprs import ExprCompiler, _broken, to_list
+from tabula.interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, a, elem, type_of_value
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.model import Closure
+from tabula.interpreter.runtime import SUSPEND, Frame, GameEnded, GameRuntimeError, Runtime, Step
+from tabula.interpreter.source import Span, did_you_mean
 
 
 def zone_label(rt: Runtime, zone: int) -> str:
@@ -29,7 +29,7 @@ def zone_label(rt: Runtime, zone: int) -> str:
 
 def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
     """Log lines for moves; a component nobody may see on either side reads as 'a hidden <type>'."""
-    from interpreter.view import visible_to
+    from tabula.interpreter.view import visible_to
 
     comps = rt.g.components
     if len(cids) > 5:
@@ -524,7 +524,7 @@ class StmtCompiler:
 
     def template(self, text: str, scope: Scope, span: Span) -> list[Any]:
         """Literal text and typed closures for `{expr}` parts (shown by name: players, components)."""
-        from interpreter.dsl.parser import PlainOrigin, parse_template
+        from tabula.interpreter.dsl.parser import PlainOrigin, parse_template
 
         parts: list[Any] = []
         origin = PlainOrigin(span.file, span.line, span.col + 1)  # inside the opening quote

@@ -1,6 +1,6 @@
 """The DSL's abstract syntax tree: frozen dataclasses, one per grammar alias, each with a span.
 
-Built by `interpreter.dsl.parser` (which never evaluates anything) and read by the checker and the
+Built by `tabula.interpreter.dsl.parser` (which never evaluates anything) and read by the checker and the
 compiler. Spans are absolute positions in the author's YAML file.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interpreter.source import Span
+from tabula.interpreter.source import Span
 
 
 @dataclass(frozen=True)

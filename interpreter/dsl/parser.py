@@ -15,9 +15,9 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
-from grammar import GRAMMAR_PATH
-from interpreter.dsl import ast
-from interpreter.source import Report, Span
+from tabula.grammar import GRAMMAR_PATH
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.source import Report, Span
 
 
 class TextOrigin(Protocol):

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from interpreter import rng
-from interpreter.engine import Engine, load_game
-from interpreter.runtime import Runtime
-from interpreter.state import clone
+from tabula.interpreter import rng
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.runtime import Runtime
+from tabula.interpreter.state import clone
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GAMES = {"mini": ROOT / "tests" / "games" / "mini"}

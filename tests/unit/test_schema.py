@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.schema import (
+from tabula.interpreter.schema import (
     GameDef,
     Scenario,
     WhenStep,
@@ -16,8 +16,8 @@ from interpreter.schema import (
     validate_game,
     validate_scenario,
 )
-from interpreter.source import Report, render_report
-from interpreter.yamlsource import load_game_folder, load_yaml_file
+from tabula.interpreter.source import Report, render_report
+from tabula.interpreter.yamlsource import load_game_folder, load_yaml_file
 
 GAME = """\
 game:

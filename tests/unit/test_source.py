@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.source import (
+from tabula.interpreter.source import (
     AuthorError,
     Diagnostic,
     Report,
