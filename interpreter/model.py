@@ -195,6 +195,8 @@ class CompiledGame:
     block_spans: dict[int, Span] = field(default_factory=dict)  # where each block's first statement is
     block_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # (kind, name) of named blocks
     coverage: set[int] | None = None  # when measuring: the blocks that ran
+    # the static type of every local a block's frames may hold (to find component ids in a stack)
+    block_local_types: dict[int, dict[str, str]] = field(default_factory=dict)
     rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)
 
     def zone_instances(self) -> list[tuple[ZoneLayout, int | None]]:

@@ -149,6 +149,28 @@ def add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
+def add_trace(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tabula.traces import run_trace
+
+    p = sub.add_parser(
+        "trace",
+        help="record random games, or replay recorded ones to see whether the rules' behaviour moved",
+        description="record random games (seed, choices, a state hash per decision), or replay them",
+    )
+    p.set_defaults(run=run_trace)
+    tsub = p.add_subparsers(dest="trace_command", required=True, metavar="record|check")
+    rec = tsub.add_parser("record", help="record random games", parents=[common_options()])
+    rec.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    rec.add_argument("--players", type=int, nargs="+", required=True, help="player counts (one file each)")
+    rec.add_argument("--games", type=int, default=200, help="games per player count (default 200)")
+    rec.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    rec.add_argument("--max-decisions", type=int, default=5000, help="stop a game after this many")
+    rec.add_argument("--out", required=True, help="a folder (one file per player count) or a .jsonl.gz")
+    chk = tsub.add_parser("check", help="replay trace files and report where they diverge")
+    chk.add_argument("files", nargs="+", metavar="FILE", help="trace files (.jsonl.gz)")
+    chk.add_argument("--first", type=int, help="replay only the first N games of each file")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tabula", description="Tabula: rules-as-data board games.")
     parser.add_argument("--version", action="version", version=f"tabula {version()}")
@@ -169,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     coverage.add_argument("--seed", type=int, default=1, help="seed of the first random game")
     variants = add_command(sub, "variants", run_variants, "list the variants and expansions a game ships")
     variants.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    add_trace(sub)
     schema = add_command(sub, "schema", run_schema, "print the JSON Schema of game or scenario files")
     schema.add_argument("kind", nargs="?", choices=["game", "scenario"], default="game")
     return parser

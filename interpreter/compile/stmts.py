@@ -501,6 +501,7 @@ class StmtCompiler:
         self.g.blocks.append([])
         steps = [s for s in (self.stmt(x, scope) for x in stmts) if s is not None]
         self.g.blocks[bid] = steps
+        self.g.block_local_types[bid] = dict(scope.locals)
         if stmts:
             self.g.block_spans[bid] = stmts[0].span
         return bid

@@ -1,0 +1,53 @@
+"""Semantics never move silently: random games recorded before a change to the engine or a game's
+encoding (tests/traces, written by `tabula trace record`) replay with the same choices and the same
+state hash after every decision. Where a rule fix must change them, the commit says so and records
+them again.
+
+The quick test replays the first games of every file; the slow one replays them all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tabula.traces import check
+
+TRACES = sorted((Path(__file__).resolve().parent / "traces").glob("*.jsonl.gz"))
+
+
+def test_traces_exist() -> None:
+    assert len(TRACES) >= 22
+
+
+@pytest.mark.parametrize("path", TRACES, ids=[p.name.removesuffix(".jsonl.gz") for p in TRACES])
+def test_first_games_replay(path: Path) -> None:
+    games, divergences = check(path, first=3)
+    assert games == 3
+    assert divergences == [], "\n".join(map(str, divergences))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", TRACES, ids=[p.name.removesuffix(".jsonl.gz") for p in TRACES])
+def test_every_game_replays(path: Path) -> None:
+    games, divergences = check(path)
+    assert games >= 200
+    assert divergences == [], "\n".join(map(str, divergences[:10]))
+
+
+def test_a_changed_game_is_caught(tmp_path: Path) -> None:
+    from tabula.traces import Config, Trace, read, record, write
+
+    cfg = Config("high-card", 2)
+    traces = record(cfg, 2, seed=5)
+    path = tmp_path / "hc.jsonl.gz"
+    write(path, cfg, traces)
+    assert check(path) == (2, [])
+    bad = traces[1]
+    write(path, cfg, [traces[0], Trace(bad.seed, bad.choices, [*bad.hashes[:3], "0" * 10, *bad.hashes[4:]])])
+    games, divergences = check(path)
+    assert games == 2
+    assert [(d.seed, d.decision) for d in divergences] == [(bad.seed, 3)]
+    _, again = read(path)
+    assert [t.seed for t in again] == [5, 6]
