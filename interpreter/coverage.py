@@ -53,7 +53,7 @@ def measure(
     expansions: tuple[str, ...] = (),
 ) -> CoverageReport:
     """Run the game's scenarios (and `games` random games) on one compiled game, recording blocks."""
-    game = load_game(game_ref, None, variant, expansions)
+    game = load_game(game_ref, None, variant, expansions, instrument=True)
     game.coverage = set()
     report = CoverageReport(game.name)
     for path in find_scenarios([str(Path(game.folder) / "scenarios")]):

@@ -61,9 +61,11 @@ def load_game(
     options: dict[str, Any] | None = None,
     variant: str | None = None,
     expansions: list[str] | tuple[str, ...] = (),
+    instrument: bool = False,
 ) -> CompiledGame:
     """Load, check and compile a game, with a variant and expansions (names shipped beside the game, or
-    paths to pack files); raises AuthorError with every diagnostic of the failing stage."""
+    paths to pack files); raises AuthorError with every diagnostic of the failing stage. An
+    `instrument`ed game records the blocks it runs in `game.coverage` (rules coverage)."""
     folder = find_game(name_or_path)
     report = Report()
     source = load_game_folder(folder, report)
@@ -84,7 +86,7 @@ def load_game(
     report.raise_if_errors()
     validate_game(source, report)
     report.raise_if_errors()
-    game = compile_game(source, report, options)
+    game = compile_game(source, report, options, instrument)
     report.raise_if_errors()
     assert game is not None
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
@@ -165,7 +167,7 @@ class Engine:
 
     def labels(self, st: State) -> list[tuple[str, str]]:
         """(id, label) for each legal choice: actions with a `label:` template read in the game's words."""
-        from tabula.interpreter.compile.stmts import render_template
+        from tabula.interpreter.compile.support import render_template
 
         dec = st["dec"]
         if dec is None:
@@ -230,10 +232,8 @@ class Engine:
             fr = st["stk"][-1]
             if act.closes_window:
                 fr[1] += 1
-            new_locals = {
-                "me": dec["p"],
-                **{name: v for (name, _, _), v in zip(act.params, args, strict=True)},
-            }
+            new_locals = dict(zip(act.param_names, args, strict=True))
+            new_locals["me"] = dec["p"]
             rt.push(act.block, new_locals)
         rt.run()
 

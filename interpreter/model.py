@@ -89,15 +89,19 @@ class ActionDef:
     conditions: list[tuple[Span | None, Closure, tuple[Any, Any] | None]] = field(default_factory=list)
     param_spans: list[Span | None] = field(default_factory=list)
 
+    @property
+    def param_names(self) -> list[str]:
+        return [name for name, _, _ in self.params]
+
 
 @dataclass
 class TriggerDef:
+    """A trigger: the event it waits for, its block, and (for a component type's trigger) the type."""
+
     id: str
     event: str
-    where: Closure | None
     block: int
     component_type: str | None = None
-    active: Closure | None = None
     span: Span | None = None
 
 
@@ -107,31 +111,23 @@ class EndCheckDef:
     when: Closure
     block: int  # its `do` effect followed by the ending step
     mode: str
-
-
-@dataclass
-class ModifierDef:
-    component_type: str
-    op: str  # "+" or "*"
-    amount: Ability  # f(rt, self, p, *value arguments other than self and p)
+    test: Ability | None = None  # generated f(rt, p, me): the condition, with no locals dict
 
 
 @dataclass
 class ValueDef:
+    """A value with modifiers: generated as `V_<name>(rt, *params)` (compile/modifiers.py)."""
+
     name: str
     params: list[str]
-    base: Closure
-    modifiers: list[ModifierDef] = field(default_factory=list)
 
 
 @dataclass
 class RuleDef:
+    """An extensible rule: generated as `R_<name>(rt, *params)` (compile/modifiers.py)."""
+
     name: str
     params: list[str]
-    base: Closure
-    # (component type, f(rt, self, p, *rule arguments other than self and p))
-    allow: list[tuple[str, Ability]] = field(default_factory=list)
-    deny: list[tuple[str, Ability]] = field(default_factory=list)
 
 
 @dataclass
@@ -181,8 +177,6 @@ class CompiledGame:
     end_checks: list[EndCheckDef] = field(default_factory=list)
     values: dict[str, ValueDef] = field(default_factory=dict)
     rules: dict[str, RuleDef] = field(default_factory=dict)
-    component_active: dict[str, Ability] = field(default_factory=dict)  # type -> f(rt, self, p) -> bool
-    active_components: dict[str, Ability] = field(default_factory=dict)  # type -> f(rt, p) -> [ids]
     flow: FlowDef | None = None
     score: Closure | None = None
     tiebreak: list[Closure] = field(default_factory=list)
@@ -194,7 +188,8 @@ class CompiledGame:
     packs: list[str] = field(default_factory=list)  # the variant and expansions applied
     block_spans: dict[int, Span] = field(default_factory=dict)  # where each block's first statement is
     block_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # (kind, name) of named blocks
-    coverage: set[int] | None = None  # when measuring: the blocks that ran
+    coverage: set[int] | None = None  # when measuring: the blocks that ran (instrumented compiles)
+    module: Any = None  # the generated module (compile/module.py): namespace, source, line table
     # the static type of every local a block's frames may hold (to find component ids in a stack)
     block_local_types: dict[int, dict[str, str]] = field(default_factory=dict)
     rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)

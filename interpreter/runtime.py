@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tabula.interpreter.compile.module import span_of_traceback
 from tabula.interpreter.source import Span
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class Step:
 class Runtime:
     """Executes steps on one state. Closures read `rt.st`, `rt.loc` and `rt.g`."""
 
-    __slots__ = ("budget", "cov", "depth", "g", "loc", "log", "memo", "st")
+    __slots__ = ("budget", "cov", "depth", "g", "loc", "log", "memo", "st", "watch")
 
     def __init__(self, game: CompiledGame, state: State, log: list[dict[str, Any]] | None = None) -> None:
         self.g = game
@@ -81,8 +82,9 @@ class Runtime:
         self.loc: dict[str, Any] = self._nearest_locals()
         self.budget = STEP_BUDGET
         self.depth = 0
-        self.memo: dict[Any, Any] = {}  # results of DSL functions within one step (see run)
+        self.memo: dict[Any, Any] = {}  # results of DSL functions while one decision is enumerated
         self.cov = game.coverage  # a set of block ids while rules coverage is measured, else None
+        self.watch: Any = None  # a callback(event, arguments) for tools that observe a run
 
     # -- frames
     def _nearest_locals(self) -> dict[str, Any]:
@@ -105,8 +107,6 @@ class Runtime:
         st = self.st
         stk: list[Frame] = st["stk"]
         blocks = self.g.blocks
-        memo = self.memo
-        budget = self.budget
         step: Step | None = None
         while True:
             try:
@@ -121,26 +121,19 @@ class Runtime:
                     while pc < n:
                         fr[1] = pc + 1
                         step = blk[pc]
-                        budget -= 1
-                        if budget < 0:
+                        self.budget -= 1
+                        if self.budget < 0:
                             raise GameRuntimeError(
                                 f"more than {STEP_BUDGET} steps without a decision (an endless loop?)",
                                 self._loop_span() or step.span,
                             )
-                        # the memo of DSL function results lives for one step: a step's
-                        # evaluations all see the same state (writes come after them)
-                        if memo:
-                            memo.clear()
                         if step.exec(self, fr) is SUSPEND:
-                            self.budget = budget
                             return
                         if stk[-1] is not fr:
                             break
                         pc = fr[1]
                     else:
                         if fr[3] is not None:
-                            if memo:
-                                memo.clear()
                             parent = stk[-2]
                             if blocks[parent[0]][parent[1] - 1].again(self, fr):
                                 fr[1] = 0
@@ -148,22 +141,25 @@ class Runtime:
                         stk.pop()
                         if fr[2] is not None:
                             self.loc = self._nearest_locals()
-                self.budget = budget
                 return
             except GameEnded as end:
                 self._end(end.winners)
             except GameRuntimeError as err:
-                if err.span is None and step is not None:
-                    err.span = step.span
+                if err.span is None:
+                    err.span = span_of_traceback(err.__traceback__) or (
+                        step.span if step is not None else None
+                    )
                 raise
             except IllegalChoice:
                 raise
             except RecursionError as err:
                 raise GameRuntimeError(
-                    "functions call each other too deeply", getattr(step, "span", None)
+                    _too_deep(err), span_of_traceback(err.__traceback__) or getattr(step, "span", None)
                 ) from err
             except Exception as err:  # a rule failed on unexpected data: report where
-                raise GameRuntimeError(_describe(err), getattr(step, "span", None)) from err
+                raise GameRuntimeError(
+                    _describe(err), span_of_traceback(err.__traceback__) or getattr(step, "span", None)
+                ) from err
 
     def _loop_span(self) -> Span | None:
         """The innermost loop statement running now (the likely culprit of a spent budget)."""
@@ -195,7 +191,7 @@ class Runtime:
             return f(self)
         except GameRuntimeError as err:
             if err.span is None:
-                err.span = span
+                err.span = span_of_traceback(err.__traceback__) or span
             raise
         except RecursionError as err:
             raise GameRuntimeError("functions call each other too deeply", span) from err
@@ -208,19 +204,17 @@ class Runtime:
         checks = self.g.end_checks
         if not checks:
             return False
-        fired: list[str] = self.st["t"]["fired"]
+        t = self.st["t"]
+        fired: list[str] = t["fired"]
         pushed = False
-        saved = self.loc
         for check in checks:
             if check.id in fired:
                 continue
-            self.loc = {"p": self.st["t"]["active"], "me": self.st["t"]["active"]}
-            if check.when(self):
+            p = t["active"]
+            if check.test(self, p, p):  # type: ignore[misc]
                 fired.append(check.id)
-                self.push(check.block, {"p": self.st["t"]["active"], "me": self.st["t"]["active"]})
+                self.push(check.block, {"p": p, "me": p})
                 pushed = True
-                saved = self.loc
-        self.loc = saved
         return pushed
 
     # -- log
@@ -228,6 +222,20 @@ class Runtime:
         """A log line; players in `hidden_from` read `redacted` instead (nothing if it is empty)."""
         if self.log is not None:
             self.log.append({"text": text, "hidden_from": hidden_from or [], "redacted": redacted})
+
+
+def _too_deep(err: RecursionError) -> str:
+    """What recursed: effects (procedures, triggers) calling each other, or functions."""
+    effects = 0
+    tb = err.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_name
+        if name.startswith(("P_", "trigger_", "X_")):
+            effects += 1
+        tb = tb.tb_next
+    if effects >= MAX_DEPTH:
+        return f"effects nested more than {MAX_DEPTH} deep (unbounded recursion?)"
+    return "functions call each other too deeply"
 
 
 def _describe(err: Exception) -> str:

@@ -51,7 +51,8 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
             name: ([copy.deepcopy(v.initial) for _ in range(n)] if v.per_player else copy.deepcopy(v.initial))
             for name, v in game.vars.items()
         },
-        "m": {name: [copy.deepcopy(default) for _ in range(ncomp)] for name, default in game.marks.items()},
+        # values are never changed in place (a write replaces them), so components may share one
+        "m": {name: [copy.deepcopy(default)] * ncomp for name, default in game.marks.items()},
         "rv": [0] * ncomp,
         "rng": rng.seed_state(seed),
         "stk": [[game.main_block, 0, {}, None]],

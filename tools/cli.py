@@ -149,6 +149,18 @@ def add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
+def add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tabula.bench import run_bench
+
+    p = add_command(sub, "bench", run_bench, "how fast the engine plays a game (CPU time), against a commit")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("--players", type=int, nargs="+", help="player counts (default 2 3 4)")
+    p.add_argument("--games", type=int, default=20, help="random games per player count (default 20)")
+    p.add_argument("--against", metavar="REF", help="also measure this git commit and show the ratio")
+    p.add_argument("--rounds", type=int, default=3, help="alternate runs per side, best kept (default 3)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
 def add_trace(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from tabula.traces import run_trace
 
@@ -192,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     variants = add_command(sub, "variants", run_variants, "list the variants and expansions a game ships")
     variants.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     add_trace(sub)
+    add_bench(sub)
     schema = add_command(sub, "schema", run_schema, "print the JSON Schema of game or scenario files")
     schema.add_argument("kind", nargs="?", choices=["game", "scenario"], default="game")
     return parser
