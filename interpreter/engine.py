@@ -14,14 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from tabula.interpreter import rng
-from tabula.interpreter.compile.game import compile_game
 from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
+from tabula.interpreter.overlay import find_pack
 from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
-from tabula.interpreter.schema import validate_game
 from tabula.interpreter.source import AuthorError, Report, Span
 from tabula.interpreter.state import State, canonical, clone, new_state, state_hash
-from tabula.interpreter.yamlsource import load_game_folder
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
 
@@ -66,7 +63,38 @@ def load_game(
     """Load, check and compile a game, with a variant and expansions (names shipped beside the game, or
     paths to pack files); raises AuthorError with every diagnostic of the failing stage. An
     `instrument`ed game records the blocks it runs in `game.coverage` (rules coverage)."""
+    from tabula.interpreter.compile import cache
+
     folder = find_game(name_or_path)
+    key = None
+    if cache.enabled():
+        refs = [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]
+        pack_paths = [find_pack(folder, ref, kind) for ref, kind in refs]
+        if all(p is not None for p in pack_paths):
+            key = cache.key(folder, [p for p in pack_paths if p is not None], options, instrument)
+            cached = cache.load(key)
+            if cached is not None:
+                return cached  # type: ignore[no-any-return]
+    game = _compile(folder, options, variant, expansions, instrument, key)
+    if key is not None:
+        cache.store(key, game)
+    return game
+
+
+def _compile(
+    folder: Path,
+    options: dict[str, Any] | None,
+    variant: str | None,
+    expansions: list[str] | tuple[str, ...],
+    instrument: bool,
+    key: str | None,
+) -> CompiledGame:
+    """The stages of `load_game`, each gated on the one before."""
+    from tabula.interpreter.compile.game import compile_game
+    from tabula.interpreter.overlay import apply_packs, list_packs, load_pack
+    from tabula.interpreter.schema import validate_game
+    from tabula.interpreter.yamlsource import load_game_folder
+
     report = Report()
     source = load_game_folder(folder, report)
     report.raise_if_errors()
@@ -86,7 +114,7 @@ def load_game(
     report.raise_if_errors()
     validate_game(source, report)
     report.raise_if_errors()
-    game = compile_game(source, report, options, instrument)
+    game = compile_game(source, report, options, instrument, key[:16] if key else None)
     report.raise_if_errors()
     assert game is not None
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
@@ -194,6 +222,27 @@ class Engine:
     def legal_ids(self, st: State) -> list[str]:
         dec = st["dec"]
         return [] if dec is None else list(dec["ids"])
+
+    def recompute_decision(self, st: State) -> dict[str, Any] | None:
+        """The decision the state's frames pose, computed again from the rest of the state (the
+        state is not changed): equal to `st["dec"]` for any state the engine made. Saves are checked
+        with it, and benchmarks time it as one legal-choice enumeration."""
+        stk = st.get("stk") or []
+        if st.get("dec") is None or not stk:
+            return None
+        fr = stk[-1]
+        here = self.game.decision_points.get((fr[0], fr[1]))
+        if here is None:
+            return None
+        probe = clone(st)
+        probe["dec"] = None
+        top = probe["stk"][-1]
+        top[1] = here
+        rt = Runtime(self.game, probe)
+        rt.fire_end_checks = lambda: False  # type: ignore[method-assign]  # they were tested already
+        self.game.blocks[top[0]](rt, top)
+        dec: dict[str, Any] | None = probe["dec"]
+        return dec
 
     # ------------------------------------------------------------ acting
     def apply(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> State:

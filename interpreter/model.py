@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from tabula.interpreter.source import Span
 
 if TYPE_CHECKING:
-    from tabula.interpreter.runtime import Runtime, Step
+    from tabula.interpreter.runtime import Runtime
 
 Closure = Callable[["Runtime"], Any]
 Ability = Callable[..., Any]  # generated f(rt, self, p, *rest) for component abilities
@@ -88,10 +88,10 @@ class ActionDef:
     # for "why not?": each `and`-conjunct of `when` (span, test, sides of a comparison or None)
     conditions: list[tuple[Span | None, Closure, tuple[Any, Any] | None]] = field(default_factory=list)
     param_spans: list[Span | None] = field(default_factory=list)
+    param_names: list[str] = field(default_factory=list)
 
-    @property
-    def param_names(self) -> list[str]:
-        return [name for name, _, _ in self.params]
+    def __post_init__(self) -> None:
+        self.param_names = [name for name, _, _ in self.params]
 
 
 @dataclass
@@ -170,7 +170,10 @@ class CompiledGame:
     zone_layouts: list[ZoneLayout] = field(default_factory=list)  # per zone instance
     zone_owner: list[int | None] = field(default_factory=list)  # per zone instance
     counter_count: int = 0
-    blocks: list[list[Step]] = field(default_factory=list)
+    # each block's generated function f(rt, frame) (None for the bodies that only coverage counts)
+    blocks: list[Any] = field(default_factory=list)
+    window_actions: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # (block, pc) -> actions
+    decision_points: dict[tuple[int, int], int] = field(default_factory=dict)  # (block, resume pc) -> its pc
     actions: dict[str, ActionDef] = field(default_factory=dict)
     action_list: list[ActionDef] = field(default_factory=list)
     triggers: dict[str, list[TriggerDef]] = field(default_factory=dict)

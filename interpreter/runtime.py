@@ -1,16 +1,15 @@
-"""The resumable machine that runs compiled effects against a game state.
+"""The frame machine that runs compiled effects against a game state.
 
-Stage: run. Every effect is a block of `Step`s; where the machine is inside them is a stack of frames
-kept *in the state* (`state["stk"]`), so a game waiting for a decision is plain data that can be
-copied, saved and resumed. A frame is `[block, pc, locals | None, loop | None]`:
+Stage: run. Where the game is inside its effects is a stack of frames kept *in the state*
+(`state["stk"]`), so a game waiting for a decision is plain data that can be copied, saved and
+resumed. A frame is `[block, pc, locals]`: `block` names a generated function of the game
+(`game.blocks`), `pc` where that function goes on (compile/machines.py), `locals` its locals. The
+bottom frame is the flow driver (flow.py). Only effects that can stop for a decision ever get a frame;
+everything else runs as plain function calls inside them.
 
-- `locals` is a dict for frames that open a scope (procedures, actions, triggers, phases); nested
-  blocks (if / for / repeat / while bodies) use the nearest scope below them.
-- `loop` marks a loop body; when the body ends, the loop statement that pushed it (the step just
-  before the parent's pc) decides whether to run it again.
-
-A step returns `SUSPEND` when it has put a decision into `state["dec"]`; `apply` binds the choice and
-runs on. Every run has a step budget, so a hostile game file fails with a located error, never hangs.
+A block's function returns SUSPEND when it has put a decision into `state["dec"]`; `apply` binds the
+choice and runs on. Loops charge a budget, so a hostile game file fails with a located error (the
+failing line is found from the traceback), never hangs.
 """
 
 from __future__ import annotations
@@ -23,7 +22,10 @@ from tabula.interpreter.source import Span
 if TYPE_CHECKING:
     from tabula.interpreter.model import CompiledGame
 
-SUSPEND = object()
+# what a block's function returns: None when it is over, SUSPEND when a decision is pending, CALL when
+# it pushed a frame that must run first (it is called again afterwards, at the pc it left in its frame)
+SUSPEND = 1
+CALL = 2
 STEP_BUDGET = 2_000_000
 MAX_DEPTH = 200
 
@@ -57,19 +59,6 @@ class GameEnded(Exception):
         self.winners = winners
 
 
-class Step:
-    """One compiled statement."""
-
-    span: Span | None = None
-
-    def exec(self, rt: Runtime, fr: Frame) -> object | None:
-        raise NotImplementedError
-
-    def again(self, rt: Runtime, body: Frame) -> bool:
-        """For loop statements: called when the body frame ends; True runs the body once more."""
-        return False
-
-
 class Runtime:
     """Executes steps on one state. Closures read `rt.st`, `rt.loc` and `rt.g`."""
 
@@ -88,88 +77,51 @@ class Runtime:
 
     # -- frames
     def _nearest_locals(self) -> dict[str, Any]:
-        for fr in reversed(self.st["stk"]):
-            if fr[2] is not None:
-                loc: dict[str, Any] = fr[2]
-                return loc
-        return {}
+        stk = self.st["stk"]
+        loc: dict[str, Any] = stk[-1][2] if stk else {}
+        return loc
 
-    def push(self, block: int, local_vars: dict[str, Any] | None, loop: Any = None) -> None:
+    def push(self, block: int, local_vars: dict[str, Any]) -> None:
+        self.budget -= 1
+        if self.budget < 0:
+            over_budget()
         if len(self.st["stk"]) >= MAX_DEPTH:
             raise GameRuntimeError(f"effects nested more than {MAX_DEPTH} deep (unbounded recursion?)", None)
-        self.st["stk"].append([block, 0, local_vars, loop])
-        if local_vars is not None:
-            self.loc = local_vars
+        self.st["stk"].append([block, 0, local_vars])
+        self.loc = local_vars
 
     # -- the loop
     def run(self) -> None:
-        """Run until a decision is pending or the game is over."""
-        st = self.st
-        stk: list[Frame] = st["stk"]
+        """Run until a decision is pending or the game is over.
+
+        Each frame is `[block, pc, locals]`; the block's generated function carries on from `pc`
+        (compile/machines.py) and says whether it is over, waits for a decision, or pushed a frame."""
+        stk: list[Frame] = self.st["stk"]
         blocks = self.g.blocks
-        step: Step | None = None
         while True:
             try:
                 while stk:
                     fr = stk[-1]
-                    if self.cov is not None:
-                        self.cov.add(fr[0])
-                    blk = blocks[fr[0]]
-                    n = len(blk)
-                    pc = fr[1]
-                    # run this frame's steps until it ends, pushes a frame or suspends
-                    while pc < n:
-                        fr[1] = pc + 1
-                        step = blk[pc]
-                        self.budget -= 1
-                        if self.budget < 0:
-                            raise GameRuntimeError(
-                                f"more than {STEP_BUDGET} steps without a decision (an endless loop?)",
-                                self._loop_span() or step.span,
-                            )
-                        if step.exec(self, fr) is SUSPEND:
-                            return
-                        if stk[-1] is not fr:
-                            break
-                        pc = fr[1]
-                    else:
-                        if fr[3] is not None:
-                            parent = stk[-2]
-                            if blocks[parent[0]][parent[1] - 1].again(self, fr):
-                                fr[1] = 0
-                                continue
+                    r = blocks[fr[0]](self, fr)
+                    if r is None:
                         stk.pop()
-                        if fr[2] is not None:
-                            self.loc = self._nearest_locals()
+                        if stk:
+                            self.loc = stk[-1][2]
+                    elif r == SUSPEND:
+                        return
                 return
             except GameEnded as end:
                 self._end(end.winners)
             except GameRuntimeError as err:
                 if err.span is None:
-                    err.span = span_of_traceback(err.__traceback__) or (
-                        step.span if step is not None else None
-                    )
+                    err.span = span_of_traceback(err.__traceback__)
                 raise
             except IllegalChoice:
                 raise
             except RecursionError as err:
-                raise GameRuntimeError(
-                    _too_deep(err), span_of_traceback(err.__traceback__) or getattr(step, "span", None)
-                ) from err
+                raise GameRuntimeError(_too_deep(err), span_of_traceback(err.__traceback__)) from err
             except Exception as err:  # a rule failed on unexpected data: report where
-                raise GameRuntimeError(
-                    _describe(err), span_of_traceback(err.__traceback__) or getattr(step, "span", None)
-                ) from err
-
-    def _loop_span(self) -> Span | None:
-        """The innermost loop statement running now (the likely culprit of a spent budget)."""
-        stk = self.st["stk"]
-        for i in range(len(stk) - 1, 0, -1):
-            if stk[i][3] is not None:
-                parent = stk[i - 1]
-                loop: Step = self.g.blocks[parent[0]][parent[1] - 1]
-                return loop.span
-        return None
+                raise GameRuntimeError(_describe(err), span_of_traceback(err.__traceback__)) from err
 
     def _end(self, winners: list[int] | None) -> None:
         st = self.st
@@ -222,6 +174,10 @@ class Runtime:
         """A log line; players in `hidden_from` read `redacted` instead (nothing if it is empty)."""
         if self.log is not None:
             self.log.append({"text": text, "hidden_from": hidden_from or [], "redacted": redacted})
+
+
+def over_budget() -> None:
+    raise GameRuntimeError(f"more than {STEP_BUDGET} steps without a decision (an endless loop?)", None)
 
 
 def _too_deep(err: RecursionError) -> str:

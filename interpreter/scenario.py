@@ -144,9 +144,7 @@ class _Run:
             raise AuthorError(report)
         rt = Runtime(self.game, self.st, self.log)
         rt.loc = self.locals()
-        fr = [block, 0, None, None]
-        for step in self.game.blocks[block]:
-            step.exec(rt, fr)
+        self.game.blocks[block](rt, [block, 0, rt.loc])
 
     def apply_given(self, given: Any) -> None:
         if getattr(given, "active", None) is not None:
@@ -173,8 +171,7 @@ class _Run:
             raise AuthorError(report)
         rt = Runtime(self.game, self.st, self.log)
         rt.loc = {**self.locals(), "_c": cid}
-        for step in self.game.blocks[block]:
-            step.exec(rt, [block, 0, None, None])
+        self.game.blocks[block](rt, [block, 0, rt.loc])
 
     def component(self, name: str, owner: int | None, taken: set[int] | None = None) -> int:
         g = self.game

@@ -55,7 +55,7 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
         "m": {name: [copy.deepcopy(default)] * ncomp for name, default in game.marks.items()},
         "rv": [0] * ncomp,
         "rng": rng.seed_state(seed),
-        "stk": [[game.main_block, 0, {}, None]],
+        "stk": [[game.main_block, 0, {}]],
         "dec": None,
         "t": {
             "stage": "setup",
@@ -81,15 +81,7 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
 
 
 def _copy_frame(fr: list[Any]) -> list[Any]:
-    loop = fr[3]
-    return [
-        fr[0],
-        fr[1],
-        dict(fr[2]) if fr[2] is not None else None,
-        [list(loop[0]), loop[1]]
-        if loop is not None and len(loop) == 2 and isinstance(loop[0], list)
-        else (list(loop) if loop is not None else None),
-    ]
+    return [fr[0], fr[1], dict(fr[2])]
 
 
 def clone(st: State) -> State:

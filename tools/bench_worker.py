@@ -28,16 +28,25 @@ def _enumerator(engine: Any) -> Any:
     """A function recomputing a state's pending window choices (the API moved between versions)."""
     from tabula.interpreter.runtime import Runtime
 
-    def enumerate_now(st: dict[str, Any]) -> int:
+    if hasattr(engine, "recompute_decision"):
+
+        def recompute(st: dict[str, Any]) -> int:
+            dec = engine.recompute_decision(st)
+            return -1 if dec is None else len(dec["ids"])
+
+        return recompute
+
+    def enumerate_now(st: dict[str, Any]) -> int:  # before decisions could be recomputed
         dec = st["dec"]
         if dec is None or dec["k"] != "window":
             return -1
+        st = engine.clone(st)  # as recompute_decision does
         fr = st["stk"][-1]
         step = engine.game.blocks[fr[0]][fr[1]]
         rt = Runtime(engine.game, st)
         if hasattr(step, "options"):
             ids, _ = step.options(rt, dec["p"])
-        else:  # before the windows were generated functions
+        else:
             from tabula.interpreter.compile.stmts import legal_window_options  # type: ignore[import-not-found]
 
             ids, _ = legal_window_options(rt, dec["p"], step.actions)

@@ -521,7 +521,7 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
     loop variable are tested once, outside the loop; `first`, `any` and `all` stop at the first
     deciding element.
     """
-    from tabula.interpreter.compile.exprs import and_chain, conjuncts, names_in
+    from tabula.interpreter.compile.exprs import mentions, split_and
 
     if gen.default is not None and kind not in ("max", "min"):
         c.report.error(
@@ -535,31 +535,35 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
     var = c.mod.fresh("v_" + gen.var)
     inner.known[gen.var] = (var, elem(itt))
     frame = c.enter_loop(var)
-    cond = ""
-    fixed: list[ast.Expr] = []
+    cond_src = ""
     try:
         elt, et = c.code(gen.elt, inner)
         if gen.cond is not None:
-            parts = conjuncts(gen.cond)
-            fixed = [p for p in parts if gen.var not in names_in(p)] if kind in _EMPTY else []
-            rest = [p for p in parts if p not in fixed]
-            if rest:
-                cond = f" if {c.cond_code(and_chain(rest), inner)}"
+            cond_src = c.cond_code(gen.cond, inner)
     finally:
         c.leave_loop()
-    hoisted = [c.cond_code(p, scope) for p in fixed]
-    hoisted = [h for h in hoisted if h != "True"]
+    # the conjuncts (of `where`, and for `any` of the element too) that do not use the loop's
+    # variable, nor a call computed for this loop, are tested once, before it
+    local = {var, *(name for name, _ in frame)}
+    parts = split_and(cond_src) if cond_src else []
+    if kind == "any":  # any(e for x in L where c) holds when (c and e) holds for some x
+        parts += [] if elt == "True" else split_and(elt)
+        elt = "True"
+    fixed = [p for p in parts if not mentions(p, local)] if kind in _EMPTY else []
+    rest = [p for p in parts if p not in fixed]
+    cond = f" if {' and '.join(rest)}" if rest else ""
     loop = f"for {var} in {it}{cond}"
     code, t = _aggregate(c, kind, elt, et, loop, bool(cond), gen, scope)
+    hoisted = [h for h in fixed if h != "True"]
+    if hoisted:
+        code = (
+            _EMPTY[kind] if "False" in hoisted else f"({code} if {' and '.join(hoisted)} else {_EMPTY[kind]})"
+        )
     if frame:
         # loop-invariant calls computed once, before the loop
         names = ", ".join(name for name, _ in frame)
         values = ", ".join(src for _, src in frame)
         code = f"(lambda {names}: {code})({values})"
-    if hoisted:
-        if "False" in hoisted:
-            return _EMPTY[kind], t
-        return f"({code} if {' and '.join(hoisted)} else {_EMPTY[kind]})", t
     return code, t
 
 
@@ -571,7 +575,7 @@ def _aggregate(
     if kind == "sum":
         return f"sum([{elt} {loop}])", INT
     if kind == "any":
-        test = loop + (f" and {elt}" if filtered else f" if {elt}")
+        test = loop if elt == "True" else loop + (f" and {elt}" if filtered else f" if {elt}")
         return f"next((True {test}), False)", BOOL
     if kind == "all":
         test = loop + (f" and not {elt}" if filtered else f" if not {elt}")
@@ -597,10 +601,10 @@ def builtin_attr_code(c: ExprCompiler, name: str, obj: str) -> str:
     if name == "id":
         return obj
     if name == "zone":
-        return f"S['loc'][{obj}]"
+        return f"{c.bind('LOC')}[{obj}]"
     # the owner of each zone instance, and none for -1 (out of play: the list's last item)
     owners = c.inject([*c.g.zone_owner, None], "owners")
-    return f"{owners}[S['loc'][{obj}]]"
+    return f"{owners}[{c.bind('LOC')}[{obj}]]"
 
 
 def doc_entries() -> list[tuple[str, str, str]]:

@@ -27,7 +27,7 @@ from typing import Any
 
 from tabula.interpreter.compile.module import GenModule
 
-FORMAT = 1
+FORMAT = 2
 _enabled = True
 _fingerprint: str | None = None
 
@@ -123,6 +123,7 @@ def dump(game: Any) -> bytes:
         "helpers": module.helpers,
         "lines": module.lines,
         "names": sorted(module.names()),
+        "bindings": module.bindings,
         "game": out.getvalue(),
     }
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
@@ -140,6 +141,7 @@ def restore(blob: bytes) -> Any:
         state["helpers"],
         state["lines"],
         state["names"],
+        state["bindings"],
     )
     return _GameUnpickler(io.BytesIO(state["game"]), module).load()
 

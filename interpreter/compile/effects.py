@@ -19,23 +19,10 @@ from typing import Any
 
 from tabula.interpreter.compile import support
 from tabula.interpreter.compile.exprs import ExprCompiler, is_literal, literal
+from tabula.interpreter.compile.machines import MachineCompiler
 from tabula.interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, a, elem, list_of
-from tabula.interpreter.compile.steps import (
-    CallStep,
-    ChooseStep,
-    ChunkStep,
-    EmitStep,
-    ForStep,
-    IfStep,
-    RepeatStep,
-    RunStep,
-    WhileStep,
-    WindowStep,
-)
 from tabula.interpreter.compile.suspend import Suspension
 from tabula.interpreter.dsl import ast
-from tabula.interpreter.model import Closure
-from tabula.interpreter.runtime import Step
 from tabula.interpreter.source import Span, did_you_mean
 
 PY = "py"
@@ -69,8 +56,8 @@ class Lines:
         return "\n".join(self.lines) + "\n"
 
 
-class EffectCompiler:
-    """Turns AST blocks into generated functions and registered resumable blocks."""
+class EffectCompiler(MachineCompiler):
+    """Turns AST blocks into generated functions and resumable state machines (machines.py)."""
 
     def __init__(
         self,
@@ -96,50 +83,18 @@ class EffectCompiler:
 
     # ------------------------------------------------------------ blocks and functions
     def new_block(self, stmts: ast.Block, scope: Scope) -> int:
+        """A block id: for an effect (its function goes in `game.blocks`), or for a branch or loop
+        body, which rules coverage counts (its entry stays None)."""
         bid = len(self.g.blocks)
-        self.g.blocks.append([])
+        self.g.blocks.append(None)
         if stmts:
             self.g.block_spans[bid] = stmts[0].span
         return bid
 
     def block(self, stmts: ast.Block, scope: Scope) -> int:
-        """A resumable block (steps, locals in the frame's dict); runs of statements that cannot
-        suspend become one generated function each."""
-        bid = self.new_block(stmts, scope)
-        steps: list[Step] = []
-        run: list[ast.Stmt] = []
-
-        def flush() -> None:
-            if run:
-                steps.append(self.chunk(list(run), scope, bid if not steps else None))
-                run.clear()
-
-        for s in stmts:
-            if self.suspension.stmt(s):
-                flush()
-                step = self.resumable(s, scope)
-                if step is not None:
-                    steps.append(step)
-            else:
-                run.append(s)
-        flush()
-        if self.instrument and (not steps or not isinstance(steps[0], ChunkStep)):
-            steps.insert(0, self.chunk([], scope, bid))
-        self.g.blocks[bid] = steps
-        self.g.block_local_types[bid] = dict(scope.locals)
-        return bid
-
-    def chunk(self, stmts: list[ast.Stmt], scope: Scope, cover: int | None) -> Step:
-        name = self.mod.fresh("chunk")
-        out = Lines()
-        out.add(0, f"def {name}(rt):")
-        out.add(1, "L = rt.loc")
-        out.add(1, "S = rt.st")
-        if cover is not None and self.instrument:
-            out.add(1, f"rt.g.coverage.add({cover})")
-        self.stmts(out, 1, stmts, scope, DICT)
-        fn = self.mod.function(out.text(), name, out.spans)
-        return ChunkStep(stmts[0].span if stmts else None, fn)
+        """The block id of statements run from a frame, locals in the frame's dict (scenario
+        snippets; effects entered from the flow use `entry`)."""
+        return self.machine(stmts, scope)
 
     def plain(
         self,
@@ -159,6 +114,7 @@ class EffectCompiler:
         else:
             out.add(0, f"def {name}(rt, L):")
         out.add(1, "S = rt.st")
+        out.add(1, "M = rt.memo")
         if cover is not None and self.instrument:
             out.add(1, f"rt.g.coverage.add({cover})")
         self.stmts(out, 1, list(stmts), scope, mode)
@@ -172,39 +128,37 @@ class EffectCompiler:
         scope: Scope,
         frame_args: list[str] | None,
         fn_name: str | None = None,
-        tail: list[Any] | None = None,
+        tail: list[str] | None = None,
     ) -> tuple[int, Callable[..., Any] | None]:
         """The block of an effect entered from a frame (action, phase, procedure, trigger, flow hook):
         (block id, its generated function when it cannot suspend).
 
         `frame_args` are the frame locals passed as Python parameters (py mode; the first must be
-        `me`); None keeps the locals a dict (dict mode). `tail` are steps run after the effect."""
+        `me`); None keeps the locals a dict (dict mode). `tail` are lines run after the effect."""
         if self.suspension.block(stmts):
             # a frame's locals are a dict: what were Python parameters become its entries
             scope = Scope({**scope.locals, **scope.py}, scope.where)
-            bid = self.block(stmts, scope)
-            self.g.blocks[bid].extend(tail or [])
-            return bid, None
+            return self.machine(stmts, scope, tail), None
         bid = self.new_block(stmts, scope)
         name = fn_name or self.mod.fresh("entry")
         if frame_args is None:
             fn = self.plain(name, stmts, scope, [], DICT, bid)
+            call = f"{name}(rt, fr[2])"
         else:
             assert frame_args[0] == "me"
             fn = self.plain(name, stmts, scope, frame_args[1:], PY, bid)
-        span = stmts[0].span if stmts else None
-        self.g.blocks[bid] = [self.call_step(span, name, frame_args), *(tail or [])]
+            call = f"{name}(rt{''.join(f', L.get({a!r})' for a in frame_args)})"
+        enter = self.mod.fresh("enter")
+        lines = [
+            f"def {enter}(rt, fr):",
+            "    L = fr[2]",
+            f"    {call}",
+            *(f"    {t}" for t in tail or []),
+            "    return None",
+        ]
+        self.g.blocks[bid] = self.mod.function("\n".join(lines) + "\n", enter)
         self.g.block_local_types[bid] = {**scope.locals, **scope.py}
         return bid, fn
-
-    def call_step(self, span: Span | None, name: str, frame_args: list[str] | None) -> Step:
-        """The step that enters a generated effect function from a frame, with the frame's locals."""
-        if frame_args is None:
-            return CallStep(span, self.mod.ns[name], None)
-        wrapper = self.mod.fresh("enter")
-        args = "".join(f", L.get({a!r})" for a in frame_args)
-        fn = self.mod.function(f"def {wrapper}(rt):\n    L = rt.loc\n    {name}(rt{args})\n", wrapper)
-        return ChunkStep(span, fn)
 
     # ------------------------------------------------------------ statements (generated code)
     def stmts(self, out: Lines, depth: int, stmts: list[ast.Stmt], scope: Scope, mode: str) -> None:
@@ -222,6 +176,11 @@ class EffectCompiler:
         if self.instrument:
             out.add(depth, f"rt.g.coverage.add({bid})")
         self.stmts(out, depth, list(stmts), scope, mode)
+
+    @staticmethod
+    def written(out: Lines, depth: int) -> None:
+        """After a statement that changes the state: remembered function results may be stale."""
+        out.add(depth, "if M: M.clear()")
 
     def tmp(self) -> str:
         self._tmp += 1
@@ -274,8 +233,10 @@ class EffectCompiler:
                 return
             ends.append(idx)
         s, d, k = self.tmp(), self.tmp(), self.tmp()
-        out.add(depth, f"{s} = {ends[0]}; {d} = {ends[1]}; {k} = min({amount}, S['c'][{s}])", n.span)
-        out.add(depth, f"if {k} > 0: S['c'][{s}] -= {k}; S['c'][{d}] += {k}", n.span)
+        c = self.ex.bind("C")
+        out.add(depth, f"{s} = {ends[0]}; {d} = {ends[1]}; {k} = min({amount}, {c}[{s}])", n.span)
+        out.add(depth, f"if {k} > 0: {c}[{s}] -= {k}; {c}[{d}] += {k}", n.span)
+        self.written(out, depth)
 
     def _Move(self, out: Lines, depth: int, n: ast.Move, scope: Scope, mode: str) -> None:
         what, t = self.ex.code(n.what, scope)
@@ -291,6 +252,7 @@ class EffectCompiler:
             out.add(depth, f"{self.ex.helper(support.move_one)}(rt, {x}, {dest}, {top})", n.span)
         else:
             out.add(depth, f"{self.ex.helper(support.move)}(rt, {x}, {dest}, {t == ZONE}, {top})", n.span)
+        self.written(out, depth)
 
     def _Draw(self, out: Lines, depth: int, n: ast.Draw, scope: Scope, mode: str) -> None:
         count, t = self.ex.code(n.count, scope)
@@ -299,9 +261,11 @@ class EffectCompiler:
         src, dst = self.zone(n.source, scope), self.zone(n.dest, scope)
         out.add(depth, f"{s} = {src}; {d} = {dst}", n.span)
         out.add(depth, f"{self.ex.helper(support.draw)}(rt, {s}, {d}, {count})", n.span)
+        self.written(out, depth)
 
     def _Shuffle(self, out: Lines, depth: int, n: ast.Shuffle, scope: Scope, mode: str) -> None:
         out.add(depth, f"{self.ex.helper(support.shuffle)}(rt, {self.zone(n.zone, scope)})", n.span)
+        self.written(out, depth)
 
     def _Reveal(self, out: Lines, depth: int, n: ast.Reveal, scope: Scope, mode: str) -> None:
         self.reveal(out, depth, n.what, n.span, scope, 1)
@@ -312,8 +276,9 @@ class EffectCompiler:
     def reveal(self, out: Lines, depth: int, what: ast.Expr, span: Span, scope: Scope, value: int) -> None:
         src, t = self.ex.code(what, scope)
         if t == ZONE:
-            src = f"S['z'][{src}]"
+            src = f"{self.ex.bind('Z')}[{src}]"
         out.add(depth, f"{self.ex.helper(support.reveal)}(rt, {src}, {value})", span)
+        self.written(out, depth)
 
     def _Log(self, out: Lines, depth: int, n: ast.Log, scope: Scope, mode: str) -> None:
         parts, values = self.template(n.text, scope, n.text_span or n.span)
@@ -470,14 +435,14 @@ class EffectCompiler:
             if idx is None:
                 return None
             c = g.counters[name]
-            return "S['c']", idx, f"counter '{name}'", c.min, c.max
+            return self.ex.bind("C"), idx, f"counter '{name}'", c.min, c.max
         if name in g.vars:
             if not g.vars[name].per_player:
                 return "S['v']", repr(name), f"'{name}'", None, None
             if not isinstance(target, ast.Call) or len(target.args) != 1:
                 self.report.error("E105", f"'{name}' is kept per player: write {name}(p)", target.span)
                 return None
-            return f"S['v'][{name!r}]", ex.code(target.args[0], scope)[0], f"'{name}'", None, None
+            return ex.bind("pv_" + name), ex.code(target.args[0], scope)[0], f"'{name}'", None, None
         if isinstance(target, ast.Attr):
             if target.name not in g.marks:
                 self.report.error(
@@ -488,7 +453,7 @@ class EffectCompiler:
                 )
                 return None
             return (
-                f"S['m'][{target.name!r}]",
+                ex.bind("m_" + target.name),
                 ex.code(target.obj, scope)[0],
                 f"mark '{target.name}'",
                 None,
@@ -532,8 +497,11 @@ class EffectCompiler:
                 index = i
             cur = f"{box}[{index}]"
             slot = cur
+        local = index == "" or box == "L"  # functions cannot see locals: nothing to forget
         if op == "=":
             out.add(depth, f"{slot} = {v}", span)
+            if not local:
+                self.written(out, depth)
             return
         val, new = self.tmp(), self.tmp()
         out.add(depth, f"{val} = {v}", span)
@@ -555,6 +523,8 @@ class EffectCompiler:
                 depth, f"if {' or '.join(checks)}: {fail}({what!r}, {op!r}, {cur}, {val}, {lo}, {hi})", span
             )
         out.add(depth, f"{slot} = {new}", span)
+        if not local:
+            self.written(out, depth)
 
     def counter_write(self, out: Lines, depth: int, n: ast.Gain | ast.Pay, scope: Scope, op: str) -> None:
         if (
@@ -580,90 +550,6 @@ class EffectCompiler:
             )
             return
         self.write(out, depth, n.span, n.target, n.amount, op, scope)
-
-    # ------------------------------------------------------------ resumable statements (steps)
-    def resumable(self, n: ast.Stmt, scope: Scope) -> Step | None:
-        method = getattr(self, "_r_" + type(n).__name__)
-        step: Step | None = method(n, scope)
-        return step
-
-    def _r_If(self, n: ast.If, scope: Scope) -> Step:
-        branches = [(self.ex.cond(c, scope), self.block(b, scope)) for c, b in n.branches]
-        other = self.block(n.otherwise, scope) if n.otherwise is not None else None
-        return IfStep(n.span, branches, other)
-
-    def _r_For(self, n: ast.For, scope: Scope) -> Step:
-        f, t = self.ex.listy(n.iter, scope)
-        scope.locals[n.var] = elem(t)
-        cond = self.ex.cond(n.cond, scope) if n.cond is not None else None
-        return ForStep(n.span, n.var, f, cond, self.block(n.body, scope))
-
-    def _r_Repeat(self, n: ast.Repeat, scope: Scope) -> Step:
-        f, t = self.ex.expr(n.count, scope)
-        self.ex.expect(t, INT, n.count.span)
-        return RepeatStep(n.span, f, self.block(n.body, scope))
-
-    def _r_While(self, n: ast.While, scope: Scope) -> Step:
-        return WhileStep(n.span, self.ex.cond(n.cond, scope), self.block(n.body, scope))
-
-    def _r_Run(self, n: ast.Run, scope: Scope) -> Step | None:
-        info = self.procedure(n)
-        if info is None:
-            return None
-        return RunStep(n.span, info.params, [self.ex.expr(x, scope)[0] for x in n.args], info.cell)
-
-    def _r_Emit(self, n: ast.Emit, scope: Scope) -> Step:
-        self.emitted.add(n.event)
-        kwargs = [(k, self.ex.expr(v, scope)[0]) for k, v in n.kwargs]
-        return EmitStep(n.span, self.dispatcher(n.event), kwargs)
-
-    def dispatcher(self, event: str) -> Callable[..., Any]:
-        """The dispatcher of an event, called through the namespace (it is generated later)."""
-        if event not in self.dispatchers:
-            name = f"D_{event}"
-            self.mod.function(f"def {name}(rt, me, base):\n    return X_{event}(rt, me, base)\n", name)
-            self.dispatchers[event] = name
-        fn: Callable[..., Any] = self.mod.ns[self.dispatchers[event]]
-        return fn
-
-    def _r_Choose(self, n: ast.Choose, scope: Scope) -> Step:
-        f, t = self.ex.listy(n.options, scope)
-        by = self.ex.expr(n.by, scope)[0] if n.by is not None else self._me(scope, n.span)
-        et = elem(t)
-        scope.locals[n.var] = et
-        if n.prompt:
-            parts, values = self.template(n.prompt, scope, n.prompt_span or n.span)
-            prompt = (parts, [self.ex.closure(v) for v in values])
-        else:
-            prompt = ([f"choose {n.var}"], [])
-        return ChooseStep(n.span, n.var, f, et, by, prompt, n.optional)
-
-    def _me(self, scope: Scope, span: Span) -> Closure:
-        if "me" in scope.locals:
-            return self.ex.closure("L['me']")
-        if "p" in scope.locals:
-            return self.ex.closure("L['p']")
-        self.report.error(
-            "E113",
-            "who decides? add 'by <player>'",
-            span,
-            "'me' is only known inside actions; elsewhere write 'by p'",
-        )
-        return self.ex.closure("_broken(rt)")
-
-    def _r_Window(self, n: ast.Window, scope: Scope) -> Step:
-        self.ex.used.update(n.actions)
-        pf, pt = self.ex.expr(n.player, scope)
-        self.ex.expect(pt, PLAYER, n.player.span)
-        idx: list[int] = []
-        for name, span in zip(n.actions, n.action_spans, strict=True):
-            if name not in self.action_index:
-                self.report.error(
-                    "E114", f"unknown action '{name}'", span, did_you_mean(name, self.action_index)
-                )
-            else:
-                idx.append(self.action_index[name])
-        return WindowStep(n.span, pf, idx, self.windows(idx, n.span))
 
 
 def _target_name(node: ast.Expr) -> str:

@@ -62,8 +62,8 @@ BUILTIN_ATTRS = {"name": STR, "key": STR, "type": STR, "zone": ZONE, "holder": P
 SPECIAL_NAMES = {"players", "num_players", "active", "round", "turn"}
 BROKEN: Code = ("_broken(rt)", ANY)
 PROLOGUE = "    L = rt.loc\n    S = rt.st\n"
-INLINE_NODES = 14  # a DSL function of at most this many nodes may be inlined
-INLINE_CHARS = 400  # ... when its substituted source stays this short
+INLINE_NODES = 32  # a DSL function of at most this many nodes may be inlined
+INLINE_CHARS = 700  # ... when its substituted source stays this short
 _NO_VALUE = object()
 _COMPARE = {
     "==": operator.eq,
@@ -108,6 +108,58 @@ def is_simple(src: str) -> bool:
     return src.isidentifier() or is_literal(src) or (src.startswith("L[") and src.count("[") == 1)
 
 
+_CHEAP_NODES = (
+    pyast.Name,
+    pyast.Constant,
+    pyast.Subscript,
+    pyast.Load,
+    pyast.BinOp,
+    pyast.Add,
+    pyast.Sub,
+    pyast.UnaryOp,
+    pyast.USub,
+    pyast.Expression,
+)
+_cheap: dict[str, bool] = {}
+
+
+def is_cheap(src: str) -> bool:
+    """A fragment cheap enough to evaluate twice: names, literals, subscripts and sums of them."""
+    if is_simple(src):
+        return True
+    if src not in _cheap:
+        try:
+            nodes = list(pyast.walk(pyast.parse(src, mode="eval")))
+            _cheap[src] = len(nodes) <= 14 and all(isinstance(x, _CHEAP_NODES) for x in nodes)
+        except SyntaxError:
+            _cheap[src] = False
+    return _cheap[src]
+
+
+def split_and(src: str) -> list[str]:
+    """The top-level `and` operands of a generated condition (itself when it is not an `and`)."""
+    try:
+        tree = pyast.parse(src, mode="eval").body
+    except SyntaxError:
+        return [src]
+    if not (isinstance(tree, pyast.BoolOp) and isinstance(tree.op, pyast.And)):
+        return [src]
+    out: list[str] = []
+    for v in tree.values:
+        out.extend(split_and(f"({pyast.unparse(v)})"))  # parenthesised: operands are joined again
+    return out
+
+
+def mentions(src: str, names: set[str]) -> bool:
+    """Does a generated fragment read any of these Python names?"""
+    try:
+        return any(
+            isinstance(x, pyast.Name) and x.id in names for x in pyast.walk(pyast.parse(src, mode="eval"))
+        )
+    except SyntaxError:
+        return True
+
+
 @dataclass
 class FunctionSlot:
     """A user function, compiled on first use (so definitions may come in any order)."""
@@ -122,6 +174,7 @@ class FunctionSlot:
     size: int = 0  # AST nodes of the body
     param_uses: dict[str, int] = field(default_factory=dict)  # uses per parameter (a loop counts 2)
     recursive: bool = False  # calls itself, directly or through other functions
+    expensive: bool = False  # loops (a generator), directly or through the functions it calls
 
 
 def node_count(node: Any) -> int:
@@ -210,6 +263,20 @@ def names_in(node: Any) -> set[str]:
     return found
 
 
+def mark_expensive(functions: dict[str, FunctionSlot]) -> None:
+    """Set `expensive` on every function that loops, directly or through functions it calls."""
+    for slot in functions.values():
+        slot.expensive = slot.body is not None and _has_generator(slot.body)
+    changed = True
+    while changed:
+        changed = False
+        for slot in functions.values():
+            if not slot.expensive and any(
+                functions[c].expensive for c in calls_in(slot.body) & set(functions)
+            ):
+                slot.expensive = changed = True
+
+
 def mark_recursion(functions: dict[str, FunctionSlot]) -> None:
     """Set `recursive` on every function that can reach itself through calls."""
     graph = {name: calls_in(slot.body) & set(functions) for name, slot in functions.items()}
@@ -249,10 +316,13 @@ class ExprCompiler:
         self._cache: dict[str, Closure] = {}
         self._inlining: list[str] = []
         self._loops: list[tuple[str, list[tuple[str, str]]]] = []  # generators being compiled
-        self.memo_mode = False  # compiling code that runs while a decision is enumerated
+        # calls of expensive functions are remembered in `rt.memo` until the state is next written
+        # (generated writes clear it: see effects.py), so one evaluation never repeats another
+        self.memo_mode = True
         self._memo_ids: dict[str, int] = {}
         self._columns: dict[str, str] = {}
         mark_recursion(functions)
+        mark_expensive(functions)
         for slot in functions.values():
             if slot.body is not None:
                 slot.size = node_count(slot.body)
@@ -266,6 +336,27 @@ class ExprCompiler:
     def helper(self, fn: Callable[..., Any], ref: tuple[str, str] | None = None) -> str:
         """A namespace name for a support function."""
         return self.mod.helper(fn, ref)
+
+    def bind(self, name: str) -> str:
+        """A Python local for a part of the state that stays the same object while one generated
+        function runs (writes change its items, never replace it): `C` the counters, `Z` the zones,
+        `LOC` the locations, `m_<mark>` a mark's values, `pv_<var>` a per-player var's values,
+        `o_<option>` a rules option, `NP` the number of players. Each function binds the ones its
+        code uses on entry (module.py), which saves a dictionary lookup at every use."""
+        if name not in self.mod.bindings:
+            sources = {"C": "rt.st['c']", "Z": "rt.st['z']", "LOC": "rt.st['loc']", "NP": "rt.st['t']['n']"}
+            if name in sources:
+                src = sources[name]
+            elif name.startswith("m_"):
+                src = f"rt.st['m'][{name[2:]!r}]"
+            elif name.startswith("pv_"):
+                src = f"rt.st['v'][{name[3:]!r}]"
+            elif name.startswith("o_"):
+                src = f"rt.st['o'][{name[2:]!r}]"
+            else:
+                raise ValueError(name)
+            self.mod.bindings[name] = src
+        return name
 
     def closure(self, src: str) -> Closure:
         """Turn generated source into a function of the runtime: `f(rt)`."""
@@ -354,10 +445,10 @@ class ExprCompiler:
     def list_code(self, node: ast.Expr, scope: Scope) -> Code:
         src, t = self.code(node, scope)
         if t == ZONE:
-            return f"S['z'][{src}]", list_of(COMP)
+            return f"{self.bind('Z')}[{src}]", list_of(COMP)
         if t == ANY:
             if is_simple(src) and not is_literal(src):
-                return f"(S['z'][{src}] if {src}.__class__ is int else {src})", ANY
+                return f"({self.bind('Z')}[{src}] if {src}.__class__ is int else {src})", ANY
             return f"_as_list(rt, {src})", ANY
         if not t.startswith("list["):
             return self.error("T001", f"expected a list or a zone, found {article(t)}", node.span)
@@ -399,8 +490,8 @@ class ExprCompiler:
         if name in scope.locals:
             return f"L[{name!r}]", scope.locals[name]
         special = {
-            "players": ("list(range(S['t']['n']))", list_of(PLAYER)),
-            "num_players": ("S['t']['n']", INT),
+            "players": (f"list(range({self.bind('NP')}))", list_of(PLAYER)),
+            "num_players": (self.bind("NP"), INT),
             "active": ("S['t']['active']", PLAYER),
             "round": ("S['t']['round']", INT),
             "turn": ("S['t']['turn']", INT),
@@ -424,7 +515,7 @@ class ExprCompiler:
                 return self.error(
                     "E102", f"counter '{name}' needs arguments", n.span, f"write {name}({args})"
                 )
-            return f"S['c'][{c.base}]", INT
+            return f"{self.bind('C')}[{c.base}]", INT
         if name in g.vars:
             v_ = g.vars[name]
             if v_.per_player:
@@ -476,19 +567,19 @@ class ExprCompiler:
             for a, pname in zip(n.args, slot.params, strict=True):
                 src, t = self.code(a, scope)
                 if t == ZONE and slot.param_types.get(pname, ANY).startswith("list["):
-                    src = f"S['z'][{src}]"  # a zone given where a list is declared: its contents
+                    src = f"{self.bind('Z')}[{src}]"  # a zone given where a list is declared: its contents
                 args.append(src)
             return self._call_function(slot, args)
         if name in g.counters:
             idx = self.counter_index_code(name, n, scope)
-            return (BROKEN[0], ANY) if idx is None else (f"S['c'][{idx}]", INT)
+            return (BROKEN[0], ANY) if idx is None else (f"{self.bind('C')}[{idx}]", INT)
         if name in g.vars:
             v_ = g.vars[name]
             if not v_.per_player or len(n.args) != 1:
                 want = "one player" if v_.per_player else "no"
                 return self.error("E105", f"'{name}' takes {want} argument", n.span)
             p, _ = self.code(n.args[0], scope)
-            return f"S['v'][{name!r}][{p}]", v_.type
+            return f"{self.bind('pv_' + name)}[{p}]", v_.type
         if name in g.zones:
             z = g.zones[name]
             if not z.per_player or len(n.args) != 1:
@@ -594,27 +685,23 @@ class ExprCompiler:
     def _call_function(self, slot: FunctionSlot, args: list[str]) -> Code:
         if slot.state == "new":
             self.compile_function(slot)
+        call = "".join(", " + a for a in args)
+        if self.memo_mode and self.memoizable(slot):
+            self.memo_function(slot)
+            return self.invariant(f"FM_{slot.name}(rt{call})", slot.type)
         inlined = self._inline(slot, args)
         if inlined is not None:
             return inlined
-        prefix = "F_"
-        if self.memo_mode and self.memoizable(slot):
-            prefix = "FM_"
-            self.memo_function(slot)
-        return self.invariant(f"{prefix}{slot.name}(rt{''.join(', ' + a for a in args)})", slot.type)
+        return self.invariant(f"F_{slot.name}(rt{call})", slot.type)
 
     def memoizable(self, slot: FunctionSlot) -> bool:
-        """Worth remembering within one enumeration: it has parameters (none of them a list), and
-        loops or calls other functions."""
-        if not slot.params or slot.body is None or slot.recursive:
+        """Worth remembering: it loops, and none of its parameters is a list."""
+        if not slot.expensive or slot.body is None or slot.recursive:
             return False
-        if any(slot.param_types.get(p, ANY).startswith("list[") for p in slot.params):
-            return False
-        return _has_generator(slot.body) or bool(calls_in(slot.body) & set(self.functions))
+        return not any(slot.param_types.get(p, ANY).startswith("list[") for p in slot.params)
 
     def memo_function(self, slot: FunctionSlot) -> None:
-        """Define `FM_<name>`: `F_<name>` remembered in `rt.memo` for the length of one enumeration
-        (nothing is written while a decision's choices are listed)."""
+        """Define `FM_<name>`: `F_<name>` remembered in `rt.memo` until the state is next written."""
         if slot.name in self._memo_ids or slot.body is None:
             return
         key = self._memo_ids[slot.name] = len(self._memo_ids)
@@ -658,7 +745,7 @@ class ExprCompiler:
         ):
             return None
         for pname, src in zip(slot.params, args, strict=True):
-            if slot.param_uses.get(pname, 0) > 1 and not is_simple(src):
+            if slot.param_uses.get(pname, 0) > 1 and not is_cheap(src):
                 return None
         known = {
             p: (src if is_simple(src) else f"({src})", slot.param_types.get(p, ANY))
@@ -687,7 +774,7 @@ class ExprCompiler:
             )
             loops, memo, self._loops, self.memo_mode = self._loops, self.memo_mode, [], False
             try:
-                src, t = self.code(slot.body, scope)
+                src, t = self.code(slot.body, scope)  # the unremembered version: for scenarios, tools
             finally:
                 self._loops, self.memo_mode = loops, memo
             params = "".join(f", v_{p}" for p in slot.params)
@@ -706,7 +793,7 @@ class ExprCompiler:
                 return self.error(
                     "E107", f"unknown rules option '{key}'", first.span, did_you_mean(key, self.g.options)
                 )
-            return f"S['o'][{key!r}]", type_of_value(self.g.options[key])
+            return self.bind("o_" + key), type_of_value(self.g.options[key])
         table: dict[str, Any] = self.g.values if kind == "value" else self.g.rules
         if key not in table:
             return self.error("E107", f"unknown {kind} '{key}'", first.span, did_you_mean(key, table))
@@ -731,7 +818,9 @@ class ExprCompiler:
             comp = g.components[cid]
         if name in g.marks:
             default = g.marks[name]
-            return f"S['m'][{name!r}][{obj}]", (type_of_value(default) if default is not None else ANY)
+            return f"{self.bind('m_' + name)}[{obj}]", (
+                type_of_value(default) if default is not None else ANY
+            )
         if name in self.props:
             if comp is not None:
                 return repr(comp.props.get(name)), self._prop_type(name)
@@ -848,7 +937,7 @@ class ExprCompiler:
         c, ct = self.code(n.container, scope)
         op = "!=" if n.negated else "=="
         if ct == ZONE:
-            return f"(S['loc'][{x}] {op} {c})", BOOL
+            return f"({self.bind('LOC')}[{x}] {op} {c})", BOOL
         if ct != ANY and not ct.startswith("list["):
             return self.error(
                 "T001", f"'in' needs a list or a zone on its right, found {article(ct)}", n.container.span

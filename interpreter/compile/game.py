@@ -10,6 +10,7 @@ from __future__ import annotations
 import keyword
 from typing import Any
 
+from tabula.interpreter.compile import support
 from tabula.interpreter.compile.effects import EffectCompiler, ProcInfo
 from tabula.interpreter.compile.exprs import ExprCompiler, FunctionSlot, and_chain, conjuncts, names_in
 from tabula.interpreter.compile.modifiers import Contribution, rule_source, value_source
@@ -27,7 +28,7 @@ from tabula.interpreter.compile.scope import (
     type_of_value,
 )
 from tabula.interpreter.compile.scope import a as article
-from tabula.interpreter.compile.steps import EndingStep
+from tabula.interpreter.compile.snippets import Snippets
 from tabula.interpreter.compile.suspend import Suspension
 from tabula.interpreter.compile.windows import ActionSource, WindowCompiler
 from tabula.interpreter.dsl import ast
@@ -74,8 +75,10 @@ class GameCompiler:
         report: Report,
         options: dict[str, Any] | None = None,
         instrument: bool = False,
+        unique: str | None = None,
     ) -> None:
         self.instrument = instrument
+        self.unique = unique
         self._whens: dict[str, ast.Expr | None] = {}
         self._costs: dict[str, list[tuple[ast.Expr, ast.Expr]]] = {}
         self.src = source
@@ -328,7 +331,7 @@ class GameCompiler:
             )
             slot.param_types = dict(typed)
             functions[name] = slot
-        self.mod = GenModule(g.id)
+        self.mod = GenModule(g.id, self.unique)
         g.module = self.mod
         self.ex = ExprCompiler(g, self.report, functions, self.mod)
         self._declare_values_and_rules()
@@ -489,7 +492,11 @@ class GameCompiler:
                         self.span(("actions", name, "params", pname)),
                         f"write e.g. [{pname} for {pname} in ...] or range(1, 4)",
                     )
-                listed = f"S['z'][{src}]" if t == ZONE else (f"_as_list(rt, {src})" if t == ANY else src)
+                listed = (
+                    f"{self.ex.bind('Z')}[{src}]"
+                    if t == ZONE
+                    else (f"_as_list(rt, {src})" if t == ANY else src)
+                )
                 params.append((str(pname), self.ex.closure(listed), elem(t)))
                 scope.locals[str(pname)] = elem(t)
             when, guard = self._action_condition(name, [p for p, _, _ in params], scope)
@@ -722,9 +729,9 @@ class GameCompiler:
             selves = ids
         if p_pin is not None:
             lines.append(f"    _pinp = {p_pin}")
-            players = "((_pinp,) if type(_pinp) is int and 0 <= _pinp < S['t']['n'] else ())"
+            players = f"((_pinp,) if type(_pinp) is int and 0 <= _pinp < {ex.bind('NP')} else ())"
         else:
-            players = "range(S['t']['n'])"
+            players = f"range({ex.bind('NP')})"
         return [
             *lines,
             f"    for v_self in {selves}:",
@@ -850,7 +857,11 @@ class GameCompiler:
             self.ex.report = saved
             mode = str(chk.get("end", "immediately"))
             block = self.compile_entry(
-                (*path, "do"), player, f"end check '{chk.get('id', i)}'", ["me", "p"], tail=[EndingStep(mode)]
+                (*path, "do"),
+                player,
+                f"end check '{chk.get('id', i)}'",
+                ["me", "p"],
+                tail=[f"{self.ex.helper(support.ending)}(rt, {mode!r})"],
             )
             self.name_block(block, "end check", str(chk.get("id", i)), path)
             if when is not None and block is not None:
@@ -863,7 +874,7 @@ class GameCompiler:
         g.main_block = len(g.blocks)
         driver = FlowDriver(fdef)
         driver.span = self.span(("flow",))
-        g.blocks.append([driver])
+        g.blocks.append(driver)
 
     def _check_flow(self, flow: dict[str, Any], fdef: FlowDef) -> None:
         """Flows that could never ask a decision or never end a round."""
@@ -945,43 +956,6 @@ class GameCompiler:
                 g.tiebreak.append(f)
 
 
-class Snippets:
-    """Compiles extra DSL text (scenario assertions, `given` writes) against a compiled game's names."""
-
-    def __init__(self, ex: ExprCompiler, sc: EffectCompiler) -> None:
-        self.ex = ex
-        self.sc = sc
-
-    def expr(
-        self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]
-    ) -> Closure | None:
-        node = parse_expr(text, origin, report)
-        if node is None:
-            return None
-        self.ex.report = report
-        self.sc.report = report
-        return self.ex.expr(node, Scope(dict(local_types)))[0]
-
-    def compare_parts(
-        self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]
-    ) -> tuple[tuple[Closure, str], tuple[Closure, str]] | None:
-        """For `a OP b`, typed closures for both sides (to show both values when an assertion fails)."""
-        node = parse_expr(text, origin, report)
-        if not isinstance(node, ast.Compare):
-            return None
-        self.ex.report = report
-        scope = Scope(dict(local_types))
-        return self.ex.expr(node.left, scope), self.ex.expr(node.right, scope)
-
-    def block(self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]) -> int | None:
-        stmts = parse_block(text, origin, report)
-        if stmts is None:
-            return None
-        self.ex.report = report
-        self.sc.report = report
-        return self.sc.block(stmts, Scope(dict(local_types)))
-
-
 def _scenario_words(folder: Any) -> set[str]:
     """Identifiers written in the game's scenario files (names used only by scenarios are used)."""
     import re
@@ -1042,11 +1016,15 @@ def _emitted_kwargs(data: dict[str, Any], event: str) -> set[str]:
 
 
 def compile_game(
-    source: GameSource, report: Report, options: dict[str, Any] | None = None, instrument: bool = False
+    source: GameSource,
+    report: Report,
+    options: dict[str, Any] | None = None,
+    instrument: bool = False,
+    unique: str | None = None,
 ) -> CompiledGame | None:
     """Check and compile a validated game; None (with diagnostics) if anything is wrong. `instrument`
     makes the generated code record which blocks run (rules coverage)."""
-    compiler = GameCompiler(source, report, options, instrument)
+    compiler = GameCompiler(source, report, options, instrument, unique)
     game = compiler.compile()
     if report.has_errors:
         return None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast as pyast
 import importlib
 import itertools
+import re
 import weakref
 from collections.abc import Callable
 from types import CodeType, TracebackType
@@ -57,6 +58,7 @@ SAFE_BUILTINS.update(KeyError=KeyError, TypeError=TypeError, IndexError=IndexErr
 
 HelperRef = tuple[str, str]  # (module, qualified name) or ("builtin", builtin name)
 
+_WORDS = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 _MODULES: weakref.WeakValueDictionary[str, GenModule] = weakref.WeakValueDictionary()  # by filename
 _serial = itertools.count()
 
@@ -87,6 +89,7 @@ class GenModule:
         self.lines: dict[int, Span] = {}
         self.data: dict[str, Any] = {}
         self.helpers: dict[str, HelperRef] = {}
+        self.bindings: dict[str, str] = {}  # local name -> the state part it stands for (ExprCompiler.bind)
         self._by_id: dict[int, str] = {}
         self._names: set[str] = set()
         _MODULES[self.filename] = self
@@ -130,6 +133,7 @@ class GenModule:
         `spans` maps line numbers of `text` (1-based) to the DSL statement each line carries out."""
         if not text.endswith("\n"):
             text += "\n"
+        text, spans = self._bind(text, spans)
         offset = self.next_line - 1
         tree = pyast.parse(text, self.filename)
         pyast.increment_lineno(tree, offset)
@@ -140,6 +144,24 @@ class GenModule:
         for line, span in (spans or {}).items():
             self.lines[line + offset] = span
         return {k: self.ns[k] for k in self.ns if k not in before}
+
+    def _bind(self, text: str, spans: dict[int, Span] | None) -> tuple[str, dict[int, Span] | None]:
+        """Bind, on entry to each function of `text`, the state parts its code uses (bindings)."""
+        if not self.bindings:
+            return text, spans
+        lines = text.split("\n")
+        out: list[str] = []
+        moved: dict[int, Span] = {}
+        for i, line in enumerate(lines, start=1):
+            out.append(line)
+            if spans and i in spans:
+                moved[len(out)] = spans[i]
+            if line.startswith("def "):
+                end = next((j for j in range(i, len(lines)) if lines[j].startswith("def ")), len(lines))
+                body = "\n".join(lines[i:end])
+                used = sorted(set(_WORDS.findall(body)) & self.bindings.keys())
+                out.extend(f"    {name} = {self.bindings[name]}" for name in used)
+        return "\n".join(out), (moved if spans else spans)
 
     def function(self, text: str, name: str, spans: dict[int, Span] | None = None) -> Callable[..., Any]:
         """Define one function and return it."""
@@ -162,6 +184,7 @@ class GenModule:
         helpers: dict[str, HelperRef],
         lines: dict[int, Span],
         names: list[str],
+        bindings: dict[str, str],
     ) -> GenModule:
         """A module as it was compiled, from what the compile cache kept (cache.py)."""
         mod = cls.__new__(cls)
@@ -177,6 +200,7 @@ class GenModule:
         mod.helpers = dict(helpers)
         mod._by_id = {}
         mod._names = set(names)
+        mod.bindings = dict(bindings)
         _MODULES[filename] = mod
         return mod
 

@@ -180,6 +180,38 @@ def ending(rt: Runtime, mode: str) -> None:
     if t["ending"] is None:
         t["ending"] = mode
         t["trigger"] = t["active"]
+        rt.memo.clear()
+
+
+def choose(
+    rt: Runtime, values: Any, optional: bool, t: str, by: Any, parts: list[Any], shown: list[Any], var: str
+) -> None:
+    """`choose var from L [by P] [prompt "..."] [optional]`: the pending decision, one id per value
+    (a repeated id keeps its first value)."""
+    values = list(values)
+    if optional:
+        values.append(None)
+    if not values:
+        raise GameRuntimeError(
+            "this choice has no options (guard the action or effect with a condition)", None
+        )
+    ids = option_ids(rt.g, rt.st["names"], values, t)
+    seen: dict[str, int] = {}
+    for i, x in enumerate(ids):
+        seen.setdefault(x, i)
+    if len(seen) != len(ids):
+        keep = sorted(seen.values())
+        values = [values[i] for i in keep]
+        ids = [ids[i] for i in keep]
+    rt.st["dec"] = {
+        "t": t,
+        "k": "choose",
+        "p": by,
+        "ids": ids,
+        "v": values,
+        "var": var,
+        "prompt": template(rt, parts, shown),
+    }
 
 
 def repeat_count(n: Any) -> int:
@@ -189,7 +221,9 @@ def repeat_count(n: Any) -> int:
 
 
 def over_budget(rt: Runtime) -> None:
-    raise GameRuntimeError(f"more than {STEP_BUDGET} steps without a decision (an endless loop?)", None)
+    from tabula.interpreter.runtime import over_budget as raise_over
+
+    raise_over()
 
 
 def add_options(

@@ -47,19 +47,16 @@ class WindowCompiler:
         lines = [
             f"def {name}(rt, v_me):",
             "    S = rt.st",
-            "    rt.memo.clear()",
             "    ids = []",
             "    vals = []",
         ]
         saved = ex.report
         ex.report = Report()  # every action was checked when it was compiled on its own
-        ex.memo_mode = True
         try:
             for ai in indices:
                 lines += self.action(ai)
         finally:
             ex.report = saved
-            ex.memo_mode = False
         lines.append("    return ids, vals")
         return ex.mod.function("\n".join(lines) + "\n", name)
 
