@@ -17,7 +17,7 @@ from tabula.interpreter import rng
 from tabula.interpreter.compile.game import compile_game
 from tabula.interpreter.model import CompiledGame
 from tabula.interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
-from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
+from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 from tabula.interpreter.schema import validate_game
 from tabula.interpreter.source import AuthorError, Report, Span
 from tabula.interpreter.state import State, canonical, clone, new_state, state_hash
@@ -106,6 +106,9 @@ class Engine:
 
     def __init__(self, game: CompiledGame) -> None:
         self.game = game
+        # an observer of every run this engine starts (events and phase starts: scenario `at:`
+        # checks); plain games leave it None
+        self.watch: Watch | None = None
 
     # ------------------------------------------------------------ starting
     def new_game(
@@ -141,13 +144,24 @@ class Engine:
         st = new_state(g, names, seed, opts)
         if pause is not None:
             st["t"]["pause"] = pause
-        Runtime(g, st, log).run()
+        Runtime(g, st, log, self.watch).run()
         return st
 
     def resume(self, st: State, log: list[dict[str, Any]] | None = None) -> None:
         """Continue a game stopped by `new_game(pause=...)`."""
         st["t"]["paused"] = False
-        Runtime(self.game, st, log).run()
+        Runtime(self.game, st, log, self.watch).run()
+
+    def reoffer(self, st: State, log: list[dict[str, Any]] | None = None) -> None:
+        """Ask the pending question again, from the state as it is now (after a scenario wrote it):
+        its options are recomputed, and end checks run first, as when it was first asked."""
+        dec = st["dec"]
+        if dec is None:
+            return
+        if dec["k"] == "choose":
+            st["stk"][-1][1] -= 1  # a `choose` suspends after itself; a window step before itself
+        st["dec"] = None
+        Runtime(self.game, st, log, self.watch).run()
 
     # ------------------------------------------------------------ asking
     def current_player(self, st: State) -> int | None:
@@ -214,7 +228,7 @@ class Engine:
         else:
             idx = self._match_name(dec, choice)
         value = dec["v"][idx]
-        rt = Runtime(self.game, st, log)
+        rt = Runtime(self.game, st, log, self.watch)
         if log is not None:
             who = st["names"][dec["p"]]
             hidden = self._hidden_from(st, dec, value)

@@ -15,6 +15,7 @@ runs on. Every run has a step budget, so a hostile game file fails with a locate
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.source import Span
@@ -28,6 +29,10 @@ MAX_DEPTH = 200
 
 State = dict[str, Any]
 Frame = list[Any]
+# an observer of the run: called with an event name and its arguments when `emit` runs, and with
+# "phase:ID" and the turn's player (p, me) before each phase starts (scenario checks `at:`); None
+# (the default) costs one test
+Watch = Callable[[str, dict[str, Any]], None]
 
 
 class GameRuntimeError(Exception):
@@ -72,9 +77,15 @@ class Step:
 class Runtime:
     """Executes steps on one state. Closures read `rt.st`, `rt.loc` and `rt.g`."""
 
-    __slots__ = ("budget", "cov", "depth", "g", "loc", "log", "memo", "st")
+    __slots__ = ("budget", "cov", "depth", "g", "loc", "log", "memo", "st", "watch")
 
-    def __init__(self, game: CompiledGame, state: State, log: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        game: CompiledGame,
+        state: State,
+        log: list[dict[str, Any]] | None = None,
+        watch: Watch | None = None,
+    ) -> None:
         self.g = game
         self.st = state
         self.log = log
@@ -83,6 +94,7 @@ class Runtime:
         self.depth = 0
         self.memo: dict[Any, Any] = {}  # results of DSL functions within one step (see run)
         self.cov = game.coverage  # a set of block ids while rules coverage is measured, else None
+        self.watch = watch
 
     # -- frames
     def _nearest_locals(self) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabula.interpreter import rng
+from tabula.interpreter import rig, rng
 from tabula.interpreter.choices import option_ids, value_id
 from tabula.interpreter.compile.exprs import ExprCompiler, _broken, to_list
 from tabula.interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, a, elem, type_of_value
@@ -153,7 +153,10 @@ class ShuffleStep(Step):
 
     def exec(self, rt: Runtime, fr: Frame) -> None:
         zone = self.zone(rt)
-        rng.shuffle(rt.st["rng"], rt.st["z"][zone])
+        if "rig" in rt.st:  # a scenario fixed this zone's order after its next shuffle (rig.py)
+            rig.shuffle(rt.g, rt.st, zone)
+        else:
+            rng.shuffle(rt.st["rng"], rt.st["z"][zone])
         if rt.log is not None:
             rt.say(f"shuffle {zone_label(rt, zone)}")
 
@@ -322,11 +325,16 @@ class EmitStep(Step):
 
     def exec(self, rt: Runtime, fr: Frame) -> None:
         triggers = rt.g.triggers.get(self.event)
-        if not triggers:
+        watch = rt.watch
+        if not triggers and watch is None:
             return
         base = {k: f(rt) for k, f in self.kwargs}
         if "me" not in base:
             base["me"] = rt.loc.get("me", rt.st["t"]["active"])
+        if watch is not None:
+            watch(self.event, base)
+        if not triggers:
+            return
         to_run: list[tuple[int, dict[str, Any]]] = []
         saved = rt.loc
         for trig in triggers:
