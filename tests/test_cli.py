@@ -187,14 +187,14 @@ def fake_scenario_module(tmp_path: Path) -> types.ModuleType:
     def find_scenarios(paths: list[str]) -> list[Path]:
         return [tmp_path / "a.yaml", tmp_path / "b.yaml"]
 
-    def run_scenario_file(path: Path, variant: object = None, expansions: object = ()) -> FakeResult:
+    def run_scenario_cases(path: Path, variant: object = None, expansions: object = ()) -> list[FakeResult]:
         if path.stem == "a":
-            return FakeResult("good one", str(path), True)
-        return FakeResult("bad one", str(path), False, ["money(Thomas) == 7: money(Thomas) is 9"],
-                          None, [f"line {i}" for i in range(30)])
+            return [FakeResult("good one", str(path), True)]
+        return [FakeResult("bad one", str(path), False, ["money(Thomas) == 7: money(Thomas) is 9"],
+                           None, [f"line {i}" for i in range(30)])]
 
     module.find_scenarios = find_scenarios  # type: ignore[attr-defined]
-    module.run_scenario_file = run_scenario_file  # type: ignore[attr-defined]
+    module.run_scenario_cases = run_scenario_cases  # type: ignore[attr-defined]
     return module
 
 

@@ -276,7 +276,7 @@ STAGES: dict[str, str] = {
     "C": "components",
     "O": "rules options",
     "G": "finding a game, number of players",
-    "R": "a rule that failed while a scenario ran",
+    "R": "scenarios: a step that cannot be carried out, or a rule that failed while one ran",
 }
 
 

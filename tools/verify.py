@@ -1,9 +1,10 @@
 """`tabula verify`: run scenario files and report them like pytest.
 
-The scenario runner itself lives in `tabula.interpreter.scenario` (`find_scenarios(paths)` and
-`run_scenario_file(path)` returning a result with `name, file, passed, failures, error, log`). This
-module prints `PASS name` / `FAIL name` per scenario, the failures, errors and last log lines of the
-failed ones, and a final `N passed, M failed` line; the exit code is 1 when any scenario failed.
+The scenario runner is the one the pytest plugin uses, `tabula.interpreter.scenario`:
+`find_scenarios(paths)`, and `run_scenario_cases(path)` returning one result per case of the file
+(`name, file, passed, failures, error, log`); compiled games are shared by every case of a run. This
+module prints `PASS name` / `FAIL name` per case, the failures, errors and last log lines of the
+failed ones, and a final `N passed, M failed` line; the exit code is 1 when any case failed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ LOG_TAIL = 10
 
 
 class ScenarioResult(Protocol):
-    """What `tabula.interpreter.scenario.run_scenario_file` returns."""
+    """What `tabula.interpreter.scenario.run_scenario_cases` returns, one per case."""
 
     name: str
     file: str
@@ -56,14 +57,15 @@ def scenario_module() -> ModuleType:
 
 def run_one(
     module: ModuleType, path: Path, variant: str | None = None, expansions: tuple[str, ...] = ()
-) -> ScenarioResult:
+) -> list[ScenarioResult]:
+    """The results of every case of one file."""
     try:
-        result: ScenarioResult = module.run_scenario_file(path, variant, expansions)
+        results: list[ScenarioResult] = module.run_scenario_cases(path, variant, expansions)
     except AuthorError as err:
-        return Broken(path, str(err))
+        return [Broken(path, str(err))]
     except GameRuntimeError as err:
-        return Broken(path, runtime_error_text(err))
-    return result
+        return [Broken(path, runtime_error_text(err))]
+    return results
 
 
 def indent(text: str, prefix: str = "    ") -> str:
@@ -98,8 +100,8 @@ def run_verify(args: argparse.Namespace) -> int:
         raise CliError(f"no scenario files found in {', '.join(args.paths)}")
     passed = failed = 0
     for path in paths:
-        result = run_one(module, path, args.variant, tuple(args.expansions))
-        report(result)
-        passed, failed = (passed + 1, failed) if result.passed else (passed, failed + 1)
+        for result in run_one(module, path, args.variant, tuple(args.expansions)):
+            report(result)
+            passed, failed = (passed + 1, failed) if result.passed else (passed, failed + 1)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
