@@ -200,20 +200,24 @@ class GivenWriter:
             return None
         return zone
 
-    def components(self, zone: int, section: str, text: str, names: list[str]) -> list[int] | None:
+    def listed(self, section: str, text: str, names: list[str]) -> tuple[int, list[int]] | None:
+        """The zone `text` of a `section` and the components listed for it (None after an error)."""
+        zone = self.zone(text, section)
+        if zone is None:
+            return None
         owner = self.ctx.game.zone_owner[zone]
         ids = [
             self.resolve(n, owner, (*self.base, section, text, i), zone if section == "top" else None)
             for i, n in enumerate(names)
         ]
-        return None if any(c is None for c in ids) else [c for c in ids if c is not None]
+        return None if any(c is None for c in ids) else (zone, [c for c in ids if c is not None])
 
     def set_zone(self, text: str, names: list[str]) -> None:
         """The zone holds exactly `wanted`; what it held goes where the first wanted one came from."""
-        zone = self.zone(text, "zones")
-        wanted = self.components(zone, "zones", text, names) if zone is not None else None
-        if zone is None or wanted is None:
+        target = self.listed("zones", text, names)
+        if target is None:
             return
+        zone, wanted = target
         st = self.ctx.st
         displaced = [c for c in st["z"][zone] if c not in wanted]
         sources = [st["loc"][c] for c in wanted if st["loc"][c] != zone]
@@ -228,10 +232,10 @@ class GivenWriter:
 
     def set_top(self, text: str, names: list[str]) -> None:
         """These components on top of the zone, in order; the rest of it stays below, in order."""
-        zone = self.zone(text, "top")
-        wanted = self.components(zone, "top", text, names) if zone is not None else None
-        if zone is None or wanted is None:
+        target = self.listed("top", text, names)
+        if target is None:
             return
+        zone, wanted = target
         st = self.ctx.st
         for cid in wanted:
             _lift(st, cid)

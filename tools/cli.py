@@ -132,6 +132,11 @@ def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--bot", choices=["random"], default="random", help="the bots' strategy")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     p.add_argument("--names", help="player names in seat order, comma-separated")
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the game as a scenario file (at its end, or on quit)",
+    )
 
 
 def add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
