@@ -22,7 +22,7 @@ RIG = "rig"
 
 
 def shuffle(game: CompiledGame, st: dict[str, Any], zone: int) -> None:
-    """Shuffle zone instance `zone`, honouring (and using up) a rigged order for it."""
+    """Shuffle zone instance `zone`, following (and using up) a rigged order for it."""
     rigs: dict[str, list[list[int]]] = st[RIG]
     order = rigs.pop(str(zone), None)
     if not rigs:
