@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "games" / "mini"
 
 
-def tabula(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def tabula(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tabula.cli", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+                          text=True, cwd=cwd, timeout=120)
 
 
 def broken_copy(tmp_path: Path, old: str, new: str) -> Path:
@@ -121,11 +121,12 @@ def test_simulate_json_is_reproducible(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_simulate_runtime_error_names_location_and_seed(tmp_path: Path) -> None:
     game = broken_copy(tmp_path, "      gain n score(me)\n", "      pay 5 score(me)\n")
-    run = tabula("simulate", str(game), "--games", "5", "--seed", "3")
+    run = tabula("simulate", str(game), "--games", "5", "--seed", "3", cwd=tmp_path)
     assert run.returncode == 1
     assert f"{game / 'game.yaml'}:40:7: error: " in run.stderr
     assert "--seed 3" in run.stderr and "game 0" in run.stderr
     assert "Traceback" not in run.stderr
+    assert (tmp_path / "failed-mini-2p-seed3.yaml").is_file()  # the failed game, as a scenario
 
 
 # ------------------------------------------------------------------ play
