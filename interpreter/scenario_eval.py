@@ -7,6 +7,7 @@ Player names are usable in every expression of a scenario, with `game_over`, `wi
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,8 @@ from tabula.interpreter.runtime import GameRuntimeError, Runtime
 from tabula.interpreter.source import AuthorError, Report, Span
 from tabula.interpreter.state import State
 from tabula.interpreter.yamlsource import YamlDoc, YamlPath, span_for
+
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Context:
@@ -57,16 +60,20 @@ class Context:
         types.update(extra or {})
         return types
 
-    def locals(self, st: State, extra: dict[str, Any] | None = None, running: bool = False) -> dict[str, Any]:
-        """The scenario's names on `st`; `running`: inside a run (an `at` check), where no question
-        is pending and the game is not over."""
+    def locals(
+        self, st: State, extra: dict[str, Any] | None = None, running: bool = False, text: str = ""
+    ) -> dict[str, Any]:
+        """The scenario's names on `st` (`scores` and `winners` only when `text` uses them: they run
+        the game's scoring); `running`: inside a run (an `at` check), where no question is pending
+        and the game is not over."""
         values: dict[str, Any] = {name: i for i, name in enumerate(st["names"])}
         over = not running and self.engine.is_terminal(st)
+        words = set(WORD.findall(text))
         values.update(
             game_over=over,
             legal=[] if running else self.engine.legal_ids(st),
-            winners=self.engine.winners(st) if over else [],
-            scores=self.engine.scores(st),
+            winners=self.engine.winners(st) if over and "winners" in words else [],
+            scores=self.engine.scores(st) if "scores" in words else [],
         )
         values.update(extra or {})
         return values
@@ -85,7 +92,7 @@ class Context:
         if report.has_errors or block is None:
             raise AuthorError(report)
         rt = Runtime(self.game, self.st, self.log)
-        rt.loc = self.locals(self.st, extra)
+        rt.loc = self.locals(self.st, extra, text=text)
         fr = [block, 0, None, None]
         for step in self.game.blocks[block]:
             step.exec(rt, fr)
@@ -102,13 +109,13 @@ class Context:
         if report.has_errors or f is None:
             raise AuthorError(report)
         rt = Runtime(self.game, st)
-        rt.loc = self.locals(st, args, running)
+        rt.loc = self.locals(st, args, running, text)
         if rt.evaluate(f, self.span(path)):
             return None
         detail = ""
         parts = self.game.snippets.compare_parts(text, origin, Report(), types)
         if parts is not None:
-            rt.loc = self.locals(st, args, running)
+            rt.loc = self.locals(st, args, running, text)
             left, right = (self.show(st, g(rt), t) for g, t in parts)
             detail = f"  (left side is {left}, right side is {right})"
         return f"{text}{detail}"

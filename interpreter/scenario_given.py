@@ -193,7 +193,7 @@ class GivenWriter:
             self.report.extend(report)
             return None
         rt = Runtime(self.ctx.game, self.ctx.st)
-        rt.loc = self.ctx.locals(self.ctx.st)
+        rt.loc = self.ctx.locals(self.ctx.st, text=text)
         zone = rt.evaluate(f, self.ctx.span(path))
         if not isinstance(zone, int) or isinstance(zone, bool) or not 0 <= zone < len(self.ctx.st["z"]):
             self.report.error("R108", f"'{text}' is not a zone", self.ctx.span(path, key=True))
