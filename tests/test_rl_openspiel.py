@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pickle
 
-import numpy as np
 import pytest
 
+np = pytest.importorskip("numpy")
 pyspiel = pytest.importorskip("pyspiel")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 

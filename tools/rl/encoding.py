@@ -27,7 +27,7 @@ one-hot symbol (E), another string, is list and the list's length.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +35,7 @@ import numpy.typing as npt
 from tabula.interpreter.compile.scope import BOOL, COMP, INT, PLAYER, STR
 from tabula.interpreter.model import CompiledGame
 
-Vector = npt.NDArray[np.float32]
+Vector: TypeAlias = npt.NDArray[np.float32]
 # writes one value into out[at:at + width]; returns nothing
 Writer = Callable[[Vector, int, Any, int], None]
 
