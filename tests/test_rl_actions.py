@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tabula.interpreter.engine import BUNDLED, Engine
+from tabula.rl.__main__ import main
 from tabula.rl.actions import ActionIndex, IdMapper, UnindexedChoice
 from tabula.rl.match import Match, Ruleset, Setup
 from tabula.rl.strings import game_strings, source_files
@@ -159,3 +160,10 @@ def test_the_id_mapper_checks_each_decision() -> None:
     assert sorted(legal.values()) == sorted(engine.legal_ids(st))
     with pytest.raises(UnindexedChoice, match="share action"):
         m.legal(["play:C1", "play:C1"])
+
+
+def test_the_sizes_command_reports_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["high-card", "--option", "nope=1"]) == 1
+    assert "unknown rules option 'nope'" in capsys.readouterr().err
+    assert main(["no-such-game"]) == 1
+    assert "no game folder or bundled game named 'no-such-game'" in capsys.readouterr().err

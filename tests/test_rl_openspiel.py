@@ -138,6 +138,8 @@ def test_game_strings_quote_what_they_must() -> None:
     game = pyspiel.load_game(text)
     assert game.rules.options == {"petition_sizes": "2,3", "surrender_allowed": False}
     assert pyspiel.load_game(str(game)).rules is game.rules  # the game string reloads the same rules
+    assert load("porta-nigra", 2, expansions=["honour-plus"]).num_distinct_actions() == 1889
+    assert load("glory-to-rome", 2, variant="imperium").rules.game.name == "Glory to Rome (Imperium)"
     named = load("high-card", 3, player_names=["Ann", "Bob", "Cy"])
     state = named.state_with_seed(0)
     assert "seen by Ann" in state.observation_string(0)

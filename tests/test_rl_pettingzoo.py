@@ -17,21 +17,24 @@ PLAYERS = {"high-card": [2, 3, 4], "porta-nigra": [2, 3, 4], "glory-to-rome": [2
 CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
 
 
-@pytest.mark.parametrize(("name", "players"), CASES)
-def test_api_test(name: str, players: int) -> None:
-    env = TabulaEnv(name, players)
+def _api_test(env: TabulaEnv, cycles: int) -> None:
     with warnings.catch_warnings():
         # PettingZoo advises a bare Box observation; an action mask needs a Dict (as its own
         # classic games do), and that is all these two warnings say
         warnings.filterwarnings("ignore", "Observation is not a NumPy array")
         warnings.filterwarnings("ignore", "Observation space for each agent probably should be")
-        api_test(env, num_cycles=1000)
+        api_test(env, num_cycles=cycles)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_api_test(name: str, players: int) -> None:
+    _api_test(TabulaEnv(name, players), 1000)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYERS["glory-to-rome"])
 def test_api_test_without_surrender(players: int) -> None:
-    api_test(TabulaEnv("glory-to-rome", players, options={"surrender_allowed": False}), num_cycles=2000)
+    _api_test(TabulaEnv("glory-to-rome", players, options={"surrender_allowed": False}), 2000)
 
 
 def _play(env: TabulaEnv, seed: int) -> list[tuple[str, list[int], float]]:

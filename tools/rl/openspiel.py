@@ -146,7 +146,7 @@ def setup_from(params: dict[str, Any]) -> Setup:
             raise ValueError(f"options: '{item}' is not key:value of a rules option (options: {known})")
         options[key] = _option_value(compiled.options[key], raw, key)
     numbers = (int(params["min_number"]), int(params["max_number"]))
-    return Setup(game, variant, expansions, tuple(options.items()), numbers)
+    return Setup(game, variant, expansions, tuple(sorted(options.items())), numbers)
 
 
 class TabulaGame(pyspiel.Game):  # type: ignore[misc]

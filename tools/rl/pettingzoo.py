@@ -7,7 +7,8 @@ turn). Actions are `Discrete(num_actions)`. The same agent may act several times
 games have windows of several actions). Rewards come at the end: `Engine.returns` (1 for each
 winner, 0 for the others); a game still going after `max_game_length` decisions is truncated with
 rewards 0. `reset(seed=s)` starts the engine with seed `s`; without a seed, the environment draws
-one from its own generator (seeded by the first `reset(seed=...)`). `render()` returns the
+one from its own generator (seeded by the last `reset(seed=...)`); `reset`'s `options` are not
+used (rules options are chosen when the environment is made). `render()` returns the
 current agent's view as text (render mode `ansi`), `infos[agent]["choices"]` lists the legal
 choice ids of the agent to move.
 """
