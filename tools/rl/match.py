@@ -165,11 +165,12 @@ class Match:
 
     @classmethod
     def from_state(cls, rules: Ruleset, st: State, max_length: int = DEFAULT_MAX_LENGTH) -> Match:
-        """A match whose first state is `st` (any state: recall starts here)."""
+        """A match whose first state is `st` (any state; the match owns it; recall starts here)."""
         return cls(rules, st, rules.engine.to_json(st), Trail(None, -1, "", 0), max_length)
 
     # ------------------------------------------------------------ copies and text
     def copy(self) -> Match:
+        """An independent copy: the engine's clone of the state, the same (immutable) trail."""
         m = Match(self.rules, self.rules.engine.clone(self.st), self.first, self.trail, self.max_length)
         m.ids = self.ids
         m._legal = self._legal
