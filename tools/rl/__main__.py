@@ -7,6 +7,7 @@ the choose block, then each window action with its parameters' universes, first 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -36,7 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UnindexedChoice, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    print_sizes(rules, args.players, args.layout)
+    try:
+        print_sizes(rules, args.players, args.layout)
+    except BrokenPipeError:
+        # the reader went away (`python -m tabula.rl GAME | head`): stop quietly, as `tabula` does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0
 
 
