@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
 import sys
 import types
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,8 +23,20 @@ MINI = ROOT / "tests" / "games" / "mini"
 
 
 def tabula(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tabula.cli", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    """`tabula ARGS` run in this process, as the console script runs it, with stdin and output captured
+    (a subprocess would cost an interpreter start and every import per call; test_version runs one)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                code = cli.main(list(args))
+            except SystemExit as stop:  # argparse
+                code = int(stop.code or 0)
+    finally:
+        sys.stdin = saved
+    return subprocess.CompletedProcess(["tabula", *args], code, out.getvalue(), err.getvalue())
 
 
 def broken_copy(tmp_path: Path, old: str, new: str) -> Path:
@@ -91,7 +105,8 @@ def test_parse_option_keeps_the_text_for_the_options_type() -> None:
 
 
 def test_version() -> None:
-    run = tabula("--version")
+    run = subprocess.run([sys.executable, "-m", "tabula", "--version"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
     assert run.returncode == 0 and run.stdout.startswith("tabula ")
 
 

@@ -125,17 +125,16 @@ def test_variants_and_options_json(capsys: pytest.CaptureFixture[str]) -> None:
     packs = {p["name"]: p for p in json.loads(out)}
     assert code == 0 and packs["short-game"]["kind"] == "variant"
     assert packs["honour-plus"]["kind"] == "expansion"
-    code, out, _ = run(capsys, "options", "glory-to-rome", "--json")
+    code, out, _ = run(capsys, "options", "glory-to-rome", "--variant", "imperium", "--json")
     options = {o["name"]: o for o in json.loads(out)}
     assert options["petition_sizes"] == {
         "name": "petition_sizes",
         "type": "str",
-        "default": "2",
+        "default": "3",  # the variant's default
         "choices": ["2", "2,3", "3"],
         "description": options["petition_sizes"]["description"],
     }
-    code, out, _ = run(capsys, "options", "glory-to-rome", "--variant", "imperium", "--json")
-    assert {o["name"]: o for o in json.loads(out)}["petition_sizes"]["default"] == "3"
+    assert options["surrender_allowed"]["type"] == "bool"
 
 
 def test_coverage_json_and_its_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,13 +161,26 @@ def test_options_lists_name_type_default_description(capsys: pytest.CaptureFixtu
     ] or re.match(r"name +type +default +description\ntricks +int >= 1 +5 +Number of tricks", out)
 
 
-def test_option_values_from_the_command_line_are_typed(capsys: pytest.CaptureFixture[str]) -> None:
+def test_option_values_from_the_command_line_are_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = run(capsys, "check", str(HIGH_CARD), "--option", "tricks=true")
     assert code == 2 and "option 'tricks' must be an integer of at least 1, not the string 'true'" in err
     code, _, err = run(capsys, "check", str(HIGH_CARD), "--option", "tricks=-4")
     assert code == 2 and "not -4" in err
-    assert run(capsys, "check", "glory-to-rome", "--option", "petition_sizes=2,3")[0] == 0
-    code, _, err = run(capsys, "check", "glory-to-rome", "--option", "surrender_allowed=maybe")
+    game = tmp_path / "mini"
+    shutil.copytree(MINI, game)
+    options = 'options:\n  sizes: {default: "2", choices: ["2", "2,3"]}\n  loud: {default: false}\n'
+    text = (MINI / "game.yaml").read_text()
+    (game / "game.yaml").write_text(text.replace("options:\n", options))
+    argv = ["options", str(game), "--option", "sizes=2,3", "--option", "loud=true", "--option", "target=7"]
+    code, out, _ = run(capsys, *argv, "--json")
+    assert code == 0 and {o["name"]: o["default"] for o in json.loads(out)} == {
+        "sizes": "2,3",
+        "loud": True,
+        "target": 7,
+    }
+    code, _, err = run(capsys, "check", str(game), "--option", "loud=maybe")
     assert code == 2 and "must be true or false, not the string 'maybe'" in err
 
 
@@ -245,7 +257,9 @@ def files_of(kind: str) -> list[Path]:
     return [f for pattern in SCHEMA_FILES[kind] for f in sorted(ROOT.glob(pattern))]
 
 
-@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+@pytest.mark.parametrize(
+    "kind", ["game", "pack", pytest.param("scenario", marks=pytest.mark.slow)]  # 300 files to read
+)
 def test_every_file_validates_against_its_json_schema(capsys: pytest.CaptureFixture[str], kind: str) -> None:
     jsonschema = pytest.importorskip("jsonschema")
     code, out, _ = run(capsys, "schema", kind)
@@ -300,3 +314,13 @@ def test_glory_to_rome_actions_have_labels_that_read_in_the_games_words() -> Non
     pattern = re.compile(r"lead \w+ by petition, starting with [A-Z][\w ]+")
     assert petition and all(pattern.fullmatch(p) for p in petition)
     assert seen.get("think") == "think"
+
+
+def test_trace_record_keeps_typed_option_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "traces"
+    argv = ["trace", "record", "high-card", "--players", "2", "--games", "2", "--option", "tricks=3"]
+    assert run(capsys, *argv, "--out", str(out))[0] == 0
+    [path] = out.glob("*.jsonl.gz")
+    assert path.name == "high-card_tricks-3_2p.jsonl.gz"  # the number 3, read as the option's type
+    code, text, _ = run(capsys, "trace", "check", str(path))
+    assert code == 0 and "2 games replayed, ok" in text

@@ -10,8 +10,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-# Pages whose commands take more than a few seconds (whole games simulated, scenarios of the big games)
-SLOW = {"tutorial.md", "variants.md", "cli.md", "editors.md"}
 SHELL_INFOS = {"", "sh", "bash", "shell", "text", "console"}
 SETUP = """# Tabula
 
@@ -22,12 +20,8 @@ pip install -e '.[test]' && pytest
 """
 
 
-def page_param(page: Path) -> object:
-    marks = [pytest.mark.slow] if page.name in SLOW else []
-    return pytest.param(page, id=page.relative_to(ROOT).as_posix(), marks=marks)
-
-
-@pytest.mark.parametrize("page", [page_param(p) for p in PAGES])
+@pytest.mark.slow  # every command is a process of its own, some play whole games: seconds to a minute a page
+@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
 def test_the_pages_commands_print_what_it_shows(page: Path) -> None:
     outcomes = docrun.run_page(page)
     assert docrun.report(page.relative_to(ROOT), outcomes) == ""
@@ -109,6 +103,7 @@ def test_a_command_may_go_on_over_lines_and_runs_in_bash(tmp_path: Path) -> None
     assert outcome.command.text == "for x in 1 2; do \\\n  echo $x; done" and outcome.ok
 
 
+@pytest.mark.slow
 def test_tabula_runs_from_this_environment(tmp_path: Path) -> None:
     text = "```console\n$ tabula --version; python -c 'import tabula'\ntabula ...\n```\n"
     page = write_page(tmp_path, text)

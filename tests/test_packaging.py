@@ -61,6 +61,7 @@ def test_pytest_is_only_a_test_dependency() -> None:
     assert PYPROJECT["project"]["scripts"] == {"tabula": "tabula.cli:main"}
 
 
+@pytest.mark.slow
 def test_the_runtime_imports_no_test_library() -> None:
     code = "import sys, tabula.cli, tabula.interpreter.engine\n"
     code += "print(sorted({'pytest', '_pytest'} & {*sys.modules}))"
@@ -69,6 +70,17 @@ def test_the_runtime_imports_no_test_library() -> None:
     assert run.stdout.strip() == "[]"
 
 
+def test_the_bundled_games_resolve_through_the_package_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tabula import cli
+
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["verify", "high-card"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "3 passed, 0 failed"
+
+
+@pytest.mark.slow
 def test_python_m_tabula_finds_the_bundled_games_from_any_folder(tmp_path: Path) -> None:
     run = python("-m", "tabula", "verify", "high-card", cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr

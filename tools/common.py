@@ -99,6 +99,11 @@ def load(
     return load_game(game, options_dict(pairs) or None, variant, tuple(expansions or ()))
 
 
+def chosen_options(game: CompiledGame, pairs: list[tuple[str, Any]] | None) -> dict[str, Any]:
+    """The `--option` values as the loaded game read them (typed: `tricks=3` is the number 3)."""
+    return {key: game.options[key] for key in options_dict(pairs)}
+
+
 def runtime_error_text(err: GameRuntimeError) -> str:
     """`file:line:col: error: message`, then the snippet with a caret when the span is known."""
     if err.span is None:
