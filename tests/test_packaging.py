@@ -5,6 +5,7 @@ folder, and pytest is only a test dependency. The wheel tests build and install 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -92,9 +93,14 @@ def test_python_m_tabula_finds_the_bundled_games_from_any_folder(tmp_path: Path)
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel `pip wheel . --no-deps` builds, from a copy of the tree (setuptools writes build/ and
+    *.egg-info/ where it builds: not into the working tree)."""
+    source = tmp_path_factory.mktemp("source") / "tabula"
+    junk = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", ".hyp*")
+    shutil.copytree(ROOT, source, ignore=junk)
     out = tmp_path_factory.mktemp("wheel")
     run = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(out)],
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(out)],
         capture_output=True, text=True, timeout=1800, check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
