@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tabula.interpreter.options import OptionSpec, declared_specs, describe, hint_for
-from tabula.interpreter.packtypes import PackDef, common_kind, is_open, kind, mismatch, show
+from tabula.interpreter.packtypes import PackDef, common_kind, is_open, kind_of, mismatch, show
 from tabula.interpreter.schema import validate_document
 from tabula.interpreter.source import Report, Span, did_you_mean
 from tabula.interpreter.yamlsource import GameSource, YamlDoc, YamlPath, load_yaml_file, span_for
@@ -333,7 +333,7 @@ class _Applier:
         where = str(doc_path[-1]) + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in sub)
         self.report.error(
             "V030",
-            f"'{where}' must be {kind(theirs)}, like the game's value, not {describe(ours)}",
+            f"'{where}' must be {kind_of(theirs)}, like the game's value, not {describe(ours)}",
             span_for(pack.doc, [*doc_path, *sub]),
             f"the game has {show(theirs)} here; a pack keeps the type of what it replaces or extends",
         )

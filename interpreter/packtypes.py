@@ -91,7 +91,7 @@ def _unwrap(annotation: Any) -> Any:
             return annotation
 
 
-def kind(value: Any) -> str:
+def kind_of(value: Any) -> str:
     """A YAML value's kind in words: 'a number', 'a string', 'true or false', 'a list', 'a mapping'."""
     if isinstance(value, bool):
         return "true or false"
@@ -107,7 +107,7 @@ def kind(value: Any) -> str:
 def common_kind(values: list[Any]) -> Any:
     """A value standing for all of `values` when they are all of one kind (the first), else None."""
     present = [v for v in values if v is not None]
-    if present and len({kind(v) for v in present}) == 1:
+    if present and len({kind_of(v) for v in present}) == 1:
         return present[0]
     return None
 
@@ -120,7 +120,7 @@ def mismatch(template: Any, value: Any) -> tuple[tuple[str | int, ...], Any, Any
     mapping's entries with the template's entry of the same key (or its common entry kind)."""
     if template is None or value is None:
         return None
-    if kind(template) != kind(value):
+    if kind_of(template) != kind_of(value):
         return (), template, value
     if isinstance(value, list):
         item = common_kind(template)
