@@ -16,7 +16,8 @@ from typing import Any
 from tabula.interpreter import rng
 from tabula.interpreter.compile.game import compile_game
 from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
+from tabula.interpreter.options import checked_values, declared_specs
+from tabula.interpreter.overlay import apply_packs, load_packs
 from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 from tabula.interpreter.schema import validate_game
 from tabula.interpreter.source import AuthorError, Report, Span
@@ -69,26 +70,21 @@ def load_game(
     source = load_game_folder(folder, report)
     report.raise_if_errors()
     assert source is not None
-    packs = []
-    for ref, kind in [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]:
-        path = find_pack(folder, ref, kind)
-        if path is None:
-            shipped = ", ".join(name for name, k, _, _ in list_packs(folder) if k == kind) or "none"
-            report.error("V000", f"no {kind} named '{ref}' for {folder.name}", None, f"{kind}s: {shipped}")
-            continue
-        pack = load_pack(path, report)
-        if pack is not None:
-            packs.append(pack)
+    packs = load_packs(folder, variant, expansions, report)
     report.raise_if_errors()
     apply_packs(source, packs, report)
     report.raise_if_errors()
     validate_game(source, report)
     report.raise_if_errors()
-    game = compile_game(source, report, options)
+    specs = declared_specs(source.data.get("options"))
+    chosen = checked_values(specs, options, report)
+    report.raise_if_errors()
+    game = compile_game(source, report, chosen)
     report.raise_if_errors()
     assert game is not None
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
     game.packs = [p.name for p in packs]
+    game.option_specs = specs
     return game
 
 
@@ -132,15 +128,10 @@ class Engine:
                 "G002", f"{g.name} is for {g.min_players}-{g.max_players} players, not {len(names)}", None
             )
             raise AuthorError(report)
-        opts = dict(g.options)
-        for k, v in (options or {}).items():
-            if k not in opts:
-                report = Report()
-                report.error(
-                    "O001", f"unknown rules option '{k}'", None, f"options: {', '.join(opts) or 'none'}"
-                )
-                raise AuthorError(report)
-            opts[k] = v
+        report = Report()
+        chosen = checked_values(g.option_specs or declared_specs(g.options), options, report)
+        report.raise_if_errors()
+        opts = {**g.options, **chosen}
         st = new_state(g, names, seed, opts)
         if pause is not None:
             st["t"]["pause"] = pause

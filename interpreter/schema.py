@@ -32,6 +32,8 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
+from tabula.interpreter.declared import check_declared
+from tabula.interpreter.options import describe as _describe
 from tabula.interpreter.source import Diagnostic, Report, Span, did_you_mean
 from tabula.interpreter.yamlsource import GameSource, YamlDoc, YamlPath, span_for
 
@@ -97,6 +99,14 @@ class OptionDef(_Model):
     """A named rules option; a variant or a scenario sets it."""
 
     default: bool | int | str = Field(description="Value when no variant sets the option.")
+    type: Literal["bool", "int", "str"] | None = Field(
+        default=None, description="bool, int or str (default: the type of `default`)."
+    )
+    min: int | None = Field(default=None, description="Smallest allowed value of an int option.")
+    max: int | None = Field(default=None, description="Largest allowed value of an int option.")
+    choices: list[bool | int | str] | None = Field(
+        default=None, description="The only values allowed, e.g. ['2', '2,3', '3']."
+    )
     description: str | None = Field(default=None, description="What the option changes.")
 
 
@@ -449,12 +459,20 @@ class Scenario(_ScenarioParts):
 def validate_game(source: GameSource, report: Report) -> GameDef | None:
     """Validate a merged game folder; every problem (all at once) goes to `report`."""
     where = _Where(source, True, str(source.folder))
-    return _validate(GameDef, source.data, where, report)
+    game = _validate(GameDef, source.data, where, report)
+    if game is not None:
+        check_declared(source, report)
+    return game
 
 
 def validate_scenario(doc: YamlDoc, report: Report) -> Scenario | None:
     """Validate one scenario file; every problem (all at once) goes to `report`."""
     return _validate(Scenario, doc.data, _Where(doc, False, doc.file), report)
+
+
+def validate_document(model: type[_M], doc: YamlDoc, report: Report) -> _M | None:
+    """Validate one YAML file against a model (a pack file, ...); every problem goes to `report`."""
+    return _validate(model, doc.data, _Where(doc, False, doc.file), report)
 
 
 def game_json_schema() -> dict[str, Any]:
@@ -700,24 +718,6 @@ def _literal_options(err: ErrorDetails) -> list[str]:
 
 def _join_alternatives(options: Sequence[str]) -> str:
     return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
-
-
-def _describe(value: Any) -> str:
-    """The value an author wrote, in words, for "must be X, not Y"."""
-    if value is None:
-        return "empty"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:37] + "..."
-        return "the string '" + text.replace("\n", "\\n") + "'"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
 
 
 def _dotted(path: YamlPath) -> str:

@@ -120,6 +120,8 @@ def start(args: argparse.Namespace) -> Session:
     game = load(args.game, args.option, args.variant, args.expansions)
     players = player_names(args, game)
     count = len(players) if isinstance(players, list) else players
+    if not game.min_players <= count <= game.max_players:
+        raise CliError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
     if not 0 <= args.seat < count:
         raise CliError(f"--seat {args.seat} is not a seat of a {count}-player game (seats 0-{count - 1})")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
