@@ -15,8 +15,9 @@ from typing import Any
 
 from tabula.interpreter import rng
 from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.options import checked_values, declared_specs
 from tabula.interpreter.overlay import find_pack
-from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
+from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 from tabula.interpreter.source import AuthorError, Report, Span
 from tabula.interpreter.state import State, canonical, clone, new_state, state_hash
 
@@ -91,7 +92,7 @@ def _compile(
 ) -> CompiledGame:
     """The stages of `load_game`, each gated on the one before."""
     from tabula.interpreter.compile.game import compile_game
-    from tabula.interpreter.overlay import apply_packs, list_packs, load_pack
+    from tabula.interpreter.overlay import apply_packs, load_packs
     from tabula.interpreter.schema import validate_game
     from tabula.interpreter.yamlsource import load_game_folder
 
@@ -99,26 +100,21 @@ def _compile(
     source = load_game_folder(folder, report)
     report.raise_if_errors()
     assert source is not None
-    packs = []
-    for ref, kind in [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]:
-        path = find_pack(folder, ref, kind)
-        if path is None:
-            shipped = ", ".join(name for name, k, _, _ in list_packs(folder) if k == kind) or "none"
-            report.error("V000", f"no {kind} named '{ref}' for {folder.name}", None, f"{kind}s: {shipped}")
-            continue
-        pack = load_pack(path, report)
-        if pack is not None:
-            packs.append(pack)
+    packs = load_packs(folder, variant, expansions, report)
     report.raise_if_errors()
     apply_packs(source, packs, report)
     report.raise_if_errors()
     validate_game(source, report)
     report.raise_if_errors()
-    game = compile_game(source, report, options, instrument, key[:16] if key else None)
+    specs = declared_specs(source.data.get("options"))
+    chosen = checked_values(specs, options, report)
+    report.raise_if_errors()
+    game = compile_game(source, report, chosen, instrument, key[:16] if key else None)
     report.raise_if_errors()
     assert game is not None
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
     game.packs = [p.name for p in packs]
+    game.option_specs = specs
     return game
 
 
@@ -136,6 +132,9 @@ class Engine:
 
     def __init__(self, game: CompiledGame) -> None:
         self.game = game
+        # an observer of every run this engine starts (events and phase starts: scenario `at:`
+        # checks); plain games leave it None
+        self.watch: Watch | None = None
 
     # ------------------------------------------------------------ starting
     def new_game(
@@ -159,25 +158,32 @@ class Engine:
                 "G002", f"{g.name} is for {g.min_players}-{g.max_players} players, not {len(names)}", None
             )
             raise AuthorError(report)
-        opts = dict(g.options)
-        for k, v in (options or {}).items():
-            if k not in opts:
-                report = Report()
-                report.error(
-                    "O001", f"unknown rules option '{k}'", None, f"options: {', '.join(opts) or 'none'}"
-                )
-                raise AuthorError(report)
-            opts[k] = v
+        report = Report()
+        chosen = checked_values(g.option_specs or declared_specs(g.options), options, report)
+        report.raise_if_errors()
+        opts = {**g.options, **chosen}
         st = new_state(g, names, seed, opts)
         if pause is not None:
             st["t"]["pause"] = pause
-        Runtime(g, st, log).run()
+        Runtime(g, st, log, self.watch).run()
         return st
 
     def resume(self, st: State, log: list[dict[str, Any]] | None = None) -> None:
         """Continue a game stopped by `new_game(pause=...)`."""
         st["t"]["paused"] = False
-        Runtime(self.game, st, log).run()
+        Runtime(self.game, st, log, self.watch).run()
+
+    def reoffer(self, st: State, log: list[dict[str, Any]] | None = None) -> None:
+        """Ask the pending question again, from the state as it is now (after a scenario wrote it):
+        its options are recomputed, and end checks run first, as when it was first asked."""
+        dec = st["dec"]
+        if dec is None:
+            return
+        fr = st["stk"][-1]
+        # a decision suspends its frame where it goes on after it: go back to where it is asked
+        fr[1] = self.game.decision_points.get((fr[0], fr[1]), fr[1])
+        st["dec"] = None
+        Runtime(self.game, st, log, self.watch).run()
 
     # ------------------------------------------------------------ asking
     def current_player(self, st: State) -> int | None:
@@ -265,7 +271,7 @@ class Engine:
         else:
             idx = self._match_name(dec, choice)
         value = dec["v"][idx]
-        rt = Runtime(self.game, st, log)
+        rt = Runtime(self.game, st, log, self.watch)
         if log is not None:
             who = st["names"][dec["p"]]
             hidden = self._hidden_from(st, dec, value)

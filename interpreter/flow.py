@@ -172,6 +172,8 @@ class FlowDriver:
                 t["pause"] = None
                 t["paused"] = True
                 return True
+            if rt.watch is not None:
+                rt.watch("phase:" + phases[i][0], {"p": active, "me": active})
             t["phase"] = i + 1
             t["phase_id"] = phases[i][0]
             return self._push(rt, phases[i][1], active)

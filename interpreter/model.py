@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tabula.interpreter.options import OptionSpec
 from tabula.interpreter.source import Span
 
 if TYPE_CHECKING:
@@ -189,6 +190,7 @@ class CompiledGame:
     snippets: Any = None  # compiles extra DSL text (scenarios, explain) against this game's names
     check_warnings: list[Any] = field(default_factory=list)
     packs: list[str] = field(default_factory=list)  # the variant and expansions applied
+    option_specs: dict[str, OptionSpec] = field(default_factory=dict)  # declared types of the options
     block_spans: dict[int, Span] = field(default_factory=dict)  # where each block's first statement is
     block_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # (kind, name) of named blocks
     coverage: set[int] | None = None  # when measuring: the blocks that ran (instrumented compiles)

@@ -14,6 +14,7 @@ failing line is found from the traceback), never hangs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.compile.module import span_of_traceback
@@ -31,6 +32,10 @@ MAX_DEPTH = 200
 
 State = dict[str, Any]
 Frame = list[Any]
+# an observer of the run: called with an event name and its arguments when `emit` runs, and with
+# "phase:ID" and the turn's player (p, me) before each phase starts (scenario checks `at:`); None
+# (the default) costs one test
+Watch = Callable[[str, dict[str, Any]], None]
 
 
 class GameRuntimeError(Exception):
@@ -64,16 +69,22 @@ class Runtime:
 
     __slots__ = ("budget", "cov", "depth", "g", "loc", "log", "memo", "st", "watch")
 
-    def __init__(self, game: CompiledGame, state: State, log: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        game: CompiledGame,
+        state: State,
+        log: list[dict[str, Any]] | None = None,
+        watch: Watch | None = None,
+    ) -> None:
         self.g = game
         self.st = state
         self.log = log
         self.loc: dict[str, Any] = self._nearest_locals()
         self.budget = STEP_BUDGET
         self.depth = 0
-        self.memo: dict[Any, Any] = {}  # results of DSL functions while one decision is enumerated
+        self.memo: dict[Any, Any] = {}  # remembered DSL function results, until the next write
         self.cov = game.coverage  # a set of block ids while rules coverage is measured, else None
-        self.watch: Any = None  # a callback(event, arguments) for tools that observe a run
+        self.watch = watch
 
     # -- frames
     def _nearest_locals(self) -> dict[str, Any]:

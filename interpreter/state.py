@@ -15,6 +15,7 @@ Layout (every key is engine-owned; the game's own data lives in z/c/v/m):
 | `dec` | the pending decision: who, choice ids, values |
 | `t` | flow position: stage, round, turn, active player, phase, ending, winners |
 | `names`, `o` | player names, rules options |
+| `rig` | only in scenarios: zone instance -> the order it takes at its next shuffle (rig.py) |
 
 A copy copies each list one level deep: the DSL never mutates a list value in place.
 """
@@ -89,7 +90,7 @@ def clone(st: State) -> State:
     v = st["v"]
     dec = st["dec"]
     t = st["t"]
-    return {
+    copy_: State = {
         "z": [list(z) for z in st["z"]],
         "loc": list(st["loc"]),
         "c": list(st["c"]),
@@ -103,6 +104,9 @@ def clone(st: State) -> State:
         "names": st["names"],
         "o": st["o"],
     }
+    if "rig" in st:  # rigged shuffle orders written by a scenario (rig.py)
+        copy_["rig"] = {zone: [list(c) for c in order] for zone, order in st["rig"].items()}
+    return copy_
 
 
 def canonical(st: State) -> str:

@@ -13,6 +13,7 @@ import argparse
 import secrets
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -21,7 +22,8 @@ from tabula.common import CliError, load
 from tabula.interpreter import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.runtime import IllegalChoice
+from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice
+from tabula.interpreter.scenario_record import Recorder, write_recording
 from tabula.interpreter.state import State
 from tabula.interpreter.view import visible_log
 from tabula.screen import build_screen, plain_text, print_rich
@@ -118,10 +120,13 @@ def start(args: argparse.Namespace) -> Session:
     game = load(args.game, args.option, args.variant, args.expansions)
     players = player_names(args, game)
     count = len(players) if isinstance(players, list) else players
+    if not game.min_players <= count <= game.max_players:
+        raise CliError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
     if not 0 <= args.seat < count:
         raise CliError(f"--seat {args.seat} is not a seat of a {count}-player game (seats 0-{count - 1})")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    session = Session(Engine(game), {}, args.seat, seed, Terminal(), bot_generator(seed))
+    engine = Recorder(game) if getattr(args, "record", None) else Engine(game)
+    session = Session(engine, {}, args.seat, seed, Terminal(), bot_generator(seed))
     session.state = session.engine.new_game(players, seed, None, session.log)
     return session
 
@@ -201,13 +206,28 @@ def finish(s: Session) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """Play one game; exit code 0 (finished or quit)."""
+    """Play one game; exit code 0 (finished or quit). With --record, the game is written as a
+    scenario file when it ends, when the person quits, and when a rule fails."""
     s = start(args)
-    while not s.engine.is_terminal(s.state):
-        if s.engine.current_player(s.state) != s.seat:
-            bot_move(s)
-        elif not person_move(s):
-            s.term.show("quit.")
-            return 0
+    try:
+        while not s.engine.is_terminal(s.state):
+            if s.engine.current_player(s.state) != s.seat:
+                bot_move(s)
+            elif not person_move(s):
+                s.term.show("quit.")
+                record(s, args)
+                return 0
+    except GameRuntimeError as err:
+        record(s, args, err.message)
+        raise
     finish(s)
+    record(s, args)
     return 0
+
+
+def record(s: Session, args: argparse.Namespace, error: str | None = None) -> None:
+    """`--record FILE`: the game so far as a scenario file (tabula verify FILE replays it)."""
+    if isinstance(s.engine, Recorder) and args.record:
+        path = Path(args.record)
+        write_recording(path, s.engine, s.state, args.variant, args.expansions, error=error)
+        s.term.show(f"recorded as a scenario: {path} (check it with: tabula verify {path})")

@@ -15,11 +15,13 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from tabula.common import CliError, load, runtime_error_text
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.runtime import GameRuntimeError
+from tabula.interpreter.scenario_record import record_failed_playout
 from tabula.interpreter.state import State
 from tabula.play import bot_generator
 
@@ -156,6 +158,8 @@ def run_simulate(args: argparse.Namespace) -> int:
             stats.add(playout(engine, players, seed + i, args.max_decisions))
         except GameRuntimeError as err:
             report_failure(err, args, players, i)
+            again = partial(playout, players=players, seed=seed + i, limit=args.max_decisions)
+            print(record_failed_playout(engine.game, again, args.variant, args.expansions), file=sys.stderr)
             return 1
     stats.seconds = time.perf_counter() - start
     data = summary(stats, game.name, seed)

@@ -379,9 +379,13 @@ class EffectCompiler(MachineCompiler):
     def _Emit(self, out: Lines, depth: int, n: ast.Emit, scope: Scope, mode: str) -> None:
         self.emitted.add(n.event)
         kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]
-        if not self.suspension.triggers.get(n.event):
-            return  # nothing listens: the arguments are not even evaluated
         base = "{" + ", ".join(f"{k!r}: {v}" for k, v in kwargs) + "}"
+        watched = self.ex.helper(support.watched)
+        if not self.suspension.triggers.get(n.event):
+            # nothing listens: the arguments are only evaluated for a watching tool (scenarios)
+            me = "v_me" if mode == PY else "L.get('me')"
+            out.add(depth, f"if rt.watch is not None: {watched}(rt, {n.event!r}, {me}, {base})", n.span)
+            return
         me = (
             "(v_me if v_me is not None else S['t']['active'])"
             if mode == PY

@@ -678,6 +678,7 @@ class GameCompiler:
                     f"def X_{event}(rt, v_me, base):",
                     "    S = rt.st",
                     "    if 'me' not in base: base['me'] = v_me",
+                    f"    if rt.watch is not None: rt.watch({event!r}, base)",
                     "    out = []",
                 ]
                 for trig, fn, where, active in entries:

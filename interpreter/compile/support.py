@@ -106,7 +106,12 @@ def draw(rt: Runtime, src: int, dst: int, n: int) -> None:
 
 
 def shuffle(rt: Runtime, zone: int) -> None:
-    rng.shuffle(rt.st["rng"], rt.st["z"][zone])
+    if "rig" in rt.st:  # a scenario fixed this zone's order after its next shuffle (rig.py)
+        from tabula.interpreter import rig
+
+        rig.shuffle(rt.g, rt.st, zone)
+    else:
+        rng.shuffle(rt.st["rng"], rt.st["z"][zone])
     if rt.log is not None:
         rt.say(f"shuffle {zone_label(rt, zone)}")
 
@@ -128,6 +133,13 @@ def template(rt: Runtime, parts: list[Any], values: list[Any]) -> str:
         else:
             out.append(value_id(rt.g, rt.st["names"], next(it), p[0]).replace("+", ", "))
     return "".join(out)
+
+
+def watched(rt: Runtime, event: str, me: Any, base: dict[str, Any]) -> None:
+    """An event nothing triggers on, shown to the run's watcher (scenario `check ... at:`)."""
+    if "me" not in base:
+        base["me"] = me if me is not None else rt.st["t"]["active"]
+    rt.watch(event, base)  # type: ignore[misc]
 
 
 def render_template(rt: Runtime, parts: list[Any]) -> str:
