@@ -79,7 +79,8 @@ def apply_mapping(game: CompiledGame, st: State, pi: Mapping, words: list[int] |
     for name, values in out["m"].items():
         default = game.marks.get(name)
         for c in pi:
-            values[c] = _fresh(default)
+            if values[c] != default:
+                values[c] = _fresh(default)
     for name, value in st["v"].items():
         layout = game.vars.get(name)
         if layout is not None and COMP in layout.type:

@@ -23,7 +23,7 @@ from tabula.interpreter.runtime import GameRuntimeError
 from tabula.interpreter.schema import game_json_schema, scenario_json_schema
 from tabula.interpreter.source import AuthorError, Diagnostic, render
 from tabula.play import run_play
-from tabula.simulate import run_simulate
+from tabula.simulate import add_simulate_arguments, run_simulate
 from tabula.verify import run_verify
 
 Handler = Callable[[argparse.Namespace], int]
@@ -135,18 +135,8 @@ def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = add_command(sub, "simulate", run_simulate, "random playouts and their statistics")
-    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
-    p.add_argument("--games", type=int, default=100, help="number of playouts (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of game 0; game i uses seed+i (default 0)")
-    p.add_argument(
-        "--max-decisions",
-        type=int,
-        default=100_000,
-        help="stop a playout after this many decisions (default 100000)",
-    )
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p = add_command(sub, "simulate", run_simulate, "games between bots and their statistics")
+    add_simulate_arguments(p)
 
 
 def add_trace(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -36,8 +36,10 @@ class Observation:
 
     @property
     def legal_ids(self) -> list[str]:
-        dec = self.view["dec"]
-        return list(dec["ids"]) if dec is not None and "ids" in dec else []
+        """The seat's legal choice ids (what its view shows; read without building the whole view)."""
+        if self.engine.current_player(self._state) != self.seat:
+            return []
+        return self.engine.legal_ids(self._state)
 
     def determinize(self, gen: list[int]) -> State:
         """A full state consistent with the view, the hidden components dealt from `gen`."""
