@@ -14,8 +14,8 @@ flags are kept (a revealed component is never hidden).
 
 The true state is taken as input for convenience (the view drops the frame stack), but the result
 depends on the view (and the backs) only: for each back, the hidden pool is sorted by id and the
-hidden slots are taken in state order, so any two states with the same view and the same `gen` give the same result
-(tests/test_determinize.py proves it by swapping hidden cards).
+hidden slots are taken in state order, so any two states with the same view and the same `gen`
+give the same result (tests/test_determinize.py proves it by swapping hidden cards).
 """
 
 from __future__ import annotations

@@ -279,7 +279,8 @@ class BotsDef(_Model):
 
     evaluate: Dsl | None = Field(
         default=None,
-        description="Expression with p bound: how well player p stands (higher is better); default: the score.",
+        description="Expression with p bound: how well player p stands (higher is better); "
+        "default: the score.",
     )
     scale: int | float = Field(
         default=10,

@@ -139,6 +139,13 @@ def add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     add_simulate_arguments(p)
 
 
+def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tabula.compare import add_compare_arguments, run_compare
+
+    p = add_command(sub, "compare", run_compare, "two configurations of a game on the same seeds, compared")
+    add_compare_arguments(p)
+
+
 def add_trace(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from tabula.traces import run_trace
 
@@ -170,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     add_play(sub)
     add_simulate(sub)
+    add_compare(sub)
     verify = add_command(sub, "verify", run_verify, "run scenario files")
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
     coverage = add_command(

@@ -140,7 +140,7 @@ def _run_ray(
         else:
             ray.init(address=address, log_to_driver=False)
     try:
-        remote = ray.remote(run_chunk)
+        remote: Any = ray.remote(run_chunk)
         refs: dict[Any, int] = {remote.remote(fn, config, part): k for k, part in enumerate(parts)}
         while refs:
             ready, _ = ray.wait(list(refs), num_returns=1)

@@ -15,7 +15,9 @@ def pct(p: dict[str, float]) -> str:
 
 def header_lines(data: dict[str, Any]) -> list[str]:
     parts = [f"{data['game']}: {data['games']} games, {data['players']} players, seed {data['seed']}"]
-    parts.append(f"variant: {data['variant'] or 'none'}; expansions: {', '.join(data['expansions']) or 'none'}")
+    parts.append(
+        f"variant: {data['variant'] or 'none'}; expansions: {', '.join(data['expansions']) or 'none'}"
+    )
     opts = ", ".join(f"{k}={v}" for k, v in data["options"].items()) or "none"
     rotate = " (rotating over the seats)" if data["rotate_bots"] else ""
     parts.append(f"options: {opts}; bots: {', '.join(data['bots'])}{rotate}")
@@ -42,7 +44,10 @@ def results_table(title: str, rows: list[tuple[str, dict[str, Any]]]) -> list[st
 def events_lines(title: str, rows: list[dict[str, Any]], limit: int = EVENT_ROWS) -> list[str]:
     if not rows:
         return []
-    out = [f"{title:<24} {'count':>7} {'/game':>6} {'players':>7} {'win rate if done [95% CI]':>27} {'if not':>7}"]
+    out = [
+        f"{title:<24} {'count':>7} {'/game':>6} {'players':>7} "
+        f"{'win rate if done [95% CI]':>27} {'if not':>7}"
+    ]
     for r in rows[:limit]:
         out.append(
             f"{r['name'][:24]:<24} {r['count']:>7} {r['per_game']:>6.1f} {r['players']:>7} "
@@ -82,7 +87,8 @@ def summary_lines(data: dict[str, Any], names: list[str]) -> list[str]:
         for b, e in searching.items():
             lines.append(
                 f"  {b}: {e['playouts_per_decision']:.1f} playouts/decision, "
-                f"{e['seconds_per_decision'] * 1000:.1f} ms CPU/decision, {e['seconds_per_game']:.2f} s CPU/game"
+                f"{e['seconds_per_decision'] * 1000:.1f} ms CPU/decision, "
+                f"{e['seconds_per_game']:.2f} s CPU/game"
             )
     for title, key in (("action", "actions"), ("component gained", "components")):
         rows = events_lines(title, data[key])

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
 from tabula.bots import BOT_KINDS, parse_bot_spec
 from tabula.bots import BotSpecError as _BotSpecError
 from tabula.common import CliError, load
@@ -122,7 +123,9 @@ def progress_bar(total: int, enabled: bool) -> Iterator[Callable[[GameRecord], N
         yield advance
 
 
-def run_games(config: Config, seeds: list[int], args: argparse.Namespace) -> tuple[list[GameRecord], bool, float]:
+def run_games(
+    config: Config, seeds: list[int], args: argparse.Namespace
+) -> tuple[list[GameRecord], bool, float]:
     """Play the games (with a progress bar on a terminal); the records in seed order."""
     interactive = sys.stderr.isatty() and sys.stdout.isatty() and not args.json
     started = time.perf_counter()

@@ -105,16 +105,26 @@ def two_proportion_z(k1: float, n1: int, k2: float, n2: int) -> Difference:
     return Difference(diff, diff - Z95 * se, diff + Z95 * se, min(1.0, p))
 
 
-def bootstrap_diff(a: Sequence[float], b: Sequence[float], seed: int = 0) -> Difference:
-    """Difference of means (b minus a): percentile bootstrap interval and two-sided p-value."""
+def bootstrap_diff(a: Sequence[float], b: Sequence[float], seed: int = 0, paired: bool = False) -> Difference:
+    """Difference of means (b minus a): percentile bootstrap interval and two-sided p-value.
+
+    `paired` (the same seeds in A and B, so game i of A and of B share their deal) resamples the
+    games jointly, which removes the variance the two runs share."""
     if not a or not b:
         return Difference(0.0, 0.0, 0.0, 1.0)
+    if paired and len(a) != len(b):
+        raise ValueError("paired samples must have the same length")
     gen = rng.seed_state(seed)
     diff = sum(b) / len(b) - sum(a) / len(a)
     diffs = []
+    na, nb = len(a), len(b)
     for _ in range(BOOTSTRAP_ROUNDS):
-        ma = sum(a[rng.below(gen, len(a))] for _ in a) / len(a)
-        mb = sum(b[rng.below(gen, len(b))] for _ in b) / len(b)
+        if paired:
+            picks = [rng.below(gen, na) for _ in range(na)]
+            diffs.append(sum(b[i] - a[i] for i in picks) / na)
+            continue
+        ma = sum(a[rng.below(gen, na)] for _ in range(na)) / na
+        mb = sum(b[rng.below(gen, nb)] for _ in range(nb)) / nb
         diffs.append(mb - ma)
     diffs.sort()
     # two-sided p: how often the resampled difference falls on the other side of zero, doubled

@@ -90,7 +90,9 @@ def parse_bot_spec(text: str) -> BotSpec:
         elif kind in ("mcts", "ismcts") and key == "rollout" and value in ("random", "greedy"):
             rollout = value
         else:
-            raise BotSpecError(f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy)")
+            raise BotSpecError(
+                f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy)"
+            )
     return BotSpec(kind, budget, depth, rollout)
 
 
