@@ -72,13 +72,8 @@ class Config:
 
     @staticmethod
     def from_header(h: dict[str, Any]) -> Config:
-        return Config(
-            h["game"],
-            int(h["players"]),
-            h.get("variant"),
-            tuple(h.get("expansions", [])),
-            dict(h.get("options", {})),
-        )
+        return Config(h["game"], int(h["players"]), h.get("variant"), tuple(h.get("expansions", [])),
+                      dict(h.get("options", {})))
 
 
 @dataclass
@@ -132,11 +127,8 @@ def read(path: Path) -> tuple[Config, Iterator[Trace]]:
         for line in lines[1:]:
             d = json.loads(line)
             h = d["hashes"]
-            yield Trace(
-                int(d["seed"]),
-                list(d["choices"]),
-                [h[i : i + HASH_CHARS] for i in range(0, len(h), HASH_CHARS)],
-            )
+            yield Trace(int(d["seed"]), list(d["choices"]),
+                        [h[i:i + HASH_CHARS] for i in range(0, len(h), HASH_CHARS)])
 
     return cfg, traces()
 
