@@ -124,12 +124,28 @@ def add_command(
     return parser
 
 
+def bot_spec(text: str) -> str:
+    """A --bot value checked at parse time (tabula.bots), in canonical form."""
+    from tabula.bots import BotSpecError, parse_bot_spec
+
+    try:
+        return parse_bot_spec(text).text
+    except BotSpecError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = add_command(sub, "play", run_play, "play a game at the terminal against random bots")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
     p.add_argument("--seed", type=int, help="random seed (default: a fresh one, shown on screen)")
-    p.add_argument("--bot", choices=["random"], default="random", help="the bots' strategy")
+    p.add_argument(
+        "--bot",
+        type=bot_spec,
+        default="random",
+        metavar="KIND[:BUDGET]",
+        help="the bots' strategy: random (default), greedy, mcts or ismcts, e.g. ismcts:0.5s",
+    )
     p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     p.add_argument("--names", help="player names in seat order, comma-separated")
 

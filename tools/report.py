@@ -13,6 +13,11 @@ def pct(p: dict[str, float]) -> str:
     return f"{p['rate']:6.1%} [{p['low']:.1%}, {p['high']:.1%}]"
 
 
+def _rate_or_dash(p: dict[str, float]) -> str:
+    """A rate, or '-' when nobody is in the group (every player did it)."""
+    return f"{p['rate']:.1%}" if p["n"] else "-"
+
+
 def header_lines(data: dict[str, Any]) -> list[str]:
     parts = [f"{data['game']}: {data['games']} games, {data['players']} players, seed {data['seed']}"]
     parts.append(
@@ -51,7 +56,7 @@ def events_lines(title: str, rows: list[dict[str, Any]], limit: int = EVENT_ROWS
     for r in rows[:limit]:
         out.append(
             f"{r['name'][:24]:<24} {r['count']:>7} {r['per_game']:>6.1f} {r['players']:>7} "
-            f"{pct(r['win_rate_did']):>27} {r['win_rate_not']['rate']:>7.1%}"
+            f"{pct(r['win_rate_did']):>27} {_rate_or_dash(r['win_rate_not']):>7}"
         )
     if len(rows) > limit:
         out.append(f"... {len(rows) - limit} more (all of them in --json)")
