@@ -30,6 +30,15 @@ def advance(e: Engine, seed: int, moves: int) -> State:
     return st
 
 
+def position(name: str, seed: int, moves: int) -> tuple[Engine, State, int]:
+    """A game after some random moves, and the player to decide."""
+    e = engine(name)
+    st = advance(e, seed, moves)
+    me = e.current_player(st)
+    assert me is not None
+    return e, st, me
+
+
 def opponent_hand_and_deck_swap(e: Engine, st: State, me: int) -> dict[int, int]:
     """Two components with the same back, one in the opponent's hand, one in the deck."""
     g = e.game
@@ -47,10 +56,7 @@ CASES = [("high-card", 3, 2), ("glory-to-rome", 7, 25), ("glory-to-rome", 8, 60)
 
 @pytest.mark.parametrize(("name", "seed", "moves"), CASES)
 def test_view_is_kept_and_only_hidden_places_change(name: str, seed: int, moves: int) -> None:
-    e = engine(name)
-    st = advance(e, seed, moves)
-    me = e.current_player(st)
-    assert me is not None
+    e, st, me = position(name, seed, moves)
     det = determinize(e.game, st, me, rng.seed_state(5))
     assert e.view(det, me) == e.view(st, me)
     hidden = set(hidden_components(e.game, st, me))
@@ -67,10 +73,7 @@ def test_view_is_kept_and_only_hidden_places_change(name: str, seed: int, moves:
 
 @pytest.mark.parametrize(("name", "seed", "moves"), CASES)
 def test_hidden_swap_changes_neither_the_world_nor_the_decision(name: str, seed: int, moves: int) -> None:
-    e = engine(name)
-    st = advance(e, seed, moves)
-    me = e.current_player(st)
-    assert me is not None
+    e, st, me = position(name, seed, moves)
     pi = opponent_hand_and_deck_swap(e, st, me)
     other = apply_mapping(e.game, st, pi)
     assert other["z"] != st["z"]  # a different true state ...

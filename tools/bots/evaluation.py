@@ -23,6 +23,18 @@ WIN = 1_000_000.0
 DEFAULT_SCALE = 10.0
 
 
+class EvaluatingBot:
+    """What greedy and the search bots share: the engine, the spec, the evaluation, the counters."""
+
+    def __init__(self, engine: Engine, spec: str) -> None:
+        from tabula.bots.base import BotStats
+
+        self.engine = engine
+        self.spec = spec
+        self.evaluation = Evaluation(engine)
+        self.stats = BotStats()
+
+
 class Evaluation:
     """Per-player values of a state, from the game's bot evaluation or its score."""
 

@@ -18,8 +18,8 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from tabula.bots.base import BotStats, Budget, Observation
-from tabula.bots.evaluation import Evaluation
+from tabula.bots.base import Budget, Observation
+from tabula.bots.evaluation import EvaluatingBot
 from tabula.interpreter import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.state import State
@@ -50,15 +50,12 @@ class SearchSettings:
     redeterminize: bool = True  # ismcts: a fresh world every iteration
 
 
-class SearchBot:
+class SearchBot(EvaluatingBot):
     """UCT / ISMCTS over choice ids; see the module docstring."""
 
     def __init__(self, engine: Engine, spec: str, settings: SearchSettings) -> None:
-        self.engine = engine
-        self.spec = spec
+        super().__init__(engine, spec)
         self.settings = settings
-        self.evaluation = Evaluation(engine)
-        self.stats = BotStats()
 
     def choose(self, obs: Observation, gen: list[int]) -> str:
         ids = obs.legal_ids

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from tabula.bots.base import BotStats, Observation
-from tabula.bots.evaluation import Evaluation
+from tabula.bots.evaluation import EvaluatingBot
 from tabula.interpreter import rng
 from tabula.interpreter.engine import Engine
 
@@ -30,15 +30,12 @@ class RandomBot:
         return ids[rng.below(gen, len(ids))]
 
 
-class GreedyBot:
+class GreedyBot(EvaluatingBot):
     """One-ply lookahead on the evaluation, averaged over `samples` determinisations."""
 
     def __init__(self, engine: Engine, spec: str = "greedy", samples: int = GREEDY_SAMPLES) -> None:
-        self.engine = engine
-        self.spec = spec
+        super().__init__(engine, spec)
         self.samples = max(1, samples)
-        self.evaluation = Evaluation(engine)
-        self.stats = BotStats()
 
     def choose(self, obs: Observation, gen: list[int]) -> str:
         ids = obs.legal_ids
