@@ -18,7 +18,6 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -94,6 +93,11 @@ def map_seeds(
     return batch
 
 
+def _indexed_chunk(task: tuple[int, Task[C, R], C, list[tuple[int, int]]]) -> tuple[int, list[R]]:
+    k, fn, config, items = task
+    return k, run_chunk(fn, config, items)
+
+
 def _run_pool(
     fn: Task[C, R],
     config: C,
@@ -103,21 +107,19 @@ def _run_pool(
     on_result: Callable[[R], None] | None,
 ) -> None:
     ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(parts)), mp_context=ctx, initializer=_ignore_sigint)
+    pool = ctx.Pool(min(jobs, len(parts)), initializer=_ignore_sigint)
     try:
-        pending: dict[Future[list[R]], int] = {
-            pool.submit(run_chunk, fn, config, part): k for k, part in enumerate(parts)
-        }
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                k = pending.pop(fut)
-                done[k] = fut.result()
-                for r in done[k]:
-                    if on_result is not None:
-                        on_result(r)
+        tasks = [(k, fn, config, part) for k, part in enumerate(parts)]
+        for k, results in pool.imap_unordered(_indexed_chunk, tasks):
+            done[k] = results
+            for r in results:
+                if on_result is not None:
+                    on_result(r)
+        pool.close()
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # on Ctrl-C (or an error) the workers are stopped at once, not after their chunk
+        pool.terminate()
+        pool.join()
 
 
 def _run_ray(
