@@ -155,7 +155,10 @@ def summarize(
         "seconds": seconds,
         "games_per_second": len(records) / seconds if seconds > 0 else 0.0,
         "decisions_per_second": decisions / seconds if seconds > 0 else 0.0,
-        "seats": [{"seat": s, **_results(items)} for s, items in sorted(_group(records, "seat").items())],
+        "seats": [
+            {"seat": s, "name": items[0][0].names[s], **_results(items)}
+            for s, items in sorted(_group(records, "seat").items())
+        ],
         "by_bot": {b: _results(items) for b, items in sorted(_group(records, "bot").items())},
         "bot_effort": bot_effort(records),
         "margin": describe(margins),
