@@ -32,6 +32,7 @@ def nested_row(rec: GameRecord) -> dict[str, Any]:
         "ending": rec.ending,
         "cpu_seconds": rec.seconds,
         "counters": rec.counters,
+        "bot_stats": rec.bot_stats,
         "error": rec.error,
     }
 
