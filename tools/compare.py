@@ -27,7 +27,7 @@ from tabula.simulate import (
     report_failure,
     run_games,
 )
-from tabula.stats import bootstrap_diff, two_proportion_z
+from tabula.stats import BOOTSTRAP_ROUNDS, bootstrap_diff, two_proportion_z
 from tabula.summary import header, summarize
 
 ALPHA = 0.05
@@ -90,6 +90,11 @@ def _length(ra: list[GameRecord], rb: list[GameRecord], key: str) -> dict[str, f
     }
 
 
+def p_text(p: float) -> str:
+    """`p=0.012`, or `p<0.0005` when no bootstrap resample crossed zero."""
+    return f"p<{0.5 / BOOTSTRAP_ROUNDS:.2g}" if p == 0 else f"p={p:.2g}"
+
+
 def spread(data: dict[str, Any]) -> float:
     """How unequal the seats are: the highest seat win rate minus the lowest."""
     rates = [s["win_rate"]["rate"] for s in data["seats"]]
@@ -110,7 +115,7 @@ def verdict(result: dict[str, Any]) -> str:
     for label, d, kind in tests:
         if d["p"] < threshold:
             amount = f"{d['diff']:+.1%}" if kind == "pct" else f"{d['diff']:+.2f}"
-            found.append(f"{label} {amount} (p={d['p']:.2g})")
+            found.append(f"{label} {amount} ({p_text(d['p'])})")
     n = result["games"]
     balance = f"seat win rates spread {result['spread_a']:.1%} in A, {result['spread_b']:.1%} in B"
     if not found:
