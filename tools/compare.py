@@ -91,8 +91,8 @@ def _length(ra: list[GameRecord], rb: list[GameRecord], key: str) -> dict[str, f
 
 
 def p_text(p: float) -> str:
-    """`p=0.012`, or `p<0.0005` when no bootstrap resample crossed zero."""
-    return f"p<{0.5 / BOOTSTRAP_ROUNDS:.2g}" if p == 0 else f"p={p:.2g}"
+    """`p=0.012`, or `p<0.001` when no bootstrap resample crossed zero (p is twice the share)."""
+    return f"p<{2 / BOOTSTRAP_ROUNDS:.2g}" if p == 0 else f"p={p:.2g}"
 
 
 def spread(data: dict[str, Any]) -> float:
