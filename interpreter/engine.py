@@ -85,6 +85,8 @@ def load_game(
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
     game.packs = [p.name for p in packs]
     game.option_specs = specs
+    bots = source.data.get("bots") or {}
+    game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
     return game
 
 

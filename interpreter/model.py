@@ -199,6 +199,8 @@ class CompiledGame:
     coverage: set[int] | None = None  # when measuring: the blocks that ran
     # the static type of every local a block's frames may hold (to find component ids in a stack)
     block_local_types: dict[int, dict[str, str]] = field(default_factory=dict)
+    # the `bots:` section as data, key -> (value, ScalarOrigin | None); compiled lazily by the bots
+    bots: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)
 
     def zone_instances(self) -> list[tuple[ZoneLayout, int | None]]:

@@ -284,6 +284,22 @@ class ScoringDef(_Model):
     tiebreak: list[Dsl] = Field(default=[], description="Compared in order; still tied means a shared win.")
 
 
+class BotsDef(_Model):
+    """How bots judge a position they cannot play to the end (read by `tabula simulate --bot`)."""
+
+    evaluate: Dsl | None = Field(
+        default=None,
+        description="Expression with p bound: how well player p stands (higher is better); "
+        "default: the score.",
+    )
+    scale: int | float = Field(
+        default=10,
+        gt=0,
+        description="A difference in `evaluate` worth a clear advantage (search bots turn differences "
+        "into win chances with tanh(difference / scale)).",
+    )
+
+
 class GameDef(_Model):
     """A whole game definition: the merged sections of a game folder."""
 
@@ -307,6 +323,7 @@ class GameDef(_Model):
     rules: dict[str, RuleDef] = Field(default={}, description="Extensible predicates.")
     flow: FlowDef | None = Field(default=None, description="Setup, rounds, turns, end checks, finish.")
     scoring: ScoringDef | None = Field(default=None, description="Final scoring.")
+    bots: BotsDef | None = Field(default=None, description="How bots evaluate positions.")
 
 
 # ---------------------------------------------------------------------------------------------

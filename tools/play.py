@@ -18,6 +18,7 @@ from typing import Any
 
 from rich.console import Console
 
+from tabula.bots import Observation, make_bot
 from tabula.common import CliError, load
 from tabula.interpreter import rng
 from tabula.interpreter.engine import Engine
@@ -81,6 +82,7 @@ class Session:
     bots: list[int]
     log: list[dict[str, Any]] = field(default_factory=list)
     shown: int = 0
+    opponent: Any = None  # the bot playing every other seat (tabula.bots), from --bot
 
     @property
     def game(self) -> CompiledGame:
@@ -128,11 +130,15 @@ def start(args: argparse.Namespace) -> Session:
     engine = Recorder(game) if getattr(args, "record", None) else Engine(game)
     session = Session(engine, {}, args.seat, seed, Terminal(), bot_generator(seed))
     session.state = session.engine.new_game(players, seed, None, session.log)
+    session.opponent = make_bot(getattr(args, "bot", None) or "random", session.engine)
     return session
 
 
 def bot_move(s: Session) -> None:
-    s.engine.apply_inplace(s.state, s.engine.random_choice(s.state, s.bots), s.log)
+    seat = s.engine.current_player(s.state)
+    assert seat is not None
+    choice = s.opponent.choose(Observation(s.engine, s.state, seat), s.bots)
+    s.engine.apply_inplace(s.state, choice, s.log)
 
 
 def explain(s: Session, name: str) -> None:
