@@ -17,6 +17,7 @@ from tabula.interpreter import rng
 from tabula.interpreter.compile.game import compile_game
 from tabula.interpreter.model import CompiledGame
 from tabula.interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
+from tabula.interpreter.presentation import compile_presentation
 from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
 from tabula.interpreter.schema import validate_game
 from tabula.interpreter.source import AuthorError, Report, Span
@@ -87,6 +88,8 @@ def load_game(
     game = compile_game(source, report, options)
     report.raise_if_errors()
     assert game is not None
+    game.presentation = compile_presentation(source, game, report)
+    report.raise_if_errors()
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
     game.packs = [p.name for p in packs]
     return game

@@ -266,7 +266,7 @@ def name_problems() -> list[str]:
 # Error codes
 # ---------------------------------------------------------------------------------------------
 
-CODE = re.compile(r"^[CDEGORSTY]\d{3}$")
+CODE = re.compile(r"^[CDEGOPRSTY]\d{3}$")
 STAGES: dict[str, str] = {
     "Y": "YAML files (loading, syntax, merging the files of a folder)",
     "S": "schema (the shape of the YAML: sections, keys, types)",
@@ -276,6 +276,7 @@ STAGES: dict[str, str] = {
     "C": "components",
     "O": "rules options",
     "G": "finding a game, number of players",
+    "P": "the presentation section (how screens show the game)",
     "R": "a rule that failed while a scenario ran",
 }
 
