@@ -326,7 +326,7 @@ class ZoneLook(_Model):
 class ScorePart(_Model):
     """One named part of the final score (`p` bound)."""
 
-    label: str = Field(description="The part's name, e.g. 'Vault'.")
+    label: str = Field(description="The part's name, e.g. 'Majorities'.")
     value: Dsl = Field(description="The points of player p from this part.")
 
 
