@@ -22,7 +22,7 @@ from typing import Any
 from tabula.interpreter.compile.scope import ANY, COMP, PLAYER
 from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, _Shifted  # template origins
 from tabula.interpreter.model import Closure, CompiledGame
-from tabula.interpreter.source import Report, did_you_mean
+from tabula.interpreter.source import Diagnostic, Report, did_you_mean
 from tabula.interpreter.yamlsource import GameSource, YamlPath, span_for
 
 SECTION = "presentation"
@@ -143,7 +143,15 @@ def colour_hex(word: str) -> str | None:
 def compile_presentation(source: GameSource, game: CompiledGame, report: Report) -> Presentation:
     """The game's presentation, with every problem in `report`; defaults where the game says nothing."""
     data = source.data.get(SECTION) or {}
-    return _Compiler(source, game, report).compile(data if isinstance(data, dict) else {})
+    local = Report()
+    pres = _Compiler(source, game, local).compile(data if isinstance(data, dict) else {})
+    for d in sorted(local.diagnostics, key=_position):  # in file order, as an author reads them
+        report.add(d)
+    return pres
+
+
+def _position(d: Diagnostic) -> tuple[int, str, int, int]:
+    return (0, "", 0, 0) if d.span is None else (1, d.span.file, d.span.line, d.span.col)
 
 
 class _Compiler:
@@ -275,8 +283,8 @@ class _Compiler:
                 if name in kinds:
                     rows.append(Row(kinds[name], name, self.labels_get(name)))
                 elif name in other:
-                    scope = "for each player" if not per_player else "global"
-                    place = "table" if not per_player else "player"
+                    scope = "global" if per_player else "for each player"
+                    place = "table" if per_player else "player"
                     self.report.error(
                         "P001",
                         f"'{name}' is {scope}: it belongs in presentation.{place}",

@@ -349,8 +349,12 @@ class _Builder:
         for i in ids:
             label = found[0].get(i, i)
             given = label != i and all(f.get(i, i) == label for f in found[1:])
-            out[i] = (label if given else self.readable(i), i.split(":")[0], given)
+            out[i] = (self.with_symbols(label) if given else self.readable(i), i.split(":")[0], given)
         return out
+
+    def with_symbols(self, text: str) -> str:
+        """A game's label with its symbols by their labels (`use buy_any` -> `use buy any colour`)."""
+        return " ".join(self.pres.label(w) if w in self.symbols else w for w in text.split(" "))
 
     def readable(self, cid: str) -> str:
         action, sep, args = cid.partition(":")

@@ -1,10 +1,11 @@
 """The `tabula` command: argument parsing, dispatch to the subcommands, and error reporting.
 
 Subcommands: `check` (load and compile a game, run its setup for every player count, print warnings),
-`play` (`tabula.play`), `simulate` (`tabula.simulate`), `verify` (`tabula.verify`) and `schema` (the JSON
-Schema of game or scenario files). Exit codes: 0 success, 1 an author error (rendered diagnostics, or
-`file:line:col: error: message` for a rule that failed while running), a failed scenario or a bad
-call, 2 bad arguments (argparse), 70 an internal error (a short message; `--debug` shows the traceback).
+`play` (`tabula.play`), `serve` (`tabula.serve`), `simulate` (`tabula.simulate`), `verify`
+(`tabula.verify`) and `schema` (the JSON Schema of game or scenario files). Exit codes: 0 success, 1 an
+author error (rendered diagnostics, or `file:line:col: error: message` for a rule that failed while
+running), a failed scenario or a bad call, 2 bad arguments (argparse), 70 an internal error (a short
+message; `--debug` shows the traceback).
 """
 
 from __future__ import annotations
@@ -192,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     variants = add_command(sub, "variants", run_variants, "list the variants and expansions a game ships")
     variants.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     add_trace(sub)
+    from tabula.serve.command import add_serve
+
+    add_serve(sub, [common_options()])
     schema = add_command(sub, "schema", run_schema, "print the JSON Schema of game or scenario files")
     schema.add_argument("kind", nargs="?", choices=["game", "scenario"], default="game")
     return parser
