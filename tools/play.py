@@ -122,9 +122,10 @@ class Session:
         return build_board(self.engine, self.state, self.seat)
 
     def draw(self) -> None:
-        header = f"{self.game.name} (seed {self.seed})"
         self.term.clear()
-        self.term.lines(decision_screen(self.board(), self.new_lines(), header, self.term.look))
+        self.term.lines(
+            decision_screen(self.board(), self.new_lines(), self.game.name, self.term.look, self.seed)
+        )
 
 
 def player_names(args: argparse.Namespace, game: CompiledGame) -> int | list[str]:

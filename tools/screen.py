@@ -99,7 +99,7 @@ def _same(a: Card, b: Card) -> bool:
     return not a.hidden and not a.badges and not a.under and a.title == b.title and a.colour == b.colour
 
 
-def line_text(line: Line, compact: bool) -> Text:
+def line_text(line: Line, compact: bool, badges: bool = True) -> Text:
     """One row: `label value`, a keyed counter's entries, or a zone's cards (with its size)."""
     out = Text(line.label, style="bold" if not compact else "")
     if line.kind in ("number", "text"):
@@ -121,7 +121,7 @@ def line_text(line: Line, compact: bool) -> Text:
     if line.groups:
         return out.append_text(groups_text(line, compact))
     limit = 8 if compact else None
-    return out.append_text(cards_text(line.cards, limit))
+    return out.append_text(cards_text(line.cards, limit, badges))
 
 
 def groups_text(line: Line, compact: bool) -> Text:
@@ -223,7 +223,7 @@ def table_lines(board: Board, width: int) -> list[Text]:
     """The table in short: one line per section."""
     out = []
     for section in board.table.sections:
-        pieces = [line_text(ln, True) for ln in section.lines if not _empty(ln)]
+        pieces = [line_text(ln, True, False) for ln in section.lines if not _empty(ln)]
         if not pieces:
             continue
         line = Text("  ")
@@ -297,10 +297,13 @@ def _choice_lines(choices: list[Choice], width: int, rows: int | None, label: bo
 # ------------------------------------------------------------------ screens
 
 
-def decision_screen(board: Board, log: list[str], header: str, look: Look) -> list[Text]:
+def decision_screen(
+    board: Board, log: list[str], header: str, look: Look, seed: int | None = None
+) -> list[Text]:
     """The screen for a decision, at most `look.height - 1` lines (the last line is the input)."""
     width = look.width
-    top = [fit(Text(header, style="bold").append(f"  {board.status}", style="dim"), width)]
+    status = board.status + (f" | seed {seed}" if seed is not None else "")
+    top = [fit(Text(header, style="bold").append(f"  {status}", style="dim"), width)]
     own = panel_lines(board.you, width, True, False, True)
     others = [fit(_summary_line(p), width) for p in board.others]
     table = table_lines(board, width)

@@ -263,9 +263,11 @@ function history(data) {
   const slider = $("slider");
   slider.max = data.decisions;
   slider.value = data.at;
+  const plural = data.decisions === 1 ? "decision" : "decisions";
   $("history-label").textContent = data.live
-    ? `${data.decisions} decisions so far · ${data.started}`
+    ? `${data.decisions} ${plural} so far · ${data.started}`
     : `after decision ${data.at} of ${data.decisions} (the past)`;
+  document.body.classList.toggle("past", !data.live);
   $("live").hidden = data.live;
   $("undo").disabled = !data.can_undo || !data.live;
 }
@@ -289,6 +291,15 @@ function report(data) {
 function banner(data) {
   const box = $("banner");
   box.replaceChildren();
+  if (!data.live) {
+    box.hidden = false;
+    box.append(el("span", null, `You are looking at the position after decision ${data.at} of ${data.decisions}. `));
+    const back = el("button", "switch", "Back to now");
+    back.type = "button";
+    back.addEventListener("click", () => { page.at = null; refresh(); });
+    box.append(back);
+    return;
+  }
   const who = data.human_to_decide;
   box.hidden = !(data.live && who !== null && who !== page.seat);
   if (box.hidden) return;
