@@ -71,6 +71,7 @@ class Line:
     entries: list[Entry] = field(default_factory=list)
     colour: str | None = None
     known: bool = True
+    ordered: bool = False  # a zone whose order matters (identical cards are counted run by run)
 
 
 @dataclass
@@ -209,7 +210,9 @@ class _Builder:
         if look.under_zone is not None:
             return None  # drawn under the components of its target zone (see attach)
         self.attach(row.name, player, cards)
-        line = Line(row.label, row.name, "cards", size=len(ids), cards=merge_hidden(cards))
+        line = Line(
+            row.label, row.name, "cards", size=len(ids), cards=merge_hidden(cards), ordered=layout.ordered
+        )
         if look.group_by is not None:
             line.groups = [(k, merge_hidden(v)) for k, v in self.grouped(ids, cards, look.group_by)]
         line.text = zone_summary(cards, layout)

@@ -73,13 +73,17 @@ def card_text(card: Card, badges: bool = True) -> Text:
     return out
 
 
-def cards_text(cards: list[Card], limit: int | None = None, badges: bool = True) -> Text:
-    """Cards side by side; identical unbadged cards as `title xN`; at most `limit` entries."""
+def cards_text(
+    cards: list[Card], limit: int | None = None, badges: bool = True, ordered: bool = True
+) -> Text:
+    """Cards side by side, identical ones as `title xN` (side by side ones only, in an ordered zone);
+    at most `limit` entries."""
     entries: list[tuple[Card, int]] = []
     for card in cards:
-        last = entries[-1] if entries else None
-        if last and not card.hidden and not card.badges and not card.under and _same(last[0], card):
-            entries[-1] = (last[0], last[1] + 1)
+        same = [i for i, (c, _) in enumerate(entries) if _same(c, card, badges)]
+        if same and (not ordered or same[-1] == len(entries) - 1):
+            i = same[-1]
+            entries[i] = (entries[i][0], entries[i][1] + 1)
         else:
             entries.append((card, 1))
     out = Text()
@@ -95,8 +99,11 @@ def cards_text(cards: list[Card], limit: int | None = None, badges: bool = True)
     return out if entries else Text("-", style="dim")
 
 
-def _same(a: Card, b: Card) -> bool:
-    return not a.hidden and not a.badges and not a.under and a.title == b.title and a.colour == b.colour
+def _same(a: Card, b: Card, badges: bool) -> bool:
+    """Cards drawn alike (hidden ones are already counted, a card with cards under it is unique)."""
+    if a.hidden or b.hidden or a.under or b.under or a.title != b.title or a.colour != b.colour:
+        return False
+    return not badges or [x.text for x in a.badges] == [x.text for x in b.badges]
 
 
 def line_text(line: Line, compact: bool, badges: bool = True) -> Text:
@@ -121,7 +128,7 @@ def line_text(line: Line, compact: bool, badges: bool = True) -> Text:
     if line.groups:
         return out.append_text(groups_text(line, compact))
     limit = 8 if compact else None
-    return out.append_text(cards_text(line.cards, limit, badges))
+    return out.append_text(cards_text(line.cards, limit, badges, line.ordered))
 
 
 def groups_text(line: Line, compact: bool) -> Text:
@@ -157,11 +164,11 @@ def pack(pieces: list[Text], width: int, indent: int = 2, head: Text | None = No
             current.append(sep, style="dim")
             current.append_text(piece)
             continue
-        if current.cell_len > indent:
+        if current.cell_len > start:
             lines.append(current)
             current = Text(" " * indent)
             start = indent
-        chunks = word_wrap(piece, width - indent, width - indent - 2)
+        chunks = word_wrap(piece, width - current.cell_len, width - indent - 2)
         for chunk in chunks[:-1]:
             lines.append(current.append_text(chunk))
             current = Text(" " * (indent + 2))
