@@ -204,6 +204,13 @@ def test_save_and_load_replay_the_same_game() -> None:
     assert other.hashes == table.hashes and other.seats == table.seats
     assert oc.get("/api/seat/0").json()["report"]["message"].startswith("rules loaded: all")
     assert oc.get("/api/seat/0").json()["board"] == c.get("/api/seat/0").json()["board"]
+    hc, hcc = client("high-card", [("A", "human"), ("B", "human")])
+    refused = hcc.post("/api/load", json=data)
+    assert (
+        refused.status_code == 400
+        and "this is a save of Porta Nigra, not of High Card" in refused.json()["error"]
+    )
+    assert hc.choices == []
     data["choices"][3] = "no-such-choice"
     assert oc.post("/api/load", json=data).status_code == 200
     report = oc.get("/api/seat/0").json()["report"]

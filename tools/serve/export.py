@@ -39,12 +39,12 @@ def scenario_yaml(table: Table) -> str:
     text = ""
     for phase in [*candidates, None]:
         text = _scenario_text(table, phase)
-        if phase is None or _starts(text):
+        if phase is None or _starts(text, table):
             return text
     return text
 
 
-def _starts(text: str) -> bool:
+def _starts(text: str, table: Table) -> bool:
     """Whether a scenario's setup and `given` run (its start phase is reachable)."""
     from tabula.serve.start import _scenario
 
@@ -52,7 +52,7 @@ def _starts(text: str) -> bool:
         path = Path(tmp) / "position.yaml"
         path.write_text(text, encoding="utf-8")
         try:
-            _scenario(path)
+            _scenario(path, table.game)
         except (AuthorError, GameRuntimeError):
             return False
     return True

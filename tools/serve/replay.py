@@ -46,7 +46,7 @@ def replay(table: Table, choices: list[str], hashes: list[str]) -> Replayed:
         except IllegalChoice as err:
             return Replayed(i, choice, f"not legal any more: {err.reason}", out.diverged_at)
         except GameRuntimeError as err:
-            table.state = table.engine.clone(table.states[-1])
+            table.back_to_last()
             return Replayed(i, choice, runtime_error_text(err), out.diverged_at)
         if out.diverged_at is None and i + 1 < len(hashes) and table.hashes[i + 1] != hashes[i + 1]:
             out.diverged_at = i + 1

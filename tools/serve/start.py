@@ -55,13 +55,16 @@ class Start:
         return Start(seed, [str(n) for n in data.get("names") or []], str(scenario) if scenario else None)
 
 
-def _scenario(path: Path) -> _Run:
+def _scenario(path: Path, game: CompiledGame | None = None) -> _Run:
+    """A scenario file run up to its `when` steps; `game`, when it is the scenario's game (same folder
+    and packs), is used instead of loading it again."""
     report = Report()
     doc = load_yaml_file(path, report)
     spec = validate_scenario(doc, report) if doc is not None else None
     if doc is None or spec is None:
         raise AuthorError(report)
     run = _Run(doc, spec, path)
+    run.shared_game = game
     run.start()
     return run
 

@@ -147,6 +147,11 @@ class Table:
         self.log_sizes.append(len(self.log))
         self.hashes.append(semantic_hash(self.state))
 
+    def back_to_last(self) -> None:
+        """After a choice whose rules failed half-way: the position (and log) before it."""
+        self.state = self.engine.clone(self.states[-1])
+        del self.log[self.log_sizes[-1] :]
+
     def choose(self, seat: int, choice: str) -> None:
         """A person's choice at `seat`; then the bots play until a person must decide."""
         with self.lock:
@@ -162,7 +167,7 @@ class Table:
             except IllegalChoice as err:
                 raise TableError(f"not possible: {err.reason}") from None
             except GameRuntimeError as err:
-                self.state = self.engine.clone(self.states[-1])
+                self.back_to_last()
                 raise TableError(runtime_error_text(err)) from None
             self.bots_play()
             self.version += 1
@@ -176,7 +181,7 @@ class Table:
             try:
                 self.record(pick(self.engine, self.state, seat, self.seats[seat].kind))
             except GameRuntimeError as err:
-                self.state = self.engine.clone(self.states[-1])
+                self.back_to_last()
                 self.report = Report(
                     "failed", "a bot's move failed", runtime_error_text(err), len(self.choices)
                 )
@@ -281,11 +286,15 @@ class Table:
         with self.lock:
             spec, seats, start, choices, hashes = parse_save(data)
             try:
-                spec.load()
+                game = spec.load()
             except AuthorError as err:
                 raise TableError(f"the saved game's rules do not load:\n{err}") from None
+            if Path(game.folder).resolve() != self.spec.folder().resolve():
+                raise TableError(
+                    f"this is a save of {game.name}, not of {self.game.name}: serve that game to load it"
+                )
             self.spec, self.seats = spec, seats
-            self._reload(start, choices, hashes, spec.load(), "loaded")
+            self._reload(start, choices, hashes, game, "loaded")
 
     def reload(self) -> None:
         """Load the game's files again and replay the choices so far with the new rules."""
