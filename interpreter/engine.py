@@ -18,6 +18,7 @@ from tabula.interpreter.compile.game import compile_game
 from tabula.interpreter.model import CompiledGame
 from tabula.interpreter.options import checked_values, declared_specs
 from tabula.interpreter.overlay import apply_packs, load_packs
+from tabula.interpreter.presentation import compile_presentation
 from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 from tabula.interpreter.schema import validate_game
 from tabula.interpreter.source import AuthorError, Report, Span
@@ -82,6 +83,8 @@ def load_game(
     game = compile_game(source, report, chosen)
     report.raise_if_errors()
     assert game is not None
+    game.presentation = compile_presentation(source, game, report)
+    report.raise_if_errors()
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
     game.packs = [p.name for p in packs]
     game.option_specs = specs

@@ -194,6 +194,7 @@ class CompiledGame:
     check_warnings: list[Any] = field(default_factory=list)
     packs: list[str] = field(default_factory=list)  # the variant and expansions applied
     option_specs: dict[str, OptionSpec] = field(default_factory=dict)  # declared types of the options
+    presentation: Any = None  # how screens show the game (tabula.interpreter.presentation)
     block_spans: dict[int, Span] = field(default_factory=dict)  # where each block's first statement is
     block_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # (kind, name) of named blocks
     coverage: set[int] | None = None  # when measuring: the blocks that ran

@@ -160,18 +160,18 @@ def test_play_through_stdin_reaches_the_end() -> None:
     run = tabula("play", str(MINI), "--players", "2", "--seed", "1", stdin="1\n" * 60)
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    assert "choose an action:" in out and "  1) take:1" in out
-    assert "Game over. Scores:" in out and "Winner" in out
+    assert "choose an action:" in out and " 1) take:1" in out
+    assert "Game over." in out and "Final score" in out and "Winner" in out
     assert "\x1b[" not in out  # plain text when not on a terminal
 
 
 def test_play_shows_only_the_players_view() -> None:
     run = tabula("play", str(MINI), "--players", "2", "--seed", "1", "--names", "Ann,Bob", stdin="q\n")
     assert run.returncode == 0, run.stderr
-    you, _, rest = run.stdout.partition("Table:")
-    assert "You (Ann):" in you and "hand (1): A" in you
+    you, _, rest = run.stdout.partition("\nBob:")
+    assert "You (Ann): score 0 · hand 1" in you and "hand: A" in you
+    assert rest.startswith(" score 0 · hand 1\n")  # the opponent in one line: how many cards, not which
     assert "deck (2): ? x2" in rest
-    assert "Bob:\n  score: 0\n  hand (1): ?" in rest
     assert "quit." in run.stdout
 
 

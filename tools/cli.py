@@ -1,12 +1,13 @@
 """The `tabula` command: argument parsing, dispatch to the subcommands, and error reporting.
 
 Subcommands: `check`, `variants`, `options`, `coverage`, `schema` (`tabula.info`), `play`
-(`tabula.play`), `simulate` (`tabula.simulate`), `verify` (`tabula.verify`) and `trace`
-(`tabula.traces`). Exit codes (docs/cli.md): 0 success; 1 an author error in a file (rendered
-diagnostics, or `file:line:col: error: message` for a rule that failed while running) or a failed
-scenario; 2 a bad call (argparse errors, `CliError`, an unknown game, pack or rules option, an option
-value of the wrong type, an unsupported player count); 70 an internal error (a short message;
-`--debug` shows the traceback); 130 interrupted; 141 the reader of the output went away.
+(`tabula.play`), `serve` (`tabula.serve`), `simulate` (`tabula.simulate`), `compare`
+(`tabula.compare`), `verify` (`tabula.verify`) and `trace` (`tabula.traces`). Exit codes
+(docs/cli.md): 0 success; 1 an author error in a file (rendered diagnostics, or
+`file:line:col: error: message` for a rule that failed while running) or a failed scenario; 2 a bad
+call (argparse errors, `CliError`, an unknown game, pack or rules option, an option value of the
+wrong type, an unsupported player count); 70 an internal error (a short message; `--debug` shows the
+traceback); 130 interrupted; 141 the reader of the output went away.
 """
 
 from __future__ import annotations
@@ -195,6 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="print the results as JSON")
     add_info(sub)
     add_trace(sub)
+    from tabula.serve.command import add_serve
+
+    add_serve(sub, [common_options()])
     return parser
 
 
