@@ -93,6 +93,7 @@ def _compile(
     """The stages of `load_game`, each gated on the one before."""
     from tabula.interpreter.compile.game import compile_game
     from tabula.interpreter.overlay import apply_packs, load_packs
+    from tabula.interpreter.presentation import compile_presentation
     from tabula.interpreter.schema import validate_game
     from tabula.interpreter.yamlsource import load_game_folder
 
@@ -112,10 +113,23 @@ def _compile(
     game = compile_game(source, report, chosen, instrument, key[:16] if key else None)
     report.raise_if_errors()
     assert game is not None
+    game.presentation = compile_presentation(source, game, report)
+    report.raise_if_errors()
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
     game.packs = [p.name for p in packs]
     game.option_specs = specs
+    bots = source.data.get("bots") or {}
+    game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
     return game
+
+
+class _Probe(Runtime):
+    """A runtime that re-poses a pending decision: the end checks before it were tested already."""
+
+    __slots__ = ()
+
+    def fire_end_checks(self) -> bool:
+        return False
 
 
 @dataclass(frozen=True)
@@ -244,8 +258,7 @@ class Engine:
         probe["dec"] = None
         top = probe["stk"][-1]
         top[1] = here
-        rt = Runtime(self.game, probe)
-        rt.fire_end_checks = lambda: False  # type: ignore[method-assign]  # they were tested already
+        rt = _Probe(self.game, probe)
         self.game.blocks[top[0]](rt, top)
         dec: dict[str, Any] | None = probe["dec"]
         return dec

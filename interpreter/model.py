@@ -191,12 +191,15 @@ class CompiledGame:
     check_warnings: list[Any] = field(default_factory=list)
     packs: list[str] = field(default_factory=list)  # the variant and expansions applied
     option_specs: dict[str, OptionSpec] = field(default_factory=dict)  # declared types of the options
+    presentation: Any = None  # how screens show the game (tabula.interpreter.presentation)
     block_spans: dict[int, Span] = field(default_factory=dict)  # where each block's first statement is
     block_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # (kind, name) of named blocks
     coverage: set[int] | None = None  # when measuring: the blocks that ran (instrumented compiles)
     module: Any = None  # the generated module (compile/module.py): namespace, source, line table
     # the static type of every local a block's frames may hold (to find component ids in a stack)
     block_local_types: dict[int, dict[str, str]] = field(default_factory=dict)
+    # the `bots:` section as data, key -> (value, ScalarOrigin | None); compiled lazily by the bots
+    bots: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)
 
     def zone_instances(self) -> list[tuple[ZoneLayout, int | None]]:

@@ -284,6 +284,107 @@ class ScoringDef(_Model):
     tiebreak: list[Dsl] = Field(default=[], description="Compared in order; still tied means a shared win.")
 
 
+class BotsDef(_Model):
+    """How bots judge a position they cannot play to the end (read by `tabula simulate --bot`)."""
+
+    evaluate: Dsl | None = Field(
+        default=None,
+        description="Expression with p bound: how well player p stands (higher is better); "
+        "default: the score.",
+    )
+    scale: int | float = Field(
+        default=10,
+        gt=0,
+        description="A difference in `evaluate` worth a clear advantage (search bots turn differences "
+        "into win chances with tanh(difference / scale)).",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Presentation (docs/presentation.md): how screens show the game; never read by the rules
+# ---------------------------------------------------------------------------------------------
+
+
+class ShownValue(_Model):
+    """A row computed by an expression (`p` bound to the player in a player's panel)."""
+
+    label: str = Field(description="The row's label.")
+    value: Dsl = Field(description="The expression shown.")
+
+
+class ShownGroup(_Model):
+    """A titled group of rows in a player's panel or on the table."""
+
+    title: str = Field(description="The group's title.")
+    show: list[str | ShownValue] = Field(
+        default=[], description="Counter, var or zone names, or {label, value} rows, in order."
+    )
+
+
+class ComponentLook(_Model):
+    """How the components of one type are drawn (`self` is the component)."""
+
+    title: str | None = Field(default=None, description="Title template, e.g. '{self.name}' (the default).")
+    colour: Dsl | None = Field(
+        default=None,
+        description="Expression whose value picks the colour (a colour word, a player, a symbol).",
+    )
+    badges: list[str] = Field(
+        default=[], description="Templates drawn as small badges; one that renders blank is left out."
+    )
+    text: str | None = Field(
+        default=None, description="Template of the card's text (default: its 'text' property, if any)."
+    )
+
+
+class ZoneLook(_Model):
+    """How a zone's contents are laid out."""
+
+    group_by: str | None = Field(
+        default=None, description="A property: contents shown in groups by its value."
+    )
+    under: str | None = Field(
+        default=None,
+        description="'ZONE.MARK': draw each component under the one of ZONE (same owner) named by its MARK.",
+    )
+
+
+class ScorePart(_Model):
+    """One named part of the final score (`p` bound)."""
+
+    label: str = Field(description="The part's name, e.g. 'Majorities'.")
+    value: Dsl = Field(description="The points of player p from this part.")
+
+
+class PresentationDef(_Model):
+    """The `presentation` section: what screens show and how; the rules never read it."""
+
+    seat_colours: list[str] = Field(default=[], description="A colour per seat, in seat order.")
+    colours: dict[str, str] = Field(
+        default={}, description="Value (a symbol, a property value) -> colour (a CSS colour name or #rrggbb)."
+    )
+    labels: dict[str, str] = Field(
+        default={}, description="Counter, var, zone, mark, action or symbol name -> the label shown."
+    )
+    player: list[ShownGroup] = Field(default=[], description="Groups of each player's panel.")
+    table: list[ShownGroup] = Field(
+        default=[], description="Groups of the table (global counters, vars, zones)."
+    )
+    bookkeeping: list[str] = Field(
+        default=[], description="Counters, vars and zones never shown on screens (still in views)."
+    )
+    summary: str | None = Field(default=None, description="One-line template per player (`p` bound).")
+    marks: dict[str, Literal["player", "component"]] = Field(
+        default={}, description="Mark name -> what its values are, so screens show them by name."
+    )
+    components: dict[str, ComponentLook] = Field(default={}, description="Component type -> how it is drawn.")
+    zones: dict[str, ZoneLook] = Field(default={}, description="Zone -> how its contents are laid out.")
+    score: list[ScorePart] = Field(default=[], description="The named parts of the final score.")
+    score_rest: str | None = Field(
+        default=None, description="Label of the score the parts leave over (e.g. points scored during play)."
+    )
+
+
 class GameDef(_Model):
     """A whole game definition: the merged sections of a game folder."""
 
@@ -307,6 +408,10 @@ class GameDef(_Model):
     rules: dict[str, RuleDef] = Field(default={}, description="Extensible predicates.")
     flow: FlowDef | None = Field(default=None, description="Setup, rounds, turns, end checks, finish.")
     scoring: ScoringDef | None = Field(default=None, description="Final scoring.")
+    bots: BotsDef | None = Field(default=None, description="How bots evaluate positions.")
+    presentation: PresentationDef | None = Field(
+        default=None, description="How screens show the game (tabula play, tabula serve)."
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,7 +10,9 @@ The convention (README.md and docs/*.md; tests/test_doc_commands.py runs every p
   line matches any text within that line (for figures that change from run to run, like speed).
 - Every page runs in a new temporary folder, its blocks in the order of the page, so a block can use
   the files an earlier block of the same page wrote. The folder holds links to the repository's
-  `gamedefs/` and `tests/`, so a page may name their files as a reader in a checkout would.
+  `gamedefs/`, `tests/` and `docs/`, so a page may name their files as a reader in a checkout would.
+- `<!-- requires: MODULE, ... -->` anywhere in a page: the page needs an optional extra; the test
+  skips it where those modules are not installed (CI installs every extra).
 - `<!-- file: PATH -->` on the line before a fenced block writes the block's text to PATH (relative
   to the page's folder) when the runner reaches it: that is how the tutorial builds its game.
 - Each command runs in its own `bash` in the page's folder (a `cd` does not carry over), with this
@@ -37,11 +39,12 @@ from pathlib import Path
 
 FENCE = re.compile(r"^(`{3,}|~{3,})\s*([\w+-]*)[^\n]*$")
 FILE_MARK = re.compile(r"^<!-- file: (\S+) -->$")
+REQUIRES = re.compile(r"^<!-- requires: ([\w., ]+) -->$", re.M)
 TIMEOUT = 600
 REPO = Path(__file__).resolve().parent.parent
 # folders of the repository a page may name as a reader in a checkout would (`tabula verify
 # tests/games/relay/...`): linked into the page's folder
-SHARED = ("gamedefs", "tests")
+SHARED = ("gamedefs", "tests", "docs")
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,9 @@ def environment() -> dict[str, str]:
     env.update(PATH=bin_dir + os.pathsep + env.get("PATH", ""), COLUMNS="100", NO_COLOR="1", TERM="dumb")
     env["PYTHONUNBUFFERED"] = "1"  # stdout and stderr interleaved as a terminal shows them
     env.pop("FORCE_COLOR", None)
+    # a page's `pytest` runs outside the repository's pyproject (no --benchmark-disable there):
+    # pytest-benchmark, a test extra, would warn about xdist into the shown output
+    env["PYTEST_ADDOPTS"] = "-p no:benchmark"
     return env
 
 
@@ -202,6 +208,14 @@ def run_command(command: Command, folder: Path, env: dict[str, str]) -> list[str
         check=False,
     )
     return normalise(done.stdout)
+
+
+def missing_requirements(text: str) -> list[str]:
+    """The modules a page's `<!-- requires: a, b -->` line names that cannot be imported here."""
+    import importlib.util
+
+    wanted = [m.strip() for line in REQUIRES.findall(text) for m in line.split(",") if m.strip()]
+    return [m for m in wanted if importlib.util.find_spec(m) is None]
 
 
 def run_page(page: Path, folder: Path | None = None) -> list[Outcome]:

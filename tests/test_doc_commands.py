@@ -23,6 +23,9 @@ pip install -e '.[test]' && pytest
 @pytest.mark.slow  # every command is a process of its own, some play whole games: seconds to a minute a page
 @pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
 def test_the_pages_commands_print_what_it_shows(page: Path) -> None:
+    missing = docrun.missing_requirements(page.read_text(encoding="utf-8"))
+    if missing:  # an optional extra (CI installs them all: .ci/run)
+        pytest.skip(f"{page.name} needs {', '.join(missing)} (pip install -e '.[rl]')")
     outcomes = docrun.run_page(page)
     assert docrun.report(page.relative_to(ROOT), outcomes) == ""
 

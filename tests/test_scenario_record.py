@@ -15,7 +15,6 @@ from tabula.interpreter import rng
 from tabula.interpreter.engine import load_game
 from tabula.interpreter.scenario import run_scenario_cases
 from tabula.interpreter.scenario_record import Recorder, record_failed_playout, write_recording
-from tabula.simulate import playout
 
 ROOT = Path(__file__).resolve().parent.parent
 RELAY = ROOT / "tests" / "games" / "relay"
@@ -41,6 +40,16 @@ flow:
           if turn == 5: pay 9 coins(p)
 scoring: {score: coins(p)}
 """
+
+
+def playout(engine: Recorder, players: int, seed: int, limit: int) -> None:
+    """A random game of at most `limit` decisions (what a failing `tabula simulate` game replays)."""
+    st = engine.new_game(players, seed)
+    gen = rng.seed_state(seed)
+    n = 0
+    while st["dec"] is not None and n < limit:
+        engine.apply_inplace(st, engine.random_choice(st, gen))
+        n += 1
 
 
 def random_game(rec: Recorder, players: int, seed: int, limit: int) -> dict[str, object]:

@@ -1,12 +1,13 @@
 """The `tabula` command: argument parsing, dispatch to the subcommands, and error reporting.
 
 Subcommands: `check`, `variants`, `options`, `coverage`, `schema` (`tabula.info`), `play`
-(`tabula.play`), `simulate` (`tabula.simulate`), `verify` (`tabula.verify`) and `trace`
-(`tabula.traces`). Exit codes (docs/cli.md): 0 success; 1 an author error in a file (rendered
-diagnostics, or `file:line:col: error: message` for a rule that failed while running) or a failed
-scenario; 2 a bad call (argparse errors, `CliError`, an unknown game, pack or rules option, an option
-value of the wrong type, an unsupported player count); 70 an internal error (a short message;
-`--debug` shows the traceback); 130 interrupted; 141 the reader of the output went away.
+(`tabula.play`), `serve` (`tabula.serve`), `simulate` (`tabula.simulate`), `compare`
+(`tabula.compare`), `verify` (`tabula.verify`) and `trace` (`tabula.traces`). Exit codes
+(docs/cli.md): 0 success; 1 an author error in a file (rendered diagnostics, or
+`file:line:col: error: message` for a rule that failed while running) or a failed scenario; 2 a bad
+call (argparse errors, `CliError`, an unknown game, pack or rules option, an option value of the
+wrong type, an unsupported player count); 70 an internal error (a short message; `--debug` shows the
+traceback); 130 interrupted; 141 the reader of the output went away.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from tabula.info import run_check, run_compile, run_coverage, run_options, run_s
 from tabula.interpreter.runtime import GameRuntimeError
 from tabula.interpreter.source import AuthorError, Diagnostic, Span
 from tabula.play import run_play
-from tabula.simulate import run_simulate
+from tabula.simulate import add_simulate_arguments, run_simulate
 from tabula.verify import run_verify
 
 Handler = Callable[[argparse.Namespace], int]
@@ -83,12 +84,28 @@ def add_command(
     return parser
 
 
+def bot_spec(text: str) -> str:
+    """A --bot value checked at parse time (tabula.bots), in canonical form."""
+    from tabula.bots import BotSpecError, parse_bot_spec
+
+    try:
+        return parse_bot_spec(text).text
+    except BotSpecError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = add_command(sub, "play", run_play, "play a game at the terminal against random bots")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     p.add_argument("--players", type=count(min=1), help="number of players (default: the game's minimum)")
     p.add_argument("--seed", type=seed, help="random seed (default: a fresh one, shown on screen)")
-    p.add_argument("--bot", choices=["random"], default="random", help="the bots' strategy")
+    p.add_argument(
+        "--bot",
+        type=bot_spec,
+        default="random",
+        metavar="KIND[:BUDGET]",
+        help="the bots' strategy: random (default), greedy, mcts or ismcts, e.g. ismcts:0.5s",
+    )
     p.add_argument("--seat", type=count(min=0), default=0, help="your seat, 0-based (default 0)")
     p.add_argument("--names", help="player names in seat order, comma-separated")
     p.add_argument(
@@ -99,18 +116,15 @@ def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = add_command(sub, "simulate", run_simulate, "random playouts and their statistics")
-    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
-    p.add_argument("--games", type=int, default=100, help="number of playouts (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of game 0; game i uses seed+i (default 0)")
-    p.add_argument(
-        "--max-decisions",
-        type=int,
-        default=100_000,
-        help="stop a playout after this many decisions (default 100000)",
-    )
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p = add_command(sub, "simulate", run_simulate, "games between bots and their statistics")
+    add_simulate_arguments(p)
+
+
+def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tabula.compare import add_compare_arguments, run_compare
+
+    p = add_command(sub, "compare", run_compare, "two configurations of a game on the same seeds, compared")
+    add_compare_arguments(p)
 
 
 def add_trace(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -200,12 +214,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_play(sub)
     add_simulate(sub)
+    add_compare(sub)
     verify = add_command(sub, "verify", run_verify, "run scenario files")
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders, or game names")
     verify.add_argument("--json", action="store_true", help="print the results as JSON")
     add_info(sub)
     add_trace(sub)
     add_bench(sub)
+    from tabula.serve.command import add_serve
+
+    add_serve(sub, [common_options()])
     return parser
 
 

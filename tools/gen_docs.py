@@ -266,7 +266,7 @@ def name_problems() -> list[str]:
 # Error codes
 # ---------------------------------------------------------------------------------------------
 
-CODE = re.compile(r"^[CDEGORSTVY]\d{3}$")
+CODE = re.compile(r"^[CDEGOPRSTVY]\d{3}$")
 STAGES: dict[str, str] = {
     "Y": "YAML files (loading, syntax, merging the files of a folder)",
     "S": "schema (the shape of the YAML: sections, keys, types)",
@@ -277,6 +277,7 @@ STAGES: dict[str, str] = {
     "O": "rules options",
     "V": "variants and expansions (pack files, docs/variants.md)",
     "G": "finding a game, number of players",
+    "P": "the presentation section (how screens show the game)",
     "R": "scenarios: a step that cannot be carried out, or a rule that failed while one ran",
 }
 
