@@ -210,9 +210,11 @@ def test_replay_command_carries_every_flag() -> None:
 
 
 def test_failing_game_prints_a_replay_with_its_bots(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import shutil
+
+    monkeypatch.chdir(tmp_path)  # the failed game is written as a scenario in the current folder
 
     game = tmp_path / "mini"
     shutil.copytree(MINI, game)
@@ -224,6 +226,7 @@ def test_failing_game_prints_a_replay_with_its_bots(
     )
     err = capsys.readouterr().err
     assert f"tabula simulate {game} --players 2 --games 1 --seed 3 --bot 1=greedy:2" in err
+    assert (tmp_path / "failed-mini-2p-seed3.yaml").is_file()
 
 
 # ------------------------------------------------------------------ compare and plots
