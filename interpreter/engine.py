@@ -16,7 +16,7 @@ from typing import Any
 from tabula.interpreter import rng
 from tabula.interpreter.model import CompiledGame
 from tabula.interpreter.options import checked_values, declared_specs
-from tabula.interpreter.overlay import find_pack
+from tabula.interpreter.packfiles import find_pack
 from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 from tabula.interpreter.source import AuthorError, Report, Span
 from tabula.interpreter.state import State, canonical, clone, new_state, state_hash
@@ -70,9 +70,9 @@ def load_game(
     key = None
     if cache.enabled():
         refs = [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]
-        pack_paths = [find_pack(folder, ref, kind) for ref, kind in refs]
-        if all(p is not None for p in pack_paths):
-            key = cache.key(folder, [p for p in pack_paths if p is not None], options, instrument)
+        pack_paths = [(find_pack(folder, ref, kind), kind) for ref, kind in refs]
+        if all(p is not None for p, _ in pack_paths):
+            key = cache.key(folder, [(p, k) for p, k in pack_paths if p is not None], options, instrument)
             cached = cache.load(key)
             if cached is not None:
                 return cached  # type: ignore[no-any-return]

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tabula.interpreter.options import OptionSpec, declared_specs, describe, hint_for
+from tabula.interpreter.packfiles import find_pack
 from tabula.interpreter.packtypes import PackDef, common_kind, is_open, kind_of, mismatch, show
 from tabula.interpreter.schema import validate_document
 from tabula.interpreter.source import Report, Span, did_you_mean
@@ -54,18 +55,6 @@ class _Claims:
     """Who changed what, to report two packs changing the same entry."""
 
     changed: dict[YamlPath, Span | None] = field(default_factory=dict)
-
-
-def find_pack(game_folder: Path, ref: str, kind: str) -> Path | None:
-    """A pack file from a name (looked up beside the game) or a path."""
-    p = Path(ref)
-    if p.is_file():
-        return p
-    folder = "variants" if kind == "variant" else "expansions"
-    for candidate in (game_folder / folder / f"{ref}.yaml", game_folder / folder / ref / "pack.yaml"):
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def resolve_pack(game_folder: Path, ref: str, kind: str, report: Report) -> Path | None:

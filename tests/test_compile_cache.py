@@ -69,6 +69,15 @@ def test_a_changed_file_or_option_makes_a_new_entry(cache_dir: Path, tmp_path: P
     assert len(entries(cache_dir)) == 3
 
 
+def test_a_variant_given_as_an_expansion_is_refused_even_when_cached(cache_dir: Path) -> None:
+    from tabula.interpreter.source import AuthorError
+
+    load_game("porta-nigra", variant="short-game")
+    with pytest.raises(AuthorError) as err:
+        load_game("porta-nigra", expansions=["gamedefs/porta-nigra/variants/short-game.yaml"])
+    assert "is a variant" in str(err.value)
+
+
 def test_a_damaged_entry_is_compiled_again(cache_dir: Path) -> None:
     load_game("high-card")
     (entry,) = entries(cache_dir)

@@ -31,11 +31,26 @@ from tabula.common import (
 from tabula.info import run_check, run_compile, run_coverage, run_options, run_schema, run_variants
 from tabula.interpreter.runtime import GameRuntimeError
 from tabula.interpreter.source import AuthorError, Diagnostic, Span
-from tabula.play import run_play
-from tabula.simulate import add_simulate_arguments, run_simulate
-from tabula.verify import run_verify
 
 Handler = Callable[[argparse.Namespace], int]
+
+
+def lazy(module: str, name: str) -> Handler:
+    """A subcommand's handler imported when it runs: `tabula check` need not import the play
+    screen, the web app or the bots (a warm start is mostly imports)."""
+
+    def handler(args: argparse.Namespace) -> int:
+        import importlib
+
+        run: Handler = getattr(importlib.import_module(module), name)
+        return run(args)
+
+    return handler
+
+
+run_play = lazy("tabula.play", "run_play")
+run_simulate = lazy("tabula.simulate", "run_simulate")
+run_verify = lazy("tabula.verify", "run_verify")
 EXIT_OK = 0
 EXIT_FAILED = 1  # an author error in a file, a rule that failed while running, a failed scenario
 EXIT_USAGE = 2  # a bad call: argparse errors, CliError, an unknown game, pack or option (is_call_error)
@@ -116,6 +131,8 @@ def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tabula.simulate import add_simulate_arguments
+
     p = add_command(sub, "simulate", run_simulate, "games between bots and their statistics")
     add_simulate_arguments(p)
 
@@ -197,7 +214,18 @@ def add_info(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     schema.add_argument("kind", nargs="?", choices=["game", "scenario", "pack"], default="game")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# the subcommands whose argument definitions import much (bots, statistics, the web app): defined
+# in full only when they are the command being run (or none is: `tabula --help`)
+HEAVY = {
+    "simulate": "games between bots and their statistics",
+    "compare": "two configurations of a game on the same seeds, compared",
+    "serve": "play a game in the browser (people and bots, undo, history, save/load, live reload)",
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; `command` (the subcommand about to run) spares defining the
+    arguments of the heavy subcommands that will not run."""
     parser = argparse.ArgumentParser(
         prog="tabula",
         description="Tabula: rules-as-data board games.",
@@ -212,18 +240,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="compile games afresh, without the compile cache (also TABULA_NO_CACHE=1)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    full = {name for name in HEAVY if command in (None, name)}
+    for name, help_text in HEAVY.items():
+        if name not in full:
+            sub.add_parser(name, help=help_text)
     add_play(sub)
-    add_simulate(sub)
-    add_compare(sub)
+    if "simulate" in full:
+        add_simulate(sub)
+    if "compare" in full:
+        add_compare(sub)
     verify = add_command(sub, "verify", run_verify, "run scenario files")
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders, or game names")
     verify.add_argument("--json", action="store_true", help="print the results as JSON")
     add_info(sub)
     add_trace(sub)
     add_bench(sub)
-    from tabula.serve.command import add_serve
+    if "serve" in full:
+        from tabula.serve.command import add_serve
 
-    add_serve(sub, [common_options()])
+        add_serve(sub, [common_options()])
     return parser
 
 
@@ -268,7 +303,10 @@ def print_failure(diagnostics: Sequence[Diagnostic]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tabula` console command; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    # the first word that is not an option is the subcommand (tabula's own options take no value)
+    command = next((w for w in words if not w.startswith("-")), None)
+    args = build_parser(command).parse_args(words)
     if args.no_cache:
         from tabula.interpreter.compile import cache
 

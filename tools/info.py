@@ -14,7 +14,6 @@ from typing import Any
 from tabula.common import diagnostic_json, load, print_json
 from tabula.interpreter.engine import Engine, find_game
 from tabula.interpreter.options import declared_specs, show_value
-from tabula.interpreter.overlay import list_packs
 from tabula.interpreter.source import Diagnostic, render
 
 
@@ -56,6 +55,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_variants(args: argparse.Namespace) -> int:
     """List the variants and expansions a game ships."""
+    from tabula.interpreter.overlay import list_packs
+
     packs = list_packs(find_game(args.game))
     if args.json:
         print_json([{"name": n, "kind": k, "description": d, "file": str(f)} for n, k, d, f in packs])

@@ -64,13 +64,17 @@ def engine_fingerprint() -> str:
     return _fingerprint
 
 
-def key(game_folder: Path, packs: list[Path], options: dict[str, Any] | None, instrument: bool) -> str:
+def key(
+    game_folder: Path, packs: list[tuple[Path, str]], options: dict[str, Any] | None, instrument: bool
+) -> str:
+    """The cache key of a game: packs are (file, kind) in the order given, since a variant's file
+    given as an expansion is an error the compile must report (and order decides conflicts)."""
     h = hashlib.sha256(engine_fingerprint().encode())
     for f in sorted(game_folder.rglob("*.yaml")):
         h.update(str(f.relative_to(game_folder)).encode())
         h.update(f.read_bytes())
-    for p in packs:
-        h.update(b"pack:" + str(p.name).encode())
+    for p, kind in packs:
+        h.update(f"pack:{kind}:{p.name}:".encode())
         h.update(p.read_bytes())
     h.update(json.dumps(options or {}, sort_keys=True, default=repr).encode())
     h.update(b"instrument" if instrument else b"plain")
