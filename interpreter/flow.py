@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from tabula.interpreter.model import FlowDef
 from tabula.interpreter.runtime import CALL, SUSPEND, Frame, GameRuntimeError, Runtime, over_budget
+from tabula.interpreter.source import Span
 
 
 class FlowDriver:
@@ -21,7 +22,7 @@ class FlowDriver:
 
     def __init__(self, flow: FlowDef) -> None:
         self.flow = flow
-        self.span = None
+        self.span: Span | None = None
 
     def __getstate__(self) -> dict[str, object]:
         return {"flow": self.flow, "span": self.span}
@@ -61,7 +62,7 @@ class FlowDriver:
         for _ in range(10_000):
             rt.budget -= 1  # a flow that never asks anything must still end (effects charge too)
             if rt.budget < 0:
-                over_budget()
+                self._over_budget(rt, t)
             memo.clear()  # the flow moves on (active player, round, turn): remembered results go
             if handlers[t["stage"]](rt, t):  # type: ignore[operator]
                 if t["stage"] == "done":
@@ -159,6 +160,18 @@ class FlowDriver:
             t["skips"] = 0
         self._start_turn(rt, t, p)
         return False
+
+    def _over_budget(self, rt: Runtime, t: dict[str, object]) -> None:
+        """The budget ran out between effects: turns pass without a decision. Located at the
+        phase that ran last (its first statement), else at `flow:`."""
+        try:
+            over_budget()
+        except GameRuntimeError as err:
+            i = int(t.get("phase") or 0) - 1  # type: ignore[call-overload]
+            phases = self.flow.phases
+            err.span = rt.g.block_spans.get(phases[i][1]) if 0 <= i < len(phases) else None
+            err.span = err.span or self.span
+            raise
 
     def _phase(self, rt: Runtime, t: dict[str, object]) -> bool:
         i = int(t["phase"])  # type: ignore[call-overload]

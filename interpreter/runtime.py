@@ -95,7 +95,7 @@ class Runtime:
     def push(self, block: int, local_vars: dict[str, Any]) -> None:
         self.budget -= 1
         if self.budget < 0:
-            over_budget()
+            over_budget(self.g.block_spans.get(block))  # at the effect about to run
         if len(self.st["stk"]) >= MAX_DEPTH:
             raise GameRuntimeError(f"effects nested more than {MAX_DEPTH} deep (unbounded recursion?)", None)
         self.st["stk"].append([block, 0, local_vars])
@@ -187,8 +187,8 @@ class Runtime:
             self.log.append({"text": text, "hidden_from": hidden_from or [], "redacted": redacted})
 
 
-def over_budget() -> None:
-    raise GameRuntimeError(f"more than {STEP_BUDGET} steps without a decision (an endless loop?)", None)
+def over_budget(span: Span | None = None) -> None:
+    raise GameRuntimeError(f"more than {STEP_BUDGET} steps without a decision (an endless loop?)", span)
 
 
 def _too_deep(err: RecursionError) -> str:

@@ -78,6 +78,24 @@ def test_a_variant_given_as_an_expansion_is_refused_even_when_cached(cache_dir: 
     assert "is a variant" in str(err.value)
 
 
+def test_a_copy_of_a_game_elsewhere_is_its_own_entry(cache_dir: Path, tmp_path: Path) -> None:
+    """Same files in two folders: each compiled game names its own folder (and its errors its files)."""
+    for name in ("one", "two"):
+        shutil.copytree(ROOT / "gamedefs" / "high-card", tmp_path / name)
+    first, second = load_game(tmp_path / "one"), load_game(tmp_path / "two")
+    assert Path(first.folder).name == "one" and Path(second.folder).name == "two"
+    assert len(entries(cache_dir)) == 2
+
+
+def test_old_entries_are_pruned(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabula.interpreter.compile import cache
+
+    monkeypatch.setattr(cache, "KEEP", 2)
+    for tricks in (3, 4, 5):
+        load_game("high-card", {"tricks": tricks})
+    assert len(entries(cache_dir)) == 2
+
+
 def test_a_damaged_entry_is_compiled_again(cache_dir: Path) -> None:
     load_game("high-card")
     (entry,) = entries(cache_dir)

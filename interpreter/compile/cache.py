@@ -2,10 +2,12 @@
 
 Stage: around compile. A compiled game is its generated module (source, code object, injected data,
 helper references, line table) plus the `CompiledGame` object graph, whose generated functions are
-stored by name. The key is a hash of Tabula's own source (interpreter/ and grammar/), every YAML file
-of the game folder (its scenarios included: they decide which names count as used), the pack files,
-the rules options and whether the game is instrumented for coverage. A changed file, option or
-engine gives a new key; an unreadable or stale entry is ignored and compiled again.
+stored by name. The key is a hash of Tabula's own source (interpreter/ and grammar/), the game
+folder's path and every YAML file in it (its scenarios included: they decide which names count as
+used), the pack files (path, kind, text), the rules options and whether the game is instrumented for
+coverage. A changed file, option or engine gives a new key; an unreadable or stale entry is ignored
+and compiled again. The folder keeps the `KEEP` most recently used entries (older ones are removed
+when a new one is stored), so it never grows without bound.
 
 Entries live in `$TABULA_CACHE_DIR`, else `$XDG_CACHE_HOME/tabula`, else `~/.cache/tabula`.
 `TABULA_NO_CACHE=1` (or `--no-cache` on the command line) bypasses the cache.
@@ -13,6 +15,7 @@ Entries live in `$TABULA_CACHE_DIR`, else `$XDG_CACHE_HOME/tabula`, else `~/.cac
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -70,11 +73,14 @@ def key(
     """The cache key of a game: packs are (file, kind) in the order given, since a variant's file
     given as an expansion is an error the compile must report (and order decides conflicts)."""
     h = hashlib.sha256(engine_fingerprint().encode())
+    # where the files are, too: a compiled game names its folder and every span names its file, so
+    # a copy of the same files elsewhere is a game of its own (its errors point into the copy)
+    h.update(str(game_folder.resolve()).encode())
     for f in sorted(game_folder.rglob("*.yaml")):
         h.update(str(f.relative_to(game_folder)).encode())
         h.update(f.read_bytes())
     for p, kind in packs:
-        h.update(f"pack:{kind}:{p.name}:".encode())
+        h.update(f"pack:{kind}:{p.resolve()}:".encode())
         h.update(p.read_bytes())
     h.update(json.dumps(options or {}, sort_keys=True, default=repr).encode())
     h.update(b"instrument" if instrument else b"plain")
@@ -158,9 +164,12 @@ def load(k: str) -> Any | None:
     except OSError:
         return None
     try:
-        return restore(blob)
+        game = restore(blob)
     except Exception:  # a stale or damaged entry: compile again (and overwrite it)
         return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # recently used: kept by prune()
+    return game
 
 
 def store(k: str, game: Any) -> None:
@@ -173,5 +182,16 @@ def store(k: str, game: Any) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(blob)
         os.replace(tmp, target / f"{k}.game")
+        prune(target)
     except Exception:
         return
+
+
+KEEP = 256  # entries (about 0.25 MB each): every configuration a test run compiles, and the user's
+
+
+def prune(target: Path) -> None:
+    """Remove all but the KEEP most recently used entries (a hit refreshes an entry's time)."""
+    entries = sorted(target.glob("*.game"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in entries[KEEP:]:
+        old.unlink(missing_ok=True)

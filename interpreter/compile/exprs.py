@@ -544,6 +544,8 @@ class ExprCompiler:
                 "'me' exists inside actions, 'self' inside component abilities, "
                 "'p' inside phases and procedures that declare it",
             )
+        if name in scope.pending:
+            return self.error("E101", f"'{name}' is not known yet here", n.span, scope.pending[name])
         return self.error("E101", f"unknown name '{name}'", n.span, did_you_mean(name, self.all_names(scope)))
 
     # ------------------------------------------------------------ calls

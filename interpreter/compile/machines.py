@@ -13,6 +13,10 @@ The function returns None when the effect is over, SUSPEND when a decision is pe
 `state["dec"]`), CALL when it pushed a frame that must run first (then it is called again at `pc`).
 """
 
+# MachineCompiler is a mixin of EffectCompiler whose methods are typed with `self: EffectCompiler`
+# (they use its whole state); mypy calls that an erased self type that is not a supertype: allowed.
+# mypy: disable-error-code="misc"
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -243,7 +247,9 @@ class MachineCompiler:
             by = "_broken(rt)"
         et = elem(t)
         if n.prompt:
-            parts, values = self.template(n.prompt, scope, n.prompt_span or n.span)
+            asked = scope.child()  # the prompt is shown before the choice: its variable has no value
+            asked.pending[n.var] = f"'{n.var}' is the value being chosen: the prompt is shown before it is"
+            parts, values = self.template(n.prompt, asked, n.prompt_span or n.span)
         else:
             parts, values = [f"choose {n.var}"], []
         scope.locals[n.var] = et

@@ -59,7 +59,13 @@ SAFE_BUILTINS.update(KeyError=KeyError, TypeError=TypeError, IndexError=IndexErr
 HelperRef = tuple[str, str]  # (module, qualified name) or ("builtin", builtin name)
 
 _WORDS = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
-_MODULES: weakref.WeakValueDictionary[str, GenModule] = weakref.WeakValueDictionary()  # by filename
+# live modules by filename: a game loaded twice from one cache entry is two modules of one name
+# (equal line tables but for snippets compiled into one of them later), and either may be running
+_MODULES: dict[str, weakref.WeakSet[GenModule]] = {}
+
+
+def _register(module: GenModule) -> None:
+    _MODULES.setdefault(module.filename, weakref.WeakSet()).add(module)
 _serial = itertools.count()
 
 
@@ -92,7 +98,7 @@ class GenModule:
         self.bindings: dict[str, str] = {}  # local name -> the state part it stands for (ExprCompiler.bind)
         self._by_id: dict[int, str] = {}
         self._names: set[str] = set()
-        _MODULES[self.filename] = self
+        _register(self)
 
     # ------------------------------------------------------------ names
     def fresh(self, hint: str) -> str:
@@ -201,7 +207,7 @@ class GenModule:
         mod._by_id = {}
         mod._names = set(names)
         mod.bindings = dict(bindings)
-        _MODULES[filename] = mod
+        _register(mod)
         return mod
 
     def span_at(self, line: int) -> Span | None:
@@ -212,15 +218,10 @@ def span_of_traceback(tb: TracebackType | None) -> Span | None:
     """The innermost generated line of a traceback that carries out a DSL statement."""
     found: Span | None = None
     while tb is not None:
-        module = _MODULES.get(tb.tb_frame.f_code.co_filename)
-        if module is not None:
+        for module in list(_MODULES.get(tb.tb_frame.f_code.co_filename, ())):
             span = module.lines.get(tb.tb_lineno)
             if span is not None:
                 found = span
+                break
         tb = tb.tb_next
     return found
-
-
-def forget(module: GenModule) -> None:
-    """Drop a module from the traceback registry (games compiled for a moment, e.g. in tests)."""
-    _MODULES.pop(module.filename, None)

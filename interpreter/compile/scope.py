@@ -80,9 +80,18 @@ class Scope:
     known: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Python variables known to hold one particular component, whose static properties then fold
     static: dict[str, Any] = field(default_factory=dict)
+    # names not known yet where this code runs, with why (a choice's variable inside its prompt)
+    pending: dict[str, str] = field(default_factory=dict)
 
     def child(self) -> Scope:
-        return Scope(dict(self.locals), self.where, dict(self.py), dict(self.known), dict(self.static))
+        return Scope(
+            dict(self.locals),
+            self.where,
+            dict(self.py),
+            dict(self.known),
+            dict(self.static),
+            dict(self.pending),
+        )
 
 
 _WORDS = {

@@ -22,7 +22,7 @@ from ruamel.yaml.error import YAMLError
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import PlainOrigin, parse_block, parse_expr
 from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.overlay import find_pack
+from tabula.interpreter.packfiles import find_pack
 from tabula.interpreter.source import Report
 
 
