@@ -278,6 +278,9 @@ class _Build(Transformer[Token, Any]):
     def run_stmt(self, meta: Any, c: list[Any]) -> ast.Run:
         return ast.Run(self.s.of_meta(meta), str(c[0]), c[1] or ())
 
+    def run_hook_stmt(self, meta: Any, c: list[Any]) -> ast.RunHook:
+        return ast.RunHook(self.s.of_meta(meta), c[0], str(c[1]), c[2] or (), self.s.of_token(c[1]))
+
     def emit_stmt(self, meta: Any, c: list[Any]) -> ast.Emit:
         return ast.Emit(self.s.of_meta(meta), str(c[0]), c[1] or ())
 
