@@ -41,7 +41,9 @@ def check_declared(source: GameSource, report: Report) -> None:
     for type_name, ctype in (data.get("components") or {}).items():
         properties = ctype.get("properties") or {}
         # a type's defaults are checked where they are written, an instance's own values at the instance
-        holders: list[tuple[YamlPath, dict[str, Any]]] = [(("components", type_name, "defaults"), ctype.get("defaults") or {})]
+        holders: list[tuple[YamlPath, dict[str, Any]]] = [
+            (("components", type_name, "defaults"), ctype.get("defaults") or {})
+        ]
         for i, instance in enumerate(ctype.get("instances") or ()):
             holders.append((("components", type_name, "instances", i), instance))
         for base, instance in holders:

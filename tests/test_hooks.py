@@ -163,7 +163,7 @@ def test_an_instance_body_for_a_hook_its_type_does_not_declare(tmp_path: Path) -
 
 def test_hook_arguments_are_counted_and_typed_and_every_error_is_reported(tmp_path: Path) -> None:
     bad = GAME.replace("run c.on_take(me)", "run c.on_take(me, 2)\n      run c.on_take(market)")
-    bad = bad.replace("text: \"When taken: gain 2 coins.\"", "txt: \"When taken: gain 2 coins.\"")
+    bad = bad.replace('text: "When taken: gain 2 coins."', 'txt: "When taken: gain 2 coins."')
     out = errors(tmp_path, bad)
     assert "hook 'on_take' takes 1 argument(s), got 2" in out
     assert "T002" in out  # a zone where a player is expected

@@ -117,13 +117,24 @@ def _abilities(src: GameSource, base: tuple[str | int, ...], holder: dict[str, A
         for name, code in (holder.get(kind) or {}).items():
             codes = code if isinstance(code, list) else [code]
             for c in codes:
-                out.append(Ability(word, str(name), str(c).strip(), where(span_for(src, (*base, kind, name)))))
+                out.append(
+                    Ability(word, str(name), str(c).strip(), where(span_for(src, (*base, kind, name))))
+                )
     for i, trig in enumerate(holder.get("triggers") or []):
         cond = f" where {trig['where']}" if trig.get("where") else ""
         label = f"{trig.get('id') or i}: on {trig.get('on')}{cond}"
-        out.append(Ability("trigger", label, str(trig.get("do", "")).strip(), where(span_for(src, (*base, "triggers", i)))))
+        out.append(
+            Ability(
+                "trigger",
+                label,
+                str(trig.get("do", "")).strip(),
+                where(span_for(src, (*base, "triggers", i))),
+            )
+        )
     for name, code in (holder.get("hooks") or {}).items() if len(base) > 2 else ():
-        out.append(Ability("hook", str(name), str(code).strip(), where(span_for(src, (*base, "hooks", name)))))
+        out.append(
+            Ability("hook", str(name), str(code).strip(), where(span_for(src, (*base, "hooks", name))))
+        )
     return out
 
 
@@ -153,7 +164,11 @@ def card_reference(src: GameSource) -> list[CardType]:
             )
             cards.append(card)
         hooks = [
-            (str(h), _params((d or {}).get("params") or []), where(span_for(src, (*base, "hooks", h), key=True)))
+            (
+                str(h),
+                _params((d or {}).get("params") or []),
+                where(span_for(src, (*base, "hooks", h), key=True)),
+            )
             for h, d in (tdef.get("hooks") or {}).items()
         ]
         types.append(
@@ -213,7 +228,7 @@ def markdown(title: str, types: list[CardType]) -> str:
             out.append(f"Every {t.name}: {a.kind} `{a.name}`: `{_one_line(a.code)}` — {a.at}")
         out.append("")
         for c in t.cards:
-            copies = f" ×{c.copies}" if c.copies > 1 else ""
+            copies = f" x{c.copies}" if c.copies > 1 else ""
             out += [f"### {c.name}{copies} — {c.at}", ""]
             if c.numbers:
                 out += [" · ".join(f"{k} {_value(v)}" for k, v in c.numbers.items()), ""]
@@ -221,7 +236,13 @@ def markdown(title: str, types: list[CardType]) -> str:
                 out += [f"> {c.text}", ""]
             for a in c.abilities:
                 if "\n" in a.code:
-                    out += [f"- {a.kind} `{a.name}` — {a.at}", "", "  ```", *("  " + x for x in a.code.splitlines()), "  ```"]
+                    out += [
+                        f"- {a.kind} `{a.name}` — {a.at}",
+                        "",
+                        "  ```",
+                        *("  " + x for x in a.code.splitlines()),
+                        "  ```",
+                    ]
                 else:
                     out.append(f"- {a.kind} `{a.name}`: `{a.code}` — {a.at}")
             if c.abilities:
@@ -251,12 +272,15 @@ def html_page(title: str, types: list[CardType]) -> str:
         for name, params, at in t.hooks:
             out.append(f"<p>Hook <code>{e(name)}({e(params)})</code> <span class='at'>{e(at)}</span></p>")
         for a in t.abilities:
-            out.append(f"<p>Every {e(t.name)}: {e(a.kind)} <code>{e(a.name)}</code> <span class='at'>{e(a.at)}</span></p>")
+            at = f"<span class='at'>{e(a.at)}</span>"
+            out.append(f"<p>Every {e(t.name)}: {e(a.kind)} <code>{e(a.name)}</code> {at}</p>")
         for c in t.cards:
-            copies = f" ×{c.copies}" if c.copies > 1 else ""
+            copies = f" x{c.copies}" if c.copies > 1 else ""
             out.append(f"<div class='card'><h3>{e(c.name)}{copies} <span class='at'>{e(c.at)}</span></h3>")
             if c.numbers:
-                out.append("<p>" + " · ".join(f"{e(k)} <b>{e(_value(v))}</b>" for k, v in c.numbers.items()) + "</p>")
+                out.append(
+                    "<p>" + " · ".join(f"{e(k)} <b>{e(_value(v))}</b>" for k, v in c.numbers.items()) + "</p>"
+                )
             if c.text:
                 out.append(f"<blockquote>{e(c.text)}</blockquote>")
             for a in c.abilities:
@@ -280,7 +304,9 @@ def run_rules(args: argparse.Namespace) -> int:
         types = [t for t in types if t.name in args.type]
     title = game.name + (f" with {', '.join(game.packs)}" if game.packs else "")
     if args.json:
-        print_json({"game": game.id, "name": game.name, "packs": game.packs, "types": [t.as_json() for t in types]})
+        print_json(
+            {"game": game.id, "name": game.name, "packs": game.packs, "types": [t.as_json() for t in types]}
+        )
     elif args.format == "html":
         print(html_page(title, types), end="")
     else:
@@ -288,7 +314,9 @@ def run_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_rules(sub: argparse._SubParsersAction[argparse.ArgumentParser], parent: argparse.ArgumentParser) -> None:
+def add_rules(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], parent: argparse.ArgumentParser
+) -> None:
     """`tabula rules GAME [--variant V] [--with X] [--format md|html] [--type T] [--json]`."""
     help_text = "a card reference from the data: numbers, text, abilities, where each is defined"
     p = sub.add_parser("rules", help=help_text, description=help_text, parents=[parent])

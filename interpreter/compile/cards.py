@@ -141,7 +141,12 @@ def compile_hooks(gc: GameCompiler, hooks: dict[str, HookInfo]) -> None:
             fn_name = gc.mod.fresh(f"H_{info.name}")
             where = f"hook '{info.name}' of {body.instance}"
             bid = gc.compile_entry(
-                body.path, types, where, ["me", "self", *info.params], tail=[], fn_name=fn_name,
+                body.path,
+                types,
+                where,
+                ["me", "self", *info.params],
+                tail=[],
+                fn_name=fn_name,
                 stmts=body.stmts or (),
             )
             if bid is None:

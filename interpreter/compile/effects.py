@@ -385,7 +385,8 @@ class EffectCompiler(MachineCompiler):
         info, target, args = call
         c, h = self.tmp(), self.tmp()
         out.add(depth, f"{c} = {target}; {h} = {info.table}.get({c})", n.span)
-        out.add(depth, f"if {h} is not None: {h}(rt, {self.me(scope, mode)}, {c}{''.join(', ' + x for x in args)})")
+        rest = "".join(", " + x for x in args)
+        out.add(depth, f"if {h} is not None: {h}(rt, {self.me(scope, mode)}, {c}{rest})")
 
     def hook_call(self, n: ast.RunHook, scope: Scope) -> tuple[HookInfo, str, list[str]] | None:
         """The hook a `run c.hook(args)` calls, its target's source and its arguments' (checked)."""

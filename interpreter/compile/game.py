@@ -772,7 +772,6 @@ class GameCompiler:
     def _component_abilities(self) -> None:
         """Each component type's and each card's own modifiers, allows and denies: checked, and kept
         as contributions (a card's own count for its components only, under its type's `active`)."""
-        g = self.g
         for tname, tdef in (self.data.get("components") or {}).items():
             tdef = tdef or {}
             active_node = self.expr_at(("components", tname, "active")) if tdef.get("active") else None
@@ -781,7 +780,9 @@ class GameCompiler:
             for base, holder, ids in instance_holders(self, tname):
                 self._abilities(base, holder, ids, active_node)
 
-    def _abilities(self, base: Path_, holder: dict[str, Any], ids: list[int], active: ast.Expr | None) -> None:
+    def _abilities(
+        self, base: Path_, holder: dict[str, Any], ids: list[int], active: ast.Expr | None
+    ) -> None:
         g = self.g
         for vname, mod in (holder.get("modifiers") or {}).items():
             path = (*base, "modifiers", vname)
@@ -819,7 +820,8 @@ class GameCompiler:
                     continue
                 node = self.expr_at(path)
                 if node is not None:
-                    params = self._ability_params(g.rules[rname].params, dict(self.rule_params.get(rname, [])))
+                    typed = dict(self.rule_params.get(rname, []))
+                    params = self._ability_params(g.rules[rname].params, typed)
                     self.ex.cond_code(node, Scope({}, "", dict(params)))
                     self.contributions.setdefault(("rules", rname), []).append(
                         Contribution(ids, kind, node, active, self.span(path))
