@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,17 +86,19 @@ class CardType:
         }
 
 
+_ROOT: list[Path] = []  # the game folder the reference is made for (paths are shown from it)
+
+
 def where(span: Span | None) -> str:
-    """`file:line`, the file relative to the current folder when it lies below it."""
+    """`file:line`, the file relative to the game's folder (a pack file elsewhere: as given)."""
     if span is None:
         return "?"
     path = span.file
-    try:
-        rel = os.path.relpath(path)
-        if not rel.startswith(".."):
-            path = rel
-    except ValueError:
-        pass
+    if _ROOT:
+        try:
+            path = str(Path(path).resolve().relative_to(_ROOT[0]))
+        except ValueError:
+            pass
     return f"{path}:{span.line}"
 
 
@@ -239,9 +240,9 @@ def markdown(title: str, types: list[CardType]) -> str:
                     out += [
                         f"- {a.kind} `{a.name}` — {a.at}",
                         "",
-                        "  ```",
+                        "  ~~~",
                         *("  " + x for x in a.code.splitlines()),
-                        "  ```",
+                        "  ~~~",
                     ]
                 else:
                     out.append(f"- {a.kind} `{a.name}`: `{a.code}` — {a.at}")
@@ -298,7 +299,9 @@ def run_rules(args: argparse.Namespace) -> int:
     """Print the card reference of a game (after its variant and expansions)."""
     game = load(args.game, args.option, args.variant, args.expansions)  # checked like any load
     options_dict(args.option)
-    src = merged_source(find_game(args.game), args.variant, args.expansions)
+    folder = find_game(args.game)
+    src = merged_source(folder, args.variant, args.expansions)
+    _ROOT[:] = [folder.resolve()]
     types = card_reference(src)
     if args.type:
         types = [t for t in types if t.name in args.type]
