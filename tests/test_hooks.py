@@ -173,3 +173,20 @@ def test_hook_arguments_are_counted_and_typed_and_every_error_is_reported(tmp_pa
 def test_a_default_of_the_wrong_type_is_reported_at_the_default(tmp_path: Path) -> None:
     out = errors(tmp_path, GAME.replace("defaults: {cost: 1,", "defaults: {cost: one,"))
     assert "S004" in out and "cost" in out
+
+
+def test_a_cached_game_keeps_its_hook_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABULA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TABULA_NO_CACHE", raising=False)
+    folder = write(tmp_path, GAME)
+    cold = load_game(folder)
+    assert len(list((tmp_path / "cache").glob("*.game"))) == 1
+    warm = load_game(folder)
+    assert warm.module is not cold.module
+    for g in (cold, warm):
+        eng = Engine(g)
+        st = eng.new_game(["Ann", "Bob"], seed=1)
+        eng.apply_inplace(st, "take:Choice")  # a suspending body: its block, through the table
+        eng.apply_inplace(st, "1")
+        eng.apply_inplace(st, "take:Purse")  # a plain body: its function, through the table
+        assert (counter(g, st, "coins", 0), counter(g, st, "coins", 1)) == (1, 2)
