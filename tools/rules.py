@@ -86,19 +86,13 @@ class CardType:
         }
 
 
-_ROOT: list[Path] = []  # the game folder the reference is made for (paths are shown from it)
-
-
-def where(span: Span | None) -> str:
-    """`file:line`, the file relative to the game's folder (a pack file elsewhere: as given)."""
+def where(span: Span | None, root: Path | None) -> str:
+    """`file:line`, the file relative to the game's folder `root` (a pack file elsewhere: as given)."""
     if span is None:
         return "?"
     path = span.file
-    if _ROOT:
-        try:
-            path = str(Path(path).resolve().relative_to(_ROOT[0]))
-        except ValueError:
-            pass
+    if root is not None and Path(path).resolve().is_relative_to(root):
+        path = str(Path(path).resolve().relative_to(root))
     return f"{path}:{span.line}"
 
 
@@ -112,35 +106,32 @@ def _params(entries: list[Any]) -> str:
     return ", ".join(parts)
 
 
-def _abilities(src: GameSource, base: tuple[str | int, ...], holder: dict[str, Any]) -> list[Ability]:
+def _abilities(
+    src: GameSource, base: tuple[str | int, ...], holder: dict[str, Any], root: Path | None
+) -> list[Ability]:
     out: list[Ability] = []
+
+    def at(*path: str | int) -> str:
+        return where(span_for(src, (*base, *path)), root)
+
     for kind, word in (("modifiers", "modifier"), ("allow", "allow"), ("deny", "deny")):
         for name, code in (holder.get(kind) or {}).items():
             codes = code if isinstance(code, list) else [code]
             for c in codes:
-                out.append(
-                    Ability(word, str(name), str(c).strip(), where(span_for(src, (*base, kind, name))))
-                )
+                out.append(Ability(word, str(name), str(c).strip(), at(kind, name)))
     for i, trig in enumerate(holder.get("triggers") or []):
         cond = f" where {trig['where']}" if trig.get("where") else ""
         label = f"{trig.get('id') or i}: on {trig.get('on')}{cond}"
-        out.append(
-            Ability(
-                "trigger",
-                label,
-                str(trig.get("do", "")).strip(),
-                where(span_for(src, (*base, "triggers", i))),
-            )
-        )
+        out.append(Ability("trigger", label, str(trig.get("do", "")).strip(), at("triggers", i)))
+    # a type declares hooks (shown apart); an instance gives their bodies
     for name, code in (holder.get("hooks") or {}).items() if len(base) > 2 else ():
-        out.append(
-            Ability("hook", str(name), str(code).strip(), where(span_for(src, (*base, "hooks", name))))
-        )
+        out.append(Ability("hook", str(name), str(code).strip(), at("hooks", name)))
     return out
 
 
-def card_reference(src: GameSource) -> list[CardType]:
-    """Every component type with instances, from a game's merged data (packs applied)."""
+def card_reference(src: GameSource, root: Path | None = None) -> list[CardType]:
+    """Every component type with instances, from a game's merged data (packs applied); places are
+    shown relative to the game folder `root`."""
     types: list[CardType] = []
     for tname, tdef in (src.data.get("components") or {}).items():
         tdef = tdef or {}
@@ -160,27 +151,27 @@ def card_reference(src: GameSource) -> list[CardType]:
                 int(inst.get("copies", 1)),
                 numbers,
                 inst.get("text"),
-                where(span_for(src, ipath)),
-                _abilities(src, ipath, inst),
+                where(span_for(src, ipath), root),
+                _abilities(src, ipath, inst, root),
             )
             cards.append(card)
         hooks = [
             (
                 str(h),
                 _params((d or {}).get("params") or []),
-                where(span_for(src, (*base, "hooks", h), key=True)),
+                where(span_for(src, (*base, "hooks", h), key=True), root),
             )
             for h, d in (tdef.get("hooks") or {}).items()
         ]
         types.append(
             CardType(
                 tname,
-                where(span_for(src, base, key=True)),
+                where(span_for(src, base, key=True), root),
                 {str(k): str(v) for k, v in (tdef.get("properties") or {}).items()},
                 defaults,
                 str(tdef["active"]).strip() if tdef.get("active") else None,
                 hooks,
-                _abilities(src, base, tdef),
+                _abilities(src, base, tdef, root),
                 cards,
             )
         )
@@ -301,8 +292,7 @@ def run_rules(args: argparse.Namespace) -> int:
     options_dict(args.option)
     folder = find_game(args.game)
     src = merged_source(folder, args.variant, args.expansions)
-    _ROOT[:] = [folder.resolve()]
-    types = card_reference(src)
+    types = card_reference(src, folder.resolve())
     if args.type:
         types = [t for t in types if t.name in args.type]
     title = game.name + (f" with {', '.join(game.packs)}" if game.packs else "")
