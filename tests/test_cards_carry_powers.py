@@ -64,6 +64,9 @@ def pack_paths(path: Path) -> set[str]:
 
 
 def test_expansions_with_new_powers_only_add_cards() -> None:
-    assert pack_paths(GAMES / "porta-nigra/expansions/honour-plus.yaml") == {"components.honour_card.instances"}
-    assert pack_paths(GAMES / "glory-to-rome/expansions/forum-builders.yaml") == {"components.order.instances"}
-
+    assert pack_paths(GAMES / "porta-nigra/expansions/honour-plus.yaml") == {
+        "components.honour_card.instances"
+    }
+    assert pack_paths(GAMES / "glory-to-rome/expansions/forum-builders.yaml") == {
+        "components.order.instances"
+    }
