@@ -190,3 +190,15 @@ def test_a_cached_game_keeps_its_hook_tables(tmp_path: Path, monkeypatch: pytest
         eng.apply_inplace(st, "1")
         eng.apply_inplace(st, "take:Purse")  # a plain body: its function, through the table
         assert (counter(g, st, "coins", 0), counter(g, st, "coins", 1)) == (1, 2)
+
+
+def test_two_types_share_a_hook_only_with_the_same_parameters(tmp_path: Path) -> None:
+    token = """
+  token:
+    hooks:
+      on_take: {params: [p: player, n: int]}
+    instances:
+      - {name: Bead}
+"""
+    out = errors(tmp_path, GAME.replace("enums:\n", token + "enums:\n"))
+    assert "E125" in out and "hook 'on_take' is declared by 'card' and 'token' with other parameters" in out

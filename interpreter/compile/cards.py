@@ -60,7 +60,7 @@ class HookInfo:
 
 
 def declare_hooks(gc: GameCompiler) -> dict[str, HookInfo]:
-    """Every type's hooks and every instance's bodies, parsed and checked (C006-C008, E125)."""
+    """Every type's hooks and every instance's bodies, parsed and checked (C006, C008, E125)."""
     hooks: dict[str, HookInfo] = {}
     comps = gc.data.get("components") or {}
     for tname, tdef in comps.items():
@@ -112,7 +112,7 @@ def declare_hooks(gc: GameCompiler) -> dict[str, HookInfo]:
                         did_you_mean(str(hname), own) or "declare it under the type's `hooks:`",
                     )
                     continue
-                if hname in hooks and hooks[hname].owner == tname:
+                if hname in hooks:  # two types may share a hook with the same parameters
                     body = HookBody(tname, str(inst.get("name")), gc.instance_ids[(tname, i)], hpath, None)
                     body.stmts = gc.block_at(hpath)
                     hooks[hname].bodies.append(body)
