@@ -76,7 +76,7 @@ def test_game_type_is_declared_honestly() -> None:
     assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert game.num_players() == 3
-    assert game.num_distinct_actions() == 1838
+    assert game.num_distinct_actions() == 1808
     assert game.observation_tensor_shape() == [6730]
 
 
