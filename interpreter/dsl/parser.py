@@ -285,7 +285,8 @@ class _Build(Transformer[Token, Any]):
         target: ast.Expr = ast.Name(self.s.of_token(names[0]), str(names[0]))
         for tok in names[1:-1]:
             target = ast.Attr(self.s.of_token(tok), target, str(tok))
-        return ast.RunHook(self.s.of_meta(meta), target, str(names[-1]), args or (), self.s.of_token(names[-1]))
+        hook = names[-1]
+        return ast.RunHook(self.s.of_meta(meta), target, str(hook), args or (), self.s.of_token(hook))
 
     def emit_stmt(self, meta: Any, c: list[Any]) -> ast.Emit:
         return ast.Emit(self.s.of_meta(meta), str(c[0]), c[1] or ())
