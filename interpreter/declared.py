@@ -40,13 +40,19 @@ def check_declared(source: GameSource, report: Report) -> None:
     check_declarations(data.get("options"), report, span_of)
     for type_name, ctype in (data.get("components") or {}).items():
         properties = ctype.get("properties") or {}
+        # a type's defaults are checked where they are written, an instance's own values at the instance
+        holders: list[tuple[YamlPath, dict[str, Any]]] = [
+            (("components", type_name, "defaults"), ctype.get("defaults") or {})
+        ]
         for i, instance in enumerate(ctype.get("instances") or ()):
+            holders.append((("components", type_name, "instances", i), instance))
+        for base, instance in holders:
             for prop, declared in properties.items():
                 if prop not in instance:
                     continue
                 value = instance[prop]
                 if not fits(value, declared, symbols):
-                    path: YamlPath = ("components", type_name, "instances", i, prop)
+                    path: YamlPath = (*base, prop)
                     report.error(
                         "S004",
                         f"property '{prop}' of {instance.get('name', type_name)} must be "

@@ -110,22 +110,44 @@ class OptionDef(_Model):
     description: str | None = Field(default=None, description="What the option changes.")
 
 
-class InstanceDef(BaseModel):
-    """One instance of a component type; any extra key (source, notes, ...) is kept as a property."""
-
-    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
-
-    name: str = Field(description="The component's name; also its choice id.")
-    copies: int = Field(default=1, ge=1, description="Makes this many components of that name.")
-
-
 class TriggerDef(_Model):
-    """`whenever EVENT happens [where COND]: EFFECT`, for the game or for a component type."""
+    """`whenever EVENT happens [where COND]: EFFECT`, for the game, a component type or one card."""
 
     id: str | None = Field(default=None, description="A name for the trigger, used in logs and errors.")
     on: str = Field(description="The event name (as in `emit name(...)`).")
     where: Dsl | None = Field(default=None, description="Condition on the event's arguments.")
     do: Dsl = Field(description="Effect run when the event happens and `where` holds.")
+
+
+class InstanceDef(BaseModel):
+    """One instance of a component type; any extra key (source, notes, ...) is kept as a property.
+
+    An instance may carry its own abilities (the same keys as its type, active under the type's
+    `active`), bodies for the hooks its type declares, and its printed text."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
+
+    name: str = Field(description="The component's name; also its choice id.")
+    copies: int = Field(default=1, ge=1, description="Makes this many components of that name.")
+    text: str | None = Field(default=None, description="The card's printed text (never read by the rules).")
+    modifiers: dict[str, Dsl | list[Dsl]] = Field(
+        default={}, description="This card's own modifiers: value name -> '+N', '*N' or '+expr'."
+    )
+    allow: dict[str, Dsl] = Field(default={}, description="This card's own allows: rule name -> condition.")
+    deny: dict[str, Dsl] = Field(default={}, description="This card's own denies: rule name -> condition.")
+    triggers: list[TriggerDef] = Field(default=[], description="This card's own triggers (self and p bound).")
+    hooks: dict[str, Dsl] = Field(
+        default={}, description="Hook name (declared by the type) -> effect run by `run c.hook(args)`."
+    )
+
+
+class HookDecl(_Model):
+    """A hook of a component type: each instance may give a body, run with `run c.name(args)`."""
+
+    params: list[str | dict[str, str]] = Field(
+        default=[], description="Parameter names, each optionally typed: [p: player, r]."
+    )
+    description: str | None = Field(default=None, description="What the hook is for.")
 
 
 class ComponentType(_Model):
@@ -149,6 +171,12 @@ class ComponentType(_Model):
         default={}, description="Rule name -> condition that denies it while active."
     )
     triggers: list[TriggerDef] = Field(default=[], description="Triggers run with self and p while active.")
+    hooks: dict[str, HookDecl] = Field(
+        default={}, description="Hook name -> its parameters; instances give the bodies."
+    )
+    defaults: dict[str, Any] = Field(
+        default={}, description="Property values of every instance that does not give its own."
+    )
     instances: list[InstanceDef] = Field(default=[], description="The components of this type.")
 
 

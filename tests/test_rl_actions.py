@@ -16,7 +16,7 @@ from tabula.rl.actions import ActionIndex, IdMapper, UnindexedChoice
 from tabula.rl.match import Match, Ruleset, Setup
 from tabula.rl.strings import game_strings, source_files
 
-SIZES = {"high-card": 267, "porta-nigra": 1838, "glory-to-rome": 86769}
+SIZES = {"high-card": 267, "porta-nigra": 1808, "glory-to-rome": 86771}
 CONFIGS = [
     (Setup("high-card"), [2, 3, 4]),
     (Setup("porta-nigra"), [2, 3, 4]),

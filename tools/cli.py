@@ -2,7 +2,8 @@
 
 Subcommands: `check`, `variants`, `options`, `coverage`, `schema` (`tabula.info`), `play`
 (`tabula.play`), `serve` (`tabula.serve`), `simulate` (`tabula.simulate`), `compare`
-(`tabula.compare`), `verify` (`tabula.verify`) and `trace` (`tabula.traces`). Exit codes
+(`tabula.compare`), `verify` (`tabula.verify`), `rules` (`tabula.rules`) and `trace`
+(`tabula.traces`). Exit codes
 (docs/cli.md): 0 success; 1 an author error in a file (rendered diagnostics, or
 `file:line:col: error: message` for a rule that failed while running) or a failed scenario; 2 a bad
 call (argparse errors, `CliError`, an unknown game, pack or rules option, an option value of the
@@ -253,6 +254,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders, or game names")
     verify.add_argument("--json", action="store_true", help="print the results as JSON")
     add_info(sub)
+    from tabula.rules import add_rules
+
+    add_rules(sub, common_options())
     add_trace(sub)
     add_bench(sub)
     if "serve" in full:

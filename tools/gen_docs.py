@@ -129,6 +129,13 @@ STATEMENTS: list[StatementDoc] = [
         "run score_trick(winner)",
     ),
     StatementDoc(
+        "run_hook_stmt",
+        "run COMPONENT.HOOK(ARGS)",
+        "runs the body the component's own card gives for a hook its type declares (`self` is the "
+        "component); nothing when the card gives none",
+        "run b.on_completion(p)",
+    ),
+    StatementDoc(
         "emit_stmt",
         "emit EVENT(KEY=EXPR, ...)",
         "fires an event: each trigger `on: EVENT` whose `where` holds runs, with the keys bound",

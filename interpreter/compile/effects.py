@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabula.interpreter.compile import support
+from tabula.interpreter.compile.cards import HookInfo
 from tabula.interpreter.compile.exprs import ExprCompiler, is_literal, literal
 from tabula.interpreter.compile.machines import MachineCompiler
 from tabula.interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, a, elem, list_of
@@ -79,6 +80,7 @@ class EffectCompiler(MachineCompiler):
         self.windows = windows
         self.instrument = instrument
         self.dispatchers: dict[str, str] = {}  # event -> name of its generated dispatcher
+        self.hooks: dict[str, HookInfo] = {}  # set by the game compiler (cards.py)
         self._tmp = 0
 
     # ------------------------------------------------------------ blocks and functions
@@ -375,6 +377,44 @@ class EffectCompiler(MachineCompiler):
             )
             return None
         return info
+
+    def _RunHook(self, out: Lines, depth: int, n: ast.RunHook, scope: Scope, mode: str) -> None:
+        call = self.hook_call(n, scope)
+        if call is None:
+            return
+        info, target, args = call
+        c, h = self.tmp(), self.tmp()
+        out.add(depth, f"{c} = {target}; {h} = {info.table}.get({c})", n.span)
+        rest = "".join(", " + x for x in args)
+        out.add(depth, f"if {h} is not None: {h}(rt, {self.me(scope, mode)}, {c}{rest})")
+
+    def hook_call(self, n: ast.RunHook, scope: Scope) -> tuple[HookInfo, str, list[str]] | None:
+        """The hook a `run c.hook(args)` calls, its target's source and its arguments' (checked)."""
+        target, tt = self.ex.code(n.target, scope)
+        self.ex.expect(tt, COMP, n.target.span)
+        if n.hook not in self.hooks:
+            self.report.error(
+                "E124",
+                f"unknown hook '{n.hook}'",
+                n.hook_span or n.span,
+                did_you_mean(n.hook, self.hooks) or "declare it under a component type's `hooks:`",
+            )
+            return None
+        info = self.hooks[n.hook]
+        if len(info.params) != len(n.args):
+            self.report.error(
+                "E105",
+                f"hook '{n.hook}' takes {len(info.params)} argument(s), got {len(n.args)}",
+                n.span,
+                f"run c.{n.hook}({', '.join(info.params)})",
+            )
+            return None
+        args = []
+        for name, x in zip(info.params, n.args, strict=True):
+            src, t = self.ex.code(x, scope)
+            self.ex.expect(t, info.types.get(name, ANY), x.span)
+            args.append(src)
+        return info, target, args
 
     def _Emit(self, out: Lines, depth: int, n: ast.Emit, scope: Scope, mode: str) -> None:
         self.emitted.add(n.event)

@@ -11,6 +11,7 @@ import keyword
 from typing import Any
 
 from tabula.interpreter.compile import support
+from tabula.interpreter.compile.cards import INSTANCE_KEYS, compile_hooks, declare_hooks, instance_holders
 from tabula.interpreter.compile.effects import EffectCompiler, ProcInfo
 from tabula.interpreter.compile.exprs import ExprCompiler, FunctionSlot, and_chain, conjuncts, names_in
 from tabula.interpreter.compile.modifiers import Contribution, rule_source, value_source
@@ -212,6 +213,7 @@ class GameCompiler:
         g = self.g
         names: dict[str, int] = {}
         raw: list[tuple[str, dict[str, Any], int | None]] = []
+        self.instance_ids: dict[tuple[str, int], list[int]] = {}  # (type, instance index) -> ids
         for tname, tdef in (self.data.get("components") or {}).items():
             g.by_type[tname] = []
             for mark, default in ((tdef or {}).get("marks") or {}).items():
@@ -223,14 +225,19 @@ class GameCompiler:
                     )
                 g.marks.setdefault(mark, _none(default))
                 g.mark_types.setdefault(mark, []).append(tname)
-            for inst in (tdef or {}).get("instances") or []:
-                props = {k: v for k, v in inst.items() if k not in ("copies",)}
+            defaults = (tdef or {}).get("defaults") or {}
+            for i, inst in enumerate((tdef or {}).get("instances") or []):
+                # an instance lists only what differs from its type's defaults; its abilities, hook
+                # bodies and text are not properties
+                props = {**defaults, **{k: v for k, v in inst.items() if k not in INSTANCE_KEYS}}
                 owners: list[int | None] = list(range(max_players)) if tdef.get("per_player") else [None]
+                self.instance_ids[(tname, i)] = []
                 for owner in owners:
                     for _ in range(int(inst.get("copies", 1))):
                         p = dict(props)
                         if owner is not None:
                             p["owner"] = owner
+                        self.instance_ids[(tname, i)].append(len(raw))
                         raw.append((tname, p, owner))
                         names[str(inst["name"])] = names.get(str(inst["name"]), 0) + 1
         seen: dict[str, int] = {}
@@ -338,10 +345,15 @@ class GameCompiler:
         proc_types = {name: self._params(("procedures", name)) for name in d.get("procedures") or {}}
         proc_bodies = {name: self.block_at(("procedures", name, "do")) for name in proc_types}
         self.trigger_sources = self._trigger_sources()
+        self.hooks = declare_hooks(self)
         suspension = Suspension({name: body or () for name, body in proc_bodies.items()}, {})
         for _, _, event, _, body in self.trigger_sources:
             suspension.triggers.setdefault(event, []).append(body or ())
+        for hname, hinfo in self.hooks.items():
+            suspension.hooks[hname] = [b.stmts or () for b in hinfo.bodies]
         suspension.solve()
+        for hname, hinfo in self.hooks.items():
+            hinfo.suspends = hname in suspension.hook_suspending
         procedures = {
             name: ProcInfo(name, [p for p, _ in typed], dict(typed), suspends=name in suspension.suspending)
             for name, typed in proc_types.items()
@@ -349,6 +361,7 @@ class GameCompiler:
         action_index = {name: i for i, name in enumerate(d.get("actions") or {})}
         self.windows = WindowCompiler(self.ex, self._action_sources())
         self.sc = EffectCompiler(self.ex, procedures, action_index, suspension, self.windows, self.instrument)
+        self.sc.hooks = self.hooks
         for slot in functions.values():
             if slot.state == "new":
                 self.ex.compile_function(slot)
@@ -366,6 +379,7 @@ class GameCompiler:
                 or 0
             )
             self.name_block(info.cell[0], "procedure", name, ("procedures", name))
+        compile_hooks(self, self.hooks)
         self._actions()
         self._triggers()
         self._component_abilities()
@@ -618,10 +632,14 @@ class GameCompiler:
         for i, tdef in enumerate(self.data.get("triggers") or []):
             path: Path_ = ("triggers", i)
             out.append((path, tdef, str(tdef.get("on")), None, self.block_at((*path, "do"))))
-        for tname, tdef in (self.data.get("components") or {}).items():
-            for i, tdef2 in enumerate((tdef or {}).get("triggers") or []):
-                path = ("components", tname, "triggers", i)
-                out.append((path, tdef2, str(tdef2.get("on")), tname, self.block_at((*path, "do"))))
+        self.trigger_members: dict[Path_, list[int]] = {}  # a card's own trigger: its components only
+        for tname in self.data.get("components") or {}:
+            for base, holder, ids in instance_holders(self, tname):
+                for i, tdef2 in enumerate(holder.get("triggers") or []):
+                    path = (*base, "triggers", i)
+                    if len(base) > 2:
+                        self.trigger_members[path] = ids
+                    out.append((path, tdef2, str(tdef2.get("on")), tname, self.block_at((*path, "do"))))
         return out
 
     def _trigger_types(self, event: str, ctype: str | None) -> dict[str, str]:
@@ -638,6 +656,7 @@ class GameCompiler:
         self.trigger_code: dict[
             str, list[tuple[TriggerDef, str | None, ast.Expr | None, ast.Expr | None]]
         ] = {}
+        self.members_of_block: dict[int, list[int]] = {}
         for path, tdef, event, ctype, body in self.trigger_sources:
             types = self._trigger_types(event, ctype)
             label = f"trigger '{tdef.get('id', path[-1])}'"
@@ -662,6 +681,8 @@ class GameCompiler:
                 tdata = (self.data.get("components") or {}).get(ctype) or {}
                 active = self.expr_at(("components", ctype, "active")) if tdata.get("active") else None
             self.trigger_code.setdefault(event, []).append((trig, plain, where, active))
+            if path in self.trigger_members:
+                self.members_of_block[block] = self.trigger_members[path]
 
     def _dispatchers(self) -> None:
         """`X_<event>(rt, me, base)`: the triggers that fire, as (block, function or None, locals).
@@ -703,7 +724,7 @@ class GameCompiler:
         types = self._trigger_types(event, None)
         scope = Scope(dict(types), "", {}, {"self": ("v_self", COMP), "p": ("v_p", PLAYER)})
         parts = conjuncts(where) if where is not None else []
-        members = self.g.by_type.get(ctype, [])
+        members = self.members_of_block.get(trig.block) or self.g.by_type.get(ctype, [])
         ids = ex.inject(members, f"ids_{ctype}")
         self_pin = p_pin = None
         for c in parts:
@@ -723,7 +744,7 @@ class GameCompiler:
         test = " and ".join(tests) or "True"
         lines = ["    L = base"]
         if self_pin is not None:
-            member = ex.inject(set(members), f"members_{ctype}")
+            member = ex.inject(frozenset(members), f"members_{ctype}")
             lines.append(f"    _pin = {self_pin}")
             selves = f"((_pin,) if _pin in {member} else ())"
         else:
@@ -749,57 +770,62 @@ class GameCompiler:
         ]
 
     def _component_abilities(self) -> None:
-        """Each component type's modifiers, allows and denies: checked, and kept as contributions."""
-        g = self.g
+        """Each component type's and each card's own modifiers, allows and denies: checked, and kept
+        as contributions (a card's own count for its components only, under its type's `active`)."""
         for tname, tdef in (self.data.get("components") or {}).items():
             tdef = tdef or {}
             active_node = self.expr_at(("components", tname, "active")) if tdef.get("active") else None
             if active_node is not None:
                 self.ex.cond_code(active_node, Scope({}, "", {"self": COMP, "p": PLAYER}))
-            ids = g.by_type.get(tname, [])
-            for vname, mod in (tdef.get("modifiers") or {}).items():
-                path = ("components", tname, "modifiers", vname)
-                if vname not in g.values:
+            for base, holder, ids in instance_holders(self, tname):
+                self._abilities(base, holder, ids, active_node)
+
+    def _abilities(
+        self, base: Path_, holder: dict[str, Any], ids: list[int], active: ast.Expr | None
+    ) -> None:
+        g = self.g
+        for vname, mod in (holder.get("modifiers") or {}).items():
+            path = (*base, "modifiers", vname)
+            if vname not in g.values:
+                self.report.error(
+                    "E121",
+                    f"unknown value '{vname}'",
+                    span_for(self.src, path, key=True),
+                    did_you_mean(vname, g.values),
+                )
+                continue
+            entries = mod if isinstance(mod, list) else [mod]
+            params = self._ability_params(g.values[vname].params, dict(self.value_params.get(vname, [])))
+            for k, entry in enumerate(entries):
+                epath = (*path, k) if isinstance(mod, list) else path
+                text = str(entry).strip()
+                op = "*" if text.startswith("*") else "+"
+                body = text[1:] if text[:1] in "+*" else text
+                node = parse_expr(body, PlainOrigin(*_loc(self.span(epath))), self.report)
+                if node is not None:
+                    self.ex.code(node, Scope({}, "", dict(params)))  # checked once, generally
+                    self.contributions.setdefault(("values", vname), []).append(
+                        Contribution(ids, op, node, active, self.span(epath))
+                    )
+        for kind in ("allow", "deny"):
+            for rname in holder.get(kind) or {}:
+                path = (*base, kind, rname)
+                if rname not in g.rules:
                     self.report.error(
-                        "E121",
-                        f"unknown value '{vname}'",
+                        "E122",
+                        f"unknown rule '{rname}'",
                         span_for(self.src, path, key=True),
-                        did_you_mean(vname, g.values),
+                        did_you_mean(rname, g.rules),
                     )
                     continue
-                entries = mod if isinstance(mod, list) else [mod]
-                params = self._ability_params(g.values[vname].params, dict(self.value_params.get(vname, [])))
-                for k, entry in enumerate(entries):
-                    epath = (*path, k) if isinstance(mod, list) else path
-                    text = str(entry).strip()
-                    op = "*" if text.startswith("*") else "+"
-                    body = text[1:] if text[:1] in "+*" else text
-                    node = parse_expr(body, PlainOrigin(*_loc(self.span(epath))), self.report)
-                    if node is not None:
-                        self.ex.code(node, Scope({}, "", dict(params)))  # checked once, generally
-                        self.contributions.setdefault(("values", vname), []).append(
-                            Contribution(ids, op, node, active_node, self.span(epath))
-                        )
-            for kind in ("allow", "deny"):
-                for rname in tdef.get(kind) or {}:
-                    path = ("components", tname, kind, rname)
-                    if rname not in g.rules:
-                        self.report.error(
-                            "E122",
-                            f"unknown rule '{rname}'",
-                            span_for(self.src, path, key=True),
-                            did_you_mean(rname, g.rules),
-                        )
-                        continue
-                    node = self.expr_at(path)
-                    if node is not None:
-                        params = self._ability_params(
-                            g.rules[rname].params, dict(self.rule_params.get(rname, []))
-                        )
-                        self.ex.cond_code(node, Scope({}, "", dict(params)))
-                        self.contributions.setdefault(("rules", rname), []).append(
-                            Contribution(ids, kind, node, active_node, self.span(path))
-                        )
+                node = self.expr_at(path)
+                if node is not None:
+                    typed = dict(self.rule_params.get(rname, []))
+                    params = self._ability_params(g.rules[rname].params, typed)
+                    self.ex.cond_code(node, Scope({}, "", dict(params)))
+                    self.contributions.setdefault(("rules", rname), []).append(
+                        Contribution(ids, kind, node, active, self.span(path))
+                    )
 
     def _flow(self) -> None:
         g = self.g

@@ -218,6 +218,21 @@ class MachineCompiler:
         m.add(f"rt.push({cell}[0], _l); fr[1] = {nxt}; return {CALL}", n.span)
         m.enter(nxt)
 
+    def _m_RunHook(self: EffectCompiler, m: Machine, n: ast.RunHook, scope: Scope, bid: int) -> None:
+        # a hook some card's body of which can wait: the body's block is pushed like a procedure's
+        call = self.hook_call(n, scope)
+        if call is None:
+            return
+        info, target, args = call
+        nxt = m.label()
+        m.add(f"_c = {target}; _b = {info.table}.get(_c)", n.span)
+        m.add(f"if _b is None: pc = {nxt}; continue")
+        built = ", ".join(f"{p!r}: {a}" for p, a in zip(info.params, args, strict=True))
+        m.add(f"_l = {{'self': _c{', ' + built if built else ''}}}")
+        m.add("if 'me' in L: _l['me'] = L['me']")
+        m.add(f"rt.push(_b, _l); fr[1] = {nxt}; return {CALL}", n.span)
+        m.enter(nxt)
+
     def _m_Emit(self: EffectCompiler, m: Machine, n: ast.Emit, scope: Scope, bid: int) -> None:
         self.emitted.add(n.event)
         kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]

@@ -1,7 +1,8 @@
-"""Which effects can stop for a decision: a call-graph fixpoint over procedures and triggers.
+"""Which effects can stop for a decision: a call-graph fixpoint over procedures, triggers and hooks.
 
 Stage: compile. A statement can suspend when it is a `choose` or a `window`, runs a procedure that can
-suspend, emits an event one of whose triggers can suspend, or holds such a statement in a body. Only
+suspend, runs a hook one of whose bodies (any card's) can suspend, emits an event one of whose
+triggers can suspend, or holds such a statement in a body. Only
 effects that can suspend need resumable frames (steps.py); everything else runs as straight Python.
 """
 
@@ -20,6 +21,8 @@ class Suspension:
     triggers: dict[str, list[ast.Block]] = field(default_factory=dict)
     suspending: set[str] = field(default_factory=set)  # procedures that can suspend
     events: set[str] = field(default_factory=set)  # events with a trigger that can suspend
+    hooks: dict[str, list[ast.Block]] = field(default_factory=dict)  # hook name -> every card's body
+    hook_suspending: set[str] = field(default_factory=set)  # hooks with a body that can suspend
 
     def solve(self) -> None:
         changed = True
@@ -33,6 +36,10 @@ class Suspension:
                 if event not in self.events and any(self.block(b) for b in bodies):
                     self.events.add(event)
                     changed = True
+            for hook, bodies in self.hooks.items():
+                if hook not in self.hook_suspending and any(self.block(b) for b in bodies):
+                    self.hook_suspending.add(hook)
+                    changed = True
 
     def block(self, stmts: ast.Block | None) -> bool:
         return any(self.stmt(s) for s in stmts or ())
@@ -42,6 +49,8 @@ class Suspension:
             return True
         if isinstance(s, ast.Run):
             return s.name in self.suspending
+        if isinstance(s, ast.RunHook):
+            return s.hook in self.hook_suspending
         if isinstance(s, ast.Emit):
             return s.event in self.events
         if isinstance(s, ast.If):

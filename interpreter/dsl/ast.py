@@ -242,6 +242,16 @@ class Run(Stmt):
 
 
 @dataclass(frozen=True)
+class RunHook(Stmt):
+    """`run c.hook(args)`: the hook of component c's own card (nothing when the card gives none)."""
+
+    target: Expr
+    hook: str
+    args: tuple[Expr, ...]
+    hook_span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Emit(Stmt):
     event: str
     kwargs: tuple[tuple[str, Expr], ...]

@@ -278,6 +278,16 @@ class _Build(Transformer[Token, Any]):
     def run_stmt(self, meta: Any, c: list[Any]) -> ast.Run:
         return ast.Run(self.s.of_meta(meta), str(c[0]), c[1] or ())
 
+    def run_hook_stmt(self, meta: Any, c: list[Any]) -> ast.RunHook:
+        # `run a.b.hook(args)`: the target is a name or an attribute chain (a dotted name, so the
+        # statement cannot be confused with `run proc(args)`), the last name the hook
+        *names, args = c
+        target: ast.Expr = ast.Name(self.s.of_token(names[0]), str(names[0]))
+        for tok in names[1:-1]:
+            target = ast.Attr(self.s.of_token(tok), target, str(tok))
+        hook = names[-1]
+        return ast.RunHook(self.s.of_meta(meta), target, str(hook), args or (), self.s.of_token(hook))
+
     def emit_stmt(self, meta: Any, c: list[Any]) -> ast.Emit:
         return ast.Emit(self.s.of_meta(meta), str(c[0]), c[1] or ())
 
