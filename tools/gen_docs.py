@@ -284,6 +284,8 @@ STAGES: dict[str, str] = {
 NOTES: dict[str, str] = {
     "Y001": "the YAML parser's complaint, in words, often with a hint (tabs, an unclosed quote or bracket)",
     "Y005": "also: the document expands to too many values (nested aliases)",
+    "D004": "a condition or effect longer than 20,000 characters, nested more than 64 deep, or with "
+    "statement blocks nested more than 16 deep (docs/language.md, Limits)",
     "S001": "a misspelt or misplaced key; the hint names the closest allowed key",
     "S002": "a required key or section is missing",
     "S003": "`'{path}' must be {what}, not {value}`: a value of the wrong type, or not an allowed word",
