@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabula.interpreter import rng
+from tabula.interpreter import rng, validate
 from tabula.interpreter.compile.game import compile_game
 from tabula.interpreter.model import CompiledGame
 from tabula.interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
@@ -118,17 +118,8 @@ class Engine:
     ) -> State:
         """A new game run up to its first decision (or to `pause`: "turn" or a phase id of the first turn)."""
         g = self.game
-        names = (
-            list(players)
-            if isinstance(players, list)
-            else [g.seats[i] if i < len(g.seats) else f"P{i + 1}" for i in range(players)]
-        )
-        if not g.min_players <= len(names) <= g.max_players:
-            report = Report()
-            report.error(
-                "G002", f"{g.name} is for {g.min_players}-{g.max_players} players, not {len(names)}", None
-            )
-            raise AuthorError(report)
+        names = validate.player_names(g, players)  # the count first: nothing is allocated before
+        seed = validate.seed(seed)
         opts = dict(g.options)
         for k, v in (options or {}).items():
             if k not in opts:
@@ -201,6 +192,7 @@ class Engine:
         return new
 
     def apply_inplace(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> None:
+        validate.choice(choice)
         dec = st["dec"]
         if dec is None:
             raise IllegalChoice(str(choice), "the game is over")

@@ -28,10 +28,12 @@ from pydantic import (
     Field,
     ValidationError,
     WithJsonSchema,
+    field_validator,
     model_validator,
 )
 from pydantic_core import ErrorDetails
 
+from tabula.interpreter import limits
 from tabula.interpreter.source import Diagnostic, Report, Span, did_you_mean
 from tabula.interpreter.yamlsource import GameSource, YamlDoc, YamlPath, span_for
 
@@ -71,8 +73,8 @@ class _Model(BaseModel):
 class PlayerCount(_Model):
     """How many players the game supports."""
 
-    min: int = Field(ge=1, description="Fewest players.")
-    max: int = Field(ge=1, description="Most players.")
+    min: int = Field(ge=1, le=limits.MAX_PLAYERS, description="Fewest players.")
+    max: int = Field(ge=1, le=limits.MAX_PLAYERS, description=f"Most players (at most {limits.MAX_PLAYERS}).")
 
     @model_validator(mode="after")
     def _min_not_above_max(self) -> PlayerCount:
@@ -106,7 +108,12 @@ class InstanceDef(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True, strict=True)
 
     name: str = Field(description="The component's name; also its choice id.")
-    copies: int = Field(default=1, ge=1, description="Makes this many components of that name.")
+    copies: int = Field(
+        default=1,
+        ge=1,
+        le=limits.MAX_COPIES,
+        description=f"Makes this many components of that name (at most {limits.MAX_COPIES}).",
+    )
 
 
 class TriggerDef(_Model):
@@ -179,6 +186,15 @@ class _WithParams(_Model):
     params: list[str | dict[str, str]] = Field(
         default=[], description="Parameter names, each optionally typed: [p: player, n]."
     )
+
+    @field_validator("params")
+    @classmethod
+    def _each_name_once(cls, params: list[str | dict[str, str]]) -> list[str | dict[str, str]]:
+        names = [name for param in params for name in ([param] if isinstance(param, str) else param)]
+        twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+        if twice is not None:
+            raise ValueError(f"parameter '{twice}' is declared twice")
+        return params
 
 
 class FunctionDef(_WithParams):
@@ -369,7 +385,12 @@ class Scenario(_Model):
 def validate_game(source: GameSource, report: Report) -> GameDef | None:
     """Validate a merged game folder; every problem (all at once) goes to `report`."""
     where = _Where(source, True, str(source.folder))
-    return _validate(GameDef, source.data, where, report)
+    game = _validate(GameDef, source.data, where, report)
+    if game is not None:
+        from tabula.interpreter.gamelimits import check_game_limits
+
+        check_game_limits(game, source, report)
+    return game
 
 
 def validate_scenario(doc: YamlDoc, report: Report) -> Scenario | None:
