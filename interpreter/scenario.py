@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabula.interpreter import scenario_checks as checks
 from tabula.interpreter.choices import value_id
 from tabula.interpreter.compile.scope import BOOL, COMP, INT, PLAYER, STR, elem, list_of
 from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin
@@ -110,8 +111,11 @@ class _Run:
         def pack_ref(ref: str) -> str:
             return str(here / ref) if (here / ref).is_file() else ref
 
-        variant = spec.variant or self.default_variant
-        expansions = [*self.default_expansions, *spec.with_]
+        def confined(ref: str, *path: str | int) -> str:
+            return checks.pack_ref(self.doc, path, ref, here, Path(folder))
+
+        variant = (confined(spec.variant, "variant") if spec.variant else None) or self.default_variant
+        expansions = [*self.default_expansions, *(confined(e, "with", i) for i, e in enumerate(spec.with_))]
         shared = self.shared_game
         wanted = [
             Path(r).stem if r.endswith(".yaml") else r for r in ([variant] if variant else []) + expansions
@@ -149,8 +153,9 @@ class _Run:
             step.exec(rt, fr)
 
     def apply_given(self, given: Any) -> None:
+        checks.given_values(self.doc, given)
         if getattr(given, "active", None) is not None:
-            p = self.st["names"].index(given.active)
+            p = checks.player_index(self.doc, ("given", "active"), self.st["names"], given.active)
             self.st["t"]["active"] = p
             self.st["t"]["next"] = p
         for section in ("vars", "counters"):
@@ -192,6 +197,8 @@ class _Run:
         )
 
     def set_zone(self, zone_text: str, names: list[str]) -> None:
+        where: tuple[str, ...] = ("given", "zones", zone_text)
+        name = checks.zone_ref(self.doc, where, self.game, zone_text)
         report = Report()
         f = self.game.snippets.expr(
             zone_text, self.origin("given", "zones", zone_text), report, self.local_types()
@@ -200,7 +207,9 @@ class _Run:
             raise AuthorError(report)
         rt = Runtime(self.game, self.st)
         rt.loc = self.locals()
-        zone = f(rt)
+        zone = checks.zone_instance(
+            self.doc, where, self.game, self.st, name, rt.evaluate(f, span_for(self.doc, where))
+        )
         owner = self.game.zone_owner[zone]
         st = self.st
         taken: set[int] = set()
@@ -309,7 +318,7 @@ def run_scenario_file(
     `game`, when given, is the compiled game to reuse for scenarios of that game (rules coverage)."""
     report = Report()
     doc = load_yaml_file(path, report)
-    spec = validate_scenario(doc, report) if doc is not None else None
+    spec = validate_scenario(doc, report) if doc is not None and not report.has_errors else None
     if spec is None or doc is None:
         return ScenarioResult(path.stem, str(path), False, error=render_report(report))
     run = _Run(doc, spec, path, variant, expansions)

@@ -363,7 +363,9 @@ class Scenario(_Model):
     scenario: str = Field(description="The scenario's title.")
     game: str = Field(description="A bundled game name, or a path relative to the scenario file.")
     players: list[str] | int = Field(description="Player names in seat order, or a number of players.")
-    seed: int = Field(default=0, description="Seed of the game's random generator.")
+    seed: int = Field(
+        default=0, ge=0, lt=limits.SEED_BOUND, description="Seed of the random generator (0 to 2^64 - 1)."
+    )
     options: dict[str, Any] = Field(default={}, description="Option name -> value.")
     variant: str | None = Field(default=None, description="A variant of the game (name or pack file).")
     with_: list[str] = Field(default=[], alias="with", description="Expansions (names or pack files).")
