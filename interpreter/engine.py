@@ -8,19 +8,18 @@ the style of OpenSpiel: `legal_actions`, `apply`, `clone`, `is_terminal`, `retur
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabula.interpreter import rng, validate
+from tabula.interpreter import rng, saves, validate
 from tabula.interpreter.compile.game import compile_game
 from tabula.interpreter.model import CompiledGame
 from tabula.interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
 from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
 from tabula.interpreter.schema import validate_game
 from tabula.interpreter.source import AuthorError, Report, Span
-from tabula.interpreter.state import State, canonical, clone, new_state, state_hash
+from tabula.interpreter.state import State, clone, new_state, state_hash
 from tabula.interpreter.yamlsource import load_game_folder
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
@@ -300,11 +299,12 @@ class Engine:
         return clone(st)
 
     def to_json(self, st: State) -> str:
-        return canonical(st)
+        """The save of `st`: canonical JSON with a format version and the game it belongs to."""
+        return saves.dump(self.game, st)
 
     def from_json(self, text: str) -> State:
-        st: State = json.loads(text)
-        return st
+        """The state of a save of this game; `saves.InvalidSave` says why a save cannot be loaded."""
+        return saves.load(self.game, text)
 
     def hash(self, st: State) -> str:
         return state_hash(st)

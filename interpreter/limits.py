@@ -43,8 +43,8 @@ MAX_COPIES = 1_000
 """`copies` of one instance."""
 
 MAX_COMPONENTS = 20_000
-"""Components in a game: instances x copies, times `players.max` for per-player types (Porta
-Nigra has 155, Glory to Rome 201)."""
+"""Components in a game: instances x copies, times `players.max` for per-player types (the
+bundled games have at most 201)."""
 
 # ---------------------------------------------------------------- the API (validate.py)
 SEED_BOUND = 1 << 64
@@ -53,3 +53,6 @@ silently play the same game as a smaller one."""
 
 MAX_NAME_CHARS = 100
 """Characters in a player's name."""
+
+MAX_SAVE_BYTES = 16 << 20
+"""Bytes of one save (states of the bundled games take about 10 KB)."""
