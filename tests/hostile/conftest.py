@@ -1,0 +1,15 @@
+"""The soak test runs only when asked for by name (`pytest -m soak`): CI's plain `pytest`, and the
+fast tier `pytest -m 'not slow'`, never collect it (it is deselected, not skipped)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if "soak" in (config.getoption("markexpr") or ""):
+        return
+    soak = [item for item in items if item.get_closest_marker("soak") is not None]
+    if soak:
+        config.hook.pytest_deselected(items=soak)
+        items[:] = [item for item in items if item.get_closest_marker("soak") is None]
