@@ -267,8 +267,10 @@ def load_yaml_text(text: str, file: str, report: Report) -> YamlDoc | None:
     except RecursionError:
         _too_deep(None, report)
         return None
+    if root is not None and not _measure(root, file, report):
+        return None
     doc = YamlDoc(file, None)
-    if root is not None and _measure(root, file, report):
+    if root is not None:
         doc.data = _Builder(doc, text, report).build(root, ())
     return doc
 
