@@ -72,6 +72,34 @@ def test_case(case: Case) -> None:
     assert not found, f"{case.id} ({' '.join(case.argv())}): {'; '.join(found)}\n{output[-3000:]}"
 
 
+COMMANDS = [
+    ("check", "{path}"),
+    ("simulate", "{path} --games 2"),
+    ("coverage", "{path} --games 1"),
+    ("variants", "{path}"),
+    ("play", "{path} --seed 1"),
+    ("trace", "record {path} --players 2 --games 1 --out /tmp/tabula-hostile-{n}.jsonl.gz"),
+]
+
+
+def every_command() -> list[object]:
+    out: list[object] = []
+    games = [case for case in CASES if case.path.startswith("games/") and case.path not in AWAITING_ENGINE]
+    for command, args in COMMANDS:
+        for n, case in enumerate(games):
+            argv = [command, *args.replace("{n}", str(n)).split()]
+            out.append(pytest.param(Case(case.path, "cli", "any", tuple(argv)), id=f"{command}-{case.path}"))
+    return out
+
+
+@pytest.mark.parametrize("case", every_command())
+def test_no_command_prints_a_traceback_for_any_game_of_the_corpus(case: Case) -> None:
+    outcome = run_case(case)
+    found = problems(case, outcome)
+    output = (outcome.stdout + outcome.stderr).strip()
+    assert not found, f"{' '.join(case.argv())}: {'; '.join(found)}\n{output[-3000:]}"
+
+
 def sample() -> list[Case]:
     """Two cases of each command (and each save code is covered by the forked runs above)."""
     picked: dict[str, list[Case]] = {}
