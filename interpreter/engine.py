@@ -177,6 +177,7 @@ class Engine:
         """Why the action `name` (or `name:args`) is not a legal choice now, in the game's words."""
         from tabula.interpreter.explain import explain
 
+        validate.text(name, "an action name")
         return explain(self.game, st, name)
 
     def legal_ids(self, st: State) -> list[str]:
@@ -320,6 +321,7 @@ class Engine:
     def view(self, st: State, player: int) -> dict[str, Any]:
         from tabula.interpreter.view import view
 
+        validate.seat(st, player)
         return view(self.game, st, player)
 
     def random_choice(self, st: State, gen: list[int]) -> int:

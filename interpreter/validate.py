@@ -67,3 +67,16 @@ def choice(value: Any) -> None:
     raise IllegalChoice(
         _shown(value), f"a choice is a choice id (text) or an index, not {type(value).__name__}"
     )
+
+
+def seat(st: dict[str, Any], player: Any) -> None:
+    """A player is a seat number of the game (an int, not a bool): 1.0 or True would be read as seat 1."""
+    n = len(st["names"])
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        raise ValueError(f"no player {_shown(player)}: the players are seats 0 to {n - 1}")
+
+
+def text(value: Any, what: str) -> None:
+    """A name given to the API is text."""
+    if not isinstance(value, str):
+        raise ValueError(f"{what} is text, not {type(value).__name__}")

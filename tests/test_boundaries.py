@@ -164,3 +164,21 @@ def test_names_equal_once_normalised_are_a_collision(tmp_path: Path) -> None:
 def test_seats_named_twice_are_an_error(tmp_path: Path) -> None:
     folder = game_with(tmp_path, "max: 3}", "max: 3}\n  seats: [Ann, Ann]")
     assert check(folder) == [("S005", 5, "two seats are named 'Ann'")]
+
+
+# ------------------------------------------------------------------ views and explanations
+
+
+@pytest.mark.parametrize("player", [True, 1.0, 2, -1, None, "1", 2**70])
+def test_a_view_is_only_for_a_seat_of_the_game(engine: Engine, player: Any) -> None:
+    # True and 1.0 were read as seat 1 (its hidden hand); an unknown seat silently saw nothing
+    st = engine.new_game(2, seed=3)
+    with pytest.raises(ValueError, match="the players are seats 0 to 1"):
+        engine.view(st, player)
+    assert engine.view(st, 1) != engine.view(st, 0)
+
+
+@pytest.mark.parametrize("name", [None, 3, ["take"]])
+def test_explain_takes_an_action_name(engine: Engine, name: Any) -> None:
+    with pytest.raises(ValueError, match="an action name is text"):
+        engine.explain(engine.new_game(2, seed=3), name)
