@@ -253,6 +253,15 @@ def load_yaml_text(text: str, file: str, report: Report) -> YamlDoc | None:
         _too_large(file, report)
         return None
     register_source(file, text)
+    marks = sum(text.count(mark) for mark in ",:[{-\n")
+    if marks > limits.MAX_YAML_MARKS:
+        report.error(
+            "Y011",
+            f"{file} has more than {limits.MAX_YAML_MARKS} values, keys or lines (',', ':', '-', '[', '{{')",
+            None,
+            "split it into several files of the game's folder",
+        )
+        return None
     yaml = YAML(typ="rt")
     # The composer recurses once per level (a scalar is one level below its container).
     yaml.max_depth = _MAX_DEPTH + 1
