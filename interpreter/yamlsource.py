@@ -15,7 +15,7 @@ round trip exactly: keys are text (a number key is Y009), numbers are finite and
 `limits.MAX_INT_DIGITS` digits (Y010). Names are normalised (NFKC, as Python reads identifiers):
 every key, and every text that is a name once normalised; two that become the same name are Y007.
 The file size, the values after alias expansion and the nesting depth are bounded (Y011, Y005, Y008:
-see `limits.py`) and measured before anything is copied, so a hostile file is refused at once.
+`yamlbounds.py`) and measured before anything is copied, so a hostile file is refused at once.
 
 Why we compose instead of `YAML().load()`: the round-trip parser's node tree keeps a start and end
 mark for every node (the loaded CommentedMap's `lc` only knows where keys and values start) and the
@@ -41,6 +41,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 
 from tabula.interpreter import limits
+from tabula.interpreter import yamlbounds as bounds
 from tabula.interpreter.source import Report, Span, register_source
 
 YamlPath: TypeAlias = tuple[str | int, ...]
@@ -57,7 +58,6 @@ _CORE = "tag:yaml.org,2002:"
 _MERGE_TAG = _CORE + "merge"
 _PLAIN_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
 _MAX_NODES = limits.MAX_YAML_VALUES
-_MAX_DEPTH = limits.MAX_YAML_DEPTH
 # A plain name once normalised: what NFKC may turn a scalar into for it to count as a name.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # ruamel counts these as line breaks; positions must be computed the same way.
@@ -226,7 +226,7 @@ def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
             # Never read more than the limit: the file may be huge, or never end.
             raw = stream.read(limits.MAX_FILE_BYTES + 1)
         if len(raw) > limits.MAX_FILE_BYTES:
-            _too_large(file, report)
+            bounds.too_large(file, report)
             return None
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -238,132 +238,31 @@ def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
     return load_yaml_text(text, file, report)
 
 
-def _too_large(file: str, report: Report) -> None:
-    report.error(
-        "Y011",
-        f"{file} is larger than {limits.MAX_FILE_BYTES} bytes",
-        None,
-        "a game's files are small text files; split a large one, or look for generated data",
-    )
-
-
 def load_yaml_text(text: str, file: str, report: Report) -> YamlDoc | None:
     """Load YAML from a string; `file` is the name used in spans (and for rendering snippets)."""
-    if len(text) > limits.MAX_FILE_BYTES:
-        _too_large(file, report)
-        return None
     register_source(file, text)
-    marks = sum(text.count(mark) for mark in ",:[{-\n")
-    if marks > limits.MAX_YAML_MARKS:
-        report.error(
-            "Y011",
-            f"{file} has more than {limits.MAX_YAML_MARKS} values, keys or lines (',', ':', '-', '[', '{{')",
-            None,
-            "split it into several files of the game's folder",
-        )
+    if not bounds.text_fits(text, file, report):
         return None
     yaml = YAML(typ="rt")
     # The composer recurses once per level (a scalar is one level below its container).
-    yaml.max_depth = _MAX_DEPTH + 1
+    yaml.max_depth = limits.MAX_YAML_DEPTH + 1
     try:
         root = yaml.compose(text)
     except MaxDepthExceededError as exc:
-        _too_deep(_mark_span(exc, file, False), report)
+        bounds.too_deep(_mark_span(exc, file, False), report)
         return None
     except YAMLError as exc:
         _report_syntax_error(exc, file, text, report)
         return None
     except RecursionError:
-        _too_deep(None, report)
+        bounds.too_deep(None, report)
         return None
-    if root is not None and not _measure(root, file, report):
+    if root is not None and not bounds.tree_fits(root, file, report):
         return None
     doc = YamlDoc(file, None)
     if root is not None:
         doc.data = _Builder(doc, text, report).build(root, ())
     return doc
-
-
-# ---------------------------------------------------------------------------------------------
-# Size and depth once aliases are expanded, measured on the composed tree before building
-# ---------------------------------------------------------------------------------------------
-
-
-def _children(node: Node) -> list[Node]:
-    if isinstance(node, MappingNode):
-        return [part for pair in node.value for part in pair]
-    if isinstance(node, SequenceNode):
-        return list(node.value)
-    return []
-
-
-def _measure(root: Node, file: str, report: Report) -> bool:
-    """False (with an error) when aliases expand the document past the limits, or into itself.
-
-    Aliases are shared nodes in the composed tree, so the size and depth of every node are found
-    once (an explicit stack: the expanded depth is what is being checked, so no recursion).
-    """
-    size: dict[int, int] = {}
-    depth: dict[int, int] = {}
-    uses: dict[int, int] = {}
-    nodes: dict[int, Node] = {}
-    on_path: set[int] = set()
-    stack: list[tuple[Node, bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        key = id(node)
-        if done:
-            kids = _children(node)
-            size[key] = 1 + sum(size[id(k)] for k in kids)
-            depth[key] = 1 + max((depth[id(k)] for k in kids), default=0)
-            on_path.discard(key)
-            continue
-        uses[key] = uses.get(key, 0) + 1
-        if key in size:
-            continue
-        if key in on_path:
-            report.error("Y005", "an alias refers to a node that contains it", _node_span(file, node))
-            return False
-        on_path.add(key)
-        nodes[key] = node
-        stack.append((node, True))
-        stack.extend((kid, False) for kid in reversed(_children(node)))
-    if size[id(root)] > _MAX_NODES:
-        copied = max(
-            (k for k in uses if uses[k] > 1), key=lambda k: (uses[k] - 1) * size[k], default=id(root)
-        )
-        anchor = getattr(nodes[copied], "anchor", None)
-        hint = (
-            f"the alias '*{anchor}' copies {size[copied]} values, {uses[copied] - 1} times"
-            if anchor and uses[copied] > 1
-            else None
-        )
-        message = f"the document expands to more than {_MAX_NODES} values (nested aliases?)"
-        report.error("Y005", message, _node_span(file, nodes[copied]), hint)
-        return False
-    # Levels as the composer counts them (a scalar is one level below its list or mapping): the
-    # first node past the limit is reported, where the composer would report it.
-    if depth[id(root)] > _MAX_DEPTH + 1:
-        node = root
-        for _ in range(_MAX_DEPTH + 1):
-            node = max(_children(node), key=lambda k: depth[id(k)])
-        _too_deep(_node_span(file, node), report)
-        return False
-    return True
-
-
-def _node_span(file: str, node: Node) -> Span:
-    mark = node.start_mark
-    return Span.point(file, mark.line + 1, mark.column + 1)
-
-
-def _too_deep(span: Span | None, report: Report) -> None:
-    report.error(
-        "Y008",
-        f"mappings and lists are nested more than {_MAX_DEPTH} deep",
-        span,
-        "game files need only a few levels; look for unclosed '[' or '{', or aliases inside aliases",
-    )
 
 
 class _Builder:
