@@ -95,7 +95,7 @@ TAMPERINGS: dict[str, Callable[[Doc], Doc | str]] = {
     "missing-loc": _state(lambda st: st.pop("loc")),
     "extra-key": _state(lambda st: st.update(x=1)),
     "counter-text": _set("c.0", "3"),
-    "counter-below-min": _set("c.0", -5),
+    "counter-none": _set("c.0", None),
     "counters-short": _state(lambda st: st["c"].pop()),
     "names-count": _set("names", ["Ann", "Bob", "Cid"]),
     "names-twice": _set("names", ["Ann", "Ann"]),
