@@ -63,6 +63,7 @@ def load_game(
 ) -> CompiledGame:
     """Load, check and compile a game, with a variant and expansions (names shipped beside the game, or
     paths to pack files); raises AuthorError with every diagnostic of the failing stage."""
+    validate.load_arguments(name_or_path, options, variant, expansions)
     folder = find_game(name_or_path)
     report = Report()
     source = load_game_folder(folder, report)

@@ -7,6 +7,7 @@ from deep inside, a silently aliased seed or a huge allocation.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 from tabula.interpreter import limits
@@ -24,6 +25,26 @@ def _fail(code: str, message: str, hint: str | None = None) -> AuthorError:
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def load_arguments(name_or_path: Any, options: Any, variant: Any, expansions: Any) -> None:
+    """`load_game`'s arguments: a game name or path, an options mapping, pack names or paths."""
+    wrong = []
+    if not isinstance(name_or_path, str | PurePath) or not str(name_or_path):
+        wrong.append(f"the game must be a name or a folder, not {_shown(name_or_path)}")
+    if options is not None and not (isinstance(options, dict) and all(isinstance(k, str) for k in options)):
+        wrong.append(f"options must map option names to values, not {_shown(options)}")
+    if variant is not None and not isinstance(variant, str | PurePath):
+        wrong.append(f"the variant must be a name or a pack file, not {_shown(variant)}")
+    if isinstance(expansions, str | PurePath) or not isinstance(expansions, list | tuple):
+        wrong.append(f"expansions must be a list of names or pack files, not {_shown(expansions)}")
+    elif not all(isinstance(e, str | PurePath) for e in expansions):
+        wrong.append(f"expansions must be names or pack files, not {_shown(list(expansions))}")
+    if wrong:
+        report = Report()
+        for message in wrong:
+            report.error("G001", message, None)
+        raise AuthorError(report)
 
 
 def player_names(game: CompiledGame, players: Any) -> list[str]:

@@ -182,3 +182,25 @@ def test_a_view_is_only_for_a_seat_of_the_game(engine: Engine, player: Any) -> N
 def test_explain_takes_an_action_name(engine: Engine, name: Any) -> None:
     with pytest.raises(ValueError, match="an action name is text"):
         engine.explain(engine.new_game(2, seed=3), name)
+
+
+# ------------------------------------------------------------------ loading
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"name_or_path": 3}, "the game must be a name or a folder, not 3"),
+        ({"name_or_path": None}, "the game must be a name or a folder, not None"),
+        ({"variant": 3}, "the variant must be a name or a pack file, not 3"),
+        (
+            {"expansions": "honour-plus"},
+            "expansions must be a list of names or pack files, not 'honour-plus'",
+        ),
+        ({"expansions": [None]}, "expansions must be names or pack files, not [None]"),
+        ({"options": 3}, "options must map option names to values, not 3"),
+    ],
+)
+def test_load_game_arguments_of_the_wrong_type_are_refused(kwargs: dict[str, Any], message: str) -> None:
+    arguments: dict[str, Any] = {"name_or_path": MINI, **kwargs}
+    assert author_error(lambda: load_game(**arguments)) == ("G001", message)
