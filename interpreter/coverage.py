@@ -53,12 +53,13 @@ def measure(
     expansions: tuple[str, ...] = (),
 ) -> CoverageReport:
     """Run the game's scenarios (and `games` random games) on one compiled game, recording blocks."""
-    game = load_game(game_ref, None, variant, expansions)
+    game = load_game(game_ref, None, variant, expansions, instrument=True)
     game.coverage = set()
     report = CoverageReport(game.name)
     for path in find_scenarios([str(Path(game.folder) / "scenarios")]):
         # scenarios written for other packs run on their own game and add nothing to this one
-        report.scenarios.append(run_scenario_file(path, game=game))
+        # (the variant and expansions measured apply to the scenarios that name none of their own)
+        report.scenarios.append(run_scenario_file(path, variant, expansions, game=game))
     engine = Engine(game)
     for i in range(games):
         st = engine.new_game(players or game.min_players, seed=seed + i)

@@ -13,14 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from tabula.interpreter import rng, saves, validate
-from tabula.interpreter.compile.game import compile_game
 from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.overlay import apply_packs, find_pack, list_packs, load_pack
-from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime
-from tabula.interpreter.schema import validate_game
+from tabula.interpreter.options import checked_values, declared_specs
+from tabula.interpreter.overlay import find_pack
+from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 from tabula.interpreter.source import AuthorError, Report, Span
 from tabula.interpreter.state import State, clone, new_state, state_hash
-from tabula.interpreter.yamlsource import load_game_folder
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
 
@@ -60,36 +58,78 @@ def load_game(
     options: dict[str, Any] | None = None,
     variant: str | None = None,
     expansions: list[str] | tuple[str, ...] = (),
+    instrument: bool = False,
 ) -> CompiledGame:
     """Load, check and compile a game, with a variant and expansions (names shipped beside the game, or
-    paths to pack files); raises AuthorError with every diagnostic of the failing stage."""
+    paths to pack files); raises AuthorError with every diagnostic of the failing stage. An
+    `instrument`ed game records the blocks it runs in `game.coverage` (rules coverage)."""
+    from tabula.interpreter.compile import cache
+
     validate.load_arguments(name_or_path, options, variant, expansions)
     folder = find_game(name_or_path)
+    key = None
+    if cache.enabled():
+        refs = [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]
+        pack_paths = [find_pack(folder, ref, kind) for ref, kind in refs]
+        if all(p is not None for p in pack_paths):
+            key = cache.key(folder, [p for p in pack_paths if p is not None], options, instrument)
+            cached = cache.load(key)
+            if cached is not None:
+                return cached  # type: ignore[no-any-return]
+    game = _compile(folder, options, variant, expansions, instrument, key)
+    if key is not None:
+        cache.store(key, game)
+    return game
+
+
+def _compile(
+    folder: Path,
+    options: dict[str, Any] | None,
+    variant: str | None,
+    expansions: list[str] | tuple[str, ...],
+    instrument: bool,
+    key: str | None,
+) -> CompiledGame:
+    """The stages of `load_game`, each gated on the one before."""
+    from tabula.interpreter.compile.game import compile_game
+    from tabula.interpreter.overlay import apply_packs, load_packs
+    from tabula.interpreter.presentation import compile_presentation
+    from tabula.interpreter.schema import validate_game
+    from tabula.interpreter.yamlsource import load_game_folder
+
     report = Report()
     source = load_game_folder(folder, report)
     report.raise_if_errors()
     assert source is not None
-    packs = []
-    for ref, kind in [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]:
-        path = find_pack(folder, ref, kind)
-        if path is None:
-            shipped = ", ".join(name for name, k, _, _ in list_packs(folder) if k == kind) or "none"
-            report.error("V000", f"no {kind} named '{ref}' for {folder.name}", None, f"{kind}s: {shipped}")
-            continue
-        pack = load_pack(path, report)
-        if pack is not None:
-            packs.append(pack)
+    packs = load_packs(folder, variant, expansions, report)
     report.raise_if_errors()
     apply_packs(source, packs, report)
     report.raise_if_errors()
     validate_game(source, report)
     report.raise_if_errors()
-    game = compile_game(source, report, options)
+    specs = declared_specs(source.data.get("options"))
+    chosen = checked_values(specs, options, report)
+    report.raise_if_errors()
+    game = compile_game(source, report, chosen, instrument, key[:16] if key else None)
     report.raise_if_errors()
     assert game is not None
+    game.presentation = compile_presentation(source, game, report)
+    report.raise_if_errors()
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
     game.packs = [p.name for p in packs]
+    game.option_specs = specs
+    bots = source.data.get("bots") or {}
+    game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
     return game
+
+
+class _Probe(Runtime):
+    """A runtime that re-poses a pending decision: the end checks before it were tested already."""
+
+    __slots__ = ()
+
+    def fire_end_checks(self) -> bool:
+        return False
 
 
 @dataclass(frozen=True)
@@ -106,6 +146,9 @@ class Engine:
 
     def __init__(self, game: CompiledGame) -> None:
         self.game = game
+        # an observer of every run this engine starts (events and phase starts: scenario `at:`
+        # checks); plain games leave it None
+        self.watch: Watch | None = None
 
     # ------------------------------------------------------------ starting
     def new_game(
@@ -120,25 +163,32 @@ class Engine:
         g = self.game
         names = validate.player_names(g, players)  # the count first: nothing is allocated before
         seed = validate.seed(seed)
-        opts = dict(g.options)
-        for k, v in (options or {}).items():
-            if k not in opts:
-                report = Report()
-                report.error(
-                    "O001", f"unknown rules option '{k}'", None, f"options: {', '.join(opts) or 'none'}"
-                )
-                raise AuthorError(report)
-            opts[k] = v
+        report = Report()
+        chosen = checked_values(g.option_specs or declared_specs(g.options), options, report)
+        report.raise_if_errors()
+        opts = {**g.options, **chosen}
         st = new_state(g, names, seed, opts)
         if pause is not None:
             st["t"]["pause"] = pause
-        Runtime(g, st, log).run()
+        Runtime(g, st, log, self.watch).run()
         return st
 
     def resume(self, st: State, log: list[dict[str, Any]] | None = None) -> None:
         """Continue a game stopped by `new_game(pause=...)`."""
         st["t"]["paused"] = False
-        Runtime(self.game, st, log).run()
+        Runtime(self.game, st, log, self.watch).run()
+
+    def reoffer(self, st: State, log: list[dict[str, Any]] | None = None) -> None:
+        """Ask the pending question again, from the state as it is now (after a scenario wrote it):
+        its options are recomputed, and end checks run first, as when it was first asked."""
+        dec = st["dec"]
+        if dec is None:
+            return
+        fr = st["stk"][-1]
+        # a decision suspends its frame where it goes on after it: go back to where it is asked
+        fr[1] = self.game.decision_points.get((fr[0], fr[1]), fr[1])
+        st["dec"] = None
+        Runtime(self.game, st, log, self.watch).run()
 
     # ------------------------------------------------------------ asking
     def current_player(self, st: State) -> int | None:
@@ -156,7 +206,7 @@ class Engine:
 
     def labels(self, st: State) -> list[tuple[str, str]]:
         """(id, label) for each legal choice: actions with a `label:` template read in the game's words."""
-        from tabula.interpreter.compile.stmts import render_template
+        from tabula.interpreter.compile.support import render_template
 
         dec = st["dec"]
         if dec is None:
@@ -185,6 +235,26 @@ class Engine:
         dec = st["dec"]
         return [] if dec is None else list(dec["ids"])
 
+    def recompute_decision(self, st: State) -> dict[str, Any] | None:
+        """The decision the state's frames pose, computed again from the rest of the state (the
+        state is not changed): equal to `st["dec"]` for any state the engine made. Saves are checked
+        with it, and benchmarks time it as one legal-choice enumeration."""
+        stk = st.get("stk") or []
+        if st.get("dec") is None or not stk:
+            return None
+        fr = stk[-1]
+        here = self.game.decision_points.get((fr[0], fr[1]))
+        if here is None:
+            return None
+        probe = clone(st)
+        probe["dec"] = None
+        top = probe["stk"][-1]
+        top[1] = here
+        rt = _Probe(self.game, probe)
+        self.game.blocks[top[0]](rt, top)
+        dec: dict[str, Any] | None = probe["dec"]
+        return dec
+
     # ------------------------------------------------------------ acting
     def apply(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> State:
         """A new state after `choice` (an id, or an index into the legal choices)."""
@@ -207,7 +277,7 @@ class Engine:
         else:
             idx = self._match_name(dec, choice)
         value = dec["v"][idx]
-        rt = Runtime(self.game, st, log)
+        rt = Runtime(self.game, st, log, self.watch)
         if log is not None:
             who = st["names"][dec["p"]]
             hidden = self._hidden_from(st, dec, value)
@@ -223,10 +293,8 @@ class Engine:
             fr = st["stk"][-1]
             if act.closes_window:
                 fr[1] += 1
-            new_locals = {
-                "me": dec["p"],
-                **{name: v for (name, _, _), v in zip(act.params, args, strict=True)},
-            }
+            new_locals = dict(zip(act.param_names, args, strict=True))
+            new_locals["me"] = dec["p"]
             rt.push(act.block, new_locals)
         rt.run()
 

@@ -122,8 +122,7 @@ def explain(game: CompiledGame, st: dict[str, Any], name: str) -> str:
 def _window_actions(game: CompiledGame, st: dict[str, Any]) -> set[str]:
     """Actions of the window the current decision belongs to (its step lists them)."""
     fr = st["stk"][-1]
-    step = game.blocks[fr[0]][fr[1]]
-    return {game.action_list[i].name for i in getattr(step, "actions", [])}
+    return {game.action_list[i].name for i in game.window_actions.get((fr[0], fr[1]), [])}
 
 
 def _combos(rt: Runtime, act: ActionDef) -> list[list[Any]]:

@@ -13,27 +13,63 @@ current turn finish, then gives each other player one final turn, clockwise from
 from __future__ import annotations
 
 from tabula.interpreter.model import FlowDef
-from tabula.interpreter.runtime import SUSPEND, Frame, GameRuntimeError, Runtime, Step
+from tabula.interpreter.runtime import CALL, SUSPEND, Frame, GameRuntimeError, Runtime, over_budget
+from tabula.interpreter.source import Span
 
 
-class FlowDriver(Step):
+class FlowDriver:
     """Runs the game's flow; see the module docstring."""
 
     def __init__(self, flow: FlowDef) -> None:
         self.flow = flow
-        self.span = None
+        self.span: Span | None = None
 
-    def exec(self, rt: Runtime, fr: Frame) -> object | None:
-        fr[1] = 0
+    def __getstate__(self) -> dict[str, object]:
+        return {"flow": self.flow, "span": self.span}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+
+    @property
+    def handlers(self) -> dict[str, object]:
+        h = self.__dict__.get("_handlers")
+        if h is None:
+            h = self.__dict__["_handlers"] = {
+                stage: getattr(self, "_" + stage)
+                for stage in (
+                    "setup",
+                    "round_start",
+                    "round_first",
+                    "pre_turn",
+                    "phase",
+                    "post_turn",
+                    "round_end",
+                    "final_start",
+                    "final_next",
+                    "finish",
+                    "over",
+                    "done",
+                )
+            }
+        return h
+
+    def __call__(self, rt: Runtime, fr: Frame) -> int | None:
+        """The block function of the bottom frame: CALL when it pushed an effect, SUSPEND when a
+        scenario asked to pause, None when the game is over."""
         t = rt.st["t"]
+        memo = rt.memo
+        handlers = self.handlers
         for _ in range(10_000):
-            handler = getattr(self, "_" + t["stage"])
-            if handler(rt, t):
+            rt.budget -= 1  # a flow that never asks anything must still end (effects charge too)
+            if rt.budget < 0:
+                over_budget()
+            memo.clear()  # the flow moves on (active player, round, turn): remembered results go
+            if handlers[t["stage"]](rt, t):  # type: ignore[operator]
                 if t["stage"] == "done":
-                    fr[1] = 1
+                    return None
                 if t.get("paused"):
                     return SUSPEND
-                return None
+                return CALL
         raise GameRuntimeError(
             "the flow made no progress (does every turn's player keep being skipped?)", None
         )
@@ -137,6 +173,8 @@ class FlowDriver(Step):
                 t["pause"] = None
                 t["paused"] = True
                 return True
+            if rt.watch is not None:
+                rt.watch("phase:" + phases[i][0], {"p": active, "me": active})
             t["phase"] = i + 1
             t["phase_id"] = phases[i][0]
             return self._push(rt, phases[i][1], active)

@@ -10,10 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tabula.interpreter.options import OptionSpec
 from tabula.interpreter.source import Span
 
 if TYPE_CHECKING:
-    from tabula.interpreter.runtime import Runtime, Step
+    from tabula.interpreter.runtime import Runtime
 
 Closure = Callable[["Runtime"], Any]
 Ability = Callable[..., Any]  # generated f(rt, self, p, *rest) for component abilities
@@ -88,16 +89,20 @@ class ActionDef:
     # for "why not?": each `and`-conjunct of `when` (span, test, sides of a comparison or None)
     conditions: list[tuple[Span | None, Closure, tuple[Any, Any] | None]] = field(default_factory=list)
     param_spans: list[Span | None] = field(default_factory=list)
+    param_names: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.param_names = [name for name, _, _ in self.params]
 
 
 @dataclass
 class TriggerDef:
+    """A trigger: the event it waits for, its block, and (for a component type's trigger) the type."""
+
     id: str
     event: str
-    where: Closure | None
     block: int
     component_type: str | None = None
-    active: Closure | None = None
     span: Span | None = None
 
 
@@ -107,31 +112,23 @@ class EndCheckDef:
     when: Closure
     block: int  # its `do` effect followed by the ending step
     mode: str
-
-
-@dataclass
-class ModifierDef:
-    component_type: str
-    op: str  # "+" or "*"
-    amount: Ability  # f(rt, self, p, *value arguments other than self and p)
+    test: Ability | None = None  # generated f(rt, p, me): the condition, with no locals dict
 
 
 @dataclass
 class ValueDef:
+    """A value with modifiers: generated as `V_<name>(rt, *params)` (compile/modifiers.py)."""
+
     name: str
     params: list[str]
-    base: Closure
-    modifiers: list[ModifierDef] = field(default_factory=list)
 
 
 @dataclass
 class RuleDef:
+    """An extensible rule: generated as `R_<name>(rt, *params)` (compile/modifiers.py)."""
+
     name: str
     params: list[str]
-    base: Closure
-    # (component type, f(rt, self, p, *rule arguments other than self and p))
-    allow: list[tuple[str, Ability]] = field(default_factory=list)
-    deny: list[tuple[str, Ability]] = field(default_factory=list)
 
 
 @dataclass
@@ -174,15 +171,17 @@ class CompiledGame:
     zone_layouts: list[ZoneLayout] = field(default_factory=list)  # per zone instance
     zone_owner: list[int | None] = field(default_factory=list)  # per zone instance
     counter_count: int = 0
-    blocks: list[list[Step]] = field(default_factory=list)
+    # each block's generated function f(rt, frame) (None for the bodies that only coverage counts)
+    blocks: list[Any] = field(default_factory=list)
+    window_actions: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # (block, pc) -> actions
+    decision_points: dict[tuple[int, int], int] = field(default_factory=dict)  # (block, resume pc) -> its pc
+    block_pcs: dict[int, int] = field(default_factory=dict)  # resumable block -> its number of pcs
     actions: dict[str, ActionDef] = field(default_factory=dict)
     action_list: list[ActionDef] = field(default_factory=list)
     triggers: dict[str, list[TriggerDef]] = field(default_factory=dict)
     end_checks: list[EndCheckDef] = field(default_factory=list)
     values: dict[str, ValueDef] = field(default_factory=dict)
     rules: dict[str, RuleDef] = field(default_factory=dict)
-    component_active: dict[str, Ability] = field(default_factory=dict)  # type -> f(rt, self, p) -> bool
-    active_components: dict[str, Ability] = field(default_factory=dict)  # type -> f(rt, p) -> [ids]
     flow: FlowDef | None = None
     score: Closure | None = None
     tiebreak: list[Closure] = field(default_factory=list)
@@ -192,11 +191,16 @@ class CompiledGame:
     snippets: Any = None  # compiles extra DSL text (scenarios, explain) against this game's names
     check_warnings: list[Any] = field(default_factory=list)
     packs: list[str] = field(default_factory=list)  # the variant and expansions applied
+    option_specs: dict[str, OptionSpec] = field(default_factory=dict)  # declared types of the options
+    presentation: Any = None  # how screens show the game (tabula.interpreter.presentation)
     block_spans: dict[int, Span] = field(default_factory=dict)  # where each block's first statement is
     block_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # (kind, name) of named blocks
-    coverage: set[int] | None = None  # when measuring: the blocks that ran
+    coverage: set[int] | None = None  # when measuring: the blocks that ran (instrumented compiles)
+    module: Any = None  # the generated module (compile/module.py): namespace, source, line table
     # the static type of every local a block's frames may hold (to find component ids in a stack)
     block_local_types: dict[int, dict[str, str]] = field(default_factory=dict)
+    # the `bots:` section as data, key -> (value, ScalarOrigin | None); compiled lazily by the bots
+    bots: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)
 
     def zone_instances(self) -> list[tuple[ZoneLayout, int | None]]:

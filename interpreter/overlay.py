@@ -25,11 +25,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabula.interpreter.options import OptionSpec, declared_specs, describe, hint_for
+from tabula.interpreter.packtypes import PackDef, common_kind, is_open, kind_of, mismatch, show
+from tabula.interpreter.schema import validate_document
 from tabula.interpreter.source import Report, Span, did_you_mean
 from tabula.interpreter.yamlsource import GameSource, YamlDoc, YamlPath, load_yaml_file, span_for
 
 _SEGMENT = re.compile(r"([^.\[\]]+)(?:\[([^\]]+)\])?")
 PACK_KEYS = {"pack", "kind", "description", "game", "options", "add", "replace", "remove"}
+_A = {"variant": "a variant", "expansion": "an expansion"}
+_FLAG = {"variant": "--variant", "expansion": "--with"}  # how a command line gives each kind
+_KEY = {"variant": "variant", "expansion": "with"}  # and a scenario
 
 
 @dataclass
@@ -60,6 +66,57 @@ def find_pack(game_folder: Path, ref: str, kind: str) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def resolve_pack(game_folder: Path, ref: str, kind: str, report: Report) -> Path | None:
+    """The file of a pack named on a command line or in a scenario, or None with the reason reported:
+    a pack file that does not exist (V005), a name shipped as the other kind (V006), or no such name."""
+    path = find_pack(game_folder, ref, kind)
+    if path is not None:
+        return path
+    shipped = ", ".join(name for name, k, _, _ in list_packs(game_folder) if k == kind) or "none"
+    if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref:
+        report.error(
+            "V005",
+            f"no pack file '{ref}'",
+            None,
+            f"a path is relative to the current folder; {kind}s shipped by name: {shipped}",
+        )
+        return None
+    other = "expansion" if kind == "variant" else "variant"
+    if find_pack(game_folder, ref, other) is not None:
+        report.error(
+            "V006",
+            f"'{ref}' is {_A[other]} of {game_folder.name}, not {_A[kind]}",
+            None,
+            f"give it with {_FLAG[other]} {ref} (in a scenario: {_KEY[other]}: {ref})",
+        )
+        return None
+    report.error("V000", f"no {kind} named '{ref}' for {game_folder.name}", None, f"{kind}s: {shipped}")
+    return None
+
+
+def load_packs(
+    game_folder: Path, variant: str | None, expansions: tuple[str, ...] | list[str], report: Report
+) -> list[Pack]:
+    """The variant and the expansions, loaded in the order they apply; problems go to `report`."""
+    packs = []
+    wanted = [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]
+    for ref, given_as in wanted:
+        path = resolve_pack(game_folder, ref, given_as, report)
+        pack = load_pack(path, report) if path is not None else None
+        if pack is None:
+            continue
+        if pack.kind != given_as:
+            report.error(
+                "V006",
+                f"this pack is {_A[pack.kind]}, but it was given as {_A[given_as]}",
+                span_for(pack.doc, ["kind"]) or span_for(pack.doc, ["pack"]),
+                f"give it with {_FLAG[pack.kind]} {ref} (in a scenario: {_KEY[pack.kind]}: {ref})",
+            )
+            continue
+        packs.append(pack)
+    return packs
 
 
 def list_packs(game_folder: Path) -> list[tuple[str, str, str, Path]]:
@@ -110,11 +167,21 @@ def load_pack(path: Path, report: Report) -> Pack | None:
     kind = str(data.get("kind", "variant"))
     if kind not in ("variant", "expansion"):
         report.error("V003", f"kind must be 'variant' or 'expansion', not '{kind}'", span_for(doc, ["kind"]))
+    # V001-V004 say it in a pack's words; the schema checks the shapes of the rest (S003).
+    bad = False
     if not isinstance(data["pack"], str) or not data["pack"].strip():
         report.error("V004", "'pack' must be the pack's name", span_for(doc, ["pack"]))
+        bad = True
     for key in ("description", "game"):
         if data.get(key) is not None and not isinstance(data[key], str):
             report.error("V004", f"'{key}' must be text", span_for(doc, [key]))
+            bad = True
+    if bad:
+        return None
+    rest = {k: v for k, v in data.items() if k in PACK_KEYS and k != "kind"}
+    if validate_document(PackDef, YamlDoc(doc.file, rest, doc.value_origin, doc.key_span, doc.value_span),
+                         report) is None:
+        return None
     return Pack(str(data["pack"]), kind, str(data.get("description") or ""), doc, path)
 
 
@@ -141,6 +208,8 @@ class _Applier:
         self.src = source
         self.report = report
         self.claims = _Claims()
+        # the types the game declares for its options, before any pack changes a default
+        self.option_specs: dict[str, OptionSpec] = declared_specs(source.data.get("options"))
 
     # -- addressing
     def locate(self, text: str, span: Span | None, *, parent_only: bool = False) -> YamlPath | None:
@@ -263,6 +332,34 @@ class _Applier:
             if (new := moved(k)) is not None:
                 self.src.value_span[new] = span
 
+    # -- types
+    def check_value(self, pack: Pack, doc_path: YamlPath, path: YamlPath, template: Any, value: Any) -> None:
+        """V030 / O002: a value of another kind than the game's value (or declared type) it replaces."""
+        if len(path) == 3 and path[0] == "options" and path[2] == "default":
+            self.option_allows(str(path[1]), value, span_for(pack.doc, list(doc_path)))
+            return
+        if not is_open(path):
+            return  # the game's schema checks it, at the pack's positions, once the packs are applied
+        found = mismatch(template, value)
+        if found is None:
+            return
+        sub, theirs, ours = found
+        where = str(doc_path[-1]) + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in sub)
+        self.report.error(
+            "V030",
+            f"'{where}' must be {kind_of(theirs)}, like the game's value, not {describe(ours)}",
+            span_for(pack.doc, [*doc_path, *sub]),
+            f"the game has {show(theirs)} here; a pack keeps the type of what it replaces or extends",
+        )
+
+    def option_allows(self, name: str, value: Any, span: Span | None) -> bool:
+        spec = self.option_specs.get(name)
+        problem = spec.problem(value) if spec is not None else None
+        if spec is not None and problem is not None:
+            self.report.error("O002", problem, span, hint_for(spec))
+            return False
+        return True
+
     # -- operations
     def add(self, pack: Pack, text: str, value: Any) -> None:
         doc_path: YamlPath = ("add", text)
@@ -289,12 +386,16 @@ class _Applier:
             self.report.error("V012", f"'{head}' is not a mapping", span)
             return
         if key not in container:
+            # a new entry of an open value (a constant's mapping) takes the kind of its siblings
+            siblings = common_kind(list(container.values())) if is_open(target) else None
+            self.check_value(pack, doc_path, (*target, key), siblings, value)
             container[key] = value
             self.copy_positions(pack.doc, doc_path, (*target, key))
             self.claim((*target, key), span)
             return
         existing = container[key]
         if isinstance(existing, list) and isinstance(value, list):
+            self.check_value(pack, doc_path, (*target, key), existing, value)
             for i, item in enumerate(value):
                 ident = item.get("name", item.get("id")) if isinstance(item, dict) else None
                 item_span = span_for(pack.doc, [*doc_path, i])
@@ -311,6 +412,7 @@ class _Applier:
                 self.claim((*target, key, len(existing) - 1), item_span)
             return
         if isinstance(existing, dict) and isinstance(value, dict):
+            self.check_value(pack, doc_path, (*target, key), existing, value)
             for k, v in value.items():
                 item_span = span_for(pack.doc, [*doc_path, k], key=True)
                 if k in existing:
@@ -334,6 +436,7 @@ class _Applier:
         if parent is None:
             self.report.error("V015", "the whole game cannot be replaced", span)
             return
+        self.check_value(pack, doc_path, path, parent[path[-1]], value)
         parent[path[-1]] = value
         self.drop_positions(path)
         self.copy_positions(pack.doc, doc_path, path)
@@ -364,6 +467,8 @@ class _Applier:
                 )
                 continue
             if not self.claim(("options", name), span):
+                continue
+            if not self.option_allows(name, value, span_for(pack.doc, ["options", name])):
                 continue
             entry = declared[name]
             if isinstance(entry, dict):

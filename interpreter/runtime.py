@@ -1,33 +1,41 @@
-"""The resumable machine that runs compiled effects against a game state.
+"""The frame machine that runs compiled effects against a game state.
 
-Stage: run. Every effect is a block of `Step`s; where the machine is inside them is a stack of frames
-kept *in the state* (`state["stk"]`), so a game waiting for a decision is plain data that can be
-copied, saved and resumed. A frame is `[block, pc, locals | None, loop | None]`:
+Stage: run. Where the game is inside its effects is a stack of frames kept *in the state*
+(`state["stk"]`), so a game waiting for a decision is plain data that can be copied, saved and
+resumed. A frame is `[block, pc, locals]`: `block` names a generated function of the game
+(`game.blocks`), `pc` where that function goes on (compile/machines.py), `locals` its locals. The
+bottom frame is the flow driver (flow.py). Only effects that can stop for a decision ever get a frame;
+everything else runs as plain function calls inside them.
 
-- `locals` is a dict for frames that open a scope (procedures, actions, triggers, phases); nested
-  blocks (if / for / repeat / while bodies) use the nearest scope below them.
-- `loop` marks a loop body; when the body ends, the loop statement that pushed it (the step just
-  before the parent's pc) decides whether to run it again.
-
-A step returns `SUSPEND` when it has put a decision into `state["dec"]`; `apply` binds the choice and
-runs on. Every run has a step budget, so a hostile game file fails with a located error, never hangs.
+A block's function returns SUSPEND when it has put a decision into `state["dec"]`; `apply` binds the
+choice and runs on. Loops charge a budget, so a hostile game file fails with a located error (the
+failing line is found from the traceback), never hangs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tabula.interpreter.compile.module import span_of_traceback
 from tabula.interpreter.source import Span
 
 if TYPE_CHECKING:
     from tabula.interpreter.model import CompiledGame
 
-SUSPEND = object()
+# what a block's function returns: None when it is over, SUSPEND when a decision is pending, CALL when
+# it pushed a frame that must run first (it is called again afterwards, at the pc it left in its frame)
+SUSPEND = 1
+CALL = 2
 STEP_BUDGET = 2_000_000
 MAX_DEPTH = 200
 
 State = dict[str, Any]
 Frame = list[Any]
+# an observer of the run: called with an event name and its arguments when `emit` runs, and with
+# "phase:ID" and the turn's player (p, me) before each phase starts (scenario checks `at:`); None
+# (the default) costs one test
+Watch = Callable[[str, dict[str, Any]], None]
 
 
 class GameRuntimeError(Exception):
@@ -56,124 +64,75 @@ class GameEnded(Exception):
         self.winners = winners
 
 
-class Step:
-    """One compiled statement."""
-
-    span: Span | None = None
-
-    def exec(self, rt: Runtime, fr: Frame) -> object | None:
-        raise NotImplementedError
-
-    def again(self, rt: Runtime, body: Frame) -> bool:
-        """For loop statements: called when the body frame ends; True runs the body once more."""
-        return False
-
-
 class Runtime:
     """Executes steps on one state. Closures read `rt.st`, `rt.loc` and `rt.g`."""
 
-    __slots__ = ("budget", "cov", "depth", "g", "loc", "log", "memo", "st")
+    __slots__ = ("budget", "cov", "depth", "g", "loc", "log", "memo", "st", "watch")
 
-    def __init__(self, game: CompiledGame, state: State, log: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        game: CompiledGame,
+        state: State,
+        log: list[dict[str, Any]] | None = None,
+        watch: Watch | None = None,
+    ) -> None:
         self.g = game
         self.st = state
         self.log = log
         self.loc: dict[str, Any] = self._nearest_locals()
         self.budget = STEP_BUDGET
         self.depth = 0
-        self.memo: dict[Any, Any] = {}  # results of DSL functions within one step (see run)
+        self.memo: dict[Any, Any] = {}  # remembered DSL function results, until the next write
         self.cov = game.coverage  # a set of block ids while rules coverage is measured, else None
+        self.watch = watch
 
     # -- frames
     def _nearest_locals(self) -> dict[str, Any]:
-        for fr in reversed(self.st["stk"]):
-            if fr[2] is not None:
-                loc: dict[str, Any] = fr[2]
-                return loc
-        return {}
+        stk = self.st["stk"]
+        loc: dict[str, Any] = stk[-1][2] if stk else {}
+        return loc
 
-    def push(self, block: int, local_vars: dict[str, Any] | None, loop: Any = None) -> None:
+    def push(self, block: int, local_vars: dict[str, Any]) -> None:
+        self.budget -= 1
+        if self.budget < 0:
+            over_budget()
         if len(self.st["stk"]) >= MAX_DEPTH:
             raise GameRuntimeError(f"effects nested more than {MAX_DEPTH} deep (unbounded recursion?)", None)
-        self.st["stk"].append([block, 0, local_vars, loop])
-        if local_vars is not None:
-            self.loc = local_vars
+        self.st["stk"].append([block, 0, local_vars])
+        self.loc = local_vars
 
     # -- the loop
     def run(self) -> None:
-        """Run until a decision is pending or the game is over."""
-        st = self.st
-        stk: list[Frame] = st["stk"]
+        """Run until a decision is pending or the game is over.
+
+        Each frame is `[block, pc, locals]`; the block's generated function carries on from `pc`
+        (compile/machines.py) and says whether it is over, waits for a decision, or pushed a frame."""
+        stk: list[Frame] = self.st["stk"]
         blocks = self.g.blocks
-        memo = self.memo
-        budget = self.budget
-        step: Step | None = None
         while True:
             try:
                 while stk:
                     fr = stk[-1]
-                    if self.cov is not None:
-                        self.cov.add(fr[0])
-                    blk = blocks[fr[0]]
-                    n = len(blk)
-                    pc = fr[1]
-                    # run this frame's steps until it ends, pushes a frame or suspends
-                    while pc < n:
-                        fr[1] = pc + 1
-                        step = blk[pc]
-                        budget -= 1
-                        if budget < 0:
-                            raise GameRuntimeError(
-                                f"more than {STEP_BUDGET} steps without a decision (an endless loop?)",
-                                self._loop_span() or step.span,
-                            )
-                        # the memo of DSL function results lives for one step: a step's
-                        # evaluations all see the same state (writes come after them)
-                        if memo:
-                            memo.clear()
-                        if step.exec(self, fr) is SUSPEND:
-                            self.budget = budget
-                            return
-                        if stk[-1] is not fr:
-                            break
-                        pc = fr[1]
-                    else:
-                        if fr[3] is not None:
-                            if memo:
-                                memo.clear()
-                            parent = stk[-2]
-                            if blocks[parent[0]][parent[1] - 1].again(self, fr):
-                                fr[1] = 0
-                                continue
+                    r = blocks[fr[0]](self, fr)
+                    if r is None:
                         stk.pop()
-                        if fr[2] is not None:
-                            self.loc = self._nearest_locals()
-                self.budget = budget
+                        if stk:
+                            self.loc = stk[-1][2]
+                    elif r == SUSPEND:
+                        return
                 return
             except GameEnded as end:
                 self._end(end.winners)
             except GameRuntimeError as err:
-                if err.span is None and step is not None:
-                    err.span = step.span
+                if err.span is None:
+                    err.span = span_of_traceback(err.__traceback__)
                 raise
             except IllegalChoice:
                 raise
             except RecursionError as err:
-                raise GameRuntimeError(
-                    "functions call each other too deeply", getattr(step, "span", None)
-                ) from err
+                raise GameRuntimeError(_too_deep(err), span_of_traceback(err.__traceback__)) from err
             except Exception as err:  # a rule failed on unexpected data: report where
-                raise GameRuntimeError(_describe(err), getattr(step, "span", None)) from err
-
-    def _loop_span(self) -> Span | None:
-        """The innermost loop statement running now (the likely culprit of a spent budget)."""
-        stk = self.st["stk"]
-        for i in range(len(stk) - 1, 0, -1):
-            if stk[i][3] is not None:
-                parent = stk[i - 1]
-                loop: Step = self.g.blocks[parent[0]][parent[1] - 1]
-                return loop.span
-        return None
+                raise GameRuntimeError(_describe(err), span_of_traceback(err.__traceback__)) from err
 
     def _end(self, winners: list[int] | None) -> None:
         st = self.st
@@ -195,7 +154,7 @@ class Runtime:
             return f(self)
         except GameRuntimeError as err:
             if err.span is None:
-                err.span = span
+                err.span = span_of_traceback(err.__traceback__) or span
             raise
         except RecursionError as err:
             raise GameRuntimeError("functions call each other too deeply", span) from err
@@ -208,19 +167,17 @@ class Runtime:
         checks = self.g.end_checks
         if not checks:
             return False
-        fired: list[str] = self.st["t"]["fired"]
+        t = self.st["t"]
+        fired: list[str] = t["fired"]
         pushed = False
-        saved = self.loc
         for check in checks:
             if check.id in fired:
                 continue
-            self.loc = {"p": self.st["t"]["active"], "me": self.st["t"]["active"]}
-            if check.when(self):
+            p = t["active"]
+            if check.test(self, p, p):  # type: ignore[misc]
                 fired.append(check.id)
-                self.push(check.block, {"p": self.st["t"]["active"], "me": self.st["t"]["active"]})
+                self.push(check.block, {"p": p, "me": p})
                 pushed = True
-                saved = self.loc
-        self.loc = saved
         return pushed
 
     # -- log
@@ -228,6 +185,24 @@ class Runtime:
         """A log line; players in `hidden_from` read `redacted` instead (nothing if it is empty)."""
         if self.log is not None:
             self.log.append({"text": text, "hidden_from": hidden_from or [], "redacted": redacted})
+
+
+def over_budget() -> None:
+    raise GameRuntimeError(f"more than {STEP_BUDGET} steps without a decision (an endless loop?)", None)
+
+
+def _too_deep(err: RecursionError) -> str:
+    """What recursed: effects (procedures, triggers) calling each other, or functions."""
+    effects = 0
+    tb = err.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_name
+        if name.startswith(("P_", "trigger_", "X_")):
+            effects += 1
+        tb = tb.tb_next
+    if effects >= MAX_DEPTH:
+        return f"effects nested more than {MAX_DEPTH} deep (unbounded recursion?)"
+    return "functions call each other too deeply"
 
 
 def _describe(err: Exception) -> str:

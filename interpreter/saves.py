@@ -8,7 +8,8 @@ vars, marks, options, actions), and a state this game could not be in:
 
 - the schema: exactly the engine's keys, each of the right type and length for the game's layout
   (zone instances, components, counters, vars per player, marks per component);
-- known ids: component ids, zone instances, players, action indices, blocks of the frame stack;
+- known ids: component ids, zone instances, players, action indices, the frame stack's blocks and
+  pcs (the flow driver at the bottom, resumable blocks of the game at one of their pcs above it);
 - every component in at most one zone, and `loc` saying where each one is;
 - the pending decision well-formed (its kind, a player in the game, ids and values aligned, window
   values naming real actions with the right number of arguments) and consistent with the frame
@@ -27,8 +28,8 @@ from typing import Any
 
 from tabula.interpreter import limits
 from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.runtime import MAX_DEPTH, Runtime
-from tabula.interpreter.state import State, clone
+from tabula.interpreter.runtime import MAX_DEPTH
+from tabula.interpreter.state import State
 
 FORMAT = "tabula-save"
 VERSION = 1
@@ -51,6 +52,7 @@ STAGES = frozenset(
 )
 ENDINGS = (None, "immediately", "after_turn", "final_turns")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LOCAL = re.compile(r"@?[A-Za-z_][A-Za-z0-9_]*")  # '@it1': a loop's hidden locals
 _MAX_PROBLEMS = 20
 
 
@@ -365,27 +367,32 @@ def _flow(game: CompiledGame, st: State, n: int, out: list[Problem]) -> None:
 
 
 def _stack(game: CompiledGame, st: State, out: list[Problem]) -> None:
+    """Frames `[block, pc, locals]`: the flow driver at the bottom (pc 0), above it resumable blocks
+    of this game (compile/machines.py) at one of their pcs, locals a mapping of local names."""
     stk = st["stk"]
     if not isinstance(stk, list) or len(stk) > MAX_DEPTH:
         out.append(("L005", f"'stk' must be a list of at most {MAX_DEPTH} frames"))
         return
     for i, fr in enumerate(stk):
-        ok = isinstance(fr, list) and len(fr) == 4 and _is_int(fr[0]) and 0 <= fr[0] < len(game.blocks)
-        if ok and not (_is_int(fr[1]) and 0 <= fr[1] <= len(game.blocks[fr[0]])):
-            ok = False
-        if (
-            ok
-            and fr[2] is not None
-            and not (isinstance(fr[2], dict) and all(_NAME.fullmatch(k) for k in fr[2]))
-        ):
-            ok = False
-        if not ok:
-            out.append(("L005", f"frame {i} of the stack is not [block, step, locals, loop] of this game"))
+        if not _frame(game, fr, i == 0):
+            out.append(("L005", f"frame {i} of the stack is not [block, pc, locals] of this game"))
             return
-    if stk and stk[0][0] != game.main_block:
-        out.append(("L005", "the stack does not start with the game's flow"))
     if not stk and st["t"]["stage"] != "done":
         out.append(("L005", "the stack is empty but the game is not over"))
+
+
+def _frame(game: CompiledGame, fr: Any, bottom: bool) -> bool:
+    if not (isinstance(fr, list) and len(fr) == 3 and _is_int(fr[0]) and _is_int(fr[1])):
+        return False
+    block, pc, local_vars = fr
+    if bottom:  # the flow driver keeps its position in t, not in pc
+        if block != game.main_block or pc != 0:
+            return False
+    elif block not in game.block_pcs or not 0 <= pc < game.block_pcs[block]:
+        return False
+    if not isinstance(local_vars, dict):
+        return False
+    return all(isinstance(k, str) and _LOCAL.fullmatch(k) for k in local_vars)
 
 
 def _decision(game: CompiledGame, st: State, n: int, out: list[Problem]) -> None:
@@ -443,26 +450,23 @@ def _window_value(game: CompiledGame, value: Any) -> bool:
 def check_decision_against_stack(game: CompiledGame, st: State) -> list[Problem]:
     """Whether the pending decision is the one the state's frame stack asks for.
 
-    ENGINE-SPECIFIC: written for the closure-based engine (frames `[block, pc, locals, loop]`; a
-    window suspends with its own step at `pc`, a choice with `pc` just past it). It re-runs the
-    suspended step on a copy and compares the decision it asks with the saved one, so an edited
-    pending decision (a card from another player's hand, another player deciding) is refused. The
-    engine rewrite (issue 8) replaces this function with its own, for its frame format.
+    The top frame must wait at one of the game's decision points (`game.decision_points`), and
+    `Engine.recompute_decision` (which runs that point again on a copy) must pose the saved decision
+    exactly: an edited pending decision (a card from another player's hand, another player deciding)
+    is refused.
     """
+    from tabula.interpreter.engine import Engine
+
     dec = st["dec"]
-    if dec is None or not st["stk"]:
+    if dec is None:
         return []
-    copy = clone(st)
-    copy["dec"] = None
-    fr = copy["stk"][-1]
-    pc = fr[1] if dec["k"] == "window" else fr[1] - 1
-    block = game.blocks[fr[0]]
-    if not 0 <= pc < len(block):
-        return [("L007", "the pending decision does not match the frame stack")]
+    fr = st["stk"][-1] if st["stk"] else None
+    if fr is None or (fr[0], fr[1]) not in game.decision_points:
+        return [("L007", "the pending decision does not match the frame stack (no decision is asked there)")]
     try:
-        block[pc].exec(Runtime(game, copy), fr)
+        again = Engine(game).recompute_decision(st)
     except Exception as err:  # a tampered state can break the rules' code in any way
         return [("L007", f"the pending decision cannot be recomputed from the state ({_short(str(err))})")]
-    if copy["dec"] != dec:
+    if again != dec:
         return [("L007", "the pending decision is not the one the state asks for (edited?)")]
     return []

@@ -1,9 +1,11 @@
-"""Boundary checks of a scenario file's values, called from `scenario.py` before each value is used.
+"""Boundary checks of a scenario file's values, called before each value is used: pack references
+by `Run.load` (scenario_run.py), zones and `given` values by `GivenWriter` (scenario_given.py).
 
 A scenario names packs (confined to the scenario's folder and the game's folder: a scenario never
-reads a file elsewhere), the active player (one of the game's players), zones (a zone reference, not
-any expression), and values written into the game (plain values: a `given` entry is one line of DSL,
-so a line break would smuggle in statements). Each problem is an `AuthorError` located in the file.
+reads a file elsewhere; S006), zones (a zone reference, not any expression, of a player in the game;
+R108, the code of a `given` zone that is not a zone), and values written into the game (plain
+values: a `given` entry is one line of DSL, so a line break would smuggle in statements; S006). Each
+problem is an `AuthorError` located in the file. (`given.active` is checked by GivenWriter: R107.)
 """
 
 from __future__ import annotations
@@ -51,15 +53,6 @@ def pack_ref(doc: YamlDoc, path: YamlPath, ref: str, scenario_dir: Path, game_fo
     raise _fail(doc, path, "S006", message, hint)
 
 
-def player_index(doc: YamlDoc, path: YamlPath, names: list[str], name: str) -> int:
-    """The seat of the player `name`, or an error naming the players."""
-    if name in names:
-        return names.index(name)
-    raise _fail(
-        doc, path, "S006", f"'{name}' is not a player of this scenario", f"players: {', '.join(names)}"
-    )
-
-
 def zone_ref(doc: YamlDoc, path: YamlPath, game: CompiledGame, text: str) -> str:
     """`zone` or `zone(player)`: a `given.zones` key must name a zone (any other value would be read
     as a zone's number). Returns the zone's name."""
@@ -68,7 +61,7 @@ def zone_ref(doc: YamlDoc, path: YamlPath, game: CompiledGame, text: str) -> str
     if not isinstance(head, ast.Name) or head.id not in game.zones:
         zones = ", ".join(sorted(game.zones)) or "none"
         hint = f"write a zone, or zone(player): {zones}"
-        raise _fail(doc, path, "S006", f"'{text}' is not a zone", hint, key=True)
+        raise _fail(doc, path, "R108", f"'{text}' is not a zone", hint, key=True)
     return head.id
 
 
@@ -85,21 +78,22 @@ def zone_instance(
         or layouts[zone].name != name
         or (owner is not None and owner >= len(st["names"]))
     ):
-        raise _fail(doc, path, "S006", f"this is not a zone of a player in the game ({name})", key=True)
+        raise _fail(doc, path, "R108", f"this is not a zone of a player in the game ({name})", key=True)
     return zone
 
 
-def given_values(doc: YamlDoc, given: Any) -> None:
-    """Every reference and value written by `given` is one line, every value plain data, every mark a name."""
+def given_values(doc: YamlDoc, given: Any, base: YamlPath = ("given",)) -> None:
+    """Every reference and value written by `given` (at `base` in the file) is one line, every value
+    plain data, every mark a name."""
     for section in ("counters", "vars"):
         for key, value in (getattr(given, section) or {}).items():
-            path: YamlPath = ("given", section, key)
+            path: YamlPath = (*base, section, key)
             if "\n" in str(key) or "\r" in str(key):
                 raise _fail(doc, path, "S006", "a reference in 'given' is one line", key=True)
             _plain(doc, path, value)
     for component, marks in (given.marks or {}).items():
         for mark, value in marks.items():
-            path = ("given", "marks", component, mark)
+            path = (*base, "marks", component, mark)
             if not _NAME.fullmatch(str(mark)):
                 raise _fail(doc, path, "S006", f"{str(mark)!r} is not a mark name", key=True)
             _plain(doc, path, value)

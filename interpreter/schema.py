@@ -34,6 +34,8 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from tabula.interpreter import limits
+from tabula.interpreter.declared import check_declared
+from tabula.interpreter.options import describe as _describe
 from tabula.interpreter.source import Diagnostic, Report, Span, did_you_mean
 from tabula.interpreter.yamlsource import GameSource, YamlDoc, YamlPath, span_for
 
@@ -99,6 +101,14 @@ class OptionDef(_Model):
     """A named rules option; a variant or a scenario sets it."""
 
     default: bool | int | str = Field(description="Value when no variant sets the option.")
+    type: Literal["bool", "int", "str"] | None = Field(
+        default=None, description="bool, int or str (default: the type of `default`)."
+    )
+    min: int | None = Field(default=None, description="Smallest allowed value of an int option.")
+    max: int | None = Field(default=None, description="Largest allowed value of an int option.")
+    choices: list[bool | int | str] | None = Field(
+        default=None, description="The only values allowed, e.g. ['2', '2,3', '3']."
+    )
     description: str | None = Field(default=None, description="What the option changes.")
 
 
@@ -290,6 +300,107 @@ class ScoringDef(_Model):
     tiebreak: list[Dsl] = Field(default=[], description="Compared in order; still tied means a shared win.")
 
 
+class BotsDef(_Model):
+    """How bots judge a position they cannot play to the end (read by `tabula simulate --bot`)."""
+
+    evaluate: Dsl | None = Field(
+        default=None,
+        description="Expression with p bound: how well player p stands (higher is better); "
+        "default: the score.",
+    )
+    scale: int | float = Field(
+        default=10,
+        gt=0,
+        description="A difference in `evaluate` worth a clear advantage (search bots turn differences "
+        "into win chances with tanh(difference / scale)).",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Presentation (docs/presentation.md): how screens show the game; never read by the rules
+# ---------------------------------------------------------------------------------------------
+
+
+class ShownValue(_Model):
+    """A row computed by an expression (`p` bound to the player in a player's panel)."""
+
+    label: str = Field(description="The row's label.")
+    value: Dsl = Field(description="The expression shown.")
+
+
+class ShownGroup(_Model):
+    """A titled group of rows in a player's panel or on the table."""
+
+    title: str = Field(description="The group's title.")
+    show: list[str | ShownValue] = Field(
+        default=[], description="Counter, var or zone names, or {label, value} rows, in order."
+    )
+
+
+class ComponentLook(_Model):
+    """How the components of one type are drawn (`self` is the component)."""
+
+    title: str | None = Field(default=None, description="Title template, e.g. '{self.name}' (the default).")
+    colour: Dsl | None = Field(
+        default=None,
+        description="Expression whose value picks the colour (a colour word, a player, a symbol).",
+    )
+    badges: list[str] = Field(
+        default=[], description="Templates drawn as small badges; one that renders blank is left out."
+    )
+    text: str | None = Field(
+        default=None, description="Template of the card's text (default: its 'text' property, if any)."
+    )
+
+
+class ZoneLook(_Model):
+    """How a zone's contents are laid out."""
+
+    group_by: str | None = Field(
+        default=None, description="A property: contents shown in groups by its value."
+    )
+    under: str | None = Field(
+        default=None,
+        description="'ZONE.MARK': draw each component under the one of ZONE (same owner) named by its MARK.",
+    )
+
+
+class ScorePart(_Model):
+    """One named part of the final score (`p` bound)."""
+
+    label: str = Field(description="The part's name, e.g. 'Majorities'.")
+    value: Dsl = Field(description="The points of player p from this part.")
+
+
+class PresentationDef(_Model):
+    """The `presentation` section: what screens show and how; the rules never read it."""
+
+    seat_colours: list[str] = Field(default=[], description="A colour per seat, in seat order.")
+    colours: dict[str, str] = Field(
+        default={}, description="Value (a symbol, a property value) -> colour (a CSS colour name or #rrggbb)."
+    )
+    labels: dict[str, str] = Field(
+        default={}, description="Counter, var, zone, mark, action or symbol name -> the label shown."
+    )
+    player: list[ShownGroup] = Field(default=[], description="Groups of each player's panel.")
+    table: list[ShownGroup] = Field(
+        default=[], description="Groups of the table (global counters, vars, zones)."
+    )
+    bookkeeping: list[str] = Field(
+        default=[], description="Counters, vars and zones never shown on screens (still in views)."
+    )
+    summary: str | None = Field(default=None, description="One-line template per player (`p` bound).")
+    marks: dict[str, Literal["player", "component"]] = Field(
+        default={}, description="Mark name -> what its values are, so screens show them by name."
+    )
+    components: dict[str, ComponentLook] = Field(default={}, description="Component type -> how it is drawn.")
+    zones: dict[str, ZoneLook] = Field(default={}, description="Zone -> how its contents are laid out.")
+    score: list[ScorePart] = Field(default=[], description="The named parts of the final score.")
+    score_rest: str | None = Field(
+        default=None, description="Label of the score the parts leave over (e.g. points scored during play)."
+    )
+
+
 class GameDef(_Model):
     """A whole game definition: the merged sections of a game folder."""
 
@@ -313,69 +424,153 @@ class GameDef(_Model):
     rules: dict[str, RuleDef] = Field(default={}, description="Extensible predicates.")
     flow: FlowDef | None = Field(default=None, description="Setup, rounds, turns, end checks, finish.")
     scoring: ScoringDef | None = Field(default=None, description="Final scoring.")
+    bots: BotsDef | None = Field(default=None, description="How bots evaluate positions.")
+    presentation: PresentationDef | None = Field(
+        default=None, description="How screens show the game (tabula play, tabula serve)."
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Scenarios (docs/language.md §6)
 # ---------------------------------------------------------------------------------------------
 
+Names = list[Annotated[str, BeforeValidator(_scalar_as_text), WithJsonSchema({"type": ["string", "number"]})]]
+"""Component names or keys (`Temple`, `Road#2`); a YAML number is taken as its text."""
 
-class Given(_Model):
-    """What a scenario writes into a freshly set-up game."""
 
-    start: str | None = Field(
-        default=None, description="Play until the first decision of this phase of P1's turn."
-    )
-    active: str | None = Field(default=None, description="The player whose turn it is (a player's name).")
+class GivenState(_Model):
+    """State a scenario writes: at the start (`given`) or between two choices (a `given` step)."""
+
     counters: dict[str, Any] = Field(
         default={}, description="Counter reference -> value, e.g. 'money(Ann)': 10."
     )
     vars: dict[str, Any] = Field(default={}, description="Variable reference -> value.")
-    zones: dict[str, list[str]] = Field(
-        default={}, description="Zone reference -> component names moved there."
+    zones: dict[str, Names] = Field(
+        default={}, description="Zone reference -> exactly these components, in order (index 0 = top)."
     )
     marks: dict[str, dict[str, Any]] = Field(default={}, description="Component name -> mark -> value.")
+    top: dict[str, Names] = Field(
+        default={},
+        description="Zone reference -> these components on top, in order (the next draws); the rest stays.",
+    )
+    next_shuffle: dict[str, Names] = Field(
+        default={},
+        description="Zone reference -> after its next shuffle the zone starts with these, in order.",
+    )
+
+
+class Given(GivenState):
+    """What a scenario writes into a freshly set-up game, and where in the flow it starts."""
+
+    start: str | None = Field(
+        default=None,
+        description="Stop before this phase of the first turn ('turn': its first phase; "
+        "'game_end': run flow.finish and scoring on the given state).",
+    )
+    active: str | None = Field(default=None, description="The player whose turn it is (a player's name).")
+    round: int | None = Field(default=None, ge=1, description="The round number (games with rounds).")
+    turn: int | None = Field(default=None, ge=1, description="The turn number.")
+
+
+ChoiceIds = ChoiceId | list[ChoiceId]
 
 
 class WhenStep(_Model):
-    """A scenario step written as a mapping: a choice checked against its decider, an illegal choice,
-    and/or a condition checked at that point (run in the order check, expect_illegal, choose)."""
+    """A scenario step written as a mapping. In one step: `check`, `expect_legal`, `expect_illegal`,
+    then `choose`; with `probe` they look at the position after the probed choices, which is then
+    rolled back. `{check, at}` waits for an event or a phase; `{given}` writes state."""
 
     by: str | None = Field(default=None, description="The player expected to decide.")
     choose: ChoiceId | None = Field(default=None, description="The choice's stable id.")
-    expect_illegal: ChoiceId | None = Field(
-        default=None, description="A choice id that must not be legal now."
+    probe: ChoiceIds | None = Field(
+        default=None, description="Choices tried on a copy of the game, rolled back after the step."
+    )
+    expect_legal: ChoiceIds | None = Field(default=None, description="Choice ids that must be legal now.")
+    expect_illegal: ChoiceIds | None = Field(
+        default=None, description="Choice ids that must not be legal now."
     )
     check: list[Dsl] | Dsl | None = Field(
         default=None, description="DSL conditions (one or a list) that must hold at this point."
     )
+    at: str | None = Field(
+        default=None,
+        description="Check when this event next fires or before this phase next starts "
+        "(`event:NAME` / `phase:NAME` when a name is both).",
+    )
+    where: Dsl | None = Field(
+        default=None, description="With `at`: the first firing whose arguments make this hold."
+    )
+    given: GivenState | None = Field(default=None, description="State written here, between two choices.")
 
     @model_validator(mode="after")
     def _does_something(self) -> WhenStep:
-        if self.choose is None and self.expect_illegal is None and self.check is None:
-            raise ValueError("a step needs 'choose', 'expect_illegal' or 'check'")
+        acts = [self.choose, self.probe, self.expect_legal, self.expect_illegal, self.check, self.given]
+        if all(a is None for a in acts):
+            raise ValueError(
+                "a step needs 'choose', 'probe', 'expect_legal', 'expect_illegal', 'check' or 'given'"
+            )
+        if self.given is not None and any(a is not None for a in acts[:-1]):
+            raise ValueError("a 'given' step stands alone: put the choices and checks in their own steps")
+        if self.at is not None and (self.check is None or any(a is not None for a in acts[:4])):
+            raise ValueError("'at' goes with 'check' alone: {check: ..., at: EVENT}")
+        if self.where is not None and self.at is None:
+            raise ValueError("'where' goes with 'at': {check: ..., at: EVENT, where: CONDITION}")
+        if self.probe is not None and self.choose is not None:
+            raise ValueError("a step either probes or chooses, not both")
         return self
 
 
-class Scenario(_Model):
-    """A rulebook example as data: a game, a given position, choices, and conditions that must hold."""
+Tag = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
-    scenario: str = Field(description="The scenario's title.")
-    game: str = Field(description="A bundled game name, or a path relative to the scenario file.")
-    players: list[str] | int = Field(description="Player names in seat order, or a number of players.")
+
+class _ScenarioParts(_Model):
+    """The keys a scenario file and each of its cases may set (a case's replace the file's)."""
+
+    description: str | None = Field(default=None, description="Free text for people.")
     seed: int = Field(
         default=0, ge=0, lt=limits.SEED_BOUND, description="Seed of the random generator (0 to 2^64 - 1)."
     )
     options: dict[str, Any] = Field(default={}, description="Option name -> value.")
     variant: str | None = Field(default=None, description="A variant of the game (name or pack file).")
     with_: list[str] = Field(default=[], alias="with", description="Expansions (names or pack files).")
-    given: Given = Field(default=Given(), description="Written into a freshly set-up game.")
     when: list[ChoiceId | WhenStep] = Field(default=[], description="Choices by stable id, in order.")
     then: list[Dsl] = Field(default=[], description="DSL conditions that must all hold afterwards.")
-    description: str | None = Field(default=None, description="Free text for people.")
     expect_end: bool | list[str] | None = Field(
         default=None,
         description="true: the game has ended; false: it has not; a list: it ended and these won.",
+    )
+    tags: list[Tag] = Field(
+        default=[], description="Names that become pytest markers of the scenario's items (e.g. slow)."
+    )
+
+
+class Case(_ScenarioParts):
+    """One case of a scenario file: its keys replace the file's; its `given` adds to the file's."""
+
+    name: str = Field(description="The case's name (shown after the scenario's title).")
+    players: list[str] | int | None = Field(default=None, description="Player names or a number.")
+    given: Given | None = Field(default=None, description="Added to the file's `given`, key by key.")
+
+
+Scalar = str | int | bool | None | list[Any]
+
+
+class Scenario(_ScenarioParts):
+    """A rulebook example as data: a game, a given position, choices, and conditions that must hold."""
+
+    scenario: str = Field(description="The scenario's title.")
+    game: str = Field(
+        description="A bundled game name, or a path to a game folder relative to the scenario file "
+        "(written ./x, ../x or absolute)."
+    )
+    players: list[str] | int = Field(description="Player names in seat order, or a number of players.")
+    given: Given = Field(default=Given(), description="Written into a freshly set-up game.")
+    cases: list[Case] = Field(
+        default=[], description="Several cases of one example, each run and reported on its own."
+    )
+    examples: list[dict[str, Scalar]] = Field(
+        default=[],
+        description="A table of parameters: each row is a case; its values replace <name> in the text.",
     )
 
 
@@ -392,12 +587,18 @@ def validate_game(source: GameSource, report: Report) -> GameDef | None:
         from tabula.interpreter.gamelimits import check_game_limits
 
         check_game_limits(game, source, report)
+        check_declared(source, report)
     return game
 
 
 def validate_scenario(doc: YamlDoc, report: Report) -> Scenario | None:
     """Validate one scenario file; every problem (all at once) goes to `report`."""
     return _validate(Scenario, doc.data, _Where(doc, False, doc.file), report)
+
+
+def validate_document(model: type[_M], doc: YamlDoc, report: Report) -> _M | None:
+    """Validate one YAML file against a model (a pack file, ...); every problem goes to `report`."""
+    return _validate(model, doc.data, _Where(doc, False, doc.file), report)
 
 
 def game_json_schema() -> dict[str, Any]:
@@ -643,24 +844,6 @@ def _literal_options(err: ErrorDetails) -> list[str]:
 
 def _join_alternatives(options: Sequence[str]) -> str:
     return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
-
-
-def _describe(value: Any) -> str:
-    """The value an author wrote, in words, for "must be X, not Y"."""
-    if value is None:
-        return "empty"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:37] + "..."
-        return "the string '" + text.replace("\n", "\\n") + "'"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
 
 
 def _dotted(path: YamlPath) -> str:

@@ -15,6 +15,7 @@ Layout (every key is engine-owned; the game's own data lives in z/c/v/m):
 | `dec` | the pending decision: who, choice ids, values |
 | `t` | flow position: stage, round, turn, active player, phase, ending, winners |
 | `names`, `o` | player names, rules options |
+| `rig` | only in scenarios: zone instance -> the order it takes at its next shuffle (rig.py) |
 
 A copy copies each list one level deep: the DSL never mutates a list value in place.
 """
@@ -51,10 +52,11 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
             name: ([copy.deepcopy(v.initial) for _ in range(n)] if v.per_player else copy.deepcopy(v.initial))
             for name, v in game.vars.items()
         },
-        "m": {name: [copy.deepcopy(default) for _ in range(ncomp)] for name, default in game.marks.items()},
+        # values are never changed in place (a write replaces them), so components may share one
+        "m": {name: [copy.deepcopy(default)] * ncomp for name, default in game.marks.items()},
         "rv": [0] * ncomp,
         "rng": rng.seed_state(seed),
-        "stk": [[game.main_block, 0, {}, None]],
+        "stk": [[game.main_block, 0, {}]],
         "dec": None,
         "t": {
             "stage": "setup",
@@ -80,15 +82,7 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
 
 
 def _copy_frame(fr: list[Any]) -> list[Any]:
-    loop = fr[3]
-    return [
-        fr[0],
-        fr[1],
-        dict(fr[2]) if fr[2] is not None else None,
-        [list(loop[0]), loop[1]]
-        if loop is not None and len(loop) == 2 and isinstance(loop[0], list)
-        else (list(loop) if loop is not None else None),
-    ]
+    return [fr[0], fr[1], dict(fr[2])]
 
 
 def clone(st: State) -> State:
@@ -96,7 +90,7 @@ def clone(st: State) -> State:
     v = st["v"]
     dec = st["dec"]
     t = st["t"]
-    return {
+    copy_: State = {
         "z": [list(z) for z in st["z"]],
         "loc": list(st["loc"]),
         "c": list(st["c"]),
@@ -110,6 +104,9 @@ def clone(st: State) -> State:
         "names": st["names"],
         "o": st["o"],
     }
+    if "rig" in st:  # rigged shuffle orders written by a scenario (rig.py)
+        copy_["rig"] = {zone: [list(c) for c in order] for zone, order in st["rig"].items()}
+    return copy_
 
 
 def canonical(st: State) -> str:

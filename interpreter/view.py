@@ -3,8 +3,9 @@
 A component is visible to a player when it lies in a public zone, in a zone of theirs marked
 `owner`, out of play, or has been revealed to everyone. In a view, each invisible component id is
 replaced by -1 (so zone sizes stay public), its location and marks are blanked, and the parts of the
-state that could leak hidden facts are dropped: the generator (future shuffles), the frame stack
-(locals may hold hidden components), and other players' pending options. Vars declared with a
+state that could leak hidden facts are dropped: the generator (future shuffles), a scenario's
+rigged shuffle orders (`rig`: the future order of a zone), the frame stack (locals may hold hidden
+components), and other players' pending options. Vars declared with a
 component type are scrubbed the same way. Log entries carry the players they are hidden from.
 """
 
@@ -62,6 +63,7 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
         decision = {"p": dec["p"], "ids": list(dec["ids"]), "prompt": dec["prompt"]}
     else:
         decision = {"p": dec["p"]}
+    # every key is listed: nothing new in the state (such as "rig") reaches a view unless added here
     return {
         "viewer": player,
         "z": zones,

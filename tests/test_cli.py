@@ -2,26 +2,44 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import shutil
 import subprocess
 import sys
 import types
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from tabula import cli
+from tabula import cli, info
 from tabula.common import parse_option
+from tabula.interpreter.options import OptionText
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "games" / "mini"
 
 
-def tabula(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tabula.cli", *args], input=stdin, capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+def tabula(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """`tabula ARGS` run in this process, as the console script runs it, with stdin and output captured
+    (a subprocess would cost an interpreter start and every import per call; test_version runs one)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved, saved_cwd = sys.stdin, os.getcwd()
+    sys.stdin = io.StringIO(stdin)
+    os.chdir(cwd)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                code = cli.main(list(args))
+            except SystemExit as stop:  # argparse
+                code = int(stop.code or 0)
+    finally:
+        sys.stdin = saved
+        os.chdir(saved_cwd)
+    return subprocess.CompletedProcess(["tabula", *args], code, out.getvalue(), err.getvalue())
 
 
 def broken_copy(tmp_path: Path, old: str, new: str) -> Path:
@@ -64,32 +82,34 @@ def test_check_runtime_error_in_setup(tmp_path: Path) -> None:
     assert "Traceback" not in run.stderr
 
 
-def test_unknown_game_and_bad_option() -> None:
+def test_unknown_game_and_bad_option_are_bad_calls() -> None:
     run = tabula("check", "no-such-game")
-    assert run.returncode == 1 and "no-such-game" in run.stderr
+    assert run.returncode == 2 and "no-such-game" in run.stderr
     run = tabula("check", str(MINI), "--option", "nope=1")
-    assert run.returncode == 1 and "unknown rules option 'nope'" in run.stderr
+    assert run.returncode == 2 and "unknown rules option 'nope'" in run.stderr
 
 
 def test_internal_error_exits_70(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     def boom(*_: object) -> None:
         raise RuntimeError("kaput")
 
-    monkeypatch.setattr(cli, "load", boom)
+    monkeypatch.setattr(info, "load", boom)
     assert cli.main(["check", str(MINI)]) == 70
     err = capsys.readouterr().err
     assert "internal error" in err and "kaput" in err and "Traceback" not in err
 
 
-def test_parse_option_reads_yaml_scalars() -> None:
-    assert parse_option("target=3") == ("target", 3)
-    assert parse_option("short=true") == ("short", True)
-    assert parse_option("colour=red") == ("colour", "red")
+def test_parse_option_keeps_the_text_for_the_options_type() -> None:
+    assert parse_option("target=3") == ("target", "3")
+    assert isinstance(parse_option("target=3")[1], OptionText)
+    assert parse_option("sizes=2,3") == ("sizes", "2,3")
     assert parse_option("name='a b'") == ("name", "a b")
+    assert parse_option(" colour = red ") == ("colour", "red")
 
 
 def test_version() -> None:
-    run = tabula("--version")
+    run = subprocess.run([sys.executable, "-m", "tabula", "--version"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
     assert run.returncode == 0 and run.stdout.startswith("tabula ")
 
 
@@ -97,15 +117,15 @@ def test_version() -> None:
 
 
 def test_simulate_prints_rates() -> None:
-    run = tabula("simulate", str(MINI), "--players", "2", "--games", "30", "--seed", "5")
+    run = tabula("simulate", str(MINI), "--players", "2", "--games", "30", "--seed", "5", "--jobs", "1")
     assert run.returncode == 0, run.stderr
     assert "games/s" in run.stdout and "decisions/s" in run.stdout
-    assert "win rate" in run.stdout and "mean turns" in run.stdout and "endings" in run.stdout
+    assert "win rate [95% CI]" in run.stdout and "turns      mean" in run.stdout and "endings" in run.stdout
 
 
 def test_simulate_json_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["simulate", str(MINI), "--players", "3", "--games", "20", "--seed", "9", "--json",
-            "--option", "target=15"]
+            "--option", "target=15", "--jobs", "1"]
     results = []
     for _ in range(2):
         assert cli.main(argv) == 0
@@ -115,17 +135,22 @@ def test_simulate_json_is_reproducible(capsys: pytest.CaptureFixture[str]) -> No
         results.append(data)
     assert results[0] == results[1]
     assert results[0]["games"] == 20 and len(results[0]["seats"]) == 3
-    assert sum(s["win_rate"] for s in results[0]["seats"]) == pytest.approx(1.0)
+    seats = results[0]["seats"]
+    assert all(s["wins"] + s["ties"] + s["losses"] == 20 for s in seats)
+    # each game has one sole winner (one win) or k >= 2 shared winners (k ties)
+    assert sum(s["wins"] for s in seats) <= 20 <= sum(s["wins"] + s["ties"] for s in seats)
+    assert all(s["win_rate"]["low"] <= s["win_rate"]["rate"] <= s["win_rate"]["high"] for s in seats)
     assert sum(results[0]["endings"].values()) == 20
 
 
 def test_simulate_runtime_error_names_location_and_seed(tmp_path: Path) -> None:
     game = broken_copy(tmp_path, "      gain n score(me)\n", "      pay 5 score(me)\n")
-    run = tabula("simulate", str(game), "--games", "5", "--seed", "3")
+    run = tabula("simulate", str(game), "--games", "5", "--seed", "3", "--jobs", "1", cwd=tmp_path)
     assert run.returncode == 1
     assert f"{game / 'game.yaml'}:40:7: error: " in run.stderr
     assert "--seed 3" in run.stderr and "game 0" in run.stderr
     assert "Traceback" not in run.stderr
+    assert (tmp_path / "failed-mini-2p-seed3.yaml").is_file()  # the failed game, as a scenario
 
 
 # ------------------------------------------------------------------ play
@@ -135,18 +160,18 @@ def test_play_through_stdin_reaches_the_end() -> None:
     run = tabula("play", str(MINI), "--players", "2", "--seed", "1", stdin="1\n" * 60)
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    assert "choose an action:" in out and "  1) take:1" in out
-    assert "Game over. Scores:" in out and "Winner" in out
+    assert "choose an action:" in out and " 1) take:1" in out
+    assert "Game over." in out and "Final score" in out and "Winner" in out
     assert "\x1b[" not in out  # plain text when not on a terminal
 
 
 def test_play_shows_only_the_players_view() -> None:
     run = tabula("play", str(MINI), "--players", "2", "--seed", "1", "--names", "Ann,Bob", stdin="q\n")
     assert run.returncode == 0, run.stderr
-    you, _, rest = run.stdout.partition("Table:")
-    assert "You (Ann):" in you and "hand (1): A" in you
+    you, _, rest = run.stdout.partition("\nBob:")
+    assert "You (Ann): score 0 · hand 1" in you and "hand: A" in you
+    assert rest.startswith(" score 0 · hand 1\n")  # the opponent in one line: how many cards, not which
     assert "deck (2): ? x2" in rest
-    assert "Bob:\n  score: 0\n  hand (1): ?" in rest
     assert "quit." in run.stdout
 
 
@@ -165,7 +190,7 @@ def test_play_commands_and_eof(capsys: pytest.CaptureFixture[str], monkeypatch: 
 
 def test_play_bad_seat() -> None:
     run = tabula("play", str(MINI), "--players", "2", "--seat", "4")
-    assert run.returncode == 1 and "--seat 4" in run.stderr
+    assert run.returncode == 2 and "--seat 4" in run.stderr
 
 
 # ------------------------------------------------------------------ verify and schema
@@ -187,14 +212,14 @@ def fake_scenario_module(tmp_path: Path) -> types.ModuleType:
     def find_scenarios(paths: list[str]) -> list[Path]:
         return [tmp_path / "a.yaml", tmp_path / "b.yaml"]
 
-    def run_scenario_file(path: Path, variant: object = None, expansions: object = ()) -> FakeResult:
+    def run_scenario_cases(path: Path, variant: object = None, expansions: object = ()) -> list[FakeResult]:
         if path.stem == "a":
-            return FakeResult("good one", str(path), True)
-        return FakeResult("bad one", str(path), False, ["money(Thomas) == 7: money(Thomas) is 9"],
-                          None, [f"line {i}" for i in range(30)])
+            return [FakeResult("good one", str(path), True)]
+        return [FakeResult("bad one", str(path), False, ["money(Thomas) == 7: money(Thomas) is 9"],
+                           None, [f"line {i}" for i in range(30)])]
 
     module.find_scenarios = find_scenarios  # type: ignore[attr-defined]
-    module.run_scenario_file = run_scenario_file  # type: ignore[attr-defined]
+    module.run_scenario_cases = run_scenario_cases  # type: ignore[attr-defined]
     return module
 
 
@@ -223,7 +248,7 @@ def test_verify_real_scenarios(tmp_path: Path) -> None:
 
 def test_verify_missing_path() -> None:
     run = tabula("verify", "no/such/dir")
-    assert run.returncode == 1 and "no/such/dir" in run.stderr
+    assert run.returncode == 2 and "no/such/dir" in run.stderr
 
 
 @pytest.mark.parametrize("kind", ["game", "scenario"])

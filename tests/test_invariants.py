@@ -23,6 +23,15 @@ if (ROOT / "gamedefs" / "porta-nigra" / "flow.yaml").exists():
     GAMES.append((ROOT / "gamedefs" / "porta-nigra", [2, 3, 4]))
 
 CASES = [(folder, n, seed) for folder, counts in GAMES for n in counts for seed in (1, 2)]
+# the fast tier plays Mini and one Porta Nigra game; the other Porta Nigra games are slow
+PARAMS = [
+    pytest.param(
+        *case,
+        id=f"{case[0].name}-{case[1]}p-seed{case[2]}",
+        marks=[pytest.mark.slow] if case[0].name == "porta-nigra" and case[1:] != (2, 1) else [],
+    )
+    for case in CASES
+]
 
 
 def check_views(engine: Engine, st: dict, n: int) -> None:
@@ -39,8 +48,7 @@ def check_views(engine: Engine, st: dict, n: int) -> None:
             assert "ids" not in v["dec"]
 
 
-@pytest.mark.parametrize(("folder", "players", "seed"), CASES,
-                         ids=[f"{c[0].name}-{c[1]}p-seed{c[2]}" for c in CASES])
+@pytest.mark.parametrize(("folder", "players", "seed"), PARAMS)
 def test_random_playout_invariants(folder: Path, players: int, seed: int) -> None:
     engine = Engine(load_game(folder))
     st = engine.new_game(players, seed=seed)

@@ -6,6 +6,7 @@ across the area, the reserve and the elements on the board; every component in e
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +16,11 @@ import pytest
 from tabula.interpreter import rng
 from tabula.interpreter.dsl.parser import PlainOrigin
 from tabula.interpreter.engine import Engine, load_game
-from tabula.interpreter.model import Closure
+from tabula.interpreter.model import Closure, CompiledGame
 from tabula.interpreter.runtime import Runtime
 from tabula.interpreter.source import Report
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME = load_game(ROOT / "gamedefs" / "porta-nigra")
 BRICKS = (
     "brick_supply + sum(market(c) for c in colours)"
     " + sum(sum(bricks(q, c) for c in colours) for q in players)"
@@ -29,28 +29,34 @@ BRICKS = (
 ROMANS = "[romans(q) + roman_reserve(q) + count(s for s in sites where s.owned_by == q) for q in players]"
 
 
+@functools.cache
+def porta_nigra() -> CompiledGame:
+    """The game, compiled on first use (not at collection)."""
+    return load_game(ROOT / "gamedefs" / "porta-nigra")
+
+
 def compile_check(text: str) -> Closure:
     report = Report()
-    f = GAME.snippets.expr(text, PlainOrigin("test_porta_nigra.py"), report, {})
+    f = porta_nigra().snippets.expr(text, PlainOrigin("test_porta_nigra.py"), report, {})
     assert f is not None and not report.has_errors, report.diagnostics
     return f
 
 
 def check_places(st: dict[str, Any]) -> None:
     """Every component in one place; the action cards of absent seats may stay out of play."""
-    owners = [c.props.get("owner") for c in GAME.components]
-    places.check_places(GAME, st, [c for c, o in enumerate(owners) if o is None or o < st["t"]["n"]])
+    owners = [c.props.get("owner") for c in porta_nigra().components]
+    places.check_places(porta_nigra(), st, [c for c, o in enumerate(owners) if o is None or o < st["t"]["n"]])
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_conservation_in_random_games(players: int) -> None:
-    engine = Engine(GAME)
+    engine = Engine(porta_nigra())
     bricks, romans = compile_check(BRICKS), compile_check(ROMANS)
     for seed in (11, 12):
         st = engine.new_game(players, seed=seed)
         bot = rng.seed_state(seed)
         while True:
-            rt = Runtime(GAME, st)
+            rt = Runtime(porta_nigra(), st)
             rt.loc = {}
             assert bricks(rt) == 90
             assert romans(rt) == [15] * players

@@ -107,6 +107,7 @@ def test_lists_are_bounded(tmp_path: Path, effect: str) -> None:
 # ------------------------------------------------------------------ cannot hang
 
 
+@pytest.mark.slow  # runs the whole step budget
 def test_an_endless_while_fails_on_the_step_budget_at_the_loop(tmp_path: Path) -> None:
     folder = hostile(tmp_path, "while true: pass")
     err, _ = run_error(folder)
@@ -116,6 +117,7 @@ def test_an_endless_while_fails_on_the_step_budget_at_the_loop(tmp_path: Path) -
     assert err.span.line == line_of(folder, "while true: pass")
 
 
+@pytest.mark.slow  # runs the whole step budget
 def test_an_endless_while_that_changes_state_is_stopped_too(tmp_path: Path) -> None:
     folder = hostile(tmp_path, "while n >= 0:\n  gain 2 n")
     err, st = run_error(folder)
@@ -125,6 +127,7 @@ def test_an_endless_while_that_changes_state_is_stopped_too(tmp_path: Path) -> N
     assert 0 < st["c"][0] <= 2 * STEP_BUDGET
 
 
+@pytest.mark.slow  # runs the whole step budget
 def test_a_huge_repeat_fails_on_the_step_budget(tmp_path: Path) -> None:
     folder = hostile(tmp_path, "repeat 10000000:\n  gain 1 n")
     err, st = run_error(folder)
@@ -134,6 +137,7 @@ def test_a_huge_repeat_fails_on_the_step_budget(tmp_path: Path) -> None:
     assert err.span is not None and Path(err.span.file).name == "game.yaml"
 
 
+@pytest.mark.slow  # runs the whole step budget
 def test_a_flow_whose_turns_never_ask_anything_fails(tmp_path: Path) -> None:
     folder = hostile(tmp_path, "pass")
     text = (folder / "game.yaml").read_text().replace("          choose x from [1, 2] by p\n", "")

@@ -16,7 +16,7 @@ MINI = Path(__file__).resolve().parent / "games" / "mini"
 
 BASE = """\
 scenario: probe
-game: mini
+game: ./mini
 players: [Ann, Bob]
 seed: 1
 """
@@ -49,7 +49,7 @@ def test_a_pack_path_outside_both_folders_is_refused_without_reading_it(folder: 
     game_side = folder / "sub"
     game_side.mkdir()
     shutil.move(folder / "mini", game_side / "mini")
-    (game_side / "s.yaml").write_text(BASE.replace("game: mini", "game: mini") + f"variant: {ref}\n")
+    (game_side / "s.yaml").write_text(BASE + f"variant: {ref}\n")
     result = run_scenario_file(game_side / "s.yaml")
     assert not result.passed and result.error is not None
     outside = f"'{ref}' is outside the scenario's folder and the game's folder"
@@ -83,7 +83,7 @@ def test_a_missing_pack_file_inside_the_folders_is_named(folder: Path) -> None:
 def test_an_active_player_who_is_not_playing_is_a_located_error(folder: Path) -> None:
     passed, error = run(folder, "given: {start: main, active: Nobody}\n")
     assert not passed
-    assert first_line(error).endswith(":5:30: error[S006]: 'Nobody' is not a player of this scenario")
+    assert first_line(error).endswith(":5:30: error[R107]: 'Nobody' is not a player of this scenario")
     assert "players: Ann, Bob" in error
 
 
@@ -91,14 +91,14 @@ def test_an_active_player_who_is_not_playing_is_a_located_error(folder: Path) ->
 def test_a_zone_key_that_is_not_a_zone_is_a_located_error(folder: Path, zone: str) -> None:
     passed, error = run(folder, f"given: {{start: main, zones: {{{zone}: [A]}}}}\n")
     assert not passed
-    assert "error[S006]" in first_line(error) and "is not a zone" in first_line(error)
+    assert "error[R108]" in first_line(error) and "is not a zone" in first_line(error)
 
 
 @pytest.mark.parametrize("player", ["99", "-1", "2"])
 def test_a_zone_of_a_seat_not_in_the_game_is_a_located_error(folder: Path, player: str) -> None:
     passed, error = run(folder, f"given: {{start: main, zones: {{'hand({player})': [A]}}}}\n")
     assert not passed
-    assert first_line(error).endswith("error[S006]: this is not a zone of a player in the game (hand)")
+    assert first_line(error).endswith("error[R108]: this is not a zone of a player in the game (hand)")
 
 
 def test_a_zone_of_a_player_is_written(folder: Path) -> None:

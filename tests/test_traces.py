@@ -3,18 +3,37 @@ encoding (tests/traces, written by `tabula trace record`) replay with the same c
 state hash after every decision. Where a rule fix must change them, the commit says so and records
 them again.
 
-The quick test replays the first games of every file; the slow one replays them all.
+The quick test replays the first game of every file; the slow one replays them all.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from tabula.traces import check
+from tabula import traces
+from tabula.interpreter.engine import Engine, load_game
+from tabula.traces import Config, check
 
 TRACES = sorted((Path(__file__).resolve().parent / "traces").glob("*.jsonl.gz"))
+FIRST = 1  # games of each file the fast tier replays (the slow test replays all 200)
+_ENGINES: dict[str, Engine] = {}
+
+
+def shared_engine(cfg: Config) -> Engine:
+    """One compiled game per configuration but the player count (an Engine keeps no state): the 22
+    files need 7 games compiled, not 22."""
+    key = json.dumps([cfg.game, cfg.variant, list(cfg.expansions), cfg.options], sort_keys=True)
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(load_game(cfg.game, cfg.options or None, cfg.variant, cfg.expansions))
+    return _ENGINES[key]
+
+
+@pytest.fixture(autouse=True)
+def share_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(traces, "engine_for", shared_engine)
 
 
 def test_traces_exist() -> None:
@@ -23,8 +42,8 @@ def test_traces_exist() -> None:
 
 @pytest.mark.parametrize("path", TRACES, ids=[p.name.removesuffix(".jsonl.gz") for p in TRACES])
 def test_first_games_replay(path: Path) -> None:
-    games, divergences = check(path, first=3)
-    assert games == 3
+    games, divergences = check(path, first=FIRST)
+    assert games == FIRST
     assert divergences == [], "\n".join(map(str, divergences))
 
 

@@ -1,9 +1,12 @@
-"""Tabula's command-line tools: `tabula check | play | simulate | verify | schema` (see `tabula.cli`).
+"""Tabula's command-line tools: `tabula check | play | simulate | verify | coverage | variants | options |
+schema | trace` (see `tabula.cli` and docs/cli.md).
 
-Modules: `cli` (argument parsing, dispatch and error reporting), `common` (loading games with rules
-options, formatting located runtime errors), `screen` (a player's view of a state as text or `rich`
-panels), `play` (a person at the terminal against random bots), `simulate` (random playouts and their
-statistics) and `verify` (running scenario files through `tabula.interpreter.scenario`).
+Modules: `cli` (argument parsing, dispatch, exit codes and error reporting), `common` (loading games
+with rules options, argparse types for numbers, which errors are bad calls, located runtime errors,
+JSON), `info` (check, variants, options, coverage, schema), `screen` (a player's view of a state as
+text or `rich` panels), `play` (a person at the terminal against random bots), `simulate` (random
+playouts and their statistics), `verify` (running scenario files through
+`tabula.interpreter.scenario`) and `traces` (recorded random games).
 """
 
 __version__ = "0.1.0"

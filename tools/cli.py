@@ -1,32 +1,44 @@
 """The `tabula` command: argument parsing, dispatch to the subcommands, and error reporting.
 
-Subcommands: `check` (load and compile a game, run its setup for every player count, print warnings),
-`play` (`tabula.play`), `simulate` (`tabula.simulate`), `verify` (`tabula.verify`) and `schema` (the JSON
-Schema of game or scenario files). Exit codes: 0 success, 1 an author error (rendered diagnostics, or
-`file:line:col: error: message` for a rule that failed while running), a failed scenario or a bad
-call, 2 bad arguments (argparse), 70 an internal error (a short message; `--debug` shows the traceback).
+Subcommands: `check`, `variants`, `options`, `coverage`, `schema` (`tabula.info`), `play`
+(`tabula.play`), `serve` (`tabula.serve`), `simulate` (`tabula.simulate`), `compare`
+(`tabula.compare`), `verify` (`tabula.verify`) and `trace` (`tabula.traces`). Exit codes
+(docs/cli.md): 0 success; 1 an author error in a file (rendered diagnostics, or
+`file:line:col: error: message` for a rule that failed while running) or a failed scenario; 2 a bad
+call (argparse errors, `CliError`, an unknown game, pack or rules option, an option value of the
+wrong type, an unsupported player count); 70 an internal error (a short message; `--debug` shows the
+traceback); 130 interrupted; 141 the reader of the output went away.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 
-from tabula.common import CliError, load, parse_option, runtime_error_text
-from tabula.interpreter.engine import Engine, find_game
-from tabula.interpreter.overlay import list_packs
+from tabula.common import (
+    CliError,
+    count,
+    diagnostic_json,
+    is_call_error,
+    parse_option,
+    print_json,
+    runtime_error_text,
+    seed,
+)
+from tabula.info import run_check, run_compile, run_coverage, run_options, run_schema, run_variants
 from tabula.interpreter.runtime import GameRuntimeError
-from tabula.interpreter.schema import game_json_schema, scenario_json_schema
-from tabula.interpreter.source import AuthorError, Diagnostic, render
+from tabula.interpreter.source import AuthorError, Diagnostic, Span
 from tabula.play import run_play
-from tabula.simulate import run_simulate
+from tabula.simulate import add_simulate_arguments, run_simulate
 from tabula.verify import run_verify
 
 Handler = Callable[[argparse.Namespace], int]
+EXIT_OK = 0
+EXIT_FAILED = 1  # an author error in a file, a rule that failed while running, a failed scenario
+EXIT_USAGE = 2  # a bad call: argparse errors, CliError, an unknown game, pack or option (is_call_error)
 EXIT_INTERNAL = 70
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
 FALLBACK_VERSION = "0.1.0"  # when the package metadata is not installed
@@ -37,58 +49,6 @@ def version() -> str:
         return metadata.version("tabula")
     except metadata.PackageNotFoundError:
         return FALLBACK_VERSION
-
-
-# ------------------------------------------------------------------ check and schema
-
-
-def run_check(args: argparse.Namespace) -> int:
-    """Load the game, run its setup once for each player count, print `ok: ...` and the warnings."""
-    game = load(args.game, args.option, args.variant, args.expansions)
-    engine = Engine(game)
-    for players in range(game.min_players, game.max_players + 1):
-        engine.new_game(players, 0)
-    packs = f" with {', '.join(game.packs)}" if game.packs else ""
-    print(
-        f"ok: {game.name}{packs} ({len(game.components)} components, {len(game.zones)} zones, "
-        f"{len(game.actions)} actions)"
-    )
-    warnings: list[Diagnostic] = list(getattr(game, "check_warnings", []))
-    for d in warnings:
-        print()
-        print(render(d))
-    if warnings:
-        print(f"\n{len(warnings)} warning{'s' if len(warnings) != 1 else ''}")
-    return 0
-
-
-def run_variants(args: argparse.Namespace) -> int:
-    """List the variants and expansions a game ships."""
-    packs = list_packs(find_game(args.game))
-    if not packs:
-        print("no variants or expansions")
-    for name, kind, description, _ in packs:
-        print(f"{name:24} {kind:10} {description}")
-    return 0
-
-
-def run_coverage(args: argparse.Namespace) -> int:
-    """Rules coverage of a game's scenarios (and of random games with --games)."""
-    from tabula.interpreter.coverage import measure, render
-
-    report = measure(args.game, args.games, args.players, args.seed, args.variant, tuple(args.expansions))
-    print(render(report))
-    failed = [r for r in report.scenarios if not r.passed]
-    if failed:
-        print(f"\n{len(failed)} scenario(s) failed: run `tabula verify` for details", file=sys.stderr)
-    return 1 if failed else 0
-
-
-def run_schema(args: argparse.Namespace) -> int:
-    """Print the JSON Schema of game files or scenario files."""
-    schema = game_json_schema() if args.kind == "game" else scenario_json_schema()
-    print(json.dumps(schema, indent=2))
-    return 0
 
 
 # ------------------------------------------------------------------ parser
@@ -124,29 +84,47 @@ def add_command(
     return parser
 
 
+def bot_spec(text: str) -> str:
+    """A --bot value checked at parse time (tabula.bots), in canonical form."""
+    from tabula.bots import BotSpecError, parse_bot_spec
+
+    try:
+        return parse_bot_spec(text).text
+    except BotSpecError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = add_command(sub, "play", run_play, "play a game at the terminal against random bots")
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
-    p.add_argument("--seed", type=int, help="random seed (default: a fresh one, shown on screen)")
-    p.add_argument("--bot", choices=["random"], default="random", help="the bots' strategy")
-    p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
+    p.add_argument("--players", type=count(min=1), help="number of players (default: the game's minimum)")
+    p.add_argument("--seed", type=seed, help="random seed (default: a fresh one, shown on screen)")
+    p.add_argument(
+        "--bot",
+        type=bot_spec,
+        default="random",
+        metavar="KIND[:BUDGET]",
+        help="the bots' strategy: random (default), greedy, mcts or ismcts, e.g. ismcts:0.5s",
+    )
+    p.add_argument("--seat", type=count(min=0), default=0, help="your seat, 0-based (default 0)")
     p.add_argument("--names", help="player names in seat order, comma-separated")
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the game as a scenario file (at its end, or on quit)",
+    )
 
 
 def add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = add_command(sub, "simulate", run_simulate, "random playouts and their statistics")
-    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
-    p.add_argument("--games", type=int, default=100, help="number of playouts (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of game 0; game i uses seed+i (default 0)")
-    p.add_argument(
-        "--max-decisions",
-        type=int,
-        default=100_000,
-        help="stop a playout after this many decisions (default 100000)",
-    )
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p = add_command(sub, "simulate", run_simulate, "games between bots and their statistics")
+    add_simulate_arguments(p)
+
+
+def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tabula.compare import add_compare_arguments, run_compare
+
+    p = add_command(sub, "compare", run_compare, "two configurations of a game on the same seeds, compared")
+    add_compare_arguments(p)
 
 
 def add_trace(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -161,39 +139,91 @@ def add_trace(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     tsub = p.add_subparsers(dest="trace_command", required=True, metavar="record|check")
     rec = tsub.add_parser("record", help="record random games", parents=[common_options()])
     rec.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    rec.add_argument("--players", type=int, nargs="+", required=True, help="player counts (one file each)")
-    rec.add_argument("--games", type=int, default=200, help="games per player count (default 200)")
-    rec.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
-    rec.add_argument("--max-decisions", type=int, default=5000, help="stop a game after this many")
+    rec.add_argument(
+        "--players", type=count(min=1), nargs="+", required=True, help="player counts (one file each)"
+    )
+    rec.add_argument("--games", type=count(min=1), default=200, help="games per player count (default 200)")
+    rec.add_argument("--seed", type=seed, default=1, help="seed of the first game (default 1)")
+    rec.add_argument("--max-decisions", type=count(min=1), default=5000, help="stop a game after this many")
     rec.add_argument("--out", required=True, help="a folder (one file per player count) or a .jsonl.gz")
     chk = tsub.add_parser("check", help="replay trace files and report where they diverge")
     chk.add_argument("files", nargs="+", metavar="FILE", help="trace files (.jsonl.gz)")
-    chk.add_argument("--first", type=int, help="replay only the first N games of each file")
+    chk.add_argument("--first", type=count(min=1), help="replay only the first N games of each file")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tabula", description="Tabula: rules-as-data board games.")
-    parser.add_argument("--version", action="version", version=f"tabula {version()}")
-    parser.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+def add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tabula.bench import run_bench
+
+    p = add_command(sub, "bench", run_bench, "how fast the engine plays a game (CPU time), against a commit")
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("--players", type=count(min=1), nargs="+", help="player counts (default 2 3 4)")
+    p.add_argument(
+        "--games", type=count(min=1), default=20, help="random games per player count (default 20)"
+    )
+    p.add_argument("--against", metavar="REF", help="also measure this git commit and show the ratio")
+    p.add_argument("--rounds", type=count(min=1), default=3, help="alternate runs per side, best kept")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def add_info(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    json_help = "print the result as JSON"
     check = add_command(sub, "check", run_check, "load and check a game")
     check.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    add_play(sub)
-    add_simulate(sub)
-    verify = add_command(sub, "verify", run_verify, "run scenario files")
-    verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
+    check.add_argument("--json", action="store_true", help=json_help + " (diagnostics included)")
     coverage = add_command(
         sub, "coverage", run_coverage, "which rules the scenarios (and random games) exercise"
     )
     coverage.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
-    coverage.add_argument("--games", type=int, default=0, help="also play this many random games")
-    coverage.add_argument("--players", type=int, help="players in the random games (default: the minimum)")
-    coverage.add_argument("--seed", type=int, default=1, help="seed of the first random game")
+    coverage.add_argument("--games", type=count(min=0), default=0, help="also play this many random games")
+    coverage.add_argument(
+        "--players", type=count(min=1), help="players in the random games (default: the minimum)"
+    )
+    coverage.add_argument("--seed", type=seed, default=1, help="seed of the first random game")
+    coverage.add_argument("--json", action="store_true", help=json_help)
     variants = add_command(sub, "variants", run_variants, "list the variants and expansions a game ships")
     variants.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    variants.add_argument("--json", action="store_true", help=json_help)
+    options = add_command(
+        sub, "options", run_options, "list a game's rules options: name, type, default, description"
+    )
+    options.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    options.add_argument("--json", action="store_true", help=json_help)
+    compile_ = add_command(
+        sub, "compile", run_compile, "compile a game; write its generated Python for reading"
+    )
+    compile_.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    compile_.add_argument("--dump", metavar="DIR", required=True, help="folder to write GAME.py into")
+    schema = add_command(sub, "schema", run_schema, "print the JSON Schema of game, scenario or pack files")
+    schema.add_argument("kind", nargs="?", choices=["game", "scenario", "pack"], default="game")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabula",
+        description="Tabula: rules-as-data board games.",
+        epilog="exit codes: 0 ok, 1 an author error or a failed rule or scenario, 2 a bad call "
+        "(see docs/cli.md)",
+    )
+    parser.add_argument("--version", action="version", version=f"tabula {version()}")
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="compile games afresh, without the compile cache (also TABULA_NO_CACHE=1)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_play(sub)
+    add_simulate(sub)
+    add_compare(sub)
+    verify = add_command(sub, "verify", run_verify, "run scenario files")
+    verify.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders, or game names")
+    verify.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_info(sub)
     add_trace(sub)
-    schema = add_command(sub, "schema", run_schema, "print the JSON Schema of game or scenario files")
-    schema.add_argument("kind", nargs="?", choices=["game", "scenario"], default="game")
+    add_bench(sub)
+    from tabula.serve.command import add_serve
+
+    add_serve(sub, [common_options()])
     return parser
 
 
@@ -201,22 +231,48 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def dispatch(args: argparse.Namespace) -> int:
-    """Run the subcommand; author errors and bad calls become messages and exit code 1."""
+    """Run the subcommand; author errors become messages and exit code 1, bad calls exit code 2."""
     handler: Handler = args.run
+    as_json = bool(getattr(args, "json", False))
     try:
         return handler(args)
     except AuthorError as err:
-        print(str(err), file=sys.stderr)
+        code = EXIT_USAGE if is_call_error(err) else EXIT_FAILED
+        if as_json:
+            print_failure(err.report.diagnostics)
+        else:
+            print(str(err), file=sys.stderr)
+        return code
     except GameRuntimeError as err:
-        print(runtime_error_text(err), file=sys.stderr)
+        if as_json:
+            span = err.span if isinstance(err.span, Span) else None
+            print_failure([Diagnostic("error", "runtime", err.message, span)])
+        else:
+            print(runtime_error_text(err), file=sys.stderr)
+        return EXIT_FAILED
     except CliError as err:
         print(f"tabula {args.command}: {err}", file=sys.stderr)
-    return 1
+        return EXIT_USAGE
+
+
+def print_failure(diagnostics: Sequence[Diagnostic]) -> None:
+    """`--json` output of a command that stopped on author errors."""
+    print_json(
+        {
+            "ok": False,
+            "errors": [diagnostic_json(d) for d in diagnostics if d.severity == "error"],
+            "warnings": [diagnostic_json(d) for d in diagnostics if d.severity == "warning"],
+        }
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tabula` console command; returns the exit code."""
     args = build_parser().parse_args(argv)
+    if args.no_cache:
+        from tabula.interpreter.compile import cache
+
+        cache.disable()
     try:
         return dispatch(args)
     except KeyboardInterrupt:

@@ -1,4 +1,5 @@
-"""Helpers shared by the subcommands: rules options from the command line, loading, error text.
+"""Helpers shared by the subcommands: rules options and numbers from the command line (argparse
+types), loading, exit codes of author errors, error text and JSON output.
 
 Every front end reports author mistakes the same way: an `AuthorError` is already rendered text; a
 `GameRuntimeError` is shown as `file:line:col: error: message` with the source snippet and caret that
@@ -8,31 +9,79 @@ Every front end reports author mistakes the same way: an `AuthorError` is alread
 from __future__ import annotations
 
 import argparse
+import json
+from collections.abc import Callable
 from typing import Any
-
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
 from tabula.interpreter.engine import load_game
 from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.options import OptionText
 from tabula.interpreter.runtime import GameRuntimeError
-from tabula.interpreter.source import Diagnostic, render
+from tabula.interpreter.source import AuthorError, Diagnostic, render
 
 
 class CliError(Exception):
-    """A mistake in how the tool was called (exit code 1, message on stderr, no traceback)."""
+    """A mistake in how the tool was called (exit code 2, message on stderr, no traceback)."""
 
 
-def parse_option(text: str) -> tuple[str, Any]:
-    """`KEY=VALUE` with VALUE read as a YAML scalar (`3`, `true`, `red`, `"quoted text"`)."""
+# Diagnostics about the call itself rather than a file: an unknown game, a player count the game does
+# not support, a pack that is not there or of the other kind, and (unlocated) options from --option.
+CALL_CODES = frozenset({"G001", "G002", "V000", "V005", "V006"})
+CALL_CODES_UNLOCATED = frozenset({"O001", "O002"})
+
+
+def is_call_error(err: AuthorError) -> bool:
+    """Whether every error of an AuthorError is about the command line (exit 2), not a file (exit 1)."""
+    errors = err.report.errors
+    return bool(errors) and all(
+        d.code in CALL_CODES or (d.code in CALL_CODES_UNLOCATED and d.span is None) for d in errors
+    )
+
+
+def parse_option(text: str) -> tuple[str, OptionText]:
+    """`KEY=VALUE`; VALUE is text, read as the option's declared type when the game is loaded
+    (`tricks=3`, `surrender_allowed=false`, `petition_sizes=2,3`); quotes around it are dropped."""
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    try:
-        value = YAML(typ="safe", pure=True).load(raw) if raw.strip() else None
-    except YAMLError as err:
-        raise argparse.ArgumentTypeError(f"option {key!r}: {raw!r} is not a YAML value ({err})") from err
-    return key.strip(), value
+    value = raw.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        value = value[1:-1]
+    return key.strip(), OptionText(value)
+
+
+def count(min: int = 0) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `min` (`--games -1` is refused as what it is)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+        if value < min:
+            raise argparse.ArgumentTypeError(f"must be at least {min}, not {value}")
+        return value
+
+    parse.__name__ = f"count(min={min})"
+    return parse
+
+
+seed = count(min=0)
+"""An argparse type: a random seed (a whole number, 0 or more)."""
+
+
+def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
+    """A diagnostic as plain data (`--json`): severity, code, message, file, line, col, ..., hint."""
+    data: dict[str, Any] = {"severity": d.severity, "code": d.code, "message": d.message}
+    if d.span is not None:
+        s = d.span
+        data.update(file=s.file, line=s.line, col=s.col, end_line=s.end_line, end_col=s.end_col)
+    data["hint"] = d.hint
+    return data
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def options_dict(pairs: list[tuple[str, Any]] | None) -> dict[str, Any]:
@@ -48,6 +97,11 @@ def load(
 ) -> CompiledGame:
     """Load a bundled game or a game folder with the chosen rules options."""
     return load_game(game, options_dict(pairs) or None, variant, tuple(expansions or ()))
+
+
+def chosen_options(game: CompiledGame, pairs: list[tuple[str, Any]] | None) -> dict[str, Any]:
+    """The `--option` values as the loaded game read them (typed: `tricks=3` is the number 3)."""
+    return {key: game.options[key] for key in options_dict(pairs)}
 
 
 def runtime_error_text(err: GameRuntimeError) -> str:

@@ -266,7 +266,7 @@ def name_problems() -> list[str]:
 # Error codes
 # ---------------------------------------------------------------------------------------------
 
-CODE = re.compile(r"^[CDEGORSTY]\d{3}$")
+CODE = re.compile(r"^[CDEGOPRSTVY]\d{3}$")
 STAGES: dict[str, str] = {
     "Y": "YAML files (loading, syntax, merging the files of a folder)",
     "S": "schema (the shape of the YAML: sections, keys, types)",
@@ -275,13 +275,16 @@ STAGES: dict[str, str] = {
     "T": "types in the DSL",
     "C": "components",
     "O": "rules options",
+    "V": "variants and expansions (pack files, docs/variants.md)",
     "G": "finding a game, number of players",
-    "R": "a rule that failed while a scenario ran",
+    "P": "the presentation section (how screens show the game)",
+    "R": "scenarios: a step that cannot be carried out, or a rule that failed while one ran",
 }
 
 
 # Codes whose message is built elsewhere: what the message says.
 NOTES: dict[str, str] = {
+    "O002": "the option's name, what it must be (its type, bounds or choices) and what it was given",
     "Y001": "the YAML parser's complaint, in words, often with a hint (tabs, an unclosed quote or bracket)",
     "Y005": "also: the document expands to too many values (nested aliases)",
     "D004": "a condition or effect longer than 20,000 characters, nested more than 64 deep, or with "

@@ -2,36 +2,55 @@
 
 The person sits at one seat; every other seat is a random bot drawing from its own generator, seeded
 from the game's seed, so the same seed and the same inputs replay the same game. Whenever the person
-must decide, the screen is built from `engine.view(state, seat)` only (see `tabula.screen`), drawn
-with `rich` on a terminal and as plain text otherwise. Input is read line by line, so a game can be
-driven by piping stdin; end of input quits cleanly.
+must decide, the screen shows that seat's board (`tabula.board`, built from `engine.view` only) laid
+out to fit the terminal (80x24 when output is not a terminal, see `tabula.screen`), with colour on
+a terminal and as plain text otherwise; `board` and `show NAME` give the details. Everything printed
+is plain text to rich (no markup), so names from the game or the command line print as they are.
+Input is read line by line, so a game can be driven by piping stdin; end of input quits cleanly.
 """
 
 from __future__ import annotations
 
 import argparse
 import secrets
+import shutil
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
+from tabula.board import Board, build_board
+from tabula.bots import Observation, make_bot
 from tabula.common import CliError, load
 from tabula.interpreter import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.runtime import IllegalChoice
+from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice
+from tabula.interpreter.scenario_record import Recorder, write_recording
 from tabula.interpreter.state import State
 from tabula.interpreter.view import visible_log
-from tabula.screen import build_screen, plain_text, print_rich
+from tabula.screen import (
+    HEIGHT,
+    WIDTH,
+    Look,
+    board_lines,
+    choice_lines,
+    decision_screen,
+    final_lines,
+    show_lines,
+)
 
 BOT_SALT = 0xB07
-LOG_LINES = 12
 HELP = """Commands:
   <number>     make the numbered choice
   <choice id>  make a choice by its id (e.g. take:2, play_card:A)
   why NAME     why an action is not possible now
+  board        the whole table and every player, in full
+  show NAME    one zone, counter, player or card in full (e.g. show hand)
+  choices      every choice you have now
   log          the whole game log you may read
   help         this text
   q            quit"""
@@ -47,13 +66,24 @@ class Terminal:
 
     def __init__(self) -> None:
         self.fancy = sys.stdout.isatty()
-        self.console = Console() if self.fancy else None
+        self.console = Console(highlight=False) if self.fancy else None
+        size = shutil.get_terminal_size((WIDTH, HEIGHT)) if self.fancy else None
+        self.look = Look(self.fancy, size.columns if size else WIDTH, size.lines if size else HEIGHT)
 
-    def show(self, text: str, style: str | None = None) -> None:
+    def show(self, text: str | Text, style: str | None = None) -> None:
+        line = text if isinstance(text, Text) else Text(text, style=style or "")
         if self.console is not None:
-            self.console.print(text, style=style, markup=False, highlight=False)
+            self.console.print(line, soft_wrap=False, overflow="fold")
         else:
-            print(text, flush=True)
+            print(line.plain, flush=True)
+
+    def lines(self, lines: list[Text]) -> None:
+        for line in lines:
+            self.show(line)
+
+    def clear(self) -> None:
+        if self.console is not None:
+            self.console.clear()
 
     def ask(self, prompt: str) -> str | None:
         try:
@@ -79,29 +109,27 @@ class Session:
     bots: list[int]
     log: list[dict[str, Any]] = field(default_factory=list)
     shown: int = 0
+    opponent: Any = None  # the bot playing every other seat (tabula.bots), from --bot
 
     @property
     def game(self) -> CompiledGame:
         return self.engine.game
 
     def new_lines(self) -> list[str]:
-        """Log lines the person has not seen yet (the last LOG_LINES of them)."""
+        """Log lines the person has not seen yet."""
         lines = visible_log(self.log, self.seat)
         fresh = lines[self.shown :]
         self.shown = len(lines)
-        if len(fresh) > LOG_LINES:
-            fresh = [f"... {len(fresh) - LOG_LINES} earlier lines (type 'log')", *fresh[-LOG_LINES:]]
         return fresh
 
+    def board(self) -> Board:
+        return build_board(self.engine, self.state, self.seat)
+
     def draw(self) -> None:
-        view = self.engine.view(self.state, self.seat)
-        labels = dict(self.engine.labels(self.state)) if view["dec"] and "ids" in view["dec"] else None
-        title = f"{self.game.name} (seed {self.seed})"
-        screen = build_screen(self.game, view, self.new_lines(), title, labels)
-        if self.term.console is not None:
-            print_rich(self.term.console, screen)
-        else:
-            self.term.show(plain_text(screen))
+        self.term.clear()
+        self.term.lines(
+            decision_screen(self.board(), self.new_lines(), self.game.name, self.term.look, self.seed)
+        )
 
 
 def player_names(args: argparse.Namespace, game: CompiledGame) -> int | list[str]:
@@ -118,35 +146,46 @@ def start(args: argparse.Namespace) -> Session:
     game = load(args.game, args.option, args.variant, args.expansions)
     players = player_names(args, game)
     count = len(players) if isinstance(players, list) else players
+    if not game.min_players <= count <= game.max_players:
+        raise CliError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
     if not 0 <= args.seat < count:
         raise CliError(f"--seat {args.seat} is not a seat of a {count}-player game (seats 0-{count - 1})")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    session = Session(Engine(game), {}, args.seat, seed, Terminal(), bot_generator(seed))
+    engine = Recorder(game) if getattr(args, "record", None) else Engine(game)
+    session = Session(engine, {}, args.seat, seed, Terminal(), bot_generator(seed))
     session.state = session.engine.new_game(players, seed, None, session.log)
+    session.opponent = make_bot(getattr(args, "bot", None) or "random", session.engine)
     return session
 
 
 def bot_move(s: Session) -> None:
-    s.engine.apply_inplace(s.state, s.engine.random_choice(s.state, s.bots), s.log)
+    seat = s.engine.current_player(s.state)
+    assert seat is not None
+    choice = s.opponent.choose(Observation(s.engine, s.state, seat), s.bots)
+    s.engine.apply_inplace(s.state, choice, s.log)
 
 
 def explain(s: Session, name: str) -> None:
-    fn = getattr(s.engine, "explain", None)
     if not name:
         s.term.show("usage: why ACTION")
-    elif callable(fn):
-        s.term.show(str(fn(s.state, name)))
-    else:
-        s.term.show("why-not explanations are not available yet")
+        return
+    from tabula.interpreter.knowledge import seat_state
+
+    # answered on the seat's own knowledge: nothing hidden from the seat can show in the answer
+    s.term.show(s.engine.explain(seat_state(s.game, s.state, s.seat), name))
 
 
 def choose(s: Session, text: str) -> bool:
     """Apply a number or a choice id; False (with the reason shown) when it is not a legal choice."""
     choice: str | int = text
+    count = len(s.engine.legal_ids(s.state))
+    if text.isdigit() and not text.isascii():
+        s.term.show(f"'{text}' is not a number this game reads: type 1-{count} with the digits 0-9")
+        return False
     if text.isdigit():
         choice = int(text) - 1
-        if not 0 <= choice < len(s.engine.legal_ids(s.state)):
-            s.term.show(f"no choice numbered {text}; pick 1-{len(s.engine.legal_ids(s.state))}")
+        if not 0 <= choice < count:
+            s.term.show(f"no choice numbered {text}; pick 1-{count}")
             return False
     try:
         s.engine.apply_inplace(s.state, choice, s.log)
@@ -154,6 +193,14 @@ def choose(s: Session, text: str) -> bool:
         s.term.show(f"not possible: {err.reason}")
         return False
     return True
+
+
+def show(s: Session, name: str) -> None:
+    if not name:
+        s.term.show("usage: show NAME (a zone, counter, var, player or card; 'board' shows everything)")
+        return
+    lines = show_lines(s.board(), name, s.term.look.width)
+    s.term.lines(lines) if lines else s.term.show(f"nothing named '{name}' on your board")
 
 
 def command(s: Session, line: str) -> bool | None:
@@ -167,6 +214,13 @@ def command(s: Session, line: str) -> bool | None:
         explain(s, rest.strip())
     elif word == "log":
         s.term.show("\n".join(visible_log(s.log, s.seat)) or "(the log is empty)")
+    elif word == "board":
+        s.term.lines(board_lines(s.board(), s.term.look.width))
+    elif word == "show":
+        show(s, rest.strip())
+    elif word == "choices":
+        dec = s.board().decision
+        s.term.lines(choice_lines(dec.choices if dec else [], s.term.look.width))
     elif line:
         return choose(s, line)
     return False
@@ -187,27 +241,35 @@ def person_move(s: Session) -> bool:
 
 
 def finish(s: Session) -> None:
-    names: list[str] = s.state["names"]
     for line in s.new_lines():
         s.term.show(line)
-    scores = s.engine.scores(s.state)
-    winners = s.engine.winners(s.state)
-    s.term.show("Game over. Scores:", style="bold")
-    for p, name in enumerate(names):
-        you = " (you)" if p == s.seat else ""
-        s.term.show(f"  {name}{you}: {scores[p]}{'  winner' if p in winners else ''}")
-    label = "Winner" if len(winners) == 1 else "Winners"
-    s.term.show(f"{label}: {', '.join(names[p] for p in winners)}", style="bold green")
+    s.term.show("Game over.", style="bold")
+    s.term.lines(final_lines(s.board(), s.term.look.width))
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """Play one game; exit code 0 (finished or quit)."""
+    """Play one game; exit code 0 (finished or quit). With --record, the game is written as a
+    scenario file when it ends, when the person quits, and when a rule fails."""
     s = start(args)
-    while not s.engine.is_terminal(s.state):
-        if s.engine.current_player(s.state) != s.seat:
-            bot_move(s)
-        elif not person_move(s):
-            s.term.show("quit.")
-            return 0
+    try:
+        while not s.engine.is_terminal(s.state):
+            if s.engine.current_player(s.state) != s.seat:
+                bot_move(s)
+            elif not person_move(s):
+                s.term.show("quit.")
+                record(s, args)
+                return 0
+    except GameRuntimeError as err:
+        record(s, args, err.message)
+        raise
     finish(s)
+    record(s, args)
     return 0
+
+
+def record(s: Session, args: argparse.Namespace, error: str | None = None) -> None:
+    """`--record FILE`: the game so far as a scenario file (tabula verify FILE replays it)."""
+    if isinstance(s.engine, Recorder) and args.record:
+        path = Path(args.record)
+        write_recording(path, s.engine, s.state, args.variant, args.expansions, error=error)
+        s.term.show(f"recorded as a scenario: {path} (check it with: tabula verify {path})")

@@ -72,8 +72,13 @@ class Config:
 
     @staticmethod
     def from_header(h: dict[str, Any]) -> Config:
-        return Config(h["game"], int(h["players"]), h.get("variant"), tuple(h.get("expansions", [])),
-                      dict(h.get("options", {})))
+        return Config(
+            h["game"],
+            int(h["players"]),
+            h.get("variant"),
+            tuple(h.get("expansions", [])),
+            dict(h.get("options", {})),
+        )
 
 
 @dataclass
@@ -127,8 +132,11 @@ def read(path: Path) -> tuple[Config, Iterator[Trace]]:
         for line in lines[1:]:
             d = json.loads(line)
             h = d["hashes"]
-            yield Trace(int(d["seed"]), list(d["choices"]),
-                        [h[i:i + HASH_CHARS] for i in range(0, len(h), HASH_CHARS)])
+            yield Trace(
+                int(d["seed"]),
+                list(d["choices"]),
+                [h[i : i + HASH_CHARS] for i in range(0, len(h), HASH_CHARS)],
+            )
 
     return cfg, traces()
 
@@ -183,12 +191,14 @@ def check(path: Path, first: int | None = None) -> tuple[int, list[Divergence]]:
 
 def run_trace(args: Any) -> int:
     """`tabula trace record ...` / `tabula trace check FILE...`."""
-    from tabula.common import options_dict
+    from tabula.common import chosen_options, load
 
     if args.trace_command == "record":
         out = Path(args.out)
+        # the --option values as the game reads them (typed), so that the header replays them
+        options = chosen_options(load(args.game, args.option, args.variant, args.expansions), args.option)
         for players in args.players:
-            cfg = Config(args.game, players, args.variant, tuple(args.expansions), options_dict(args.option))
+            cfg = Config(args.game, players, args.variant, tuple(args.expansions), options)
             traces = record(cfg, args.games, args.seed, args.max_decisions)
             path = out / f"{cfg.label()}.jsonl.gz" if out.suffix != ".gz" else out
             write(path, cfg, traces)

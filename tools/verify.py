@@ -1,9 +1,11 @@
 """`tabula verify`: run scenario files and report them like pytest.
 
-The scenario runner itself lives in `tabula.interpreter.scenario` (`find_scenarios(paths)` and
-`run_scenario_file(path)` returning a result with `name, file, passed, failures, error, log`). This
-module prints `PASS name` / `FAIL name` per scenario, the failures, errors and last log lines of the
-failed ones, and a final `N passed, M failed` line; the exit code is 1 when any scenario failed.
+The scenario runner is the one the pytest plugin uses, `tabula.interpreter.scenario`:
+`find_scenarios(paths)`, and `run_scenario_cases(path)` returning one result per case of the file
+(`name, file, passed, failures, error, log`); compiled games are shared by every case of a run. This
+module prints `PASS name` / `FAIL name` per case, the failures, errors and last log lines of the
+failed ones, and a final `N passed, M failed` line (with `--json`: one JSON document of every result);
+the exit code is 1 when any case failed.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Protocol
 
-from tabula.common import CliError, runtime_error_text
+from tabula.common import CliError, print_json, runtime_error_text
 from tabula.interpreter.engine import BUNDLED
 from tabula.interpreter.runtime import GameRuntimeError
 from tabula.interpreter.source import AuthorError
@@ -24,7 +26,7 @@ LOG_TAIL = 10
 
 
 class ScenarioResult(Protocol):
-    """What `tabula.interpreter.scenario.run_scenario_file` returns."""
+    """What `tabula.interpreter.scenario.run_scenario_cases` returns, one per case."""
 
     name: str
     file: str
@@ -56,14 +58,15 @@ def scenario_module() -> ModuleType:
 
 def run_one(
     module: ModuleType, path: Path, variant: str | None = None, expansions: tuple[str, ...] = ()
-) -> ScenarioResult:
+) -> list[ScenarioResult]:
+    """The results of every case of one file."""
     try:
-        result: ScenarioResult = module.run_scenario_file(path, variant, expansions)
+        results: list[ScenarioResult] = module.run_scenario_cases(path, variant, expansions)
     except AuthorError as err:
-        return Broken(path, str(err))
+        return [Broken(path, str(err))]
     except GameRuntimeError as err:
-        return Broken(path, runtime_error_text(err))
-    return result
+        return [Broken(path, runtime_error_text(err))]
+    return results
 
 
 def indent(text: str, prefix: str = "    ") -> str:
@@ -96,10 +99,29 @@ def run_verify(args: argparse.Namespace) -> int:
     paths: list[Path] = list(module.find_scenarios(list(args.paths)))
     if not paths:
         raise CliError(f"no scenario files found in {', '.join(args.paths)}")
-    passed = failed = 0
+    as_json = bool(getattr(args, "json", False))
+    results = []
     for path in paths:
-        result = run_one(module, path, args.variant, tuple(args.expansions))
-        report(result)
-        passed, failed = (passed + 1, failed) if result.passed else (passed, failed + 1)
-    print(f"{passed} passed, {failed} failed")
+        for result in run_one(module, path, args.variant, tuple(args.expansions)):
+            results.append(result)
+            if not as_json:
+                report(result)
+    passed = sum(r.passed for r in results)
+    failed = len(results) - passed
+    if as_json:
+        print_json({"passed": passed, "failed": failed, "scenarios": [result_json(r) for r in results]})
+    else:
+        print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def result_json(result: ScenarioResult) -> dict[str, object]:
+    """One scenario's result as plain data (`verify --json`)."""
+    return {
+        "name": result.name,
+        "file": result.file,
+        "passed": result.passed,
+        "failures": list(result.failures),
+        "error": result.error,
+        "log": [] if result.passed else list(result.log),  # as the text report: for failures only
+    }

@@ -30,6 +30,18 @@ if TYPE_CHECKING:
     from tabula.interpreter.compile.exprs import Code, ExprCompiler
 
 
+def literal(src: str) -> Any:
+    from tabula.interpreter.compile.exprs import literal as lit
+
+    return lit(src)
+
+
+def is_literal(src: str) -> bool:
+    from tabula.interpreter.compile.exprs import is_literal as is_lit
+
+    return is_lit(src)
+
+
 @dataclass(frozen=True)
 class Builtin:
     """A builtin function: `impl` receives the argument values and the runtime."""
@@ -62,10 +74,32 @@ class Builtin:
             result = compiled[0][1] if compiled else ANY
         elif result == "=elem0":
             result = elem(compiled[0][1]) if compiled else ANY
+        if self.name in ("holder", "zone_of") and len(compiled) == 1:
+            return builtin_attr_code(c, "holder" if self.name == "holder" else "zone", compiled[0][0]), result
         if self.inline is not None:
-            return self.inline.format(*[src for src, _ in compiled]), result
-        fn = c.inject(self.impl, "b_" + self.name)
+            srcs = [src for src, _ in compiled]
+            if all(is_literal(x) for x in srcs) and self.name in ("has", "is_none", "abs"):
+                folded = _fold(self.name, srcs)
+                if folded is not None:
+                    return folded, result
+            return self.inline.format(*srcs), result
+        fn = c.helper(self.impl, ("builtin", self.name))
         return f"{fn}(rt{''.join(', ' + src for src, _ in compiled)})", result
+
+
+def _fold(name: str, srcs: list[str]) -> str | None:
+    """A builtin of literal arguments, evaluated at compile time (None when it cannot be)."""
+    vals = [literal(x) for x in srcs]
+    try:
+        if name == "has":
+            return repr(vals[1] in vals[0])
+        if name == "is_none":
+            return repr(vals[0] is None)
+        if name == "abs" and isinstance(vals[0], int):
+            return repr(abs(vals[0]))
+    except TypeError:
+        return None
+    return None
 
 
 MAX_LIST = 100_000  # no list may grow past this: a game file must not exhaust memory
@@ -456,6 +490,9 @@ _INLINE = {
     "abs": "abs({0})",
     "has": "({1} in {0})",
     "is_none": "({0} is None)",
+    "top": "next(iter({0}), None)",
+    "first": "next(iter({0}), None)",
+    "last": "({0} or [None])[-1]",
 }
 for _name, _template in _INLINE.items():
     BUILTINS[_name] = replace(BUILTINS[_name], inline=_template)
@@ -463,12 +500,29 @@ for _name, _template in _INLINE.items():
 AGGREGATES = {"count", "sum", "max", "min", "any", "all", "list", "sorted", "first", "distinct"}
 
 
+# The value of each aggregate over an empty list (what a hoisted false condition gives).
+_EMPTY = {
+    "count": "0",
+    "sum": "0",
+    "any": "False",
+    "all": "True",
+    "list": "[]",
+    "sorted": "[]",
+    "first": "None",
+    "distinct": "[]",
+}
+
+
 def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope) -> Code:
     """`kind(elt for var in iter where cond default d)` and list comprehensions, as Python code.
 
-    The loop variable becomes a Python comprehension variable, so it never clashes with the game's
-    locals and needs no bookkeeping.
+    The loop variable becomes a fresh Python comprehension variable, so it never clashes with the
+    game's locals (nor with an inlined function's argument). Conjuncts of `where` that do not use the
+    loop variable are tested once, outside the loop; `first`, `any` and `all` stop at the first
+    deciding element.
     """
+    from tabula.interpreter.compile.exprs import mentions, split_and
+
     if gen.default is not None and kind not in ("max", "min"):
         c.report.error(
             "E116",
@@ -478,26 +532,62 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
         )
     it, itt = c.list_code(gen.iter, scope)
     inner = scope.child()
-    inner.py[gen.var] = elem(itt)
-    elt, et = c.code(gen.elt, inner)
-    cond = f" if {c.cond_code(gen.cond, inner)}" if gen.cond is not None else ""
-    loop = f"for v_{gen.var} in {it}{cond}"
+    var = c.mod.fresh("v_" + gen.var)
+    inner.known[gen.var] = (var, elem(itt))
+    frame = c.enter_loop(var)
+    cond_src = ""
+    try:
+        elt, et = c.code(gen.elt, inner)
+        if gen.cond is not None:
+            cond_src = c.cond_code(gen.cond, inner)
+    finally:
+        c.leave_loop()
+    # the conjuncts (of `where`, and for `any` of the element too) that do not use the loop's
+    # variable, nor a call computed for this loop, are tested once, before it
+    local = {var, *(name for name, _ in frame)}
+    parts = split_and(cond_src) if cond_src else []
+    if kind == "any":  # any(e for x in L where c) holds when (c and e) holds for some x
+        parts += [] if elt == "True" else split_and(elt)
+        elt = "True"
+    fixed = [p for p in parts if not mentions(p, local)] if kind in _EMPTY else []
+    rest = [p for p in parts if p not in fixed]
+    cond = f" if {' and '.join(rest)}" if rest else ""
+    loop = f"for {var} in {it}{cond}"
+    code, t = _aggregate(c, kind, elt, et, loop, bool(cond), gen, scope)
+    hoisted = [h for h in fixed if h != "True"]
+    if hoisted:
+        code = (
+            _EMPTY[kind] if "False" in hoisted else f"({code} if {' and '.join(hoisted)} else {_EMPTY[kind]})"
+        )
+    if frame:
+        # loop-invariant calls computed once, before the loop
+        names = ", ".join(name for name, _ in frame)
+        values = ", ".join(src for _, src in frame)
+        code = f"(lambda {names}: {code})({values})"
+    return code, t
+
+
+def _aggregate(
+    c: ExprCompiler, kind: str, elt: str, et: str, loop: str, filtered: bool, gen: ast.Generator, scope: Scope
+) -> Code:
     if kind == "count":
-        return f"sum(1 {loop})", INT
+        return f"len([0 {loop}])", INT
     if kind == "sum":
-        return f"sum({elt} {loop})", INT
+        return f"sum([{elt} {loop}])", INT
     if kind == "any":
-        return f"any({elt} {loop})", BOOL
+        test = loop if elt == "True" else loop + (f" and {elt}" if filtered else f" if {elt}")
+        return f"next((True {test}), False)", BOOL
     if kind == "all":
-        return f"all({elt} {loop})", BOOL
+        test = loop + (f" and not {elt}" if filtered else f" if not {elt}")
+        return f"(not next((True {test}), False))", BOOL
     if kind == "list":
         return f"[{elt} {loop}]", list_of(et)
     if kind == "sorted":
         return f"sorted([{elt} {loop}])", list_of(et)
     if kind == "distinct":
-        return f"{c.inject(_distinct, 'distinct')}(rt, [{elt} {loop}])", list_of(et)
+        return f"{c.helper(_distinct)}(rt, [{elt} {loop}])", list_of(et)
     if kind == "first":
-        return f"([{elt} {loop}] or [None])[0]", et
+        return f"next(({elt} {loop}), None)", et
     default = c.code(gen.default, scope)[0] if gen.default is not None else "None"
     pick = "max" if kind == "max" else "min"
     return f"{pick}([{elt} {loop}], default={default})", et if et != NONE else ANY
@@ -507,12 +597,14 @@ def builtin_attr_code(c: ExprCompiler, name: str, obj: str) -> str:
     comps = c.g.components
     if name in ("name", "key", "type"):
         column = [getattr(comp, name) for comp in comps]
-        return f"{c.inject(column, 'attr_' + name)}[{obj}]"
+        return f"{c.inject(column, 'attr_' + name)}[{obj}]"  # one column per compile: see ExprCompiler
     if name == "id":
         return obj
     if name == "zone":
-        return f"S['loc'][{obj}]"
-    return f"{c.inject(_holder, 'holder')}(rt, {obj})"
+        return f"{c.bind('LOC')}[{obj}]"
+    # the owner of each zone instance, and none for -1 (out of play: the list's last item)
+    owners = c.inject([*c.g.zone_owner, None], "owners")
+    return f"{owners}[{c.bind('LOC')}[{obj}]]"
 
 
 def doc_entries() -> list[tuple[str, str, str]]:

@@ -1,26 +1,39 @@
-"""Check and compile DSL expressions into Python code.
+"""Check and compile DSL expressions into Python source.
 
 Stage: check + compile (one walk). Each AST node is resolved — names, arity, attribute names, static
-types — and, if it resolves, turned into a fragment of Python source. A whole expression becomes one
-Python function `f(rt)`; each DSL function becomes one Python function with real parameters; a
-generator becomes a Python comprehension. Evaluating a condition is then plain bytecode, with no tree
-of closures to call through (the reason: hundreds of thousands of evaluations per simulated game).
+types — and, if it resolves, turned into a fragment of Python source. Fragments are composed into the
+functions of the game's generated module (`module.py`): a whole expression, a DSL function, or an
+expression written inline into an effect's function. Evaluating a condition is then plain bytecode.
+
+What the compiler does to make that bytecode small (each is semantics-preserving for the pure,
+side-effect-free expressions of the DSL):
+
+- **constant folding**: comparisons, `and`/`or`/`not`, `if-else`, arithmetic and `in` of literals;
+  with `Scope.known` a name can stand for a literal (a component type's ability compiled once per
+  component knows `self`, so `self.name == 'Road'` folds to true or false);
+- **inlining**: a small, non-recursive DSL function is written into its caller with its arguments
+  substituted (an argument used more than once, or inside a loop, must be a plain name or literal);
+- **short-circuits**: `first`, `any`, `all` stop at the first deciding element;
+  `count`/`sum` build a list and measure it (faster than a generator in CPython);
+- **hoisting**: the `and`-conjuncts of a generator's `where` that do not use its variable are tested
+  once, before the loop, not once per element;
+- `bool(...)` only where an operand is not already true/false.
 
 The generated code can only reach what is injected into its namespace: the state through `rt`, the
-game's constants, property columns and the builtin registry. DSL text never becomes Python text
-except as identifiers that were resolved against the game (prefixed) and literals (repr'd), so a
-game file cannot run Python of its own.
-
-Every problem goes into the Report with the node's span; a game with any error is never run.
+game's constants, property columns and the builtin registry. Every problem goes into the Report with
+the node's span; a game with any error is never run.
 """
 
 from __future__ import annotations
 
+import ast as pyast
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tabula.interpreter.compile import builtins as B
+from tabula.interpreter.compile.module import GenModule
 from tabula.interpreter.compile.scope import (
     ANY,
     BOOL,
@@ -48,12 +61,23 @@ Code = tuple[str, str]  # (python source, static type)
 BUILTIN_ATTRS = {"name": STR, "key": STR, "type": STR, "zone": ZONE, "holder": PLAYER, "id": INT}
 SPECIAL_NAMES = {"players", "num_players", "active", "round", "turn"}
 BROKEN: Code = ("_broken(rt)", ANY)
-# The only Python builtins generated code may use (it never names anything else).
-_SAFE_BUILTINS: dict[str, Any] = {
-    f.__name__: f for f in (list, range, len, bool, sum, any, all, min, max, sorted, abs)
+PROLOGUE = "    L = rt.loc\n    S = rt.st\n"
+INLINE_NODES = 32  # a DSL function of at most this many nodes may be inlined
+INLINE_CHARS = 700  # ... when its substituted source stays this short
+_NO_VALUE = object()
+_COMPARE = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
 }
-_SAFE_BUILTINS.update(KeyError=KeyError, TypeError=TypeError)
-_PROLOGUE = "    L = rt.loc\n    S = rt.st\n"
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
+
+
+def _MISS_FN() -> None:
+    """A marker object: no remembered result (see memo_function)."""
 
 
 def _broken(rt: Runtime) -> Any:
@@ -65,6 +89,77 @@ def _as_list(rt: Runtime, v: Any) -> Any:
     return rt.st["z"][v] if isinstance(v, int) and not isinstance(v, bool) else v
 
 
+def literal(src: str) -> Any:
+    """The value of a Python literal source fragment, or _NO_VALUE."""
+    if not src or src[0] not in "-0123456789'\"TFN([":
+        return _NO_VALUE
+    try:
+        return pyast.literal_eval(src)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NO_VALUE
+
+
+def is_literal(src: str) -> bool:
+    return literal(src) is not _NO_VALUE
+
+
+def is_simple(src: str) -> bool:
+    """A fragment cheap and safe to evaluate more than once (a name, a local, a literal)."""
+    return src.isidentifier() or is_literal(src) or (src.startswith("L[") and src.count("[") == 1)
+
+
+_CHEAP_NODES = (
+    pyast.Name,
+    pyast.Constant,
+    pyast.Subscript,
+    pyast.Load,
+    pyast.BinOp,
+    pyast.Add,
+    pyast.Sub,
+    pyast.UnaryOp,
+    pyast.USub,
+    pyast.Expression,
+)
+_cheap: dict[str, bool] = {}
+
+
+def is_cheap(src: str) -> bool:
+    """A fragment cheap enough to evaluate twice: names, literals, subscripts and sums of them."""
+    if is_simple(src):
+        return True
+    if src not in _cheap:
+        try:
+            nodes = list(pyast.walk(pyast.parse(src, mode="eval")))
+            _cheap[src] = len(nodes) <= 14 and all(isinstance(x, _CHEAP_NODES) for x in nodes)
+        except SyntaxError:
+            _cheap[src] = False
+    return _cheap[src]
+
+
+def split_and(src: str) -> list[str]:
+    """The top-level `and` operands of a generated condition (itself when it is not an `and`)."""
+    try:
+        tree = pyast.parse(src, mode="eval").body
+    except SyntaxError:
+        return [src]
+    if not (isinstance(tree, pyast.BoolOp) and isinstance(tree.op, pyast.And)):
+        return [src]
+    out: list[str] = []
+    for v in tree.values:
+        out.extend(split_and(f"({pyast.unparse(v)})"))  # parenthesised: operands are joined again
+    return out
+
+
+def mentions(src: str, names: set[str]) -> bool:
+    """Does a generated fragment read any of these Python names?"""
+    try:
+        return any(
+            isinstance(x, pyast.Name) and x.id in names for x in pyast.walk(pyast.parse(src, mode="eval"))
+        )
+    except SyntaxError:
+        return True
+
+
 @dataclass
 class FunctionSlot:
     """A user function, compiled on first use (so definitions may come in any order)."""
@@ -73,19 +168,60 @@ class FunctionSlot:
     params: list[str]
     body: ast.Expr | None
     span: Span | None
-    cell: list[Closure] = field(default_factory=list)
     type: str = ANY
     state: str = "new"  # new | compiling | done
     param_types: dict[str, str] = field(default_factory=dict)
+    size: int = 0  # AST nodes of the body
+    param_uses: dict[str, int] = field(default_factory=dict)  # uses per parameter (a loop counts 2)
+    recursive: bool = False  # calls itself, directly or through other functions
+    expensive: bool = False  # loops (a generator), directly or through the functions it calls
 
 
-def to_list(f: Closure, t: str) -> Closure:
-    """A closure giving a Python list for a list- or zone-typed closure."""
-    if t == ZONE:
-        return lambda rt: rt.st["z"][f(rt)]
-    if t == ANY:
-        return lambda rt: _as_list(rt, f(rt))
-    return f
+def node_count(node: Any) -> int:
+    if isinstance(node, ast.Node):
+        return 1 + sum(node_count(v) for v in vars(node).values())
+    if isinstance(node, tuple):
+        return sum(node_count(v) for v in node)
+    return 0
+
+
+def name_uses(node: Any, in_loop: bool = False) -> dict[str, int]:
+    """How often each name is read in an expression; a read inside a generator counts as two."""
+    out: dict[str, int] = {}
+
+    def walk(n: Any, loop: bool) -> None:
+        if isinstance(n, ast.Name):
+            out[n.id] = out.get(n.id, 0) + (2 if loop else 1)
+        elif isinstance(n, ast.Generator):
+            walk(n.iter, loop)
+            for part in (n.elt, n.cond, n.default):
+                if part is not None:
+                    walk(part, True)
+            return
+        if isinstance(n, ast.Node):
+            for v in vars(n).values():
+                walk(v, loop)
+        elif isinstance(n, tuple):
+            for v in n:
+                walk(v, loop)
+
+    walk(node, in_loop)
+    return out
+
+
+def calls_in(node: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(node, (ast.Call, ast.CallGen)) and isinstance(node.func, ast.Name):
+        found.add(node.func.id)
+    if isinstance(node, ast.Name):
+        found.add(node.id)
+    if isinstance(node, ast.Node):
+        for v in vars(node).values():
+            found |= calls_in(v)
+    elif isinstance(node, tuple):
+        for v in node:
+            found |= calls_in(v)
+    return found
 
 
 def _has_generator(node: Any) -> bool:
@@ -98,71 +234,152 @@ def _has_generator(node: Any) -> bool:
     return False
 
 
+def conjuncts(node: ast.Expr) -> list[ast.Expr]:
+    if isinstance(node, ast.And):
+        return [*conjuncts(node.left), *conjuncts(node.right)]
+    return [node]
+
+
+def and_chain(nodes: list[ast.Expr]) -> ast.Expr:
+    out = nodes[0]
+    for n in nodes[1:]:
+        out = ast.And(out.span, out, n)
+    return out
+
+
+def names_in(node: Any) -> set[str]:
+    """Every name an expression mentions (loop variables of its generators included)."""
+    found: set[str] = set()
+    if isinstance(node, ast.Name):
+        found.add(node.id)
+    elif isinstance(node, ast.Generator):
+        found.add(node.var)
+    if isinstance(node, ast.Node):
+        for v in vars(node).values():
+            found |= names_in(v)
+    elif isinstance(node, tuple):
+        for v in node:
+            found |= names_in(v)
+    return found
+
+
+def mark_expensive(functions: dict[str, FunctionSlot]) -> None:
+    """Set `expensive` on every function that loops, directly or through functions it calls."""
+    for slot in functions.values():
+        slot.expensive = slot.body is not None and _has_generator(slot.body)
+    changed = True
+    while changed:
+        changed = False
+        for slot in functions.values():
+            if not slot.expensive and any(
+                functions[c].expensive for c in calls_in(slot.body) & set(functions)
+            ):
+                slot.expensive = changed = True
+
+
+def mark_recursion(functions: dict[str, FunctionSlot]) -> None:
+    """Set `recursive` on every function that can reach itself through calls."""
+    graph = {name: calls_in(slot.body) & set(functions) for name, slot in functions.items()}
+    for name in functions:
+        seen: set[str] = set()
+        todo = list(graph[name])
+        while todo:
+            n = todo.pop()
+            if n == name:
+                functions[name].recursive = True
+                break
+            if n not in seen:
+                seen.add(n)
+                todo.extend(graph.get(n, ()))
+
+
 class ExprCompiler:
     """Resolves DSL expressions against one game's names and generates Python code for them."""
 
-    def __init__(self, game: CompiledGame, report: Report, functions: dict[str, FunctionSlot]) -> None:
+    def __init__(
+        self, game: CompiledGame, report: Report, functions: dict[str, FunctionSlot], module: GenModule
+    ) -> None:
         self.g = game
         self.report = report
         self.functions = functions
+        self.mod = module
+        self.ns = module.ns
         self.props: dict[str, set[str]] = {}  # property name -> component types having it
         for c in game.components:
             for k in c.props:
                 self.props.setdefault(k, set()).add(c.type)
-        self.ns: dict[str, Any] = {"_broken": _broken, "_as_list": _as_list, "__builtins__": _SAFE_BUILTINS}
-        self._injected: dict[int, str] = {}
+        self.ns["_broken"] = _broken
+        self.mod.helpers["_broken"] = (__name__, "_broken")
+        self.ns["_as_list"] = _as_list
+        self.mod.helpers["_as_list"] = (__name__, "_as_list")
         self.used: set[str] = set()  # every name the game's code mentions (for unused-definition warnings)
         self._cache: dict[str, Closure] = {}
+        self._inlining: list[str] = []
+        self._loops: list[tuple[str, list[tuple[str, str]]]] = []  # generators being compiled
+        # calls of expensive functions are remembered in `rt.memo` until the state is next written
+        # (generated writes clear it: see effects.py), so one evaluation never repeats another
+        self.memo_mode = True
+        self._memo_ids: dict[str, int] = {}
+        self._columns: dict[str, str] = {}
+        mark_recursion(functions)
+        mark_expensive(functions)
+        for slot in functions.values():
+            if slot.body is not None:
+                slot.size = node_count(slot.body)
+                slot.param_uses = name_uses(slot.body)
 
     # ------------------------------------------------------------ namespace
     def inject(self, value: Any, hint: str) -> str:
-        """A namespace name for a Python object the generated code needs (constants, columns, impls)."""
-        key = id(value)
-        if key in self._injected:
-            return self._injected[key]
-        name = f"_{''.join(ch if ch.isalnum() else '_' for ch in hint)}_{len(self.ns)}"
-        self.ns[name] = value
-        self._injected[key] = name
+        """A namespace name for data the generated code needs (constants, columns, tables)."""
+        return self.mod.inject(value, hint)
+
+    def helper(self, fn: Callable[..., Any], ref: tuple[str, str] | None = None) -> str:
+        """A namespace name for a support function."""
+        return self.mod.helper(fn, ref)
+
+    def bind(self, name: str) -> str:
+        """A Python local for a part of the state that stays the same object while one generated
+        function runs (writes change its items, never replace it): `C` the counters, `Z` the zones,
+        `LOC` the locations, `m_<mark>` a mark's values, `pv_<var>` a per-player var's values,
+        `o_<option>` a rules option, `NP` the number of players. Each function binds the ones its
+        code uses on entry (module.py), which saves a dictionary lookup at every use."""
+        if name not in self.mod.bindings:
+            sources = {"C": "rt.st['c']", "Z": "rt.st['z']", "LOC": "rt.st['loc']", "NP": "rt.st['t']['n']"}
+            if name in sources:
+                src = sources[name]
+            elif name.startswith("m_"):
+                src = f"rt.st['m'][{name[2:]!r}]"
+            elif name.startswith("pv_"):
+                src = f"rt.st['v'][{name[3:]!r}]"
+            elif name.startswith("o_"):
+                src = f"rt.st['o'][{name[2:]!r}]"
+            else:
+                raise ValueError(name)
+            self.mod.bindings[name] = src
         return name
 
     def closure(self, src: str) -> Closure:
-        """Turn generated source into a function of the runtime."""
+        """Turn generated source into a function of the runtime: `f(rt)`."""
         if src in self._cache:
             return self._cache[src]
-        text = f"def _f(rt):\n{_PROLOGUE}    return {src}\n"
-        local: dict[str, Any] = {}
-        exec(compile(text, "<tabula-dsl>", "exec"), self.ns, local)  # generated from a checked AST
-        f: Closure = local["_f"]
+        name = self.mod.fresh("e")
+        f: Closure = self.mod.function(f"def {name}(rt):\n{PROLOGUE}    return {src}\n", name)
         self._cache[src] = f
         return f
 
     def function(
         self, node: ast.Expr, params: list[tuple[str, str]], cond: bool = False
     ) -> Callable[..., Any]:
-        """A generated `f(rt, *params)` for an expression whose names include `params` as Python locals
-        (for code run per component, like `active` conditions and modifiers: no dictionary per call).
-        Diagnostics go to the report as usual."""
+        """A generated `f(rt, *params)` for an expression whose names include `params` as Python
+        locals. Diagnostics go to the report as usual."""
         scope = Scope({}, "", dict(params))
         src = self.cond_code(node, scope) if cond else self.code(node, scope)[0]
-        args = "".join(f", v_{name}" for name, _ in params)
-        text = f"def _g(rt{args}):\n    L = rt.loc\n    S = rt.st\n    return {src}\n"
-        local: dict[str, Any] = {}
-        exec(compile(text, "<tabula-dsl>", "exec"), self.ns, local)  # generated from a checked AST
-        fn: Callable[..., Any] = local["_g"]
-        return fn
+        return self.function_of(src, [p for p, _ in params])
 
-    def selector(self, node: ast.Expr, cids: list[int]) -> Callable[..., Any]:
-        """A generated `f(rt, p)`: the components among `cids` for which condition `node` (with `self`
-        and `p`) holds - one comprehension, no call per component."""
-        scope = Scope({}, "", {"self": COMP, "p": PLAYER})
-        src = self.cond_code(node, scope)
-        pool = self.inject(list(cids), "cids")
-        body = f"[v_self for v_self in {pool} if {src}]"
-        text = f"def _s(rt, v_p):\n    L = rt.loc\n    S = rt.st\n    return {body}\n"
-        local: dict[str, Any] = {}
-        exec(compile(text, "<tabula-dsl>", "exec"), self.ns, local)  # generated from a checked AST
-        fn: Callable[..., Any] = local["_s"]
-        return fn
+    def function_of(self, src: str, params: list[str]) -> Callable[..., Any]:
+        args = "".join(f", v_{name}" for name in params)
+        name = self.mod.fresh("g")
+        return self.mod.function(f"def {name}(rt{args}):\n{PROLOGUE}    return {src}\n", name)
 
     # ------------------------------------------------------------ errors
     def error(self, code: str, msg: str, span: Span | None, hint: str | None = None) -> Code:
@@ -228,8 +445,10 @@ class ExprCompiler:
     def list_code(self, node: ast.Expr, scope: Scope) -> Code:
         src, t = self.code(node, scope)
         if t == ZONE:
-            return f"S['z'][{src}]", list_of(COMP)
+            return f"{self.bind('Z')}[{src}]", list_of(COMP)
         if t == ANY:
+            if is_simple(src) and not is_literal(src):
+                return f"({self.bind('Z')}[{src}] if {src}.__class__ is int else {src})", ANY
             return f"_as_list(rt, {src})", ANY
         if not t.startswith("list["):
             return self.error("T001", f"expected a list or a zone, found {article(t)}", node.span)
@@ -264,13 +483,15 @@ class ExprCompiler:
     def _Name(self, n: ast.Name, scope: Scope) -> Code:
         name = n.id
         g = self.g
+        if name in scope.known:
+            return scope.known[name]
         if name in scope.py:
             return f"v_{name}", scope.py[name]
         if name in scope.locals:
             return f"L[{name!r}]", scope.locals[name]
         special = {
-            "players": ("list(range(S['t']['n']))", list_of(PLAYER)),
-            "num_players": ("S['t']['n']", INT),
+            "players": (f"list(range({self.bind('NP')}))", list_of(PLAYER)),
+            "num_players": (self.bind("NP"), INT),
             "active": ("S['t']['active']", PLAYER),
             "round": ("S['t']['round']", INT),
             "turn": ("S['t']['turn']", INT),
@@ -294,7 +515,7 @@ class ExprCompiler:
                 return self.error(
                     "E102", f"counter '{name}' needs arguments", n.span, f"write {name}({args})"
                 )
-            return f"S['c'][{c.base}]", INT
+            return f"{self.bind('C')}[{c.base}]", INT
         if name in g.vars:
             v_ = g.vars[name]
             if v_.per_player:
@@ -346,19 +567,19 @@ class ExprCompiler:
             for a, pname in zip(n.args, slot.params, strict=True):
                 src, t = self.code(a, scope)
                 if t == ZONE and slot.param_types.get(pname, ANY).startswith("list["):
-                    src = f"S['z'][{src}]"  # a zone given where a list is declared: its contents
+                    src = f"{self.bind('Z')}[{src}]"  # a zone given where a list is declared: its contents
                 args.append(src)
             return self._call_function(slot, args)
         if name in g.counters:
             idx = self.counter_index_code(name, n, scope)
-            return (BROKEN[0], ANY) if idx is None else (f"S['c'][{idx}]", INT)
+            return (BROKEN[0], ANY) if idx is None else (f"{self.bind('C')}[{idx}]", INT)
         if name in g.vars:
             v_ = g.vars[name]
             if not v_.per_player or len(n.args) != 1:
                 want = "one player" if v_.per_player else "no"
                 return self.error("E105", f"'{name}' takes {want} argument", n.span)
             p, _ = self.code(n.args[0], scope)
-            return f"S['v'][{name!r}][{p}]", v_.type
+            return f"{self.bind('pv_' + name)}[{p}]", v_.type
         if name in g.zones:
             z = g.zones[name]
             if not z.per_player or len(n.args) != 1:
@@ -366,7 +587,10 @@ class ExprCompiler:
                 return self.error("E105", f"zone '{name}' takes {want} argument", n.span)
             p, pt = self.code(n.args[0], scope)
             self.expect(pt, PLAYER, n.args[0].span)
-            return f"({z.base} + {p})", ZONE
+            lit = literal(p)
+            if isinstance(lit, int) and not isinstance(lit, bool):
+                return repr(z.base + lit), ZONE
+            return (f"({z.base} + {p})" if z.base else f"({p})"), ZONE
         if name in B.BUILTINS:
             return B.BUILTINS[name].code(self, n, scope)
         return self.error(
@@ -407,7 +631,9 @@ class ExprCompiler:
         key_node = args[-1]
         if isinstance(key_node, (ast.Name, ast.String)):
             word = key_node.id if isinstance(key_node, ast.Name) else key_node.value
-            shadowed = isinstance(key_node, ast.Name) and (word in scope.locals or word in scope.py)
+            shadowed = isinstance(key_node, ast.Name) and (
+                word in scope.locals or word in scope.py or word in scope.known
+            )
             if word in c.keys and not shadowed:
                 return f"({base}{player} + {c.keys.index(word)})"
             if isinstance(key_node, ast.String) or (
@@ -422,14 +648,121 @@ class ExprCompiler:
                 )
                 return None
         k, _ = self.code(key_node, scope)
+        lit = literal(k)
+        if isinstance(lit, str) and lit in c.keys:
+            return f"({base}{player} + {c.keys.index(lit)})"
         # a missing key raises KeyError, reported at the statement as "no such entry"
         table = self.inject({key: i for i, key in enumerate(c.keys)}, f"keys_{name}")
         return f"({base}{player} + {table}[{k}])"
 
+    # ------------------------------------------------------------ loops: invariant calls
+    def enter_loop(self, var: str) -> list[tuple[str, str]]:
+        """Start compiling a generator whose loop variable is `var`; calls inside it that do not use
+        `var` are collected in the returned list (name, source), to be computed before the loop."""
+        frame: list[tuple[str, str]] = []
+        self._loops.append((var, frame))
+        return frame
+
+    def leave_loop(self) -> None:
+        self._loops.pop()
+
+    def invariant(self, src: str, t: str) -> Code:
+        """A call's source, or a name for it computed once before the innermost loop it does not
+        depend on."""
+        if not self._loops:
+            return src, t
+        var, frame = self._loops[-1]
+        if var in src:
+            return src, t
+        for name, known in frame:
+            if known == src:
+                return name, t
+        name = self.mod.fresh("_k")
+        frame.append((name, src))
+        return name, t
+
+    # ------------------------------------------------------------ DSL functions
     def _call_function(self, slot: FunctionSlot, args: list[str]) -> Code:
         if slot.state == "new":
             self.compile_function(slot)
-        return f"F_{slot.name}(rt{''.join(', ' + a for a in args)})", slot.type
+        call = "".join(", " + a for a in args)
+        if self.memo_mode and self.memoizable(slot):
+            self.memo_function(slot)
+            return self.invariant(f"FM_{slot.name}(rt{call})", slot.type)
+        inlined = self._inline(slot, args)
+        if inlined is not None:
+            return inlined
+        return self.invariant(f"F_{slot.name}(rt{call})", slot.type)
+
+    def memoizable(self, slot: FunctionSlot) -> bool:
+        """Worth remembering: it loops, and none of its parameters is a list."""
+        if not slot.expensive or slot.body is None or slot.recursive:
+            return False
+        return not any(slot.param_types.get(p, ANY).startswith("list[") for p in slot.params)
+
+    def memo_function(self, slot: FunctionSlot) -> None:
+        """Define `FM_<name>`: `F_<name>` remembered in `rt.memo` until the state is next written."""
+        if slot.name in self._memo_ids or slot.body is None:
+            return
+        key = self._memo_ids[slot.name] = len(self._memo_ids)
+        self.ns[f"FM_{slot.name}"] = lambda rt, *a: _broken(rt)
+        scope = Scope({}, f"function '{slot.name}'", {p: slot.param_types.get(p, ANY) for p in slot.params})
+        saved, loops = self.report, self._loops
+        self.report, self._loops = Report(), []
+        try:
+            src, _ = self.code(slot.body, scope)
+        finally:
+            self.report, self._loops = saved, loops
+        params = "".join(f", v_{p}" for p in slot.params)
+        hashable = all(slot.param_types.get(p, ANY) in (INT, STR, PLAYER, COMP, BOOL) for p in slot.params)
+        miss = self.helper(_MISS_FN)
+        lines = [
+            f"def FM_{slot.name}(rt{params}):",
+            "    S = rt.st",
+            "    M = rt.memo",
+            f"    K = ({key}{params},)",
+        ]
+        if hashable:
+            lines.append(f"    r = M.get(K, {miss})")
+        else:
+            lines += [
+                "    try:",
+                f"        r = M.get(K, {miss})",
+                "    except TypeError:",
+                f"        return {src}",
+            ]
+        lines += [f"    if r is {miss}:", f"        r = M[K] = {src}", "    return r"]
+        self.mod.define("\n".join(lines) + "\n")
+
+    def _inline(self, slot: FunctionSlot, args: list[str]) -> Code | None:
+        """The body of a small function with its arguments substituted, or None to call it."""
+        if (
+            slot.body is None
+            or slot.recursive
+            or slot.size > INLINE_NODES
+            or slot.name in self._inlining
+            or len(self._inlining) > 3
+        ):
+            return None
+        for pname, src in zip(slot.params, args, strict=True):
+            if slot.param_uses.get(pname, 0) > 1 and not is_cheap(src):
+                return None
+        known = {
+            p: (src if is_simple(src) else f"({src})", slot.param_types.get(p, ANY))
+            for p, src in zip(slot.params, args, strict=True)
+        }
+        saved = self.report
+        self.report = Report()  # the body was checked when the function itself was compiled
+        self._inlining.append(slot.name)
+        try:
+            src, _ = self.code(slot.body, Scope({}, f"function '{slot.name}'", {}, known))
+        finally:
+            self._inlining.pop()
+            failed = self.report.has_errors
+            self.report = saved
+        if failed or len(src) > INLINE_CHARS:
+            return None
+        return (src if is_simple(src) or src.startswith("(") else f"({src})"), slot.type
 
     def compile_function(self, slot: FunctionSlot) -> None:
         """Define `F_<name>(rt, params...)` in the namespace (recursion works through the namespace)."""
@@ -439,23 +772,15 @@ class ExprCompiler:
             scope = Scope(
                 {}, f"function '{slot.name}'", {p: slot.param_types.get(p, ANY) for p in slot.params}
             )
-            src, t = self.code(slot.body, scope)
+            loops, memo, self._loops, self.memo_mode = self._loops, self.memo_mode, [], False
+            try:
+                src, t = self.code(slot.body, scope)  # the unremembered version: for scenarios, tools
+            finally:
+                self._loops, self.memo_mode = loops, memo
             params = "".join(f", v_{p}" for p in slot.params)
-            if slot.params and _has_generator(slot.body):
-                # functions that loop over lists are memoised within one evaluation
-                key = f"({slot.name!r}{params},)"
-                text = (
-                    f"def F_{slot.name}(rt{params}):\n    S = rt.st\n    M = rt.memo\n    K = {key}\n"
-                    f"    try:\n        return M[K]\n    except KeyError:\n        pass\n"
-                    f"    except TypeError:\n        return {src}\n"
-                    f"    R = M[K] = {src}\n    return R\n"
-                )
-            else:
-                text = f"def F_{slot.name}(rt{params}):\n    S = rt.st\n    return {src}\n"
-            exec(compile(text, f"<function {slot.name}>", "exec"), self.ns)  # generated from a checked AST
+            text = f"def F_{slot.name}(rt{params}):\n    S = rt.st\n    return {src}\n"
+            self.mod.define(text)
             slot.type = t
-            fn = self.ns[f"F_{slot.name}"]
-            slot.cell.append(lambda rt: fn(rt, *[rt.loc[p] for p in slot.params]))
         slot.state = "done"
 
     def _named_lookup(self, kind: str, n: ast.Call, scope: Scope) -> Code:
@@ -468,18 +793,17 @@ class ExprCompiler:
                 return self.error(
                     "E107", f"unknown rules option '{key}'", first.span, did_you_mean(key, self.g.options)
                 )
-            return f"S['o'][{key!r}]", type_of_value(self.g.options[key])
+            return self.bind("o_" + key), type_of_value(self.g.options[key])
         table: dict[str, Any] = self.g.values if kind == "value" else self.g.rules
         if key not in table:
             return self.error("E107", f"unknown {kind} '{key}'", first.span, did_you_mean(key, table))
         args = [self.code(a, scope)[0] for a in n.args[1:]]
         if len(args) != len(table[key].params):
             return self.error("E105", f"{kind} '{key}' takes {len(table[key].params)} argument(s)", n.span)
-        from tabula.interpreter.compile.modifiers import rule_function, value_function
-
-        fn = value_function(self.g, key) if kind == "value" else rule_function(self.g, key)
-        name = self.inject(fn, f"{kind}_{key}")
-        return f"{name}(rt{''.join(', ' + a for a in args)})", INT if kind == "value" else BOOL
+        fname = ("V_" if kind == "value" else "R_") + key
+        return self.invariant(
+            f"{fname}(rt{''.join(', ' + a for a in args)})", INT if kind == "value" else BOOL
+        )
 
     # ------------------------------------------------------------ postfix
     def _Attr(self, n: ast.Attr, scope: Scope) -> Code:
@@ -488,13 +812,22 @@ class ExprCompiler:
         if ot not in (ANY, COMP, NONE):
             return self.error("T003", f"'.{name}' needs a component, but this is {article(ot)}", n.obj.span)
         g = self.g
+        cid = literal(obj)
+        comp = scope.static.get(obj)
+        if isinstance(cid, int) and not isinstance(cid, bool) and 0 <= cid < len(g.components):
+            comp = g.components[cid]
         if name in g.marks:
             default = g.marks[name]
-            return f"S['m'][{name!r}][{obj}]", (type_of_value(default) if default is not None else ANY)
+            return f"{self.bind('m_' + name)}[{obj}]", (
+                type_of_value(default) if default is not None else ANY
+            )
         if name in self.props:
-            column = [c.props.get(name) for c in g.components]
-            return f"{self.inject(column, 'prop_' + name)}[{obj}]", self._prop_type(name)
+            if comp is not None:
+                return repr(comp.props.get(name)), self._prop_type(name)
+            return f"{self.column(name)}[{obj}]", self._prop_type(name)
         if name in BUILTIN_ATTRS:
+            if comp is not None and name in ("name", "key", "type"):
+                return repr(getattr(comp, name)), STR
             return B.builtin_attr_code(self, name, obj), BUILTIN_ATTRS[name]
         return self.error(
             "E108",
@@ -502,6 +835,12 @@ class ExprCompiler:
             n.span,
             did_you_mean(name, [*self.props, *g.marks, *BUILTIN_ATTRS]),
         )
+
+    def column(self, prop: str) -> str:
+        """The injected list of one property's value for every component (None where absent)."""
+        if prop not in self._columns:
+            self._columns[prop] = self.inject([c.props.get(prop) for c in self.g.components], "prop_" + prop)
+        return self._columns[prop]
 
     def _prop_type(self, name: str) -> str:
         t = NONE
@@ -521,16 +860,60 @@ class ExprCompiler:
     def _Neg(self, n: ast.Neg, scope: Scope) -> Code:
         src, t = self.code(n.operand, scope)
         self.expect(t, INT, n.operand.span)
+        v = literal(src)
+        if isinstance(v, int) and not isinstance(v, bool):
+            return f"({-v})" if -v < 0 else repr(-v), INT
         return f"(-{src})", INT
 
     def _Not(self, n: ast.Not, scope: Scope) -> Code:
-        return f"(not {self.cond_code(n.operand, scope)})", BOOL
+        src = self.cond_code(n.operand, scope)
+        v = literal(src)
+        if v is not _NO_VALUE:
+            return repr(not v), BOOL
+        return f"(not {src})", BOOL
 
     def _And(self, n: ast.And, scope: Scope) -> Code:
-        return f"bool({self.cond_code(n.left, scope)} and {self.cond_code(n.right, scope)})", BOOL
+        a, at = self.code(n.left, scope)
+        self._warn_cond(at, n.left)
+        b, bt = self.code(n.right, scope)
+        self._warn_cond(bt, n.right)
+        va, vb = literal(a), literal(b)
+        if va is not _NO_VALUE:
+            return ("False", BOOL) if not va else self._as_bool(b, bt)
+        if vb is not _NO_VALUE and vb:
+            return self._as_bool(a, at)
+        if at == BOOL and bt == BOOL:
+            return f"({a} and {b})", BOOL
+        return f"bool({a} and {b})", BOOL
 
     def _Or(self, n: ast.Or, scope: Scope) -> Code:
-        return f"bool({self.cond_code(n.left, scope)} or {self.cond_code(n.right, scope)})", BOOL
+        a, at = self.code(n.left, scope)
+        self._warn_cond(at, n.left)
+        b, bt = self.code(n.right, scope)
+        self._warn_cond(bt, n.right)
+        va, vb = literal(a), literal(b)
+        if va is not _NO_VALUE:
+            return ("True", BOOL) if va else self._as_bool(b, bt)
+        if vb is not _NO_VALUE and not vb:
+            return self._as_bool(a, at)
+        if at == BOOL and bt == BOOL:
+            return f"({a} or {b})", BOOL
+        return f"bool({a} or {b})", BOOL
+
+    def _warn_cond(self, t: str, node: ast.Expr) -> None:
+        if t not in (BOOL, ANY):
+            self.report.warning(
+                "T010",
+                f"this condition is {article(t)}, not true/false",
+                node.span,
+                "compare it with something, e.g. '... > 0'",
+            )
+
+    def _as_bool(self, src: str, t: str) -> Code:
+        v = literal(src)
+        if v is not _NO_VALUE:
+            return repr(bool(v)), BOOL
+        return (src, BOOL) if t == BOOL else (f"bool({src})", BOOL)
 
     def _Compare(self, n: ast.Compare, scope: Scope) -> Code:
         a, at = self.code(n.left, scope)
@@ -541,6 +924,12 @@ class ExprCompiler:
                     self.report.error(
                         "T004", f"'{n.op}' compares numbers, but this is {article(t)}", node.span
                     )
+        va, vb = literal(a), literal(b)
+        if va is not _NO_VALUE and vb is not _NO_VALUE:
+            try:
+                return repr(bool(_COMPARE[n.op](va, vb))), BOOL
+            except TypeError:
+                pass
         return f"({a} {n.op} {b})", BOOL
 
     def _In(self, n: ast.In, scope: Scope) -> Code:
@@ -548,11 +937,14 @@ class ExprCompiler:
         c, ct = self.code(n.container, scope)
         op = "!=" if n.negated else "=="
         if ct == ZONE:
-            return f"(S['loc'][{x}] {op} {c})", BOOL
+            return f"({self.bind('LOC')}[{x}] {op} {c})", BOOL
         if ct != ANY and not ct.startswith("list["):
             return self.error(
                 "T001", f"'in' needs a list or a zone on its right, found {article(ct)}", n.container.span
             )
+        vx, vc = literal(x), literal(c)
+        if vx is not _NO_VALUE and isinstance(vc, list):
+            return repr((vx not in vc) if n.negated else (vx in vc)), BOOL
         container = c if ct != ANY else f"_as_list(rt, {c})"
         return f"({x} {'not in' if n.negated else 'in'} {container})", BOOL
 
@@ -560,18 +952,36 @@ class ExprCompiler:
         a, at = self.code(n.left, scope)
         b, bt = self.code(n.right, scope)
         if n.op == "+" and (at.startswith("list[") or bt.startswith("list[")):
-            bounded = self.inject(B.bounded, "bounded")
+            bounded = self.helper(B.bounded)
+            if at.startswith("list[") and bt.startswith("list["):
+                return f"{bounded}({a} + {b})", join(at, bt)  # two lists: no copies needed
             return f"{bounded}(list({a}) + list({b}))", join(at, bt)
         for t, node in ((at, n.left), (bt, n.right)):
             if t not in (INT, ANY):
                 self.report.error("T005", f"'{n.op}' needs numbers, but this is {article(t)}", node.span)
         result = INT if (at, bt) == (INT, INT) else (ANY if ANY in (at, bt) else INT)
+        va, vb = literal(a), literal(b)
+        if (
+            isinstance(va, int)
+            and isinstance(vb, int)
+            and not isinstance(va, bool)
+            and not isinstance(vb, bool)
+        ):
+            try:
+                v = _ARITH[n.op](va, vb)
+                if abs(v) < 2**62:
+                    return (f"({v})" if v < 0 else repr(v)), INT
+            except ZeroDivisionError:
+                pass
         return f"({a} {n.op} {b})", result
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> Code:
         c = self.cond_code(n.test, scope)
         a, at = self.code(n.then, scope)
         b, bt = self.code(n.otherwise, scope)
+        v = literal(c)
+        if v is not _NO_VALUE:
+            return (a, join(at, bt)) if v else (b, join(at, bt))
         return f"({a} if {c} else {b})", join(at, bt)
 
     def _ListComp(self, n: ast.ListComp, scope: Scope) -> Code:

@@ -10,7 +10,11 @@ from __future__ import annotations
 import keyword
 from typing import Any
 
-from tabula.interpreter.compile.exprs import ExprCompiler, FunctionSlot
+from tabula.interpreter.compile import support
+from tabula.interpreter.compile.effects import EffectCompiler, ProcInfo
+from tabula.interpreter.compile.exprs import ExprCompiler, FunctionSlot, and_chain, conjuncts, names_in
+from tabula.interpreter.compile.modifiers import Contribution, rule_source, value_source
+from tabula.interpreter.compile.module import GenModule
 from tabula.interpreter.compile.scope import (
     ANY,
     COMP,
@@ -24,7 +28,9 @@ from tabula.interpreter.compile.scope import (
     type_of_value,
 )
 from tabula.interpreter.compile.scope import a as article
-from tabula.interpreter.compile.stmts import EndingStep, StmtCompiler
+from tabula.interpreter.compile.snippets import Snippets
+from tabula.interpreter.compile.suspend import Suspension
+from tabula.interpreter.compile.windows import ActionSource, WindowCompiler
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr, parse_template
 from tabula.interpreter.flow import FlowDriver
@@ -36,7 +42,6 @@ from tabula.interpreter.model import (
     CounterLayout,
     EndCheckDef,
     FlowDef,
-    ModifierDef,
     RuleDef,
     TriggerDef,
     ValueDef,
@@ -64,7 +69,16 @@ _VAR_TYPES = {
 class GameCompiler:
     """Compiles one game; see the module docstring."""
 
-    def __init__(self, source: GameSource, report: Report, options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        source: GameSource,
+        report: Report,
+        options: dict[str, Any] | None = None,
+        instrument: bool = False,
+        unique: str | None = None,
+    ) -> None:
+        self.instrument = instrument
+        self.unique = unique
         self._whens: dict[str, ast.Expr | None] = {}
         self._costs: dict[str, list[tuple[ast.Expr, ast.Expr]]] = {}
         self.src = source
@@ -127,13 +141,24 @@ class GameCompiler:
         if span is not None:
             self.g.block_spans[block] = span
 
-    def compile_block(self, path: Path_, scope: Scope, tail: list[Any] | None = None) -> int | None:
-        stmts = self.block_at(path)
+    def compile_entry(
+        self,
+        path: Path_,
+        types: dict[str, str],
+        where: str,
+        args: list[str] | None,
+        tail: list[Any] | None = None,
+        fn_name: str | None = None,
+        stmts: ast.Block | None = None,
+    ) -> int | None:
+        """The block of an effect at `path` (see EffectCompiler.entry): `types` are its locals, `args`
+        the frame locals given as Python parameters (None: locals stay a dict)."""
+        if stmts is None:
+            stmts = self.block_at(path)
         if stmts is None and tail is None:
             return None
-        bid = self.sc.block(stmts or (), scope)
-        if tail:
-            self.g.blocks[bid].extend(tail)
+        scope = Scope(dict(types), where) if args is None else Scope({}, where, dict(types))
+        bid, _ = self.sc.entry(stmts or (), scope, args, fn_name, tail)
         return bid
 
     # ------------------------------------------------------------ layout
@@ -306,31 +331,46 @@ class GameCompiler:
             )
             slot.param_types = dict(typed)
             functions[name] = slot
-        self.ex = ExprCompiler(g, self.report, functions)
+        self.mod = GenModule(g.id, self.unique)
+        g.module = self.mod
+        self.ex = ExprCompiler(g, self.report, functions, self.mod)
         self._declare_values_and_rules()
         proc_types = {name: self._params(("procedures", name)) for name in d.get("procedures") or {}}
-        procedures: dict[str, tuple[list[str], list[int]]] = {
-            name: ([p for p, _ in typed], [0]) for name, typed in proc_types.items()
+        proc_bodies = {name: self.block_at(("procedures", name, "do")) for name in proc_types}
+        self.trigger_sources = self._trigger_sources()
+        suspension = Suspension({name: body or () for name, body in proc_bodies.items()}, {})
+        for _, _, event, _, body in self.trigger_sources:
+            suspension.triggers.setdefault(event, []).append(body or ())
+        suspension.solve()
+        procedures = {
+            name: ProcInfo(name, [p for p, _ in typed], dict(typed), suspends=name in suspension.suspending)
+            for name, typed in proc_types.items()
         }
         action_index = {name: i for i, name in enumerate(d.get("actions") or {})}
-        self.sc = StmtCompiler(self.ex, procedures, action_index)
+        self.windows = WindowCompiler(self.ex, self._action_sources())
+        self.sc = EffectCompiler(self.ex, procedures, action_index, suspension, self.windows, self.instrument)
         for slot in functions.values():
             if slot.state == "new":
                 self.ex.compile_function(slot)
-        self._values_and_rules()
-        for name, (_, cell) in procedures.items():
-            cell[0] = (
-                self.compile_block(
+        for name, info in procedures.items():
+            info.cell[0] = (
+                self.compile_entry(
                     ("procedures", name, "do"),
-                    Scope(dict(proc_types[name]), f"procedure '{name}'"),
+                    info.types,
+                    f"procedure '{name}'",
+                    ["me", *info.params],
                     tail=[],
+                    fn_name=f"P_{name}",
+                    stmts=proc_bodies[name] or (),
                 )
                 or 0
             )
-            self.name_block(cell[0], "procedure", name, ("procedures", name))
+            self.name_block(info.cell[0], "procedure", name, ("procedures", name))
         self._actions()
         self._triggers()
         self._component_abilities()
+        self._values_and_rules()
+        self._dispatchers()
         self._flow()
         self._scoring()
         self._unused()
@@ -393,20 +433,44 @@ class GameCompiler:
         self.value_params = {name: self._params(("values", name)) for name in self.data.get("values") or {}}
         self.rule_params = {name: self._params(("rules", name)) for name in self.data.get("rules") or {}}
         for name, typed in self.value_params.items():
-            g.values[name] = ValueDef(name, [p for p, _ in typed], lambda rt: 0)
+            g.values[name] = ValueDef(name, [p for p, _ in typed])
         for name, typed in self.rule_params.items():
-            g.rules[name] = RuleDef(name, [p for p, _ in typed], lambda rt: False)
+            g.rules[name] = RuleDef(name, [p for p, _ in typed])
+        self.contributions: dict[tuple[str, str], list[Contribution]] = {}
 
     def _values_and_rules(self) -> None:
-        g = self.g
-        for name, typed in self.value_params.items():
-            base = self.compile_expr(("values", name, "base"), Scope(dict(typed)))
-            if base is not None:
-                g.values[name].base = base
-        for name, typed in self.rule_params.items():
-            cond = self.compile_cond(("rules", name, "base"), Scope(dict(typed)))
-            if cond is not None:
-                g.rules[name].base = cond
+        """`V_<name>` and `R_<name>`: the base and every component's contribution (modifiers.py)."""
+        for kind, params in (("values", self.value_params), ("rules", self.rule_params)):
+            for name, typed in params.items():
+                base = self.expr_at((kind, name, "base"))
+                contributions = self.contributions.get((kind, name), [])
+                make = value_source if kind == "values" else rule_source
+                self.mod.define(make(self.ex, name, typed, base, contributions))
+
+    def _action_sources(self) -> list[ActionSource]:
+        """Every action's parameters and whole condition, for the windows' enumeration functions."""
+        out = []
+        saved = self.report
+        self.report = Report()  # reported when the actions themselves are compiled
+        self.ex.report = self.report
+        try:
+            for name, adef in (self.data.get("actions") or {}).items():
+                params = []
+                scope = Scope({"me": PLAYER})
+                for pname in (adef or {}).get("params") or {}:
+                    node = self.expr_at(("actions", name, "params", pname))
+                    if node is None or not str(pname).isidentifier():
+                        continue
+                    t = self.ex.code(node, scope)[1]
+                    scope.locals[str(pname)] = elem(t)
+                    params.append((str(pname), node, elem(t)))
+                out.append(ActionSource(str(name), params, self.action_when(name)))
+        finally:
+            self.report = saved
+            self.ex.report = saved
+            self._whens.clear()  # parsed again, so that their diagnostics reach the real report
+            self._costs.clear()
+        return out
 
     def _actions(self) -> None:
         g = self.g
@@ -417,12 +481,10 @@ class GameCompiler:
             for pname in adef.get("params") or {}:
                 if not self._identifier(str(pname), ("actions", name, "params", pname)):
                     continue
-                typed = self.compile_typed(("actions", name, "params", pname), scope)
-                if typed is None:
+                node = self.expr_at(("actions", name, "params", pname))
+                if node is None:
                     continue
-                f, t = typed
-                from tabula.interpreter.compile.exprs import to_list
-
+                src, t = self.ex.code(node, scope)
                 if t != ANY and t != ZONE and not t.startswith("list["):
                     self.report.error(
                         "T001",
@@ -430,8 +492,12 @@ class GameCompiler:
                         self.span(("actions", name, "params", pname)),
                         f"write e.g. [{pname} for {pname} in ...] or range(1, 4)",
                     )
-
-                params.append((str(pname), to_list(f, t), elem(t)))
+                listed = (
+                    f"{self.ex.bind('Z')}[{src}]"
+                    if t == ZONE
+                    else (f"_as_list(rt, {src})" if t == ANY else src)
+                )
+                params.append((str(pname), self.ex.closure(listed), elem(t)))
                 scope.locals[str(pname)] = elem(t)
             when, guard = self._action_condition(name, [p for p, _, _ in params], scope)
             label = None
@@ -441,7 +507,16 @@ class GameCompiler:
                 )
                 label = tuple(p if isinstance(p, str) else self.ex.expr(p, scope) for p in parts)
             stmts = (*self._cost_payments(name), *(self.block_at(("actions", name, "do")) or ()))
-            block = self.sc.block(stmts, scope.child())
+            block = (
+                self.compile_entry(
+                    ("actions", name, "do"),
+                    dict(scope.locals),
+                    f"action '{name}'",
+                    ["me", *(p for p, _, _ in params)],
+                    stmts=stmts,
+                )
+                or 0
+            )
             self.name_block(block, "action", name, ("actions", name))
             act = ActionDef(
                 i,
@@ -455,55 +530,10 @@ class GameCompiler:
                 self.span(("actions", name)),
                 guard,
             )
-            act.options = self._action_options(name, [(p, t) for p, _, t in params])
             act.conditions = self._conditions(name, scope)
             act.param_spans = [self.span(("actions", name, "params", p)) for p, _, _ in params]
             g.actions[name] = act
             g.action_list.append(act)
-
-    def _action_options(self, name: str, params: list[tuple[str, str]]) -> Closure | None:
-        """One generated function listing an action's legal argument lists (its parameters are Python
-        locals: no dictionary writes, no closure per test). The action was already checked above, so
-        diagnostics from this second compilation are dropped."""
-        when = self.action_when(name)
-        saved = self.ex.report
-        self.ex.report = Report()
-        try:
-            scope = Scope({}, f"action '{name}'", {"me": PLAYER})
-            lines = ["    v_me = L['me']", "    out = []"]
-            if when is not None:
-                names = {p for p, _ in params}
-                conj = _conjuncts(when)
-                guards = [c for c in conj if not names & _names_in(c)]
-                rest = [c for c in conj if c not in guards]
-                if guards:
-                    lines.append(f"    if not ({self.ex.cond_code(_and_chain(guards), scope)}):")
-                    lines.append("        return out")
-            else:
-                rest = []
-            indent = "    "
-            for pname, t in params:
-                node = self.expr_at(("actions", name, "params", pname))
-                if node is None:
-                    return None
-                src, _ = self.ex.list_code(node, scope)
-                lines.append(f"{indent}for v_{pname} in {src}:")
-                scope = Scope({}, scope.where, {**scope.py, pname: t})
-                indent += "    "
-            test = self.ex.cond_code(_and_chain(rest), scope) if rest else "True"
-            args = ", ".join(f"v_{p}" for p, _ in params)
-            lines.append(f"{indent}if {test}:")
-            lines.append(f"{indent}    out.append([{args}])")
-            lines.append("    return out")
-            if self.ex.report.has_errors:
-                return None
-            text = "def _opts(rt):\n    L = rt.loc\n    S = rt.st\n" + "\n".join(lines) + "\n"
-            local: dict[str, Any] = {}
-            exec(compile(text, f"<action {name}>", "exec"), self.ex.ns, local)  # generated from a checked AST
-            options: Closure = local["_opts"]
-            return options
-        finally:
-            self.ex.report = saved
 
     def _cost_items(self, name: str) -> list[tuple[ast.Expr, ast.Expr]]:
         """An action's `cost:` as (counter, amount) nodes, each parsed (once) at its own YAML position."""
@@ -534,7 +564,7 @@ class GameCompiler:
         when = self.expr_at(("actions", name, "when"))
         if when is not None:
             parts.append(when)
-        result = _and_chain(parts) if parts else None
+        result = and_chain(parts) if parts else None
         self._whens[name] = result
         return result
 
@@ -550,7 +580,7 @@ class GameCompiler:
         try:
             out: list[tuple[Span | None, Closure, tuple[Any, Any] | None]] = []
             costs = len(self._cost_items(name))
-            for i, c in enumerate(_conjuncts(node)):
+            for i, c in enumerate(conjuncts(node)):
                 sides = (
                     (self.ex.expr(c.left, scope), self.ex.expr(c.right, scope))
                     if isinstance(c, ast.Compare)
@@ -574,39 +604,141 @@ class GameCompiler:
         node = self.action_when(name)
         if node is None:
             return None, None
-        conjuncts = _conjuncts(node)
-        guards = [c for c in conjuncts if not params or not set(params) & _names_in(c)]
-        rest = [c for c in conjuncts if c not in guards]
+        parts = conjuncts(node)
+        guards = [c for c in parts if not params or not set(params) & names_in(c)]
+        rest = [c for c in parts if c not in guards]
         if not params or not guards:
             return self.ex.cond(node, scope), None
-        when = self.ex.cond(_and_chain(rest), scope) if rest else None
-        return when, self.ex.cond(_and_chain(guards), scope)
+        when = self.ex.cond(and_chain(rest), scope) if rest else None
+        return when, self.ex.cond(and_chain(guards), scope)
+
+    def _trigger_sources(self) -> list[tuple[Path_, dict[str, Any], str, str | None, ast.Block | None]]:
+        """(path, definition, event, component type, body) of every trigger, parsed once."""
+        out: list[tuple[Path_, dict[str, Any], str, str | None, ast.Block | None]] = []
+        for i, tdef in enumerate(self.data.get("triggers") or []):
+            path: Path_ = ("triggers", i)
+            out.append((path, tdef, str(tdef.get("on")), None, self.block_at((*path, "do"))))
+        for tname, tdef in (self.data.get("components") or {}).items():
+            for i, tdef2 in enumerate((tdef or {}).get("triggers") or []):
+                path = ("components", tname, "triggers", i)
+                out.append((path, tdef2, str(tdef2.get("on")), tname, self.block_at((*path, "do"))))
+        return out
+
+    def _trigger_types(self, event: str, ctype: str | None) -> dict[str, str]:
+        """A trigger's locals: the emitted arguments, `me`, and for a component type's `self` and `p`."""
+        types: dict[str, str] = {"me": PLAYER}
+        if ctype is not None:
+            types.update({"self": COMP, "p": PLAYER})
+        for key in _emitted_kwargs(self.data, event):
+            types.setdefault(key, ANY)
+        return types
 
     def _triggers(self) -> None:
-        for i, tdef in enumerate(self.data.get("triggers") or []):
-            # a trigger sees the emitted arguments and `me` (the deciding player where it was emitted)
-            scope = Scope({"me": PLAYER}, f"trigger '{tdef.get('id', i)}'")
-            self._trigger(tdef, ("triggers", i), scope, None, None)
+        """Every trigger's effect, with its locals in a dict."""
+        self.trigger_code: dict[
+            str, list[tuple[TriggerDef, str | None, ast.Expr | None, ast.Expr | None]]
+        ] = {}
+        for path, tdef, event, ctype, body in self.trigger_sources:
+            types = self._trigger_types(event, ctype)
+            label = f"trigger '{tdef.get('id', path[-1])}'"
+            where = self.expr_at((*path, "where")) if tdef.get("where") is not None else None
+            if where is not None:
+                self.ex.cond_code(where, Scope(dict(types), label))  # checked here, generated below
+            fn_name = self.mod.fresh("trigger")
+            block = (
+                self.compile_entry(
+                    (*path, "do"), types, label, None, tail=[], fn_name=fn_name, stmts=body or ()
+                )
+                or 0
+            )
+            self.name_block(block, "trigger", str(tdef.get("id", event)), path)
+            trig = TriggerDef(
+                str(tdef.get("id", f"{event}#{path[-1]}")), event, block, ctype, self.span((*path, "on"))
+            )
+            self.g.triggers.setdefault(event, []).append(trig)
+            plain = fn_name if fn_name in self.mod.ns else None
+            active = None
+            if ctype is not None:
+                tdata = (self.data.get("components") or {}).get(ctype) or {}
+                active = self.expr_at(("components", ctype, "active")) if tdata.get("active") else None
+            self.trigger_code.setdefault(event, []).append((trig, plain, where, active))
 
-    def _trigger(
-        self, tdef: dict[str, Any], path: Path_, scope: Scope, ctype: str | None, active: Closure | None
-    ) -> None:
-        event = str(tdef.get("on"))
-        for key in _emitted_kwargs(self.data, event):
-            scope.locals.setdefault(key, ANY)
-        where = self.compile_cond((*path, "where"), scope) if tdef.get("where") is not None else None
-        block = self.compile_block((*path, "do"), scope.child(), tail=[]) or 0
-        self.name_block(block, "trigger", str(tdef.get("id", event)), path)
-        trig = TriggerDef(
-            str(tdef.get("id", f"{event}#{path[-1]}")),
-            event,
-            where,
-            block,
-            ctype,
-            active,
-            self.span((*path, "on")),
-        )
-        self.g.triggers.setdefault(event, []).append(trig)
+    def _dispatchers(self) -> None:
+        """`X_<event>(rt, me, base)`: the triggers that fire, as (block, function or None, locals).
+
+        Every condition is tested before any trigger runs, in declaration order; a component type's
+        trigger is tried for each of its components and each player, except where its `where` pins
+        `self` or `p` down with an equality (`self == b`): then only that one is tried."""
+        ex = self.ex
+        saved = ex.report
+        ex.report = Report()  # every condition was checked in _triggers
+        try:
+            for event, entries in self.trigger_code.items():
+                lines = [
+                    f"def X_{event}(rt, v_me, base):",
+                    "    S = rt.st",
+                    "    if 'me' not in base: base['me'] = v_me",
+                    f"    if rt.watch is not None: rt.watch({event!r}, base)",
+                    "    out = []",
+                ]
+                for trig, fn, where, active in entries:
+                    if trig.component_type is None:
+                        scope = Scope(self._trigger_types(event, None))
+                        test = ex.cond_code(where, scope) if where is not None else "True"
+                        lines.append("    L = {**base}")
+                        lines.append(f"    if {test}: out.append(({trig.block}, {fn or 'None'}, L))")
+                        continue
+                    lines += self._component_trigger(trig, fn or "None", where, active, event)
+                lines.append("    return out")
+                self.mod.define("\n".join(lines) + "\n")
+        finally:
+            ex.report = saved
+
+    def _component_trigger(
+        self, trig: TriggerDef, fn: str, where: ast.Expr | None, active: ast.Expr | None, event: str
+    ) -> list[str]:
+        ex = self.ex
+        ctype = trig.component_type
+        assert ctype is not None
+        types = self._trigger_types(event, None)
+        scope = Scope(dict(types), "", {}, {"self": ("v_self", COMP), "p": ("v_p", PLAYER)})
+        parts = conjuncts(where) if where is not None else []
+        members = self.g.by_type.get(ctype, [])
+        ids = ex.inject(members, f"ids_{ctype}")
+        self_pin = p_pin = None
+        for c in parts:
+            if not (isinstance(c, ast.Compare) and c.op == "=="):
+                continue
+            for mine, other in ((c.left, c.right), (c.right, c.left)):
+                if isinstance(mine, ast.Name) and not names_in(other) & {"self", "p"}:
+                    if mine.id == "self" and self_pin is None:
+                        self_pin = ex.code(other, Scope(dict(types)))[0]
+                    elif mine.id == "p" and p_pin is None:
+                        p_pin = ex.code(other, Scope(dict(types)))[0]
+        tests = []
+        if active is not None:
+            tests.append(ex.cond_code(active, scope))
+        if where is not None:
+            tests.append(ex.cond_code(where, scope))
+        test = " and ".join(tests) or "True"
+        lines = ["    L = base"]
+        if self_pin is not None:
+            member = ex.inject(set(members), f"members_{ctype}")
+            lines.append(f"    _pin = {self_pin}")
+            selves = f"((_pin,) if _pin in {member} else ())"
+        else:
+            selves = ids
+        if p_pin is not None:
+            lines.append(f"    _pinp = {p_pin}")
+            players = f"((_pinp,) if type(_pinp) is int and 0 <= _pinp < {ex.bind('NP')} else ())"
+        else:
+            players = f"range({ex.bind('NP')})"
+        return [
+            *lines,
+            f"    for v_self in {selves}:",
+            f"        for v_p in {players}:",
+            f"            if {test}: out.append(({trig.block}, {fn}, {{**base, 'self': v_self, 'p': v_p}}))",
+        ]
 
     def _ability_params(self, params: list[str], types: dict[str, str]) -> list[tuple[str, str]]:
         """`self` and `p` first, then the value's or rule's other parameters (see modifiers.py)."""
@@ -617,18 +749,14 @@ class GameCompiler:
         ]
 
     def _component_abilities(self) -> None:
+        """Each component type's modifiers, allows and denies: checked, and kept as contributions."""
         g = self.g
         for tname, tdef in (self.data.get("components") or {}).items():
             tdef = tdef or {}
-            scope = Scope({"self": COMP, "p": PLAYER}, f"component type '{tname}'")
             active_node = self.expr_at(("components", tname, "active")) if tdef.get("active") else None
-            active = None
             if active_node is not None:
-                g.component_active[tname] = self.ex.function(
-                    active_node, [("self", COMP), ("p", PLAYER)], True
-                )
-                g.active_components[tname] = self.ex.selector(active_node, g.by_type.get(tname, []))
-                active = self.ex.cond(active_node, Scope(dict(scope.locals)))  # for component triggers
+                self.ex.cond_code(active_node, Scope({}, "", {"self": COMP, "p": PLAYER}))
+            ids = g.by_type.get(tname, [])
             for vname, mod in (tdef.get("modifiers") or {}).items():
                 path = ("components", tname, "modifiers", vname)
                 if vname not in g.values:
@@ -648,8 +776,9 @@ class GameCompiler:
                     body = text[1:] if text[:1] in "+*" else text
                     node = parse_expr(body, PlainOrigin(*_loc(self.span(epath))), self.report)
                     if node is not None:
-                        g.values[vname].modifiers.append(
-                            ModifierDef(tname, op, self.ex.function(node, params))
+                        self.ex.code(node, Scope({}, "", dict(params)))  # checked once, generally
+                        self.contributions.setdefault(("values", vname), []).append(
+                            Contribution(ids, op, node, active_node, self.span(epath))
                         )
             for kind in ("allow", "deny"):
                 for rname in tdef.get(kind) or {}:
@@ -667,11 +796,10 @@ class GameCompiler:
                         params = self._ability_params(
                             g.rules[rname].params, dict(self.rule_params.get(rname, []))
                         )
-                        getattr(g.rules[rname], kind).append((tname, self.ex.function(node, params, True)))
-            for i, tdef2 in enumerate(tdef.get("triggers") or []):
-                self._trigger(
-                    tdef2, ("components", tname, "triggers", i), Scope(dict(scope.locals)), tname, active
-                )
+                        self.ex.cond_code(node, Scope({}, "", dict(params)))
+                        self.contributions.setdefault(("rules", rname), []).append(
+                            Contribution(ids, kind, node, active_node, self.span(path))
+                        )
 
     def _flow(self) -> None:
         g = self.g
@@ -680,8 +808,10 @@ class GameCompiler:
         pscope = Scope({"p": PLAYER, "me": PLAYER})
         rounds = flow.get("rounds")
         rp: Path_ = ("flow", "rounds")
+        none: dict[str, str] = {}
+        player = {"p": PLAYER, "me": PLAYER}
         fdef = FlowDef(
-            setup=self.compile_block(("flow", "setup"), Scope({})),
+            setup=self.compile_entry(("flow", "setup"), none, "the setup", ["me"]),
             has_rounds=rounds is not None,
             round_count=self.compile_expr((*rp, "count"), empty)
             if rounds and rounds.get("count") is not None
@@ -692,8 +822,12 @@ class GameCompiler:
             round_ends_when=self.compile_cond((*rp, "ends_when"), empty)
             if rounds and rounds.get("ends_when")
             else None,
-            round_on_start=self.compile_block((*rp, "on_start"), Scope({})) if rounds else None,
-            round_on_end=self.compile_block((*rp, "on_end"), Scope({})) if rounds else None,
+            round_on_start=self.compile_entry((*rp, "on_start"), none, "the round's start", ["me"])
+            if rounds
+            else None,
+            round_on_end=self.compile_entry((*rp, "on_end"), none, "the round's end", ["me"])
+            if rounds
+            else None,
             turn_player=self.compile_expr(("flow", "turn", "player"), empty)
             if (flow.get("turn") or {}).get("player") is not None
             else None,
@@ -701,28 +835,47 @@ class GameCompiler:
             if (flow.get("turn") or {}).get("skip_if") is not None
             else None,
             phases=[],
-            turn_on_end=self.compile_block(("flow", "turn", "on_end"), pscope.child()),
+            turn_on_end=self.compile_entry(("flow", "turn", "on_end"), player, "the turn's end", ["me", "p"]),
             finish=None,
         )
         for i, ph in enumerate((flow.get("turn") or {}).get("phases") or []):
-            bid = self.compile_block(("flow", "turn", "phases", i, "do"), pscope.child(), tail=[])
+            bid = self.compile_entry(
+                ("flow", "turn", "phases", i, "do"),
+                player,
+                f"phase '{ph.get('id', i)}'",
+                ["me", "p"],
+                tail=[],
+            )
             self.name_block(bid, "phase", str(ph.get("id", i)), ("flow", "turn", "phases", i))
             fdef.phases.append((str(ph.get("id", f"phase{i + 1}")), bid or 0))
         for i, chk in enumerate(flow.get("end_checks") or []):
             path: Path_ = ("flow", "end_checks", i)
             when = self.compile_cond((*path, "when"), pscope)
+            when_node = self.expr_at((*path, "when"))
+            saved = self.ex.report
+            self.ex.report = Report()  # checked just above
+            test = self.ex.function(when_node, [("p", PLAYER), ("me", PLAYER)], True) if when_node else None
+            self.ex.report = saved
             mode = str(chk.get("end", "immediately"))
-            block = self.compile_block((*path, "do"), pscope.child(), tail=[EndingStep(mode)])
+            block = self.compile_entry(
+                (*path, "do"),
+                player,
+                f"end check '{chk.get('id', i)}'",
+                ["me", "p"],
+                tail=[f"{self.ex.helper(support.ending)}(rt, {mode!r})"],
+            )
             self.name_block(block, "end check", str(chk.get("id", i)), path)
             if when is not None and block is not None:
-                g.end_checks.append(EndCheckDef(str(chk.get("id", f"end_check{i + 1}")), when, block, mode))
-        fdef.finish = self.compile_block(("flow", "finish"), Scope({}))
+                g.end_checks.append(
+                    EndCheckDef(str(chk.get("id", f"end_check{i + 1}")), when, block, mode, test or when)
+                )
+        fdef.finish = self.compile_entry(("flow", "finish"), none, "the game's end", ["me"])
         self._check_flow(flow, fdef)
         g.flow = fdef
         g.main_block = len(g.blocks)
         driver = FlowDriver(fdef)
         driver.span = self.span(("flow",))
-        g.blocks.append([driver])
+        g.blocks.append(driver)
 
     def _check_flow(self, flow: dict[str, Any], fdef: FlowDef) -> None:
         """Flows that could never ask a decision or never end a round."""
@@ -804,71 +957,6 @@ class GameCompiler:
                 g.tiebreak.append(f)
 
 
-class Snippets:
-    """Compiles extra DSL text (scenario assertions, `given` writes) against a compiled game's names."""
-
-    def __init__(self, ex: ExprCompiler, sc: StmtCompiler) -> None:
-        self.ex = ex
-        self.sc = sc
-
-    def expr(
-        self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]
-    ) -> Closure | None:
-        node = parse_expr(text, origin, report)
-        if node is None:
-            return None
-        self.ex.report = report
-        self.sc.report = report
-        return self.ex.expr(node, Scope(dict(local_types)))[0]
-
-    def compare_parts(
-        self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]
-    ) -> tuple[tuple[Closure, str], tuple[Closure, str]] | None:
-        """For `a OP b`, typed closures for both sides (to show both values when an assertion fails)."""
-        node = parse_expr(text, origin, report)
-        if not isinstance(node, ast.Compare):
-            return None
-        self.ex.report = report
-        scope = Scope(dict(local_types))
-        return self.ex.expr(node.left, scope), self.ex.expr(node.right, scope)
-
-    def block(self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]) -> int | None:
-        stmts = parse_block(text, origin, report)
-        if stmts is None:
-            return None
-        self.ex.report = report
-        self.sc.report = report
-        return self.sc.block(stmts, Scope(dict(local_types)))
-
-
-def _conjuncts(node: ast.Expr) -> list[ast.Expr]:
-    if isinstance(node, ast.And):
-        return [*_conjuncts(node.left), *_conjuncts(node.right)]
-    return [node]
-
-
-def _and_chain(nodes: list[ast.Expr]) -> ast.Expr:
-    out = nodes[0]
-    for n in nodes[1:]:
-        out = ast.And(out.span, out, n)
-    return out
-
-
-def _names_in(node: Any) -> set[str]:
-    found: set[str] = set()
-    if isinstance(node, ast.Name):
-        found.add(node.id)
-    elif isinstance(node, ast.Generator):
-        found.add(node.var)
-    if isinstance(node, ast.Node):
-        for v in vars(node).values():
-            found |= _names_in(v)
-    elif isinstance(node, tuple):
-        for v in node:
-            found |= _names_in(v)
-    return found
-
-
 def _scenario_words(folder: Any) -> set[str]:
     """Identifiers written in the game's scenario files (names used only by scenarios are used)."""
     import re
@@ -929,10 +1017,15 @@ def _emitted_kwargs(data: dict[str, Any], event: str) -> set[str]:
 
 
 def compile_game(
-    source: GameSource, report: Report, options: dict[str, Any] | None = None
+    source: GameSource,
+    report: Report,
+    options: dict[str, Any] | None = None,
+    instrument: bool = False,
+    unique: str | None = None,
 ) -> CompiledGame | None:
-    """Check and compile a validated game; None (with diagnostics) if anything is wrong."""
-    compiler = GameCompiler(source, report, options)
+    """Check and compile a validated game; None (with diagnostics) if anything is wrong. `instrument`
+    makes the generated code record which blocks run (rules coverage)."""
+    compiler = GameCompiler(source, report, options, instrument, unique)
     game = compiler.compile()
     if report.has_errors:
         return None

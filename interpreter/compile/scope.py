@@ -8,6 +8,7 @@ give each choice a stable id (a component's name, a player's name, a number).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 ANY = "any"
 INT = "int"
@@ -74,9 +75,14 @@ class Scope:
     locals: dict[str, str] = field(default_factory=dict)
     where: str = ""  # a description for messages: "action 'buy'", "procedure 'build'"
     py: dict[str, str] = field(default_factory=dict)  # names that are Python locals: parameters, loop vars
+    # names that stand for a known fragment of code: (source, type) — a literal (a component whose
+    # ability is being specialised) or an inlined function's argument
+    known: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Python variables known to hold one particular component, whose static properties then fold
+    static: dict[str, Any] = field(default_factory=dict)
 
     def child(self) -> Scope:
-        return Scope(dict(self.locals), self.where, dict(self.py))
+        return Scope(dict(self.locals), self.where, dict(self.py), dict(self.known), dict(self.static))
 
 
 _WORDS = {

@@ -16,6 +16,8 @@ from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.runtime import Runtime
 from tabula.interpreter.state import clone
 
+# Benchmarks measure; as plain tests they only run whole games once: the full suite runs them.
+pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent.parent
 GAMES = {"mini": ROOT / "tests" / "games" / "mini"}
 if (ROOT / "gamedefs" / "porta-nigra" / "flow.yaml").exists():

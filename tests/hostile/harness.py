@@ -5,8 +5,9 @@ that reads it and the diagnostic code expected (CASES.txt lists them all). The c
 the test process (so it pays no interpreter start-up), limited to `MEMORY` bytes of address space
 (`resource.setrlimit`, as `prlimit --as` does), and runs the CLI's own `main` with its output in
 files; it is killed if it runs past `WALL` seconds. The test then requires that it ended by itself,
-within `CPU_SECONDS` of CPU time, with exit code 1 (0 for cases expected to be fine), no traceback
-and no internal error on stderr, and the expected code in its output.
+within `CPU_SECONDS` of CPU time, with exit code 1 (0 for cases expected to be fine, 2 for `usage`:
+a bad call of the command line, refused by its argument checks with a message on stderr), no
+traceback and no internal error on stderr, and the expected code in its output.
 """
 
 from __future__ import annotations
@@ -166,6 +167,11 @@ def run_case(case: Case) -> Outcome:
     )
 
 
+def exit_codes(expect: str) -> tuple[int, ...]:
+    """The exit codes a case may end with: 0 ok, 1 a diagnostic, 2 a bad call (docs/cli.md)."""
+    return {"ok": (0,), "any": (0, 1, 2), "usage": (2,)}.get(expect, (1,))
+
+
 def problems(case: Case, outcome: Outcome) -> list[str]:
     """Why the outcome is not what the case expects (empty when it is)."""
     found = []
@@ -179,9 +185,12 @@ def problems(case: Case, outcome: Outcome) -> list[str]:
         found.append("printed a traceback")
     if "internal error" in outcome.stderr:
         found.append("reported an internal error")
-    wanted = {"ok": (0,), "any": (0, 1)}.get(case.expect, (1,))
+    wanted = exit_codes(case.expect)
     if outcome.status is not None and outcome.status not in wanted:
         found.append(f"exit code {outcome.status}, not {' or '.join(map(str, wanted))}")
-    if case.expect not in ("ok", "any") and f"[{case.expect}]" not in outcome.stdout + outcome.stderr:
+    if case.expect == "usage" and not outcome.stderr.strip():
+        found.append("a bad call, but nothing on stderr says why")
+    coded = case.expect not in ("ok", "any", "usage")
+    if coded and f"[{case.expect}]" not in outcome.stdout + outcome.stderr:
         found.append(f"no [{case.expect}] diagnostic in its output")
     return found

@@ -321,7 +321,11 @@ def test_union_errors_are_merged_or_narrowed() -> None:
         ("S003", "'players' must be a list or an integer, not the string 'two'", None),
         ("S003", "'when[0]' must be a string or a mapping, not a list", None),
         ("S001", "unknown key 'chose' in 'when[1]'", "did you mean 'choose'?"),
-        ("S003", "'when[2]': a step needs 'choose', 'expect_illegal' or 'check'", None),
+        (
+            "S003",
+            "'when[2]': a step needs 'choose', 'probe', 'expect_legal', 'expect_illegal', 'check' or 'given'",
+            None,
+        ),
     ]
 
 

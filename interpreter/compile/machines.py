@@ -1,0 +1,294 @@
+"""Resumable effects as generated state machines: the only code that can stop for a decision.
+
+Stage: compile. An effect that can suspend (suspend.py) — it holds a `choose` or a `window`, or runs
+or triggers something that does — becomes one Python function `R(rt, fr)` over its frame
+`fr = [block, pc, locals]`, the way compilers lower an async function: its statements are cut into
+numbered pieces at every point where it may stop (a decision, a call that may stop) and at the heads
+of loops that contain one, and `pc` says where to go on. Control flow that contains such a point
+(`if`, `for`, `while`, `repeat`) becomes jumps between pieces; a `for` loop keeps its item list and
+position in hidden locals (`@it1`, `@i1`). Everything between two such points is straight Python
+(effects.py), so a frame is pushed only for a procedure or trigger that can itself suspend.
+
+The function returns None when the effect is over, SUSPEND when a decision is pending (its ids in
+`state["dec"]`), CALL when it pushed a frame that must run first (then it is called again at `pc`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tabula.interpreter.compile import support
+from tabula.interpreter.compile.scope import PLAYER, Scope, elem
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.runtime import CALL, SUSPEND
+from tabula.interpreter.source import Span, did_you_mean
+
+if TYPE_CHECKING:
+    from tabula.interpreter.compile.effects import EffectCompiler, Lines
+
+
+class Machine:
+    """The numbered pieces of one resumable effect while it is generated."""
+
+    def __init__(self) -> None:
+        self.pieces: list[Lines] = []
+        self.cur = self.piece()
+
+    def piece(self) -> Lines:
+        from tabula.interpreter.compile.effects import Lines
+
+        self.pieces.append(Lines())
+        return self.pieces[-1]
+
+    def label(self) -> int:
+        self.piece()
+        return len(self.pieces) - 1
+
+    def enter(self, label: int) -> None:
+        self.cur = self.pieces[label]
+
+    def add(self, text: str, span: Span | None = None, depth: int = 0) -> None:
+        self.cur.add(depth, text, span)
+
+    def goto(self, label: int) -> None:
+        self.cur.add(0, f"pc = {label}; continue")
+
+    def assemble(self, name: str, prologue: list[str]) -> tuple[str, dict[int, Span]]:
+        out = [
+            f"def {name}(rt, fr):",
+            *(f"    {line}" for line in prologue),
+            "    pc = fr[1]",
+            "    while True:",
+        ]
+        spans: dict[int, Span] = {}
+        for k, piece in enumerate(self.pieces):
+            out.append(f"        {'if' if k == 0 else 'elif'} pc == {k}:")
+            base = len(out)
+            body = piece.lines or ["pass"]
+            out.extend("            " + line for line in body)
+            for line, span in piece.spans.items():
+                spans[base + line] = span
+        out.append("        else:")
+        out.append(f"            raise {_bad_pc_name}(pc)")
+        return "\n".join(out) + "\n", spans
+
+
+_bad_pc_name = "_h_bad_pc"
+
+
+def bad_pc(pc: Any) -> None:
+    from tabula.interpreter.runtime import GameRuntimeError
+
+    raise GameRuntimeError(f"this saved game is not at a place its effect can resume from (pc {pc})", None)
+
+
+class MachineCompiler:
+    """The resumable half of EffectCompiler (mixed in): see the module docstring. Its methods take
+    `self: EffectCompiler`, which mypy refuses for a base class (`type: ignore[misc]` on each)."""
+
+    def machine(self: EffectCompiler, stmts: ast.Block, scope: Scope, tail: list[str] | None = None) -> int:  # type: ignore[misc]
+        """A resumable effect's block id (locals in the frame's dict)."""
+        bid = self.new_block(stmts, scope)
+        m = Machine()
+        if self.instrument:
+            m.add(f"rt.g.coverage.add({bid})")
+        self.hidden: dict[str, str] = {}
+        self.m_stmts(m, list(stmts), scope, bid)
+        for line in tail or []:
+            m.add(line)
+        m.add("return None")
+        name = self.mod.fresh("resume")
+        text, spans = m.assemble(name, ["L = fr[2]", "S = rt.st", "M = rt.memo"])
+        self.mod.ns[_bad_pc_name] = bad_pc
+        self.mod.helpers[_bad_pc_name] = (__name__, "bad_pc")
+        self.g.blocks[bid] = self.mod.function(text, name, spans)
+        self.g.block_pcs[bid] = len(m.pieces)
+        self.g.block_local_types[bid] = {**scope.locals, **self.hidden}
+        return bid
+
+    def m_stmts(self: EffectCompiler, m: Machine, stmts: list[ast.Stmt], scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        for s in stmts:
+            if self.suspension.stmt(s):
+                getattr(self, "_m_" + type(s).__name__)(m, s, scope, bid)
+            else:
+                self.stmts(m.cur, 0, [s], scope, "dict")
+
+    def m_body(self: EffectCompiler, m: Machine, stmts: ast.Block, scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        body = self.new_block(stmts, scope)
+        self.g.block_local_types[body] = dict(scope.locals)
+        if self.instrument:
+            m.add(f"rt.g.coverage.add({body})")
+        self.m_stmts(m, list(stmts), scope, bid)
+
+    def hide(self: EffectCompiler, kind: str, t: str) -> str:  # type: ignore[misc]
+        """A hidden local of a machine's loop (its name cannot be a DSL name)."""
+        name = f"@{kind}{len(self.hidden)}"
+        self.hidden[name] = t
+        return name
+
+    # -- control flow around a suspension point
+    def _m_If(self: EffectCompiler, m: Machine, n: ast.If, scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        labels = [m.label() for _ in n.branches]
+        other = m.label() if n.otherwise is not None else None
+        end = m.label()
+        for i, (c, _) in enumerate(n.branches):
+            cond = self.ex.cond_code(c, scope)
+            m.add(f"{'if' if i == 0 else 'elif'} {cond}: pc = {labels[i]}; continue", c.span)
+        m.goto(other if other is not None else end)
+        for label, (_, b) in zip(labels, n.branches, strict=True):
+            m.enter(label)
+            self.m_body(m, b, scope, bid)
+            m.goto(end)
+        if other is not None and n.otherwise is not None:
+            m.enter(other)
+            self.m_body(m, n.otherwise, scope, bid)
+            m.goto(end)
+        m.enter(end)
+
+    def _m_For(self: EffectCompiler, m: Machine, n: ast.For, scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        items, t = self.ex.list_code(n.iter, scope)
+        scope.locals[n.var] = elem(t)
+        it, i = self.hide("it", t if t.startswith("list[") else "any"), self.hide("i", "int")
+        m.add(f"L[{it!r}] = list({items}); L[{i!r}] = 0", n.span)
+        head, body, end = m.label(), m.label(), m.label()
+        m.goto(head)
+        m.enter(head)
+        self.m_charge(m, n.span)
+        m.add(f"_it = L[{it!r}]; _i = L[{i!r}]")
+        m.add("while _i < len(_it):")
+        m.add(f"L[{n.var!r}] = _it[_i]; _i += 1", depth=1)
+        if n.cond is not None:
+            m.add(f"if {self.ex.cond_code(n.cond, scope)}: break", n.cond.span, depth=1)
+        else:
+            m.add("break", depth=1)
+        m.add("else:")
+        m.add(f"del L[{it!r}], L[{i!r}]; pc = {end}; continue", depth=1)
+        m.add(f"L[{i!r}] = _i; pc = {body}; continue")
+        m.enter(body)
+        self.m_body(m, n.body, scope, bid)
+        m.goto(head)
+        m.enter(end)
+
+    def _m_While(self: EffectCompiler, m: Machine, n: ast.While, scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        head, body, end = m.label(), m.label(), m.label()
+        m.goto(head)
+        m.enter(head)
+        self.m_charge(m, n.span)
+        m.add(f"if {self.ex.cond_code(n.cond, scope)}: pc = {body}; continue", n.span)
+        m.goto(end)
+        m.enter(body)
+        self.m_body(m, n.body, scope, bid)
+        m.goto(head)
+        m.enter(end)
+
+    def _m_Repeat(self: EffectCompiler, m: Machine, n: ast.Repeat, scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        count, t = self.ex.code(n.count, scope)
+        self.ex.expect(t, "int", n.count.span)
+        left = self.hide("n", "int")
+        m.add(f"L[{left!r}] = {self.ex.helper(support.repeat_count)}({count})", n.span)
+        head, body, end = m.label(), m.label(), m.label()
+        m.goto(head)
+        m.enter(head)
+        self.m_charge(m, n.span)
+        m.add(f"if L[{left!r}] > 0: L[{left!r}] -= 1; pc = {body}; continue")
+        m.add(f"del L[{left!r}]; pc = {end}; continue")
+        m.enter(body)
+        self.m_body(m, n.body, scope, bid)
+        m.goto(head)
+        m.enter(end)
+
+    def m_charge(self: EffectCompiler, m: Machine, span: Span) -> None:  # type: ignore[misc]
+        m.add("rt.budget -= 1")
+        m.add(f"if rt.budget < 0: {self.ex.helper(support.over_budget)}(rt)", span)
+
+    # -- calls that may suspend
+    def _m_Run(self: EffectCompiler, m: Machine, n: ast.Run, scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        info = self.procedure(n)
+        if info is None:
+            return
+        args = [self.ex.code(x, scope)[0] for x in n.args]
+        built = "{" + ", ".join(f"{p!r}: {a}" for p, a in zip(info.params, args, strict=True)) + "}"
+        m.add(f"_l = {built}", n.span)
+        if "me" not in info.params:
+            m.add("if 'me' in L: _l['me'] = L['me']")
+        cell = self.ex.inject(info.cell, f"cell_{info.name}")
+        nxt = m.label()
+        m.add(f"rt.push({cell}[0], _l); fr[1] = {nxt}; return {CALL}", n.span)
+        m.enter(nxt)
+
+    def _m_Emit(self: EffectCompiler, m: Machine, n: ast.Emit, scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        self.emitted.add(n.event)
+        kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]
+        base = "{" + ", ".join(f"{k!r}: {v}" for k, v in kwargs) + "}"
+        nxt = m.label()
+        m.add(f"for _b, _f, _l in X_{n.event}(rt, L.get('me', S['t']['active']), {base})[::-1]:", n.span)
+        m.add("rt.push(_b, _l)", n.span, depth=1)
+        m.add(f"fr[1] = {nxt}; return {CALL}")
+        m.enter(nxt)
+
+    # -- decisions
+    def _m_Choose(self: EffectCompiler, m: Machine, n: ast.Choose, scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        options, t = self.ex.list_code(n.options, scope)
+        if n.by is not None:
+            by = self.ex.code(n.by, scope)[0]
+        elif "me" in scope.locals:
+            by = "L['me']"
+        elif "p" in scope.locals:
+            by = "L['p']"
+        else:
+            self.report.error(
+                "E113",
+                "who decides? add 'by <player>'",
+                n.span,
+                "'me' is only known inside actions; elsewhere write 'by p'",
+            )
+            by = "_broken(rt)"
+        et = elem(t)
+        if n.prompt:
+            parts, values = self.template(n.prompt, scope, n.prompt_span or n.span)
+        else:
+            parts, values = [f"choose {n.var}"], []
+        scope.locals[n.var] = et
+        here = m.label()
+        after = m.label()
+        m.goto(here)
+        m.enter(here)
+        m.add(f"if rt.fire_end_checks(): fr[1] = {here}; return {CALL}")
+        choose = self.ex.helper(support.choose)
+        prompt = self.ex.inject(parts, "prompt")
+        shown = ", ".join(values)
+        m.add(f"{choose}(rt, {options}, {n.optional}, {et!r}, {by}, {prompt}, [{shown}], {n.var!r})", n.span)
+        m.add(f"fr[1] = {after}; return {SUSPEND}")
+        m.enter(after)
+        self.g.decision_points[(bid, after)] = here
+
+    def _m_Window(self: EffectCompiler, m: Machine, n: ast.Window, scope: Scope, bid: int) -> None:  # type: ignore[misc]
+        self.ex.used.update(n.actions)
+        player, pt = self.ex.code(n.player, scope)
+        self.ex.expect(pt, PLAYER, n.player.span)
+        idx: list[int] = []
+        for name, span in zip(n.actions, n.action_spans, strict=True):
+            if name not in self.action_index:
+                self.report.error(
+                    "E114", f"unknown action '{name}'", span, did_you_mean(name, self.action_index)
+                )
+            else:
+                idx.append(self.action_index[name])
+        enumerate_ = self.windows(idx, n.span).__name__
+        here = m.label()
+        after = m.label()  # here + 1: where a closing action goes on (Engine.apply_inplace)
+        m.goto(here)
+        m.enter(here)
+        m.add(f"if rt.fire_end_checks(): fr[1] = {here}; return {CALL}")
+        m.add(f"_p = {player}")
+        m.add(f"_ids, _vals = {enumerate_}(rt, _p)", n.span)
+        m.add("if _ids:")
+        m.add(
+            "rt.st['dec'] = {'k': 'window', 'p': _p, 'ids': _ids, 'v': _vals, 'prompt': 'choose an action'}",
+            depth=1,
+        )
+        m.add(f"fr[1] = {here}; return {SUSPEND}", depth=1)
+        m.goto(after)
+        m.enter(after)
+        self.g.window_actions[(bid, here)] = idx
+        self.g.decision_points[(bid, here)] = here

@@ -1,0 +1,244 @@
+"""`tabula serve` in a real browser: whole games played by clicks, the designer's tools, no leaks.
+
+Screenshots (artefacts/screenshots/): porta-nigra-start, -middle, -end; glory-to-rome-turn-N and
+-after; hot-seat-Ann, hot-seat-Bob; history-past; why-not; reload-diverged, reload-broken;
+scenario-start.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from conftest import ROOT, Served, assert_no_hidden_in_json, assert_page_shows_only_its_seat, shot
+
+from tabula.serve import app as app_module
+
+CHOICES = "#decision button.choice:not([disabled])"
+
+
+def open_seat(page: Any, served: Served, seat: int = 0) -> None:
+    page.goto(f"{served.url}#seat={seat}")
+    page.wait_for_selector("#you .panel-head h2")
+
+
+def click_choice(page: Any, served: Served, seat: int, choice: str) -> dict[str, Any]:
+    """Click the button of `choice`; wait for the server's answer and the redrawn page; check both."""
+    before = page.inner_text("#history-label")
+    with page.expect_response(lambda r: "/choose" in r.url) as answer:
+        page.click(f'#decision button[data-choice="{choice}"]')
+    response = answer.value
+    assert response.status == 200, response.text()
+    text = response.text()
+    assert_no_hidden_in_json(text, served.table, seat)
+    if json.loads(text)["decisions"] != int(before.split(" ")[0]):
+        page.wait_for_function("b => document.querySelector('#history-label').textContent !== b", arg=before)
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def play_by_clicks(
+    page: Any, served: Served, seat: int, limit: int, seed: int = 1, check_every: int = 1
+) -> int:
+    """Click random offered choices until the game ends or `limit` clicks; returns the clicks."""
+    rnd = random.Random(seed)
+    for n in range(limit):
+        buttons = page.locator(CHOICES)
+        if buttons.count() == 0:
+            return n
+        choice = buttons.nth(rnd.randrange(buttons.count())).get_attribute("data-choice")
+        click_choice(page, served, seat, choice)
+        if n % check_every == 0:
+            assert_page_shows_only_its_seat(page, served.table, seat)
+    return limit
+
+
+def test_a_whole_porta_nigra_game_against_a_bot(page: Any, serve: Any) -> None:
+    served = serve("porta-nigra", [("Red", "human"), ("Green", "random")], seed=7)
+    open_seat(page, served)
+    assert page.inner_text("#game-name") == "Porta Nigra"
+    assert_page_shows_only_its_seat(page, served.table, 0)
+    shot(page, "porta-nigra-start")
+    clicks = play_by_clicks(page, served, 0, 40)
+    shot(page, "porta-nigra-middle")
+    clicks += play_by_clicks(page, served, 0, 1000, seed=2)
+    assert served.table.over, "the game should have ended"
+    page.wait_for_selector("#final table.scores")
+    shot(page, "porta-nigra-end")
+    scores = served.table.engine.scores(served.table.state)
+    totals = page.eval_on_selector_all("#final tr.total td", "els => els.map(e => e.innerText)")
+    assert [int(t) for t in totals] == scores
+    rows = page.eval_on_selector_all("#final th.part", "els => els.map(e => e.innerText)")
+    assert rows == [
+        "Building card sets",
+        "Final-scoring honour cards",
+        "Leftovers",
+        "Majorities",
+        "VP during play",
+        "Total",
+    ]
+    assert "Winner" in page.inner_text("#final .winners")
+    assert clicks > 50
+    assert_page_shows_only_its_seat(page, served.table, 0)
+
+
+def test_glory_to_rome_turns_by_clicks(page: Any, serve: Any) -> None:
+    served = serve(
+        "glory-to-rome",
+        [("P1", "human"), ("P2", "random"), ("P3", "random")],
+        seed=4,
+        surrender_allowed=False,
+    )
+    open_seat(page, served)
+    turns_seen: list[int] = []
+    rnd_seed = 0
+    while served.table.state["t"]["turn"] < 7 and not served.table.over and rnd_seed < 60:
+        turn = served.table.state["t"]["turn"]
+        if turn not in turns_seen:
+            turns_seen.append(turn)
+            shot(page, f"glory-to-rome-turn-{turn}")
+        play_by_clicks(page, served, 0, 1, seed=rnd_seed)
+        rnd_seed += 1
+    shot(page, "glory-to-rome-after")
+    assert len(turns_seen) >= 4, turns_seen
+    buildings = page.locator('#you .row[data-name="buildings"] .card')
+    assert buildings.count() == len(served.table.state["z"][served.table.game.zones["buildings"].index(0)])
+    for seat in (1, 2):  # every other seat's hand is drawn as card backs
+        hand = page.locator(f"#others .panel:nth-child({seat}) .row[data-name='hand'] .card.back")
+        assert hand.count() >= (
+            1 if served.table.state["z"][served.table.game.zones["hand"].index(seat)] else 0
+        )
+
+
+def test_hot_seat_shows_only_the_chosen_seat(page: Any, serve: Any) -> None:
+    served = serve("high-card", [("Ann", "human"), ("Bob", "human")], seed=3)
+    open_seat(page, served, 0)
+    hand = lambda: page.eval_on_selector_all(  # noqa: E731
+        '#you .row[data-name="hand"] .card[data-key]', "els => els.map(e => e.dataset.key)"
+    )
+    ann = hand()
+    assert len(ann) == 5
+    click_choice(page, served, 0, f"play:{ann[0]}")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert "It is Bob's decision" in page.inner_text("#banner")
+    assert page.locator(CHOICES).count() == 0
+    shot(page, "hot-seat-Ann")
+    assert_page_shows_only_its_seat(page, served.table, 0)
+    page.click("#banner button.switch")
+    page.wait_for_selector('#seats .seat.current[data-seat="1"]')
+    page.wait_for_selector(CHOICES)
+    bob = hand()
+    assert len(bob) == 5 and not set(bob) & set(ann)
+    assert page.locator('#others .row[data-name="hand"] .card.back').count() == 1  # Ann's 4 cards, face down
+    assert_page_shows_only_its_seat(page, served.table, 1)
+    shot(page, "hot-seat-Bob")
+    click_choice(page, served, 1, f"play:{bob[0]}")
+    page.click('#seats .seat[data-seat="0"]')
+    page.wait_for_selector('#seats .seat.current[data-seat="0"]')
+    assert_page_shows_only_its_seat(page, served.table, 0)
+
+
+def test_undo_history_and_why_not(page: Any, serve: Any) -> None:
+    served = serve("porta-nigra", [("Red", "human"), ("Green", "random")], seed=5)
+    open_seat(page, served)
+    play_by_clicks(page, served, 0, 6)
+    decisions = len(served.table.choices)
+    page.click("#undo")
+    page.wait_for_function(
+        "n => !document.querySelector('#history-label').textContent.startsWith(n + ' ')", arg=str(decisions)
+    )
+    assert len(served.table.choices) < decisions and served.table.decider() == 0
+    assert page.locator(CHOICES).count() > 0
+    page.fill("#slider", "1")
+    page.wait_for_selector("#live:not([hidden])")
+    assert "(the past)" in page.inner_text("#history-label")
+    assert page.locator("#decision button.choice:not([disabled])").count() == 0
+    shot(page, "history-past")
+    page.click("#live")
+    page.wait_for_selector("#live", state="hidden")
+    page.select_option("#why-action", "buy_honour")
+    page.click("#why-form button")
+    page.wait_for_function("() => document.querySelector('#why-answer').textContent.length > 0")
+    answer = page.inner_text("#why-answer")
+    assert "buy_honour" in answer and "not" in answer, answer
+    shot(page, "why-not", full=False)
+
+
+def test_save_and_load_through_the_page(page: Any, serve: Any, tmp_path: Path) -> None:
+    served = serve("high-card", [("Ann", "human"), ("Bob", "random")], seed=3)
+    open_seat(page, served)
+    play_by_clicks(page, served, 0, 2)
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    data = json.loads(saved.read_text())
+    assert data["choices"] == served.table.choices
+    hashes = list(served.table.hashes)
+    play_by_clicks(page, served, 0, 1)
+    page.set_input_files("#load-file", str(saved))
+    page.wait_for_selector("#report:not([hidden])")
+    assert "rules loaded: all" in page.inner_text("#report")
+    assert served.table.hashes == hashes
+
+
+def test_live_reload_shows_divergence_and_broken_files(
+    page: Any, serve: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(app_module, "WATCH_EVERY", 0.0)
+    game = tmp_path / "high-card"
+    shutil.copytree(ROOT / "gamedefs" / "high-card", game)
+    served = serve(str(game), [("Ann", "human"), ("Bob", "random")], seed=3)
+    open_seat(page, served)
+    play_by_clicks(page, served, 0, 2)
+    flow = game / "flow.yaml"
+    flow.write_text(flow.read_text().replace("gain 1 tricks(winner)", "gain 2 tricks(winner)"))
+    page.wait_for_selector("#report.diverged", timeout=10_000)
+    report = page.inner_text("#report")
+    assert "positions differ from decision" in report and re.search(r"tricks\((Ann|Bob)\): 1 -> 2", report), (
+        report
+    )
+    shot(page, "reload-diverged")
+    flow.write_text(flow.read_text().replace("gain 2 tricks(winner)", "gain 2 trick(winner)"))
+    page.wait_for_selector("#report.broken", timeout=10_000)
+    report = page.inner_text("#report")
+    assert "still playing the old rules" in report and f"{flow}:" in report, report
+    shot(page, "reload-broken")
+
+
+def test_start_from_a_scenario_and_export_it(page: Any, serve: Any, tmp_path: Path) -> None:
+    served = serve("porta-nigra", [("Red", "human"), ("Green", "random")], seed=1)
+    open_seat(page, served)
+    page.click("#open-scenario")
+    page.click("#scenario-list button:has-text('pn-e03a-move-two-quarters-buy-black.yaml')")
+    page.wait_for_function(
+        "() => document.querySelector('#history-label').textContent.includes('scenario pn-e03a')"
+    )
+    names = page.eval_on_selector_all("#seats .seat-name", "els => els.map(e => e.innerText)")
+    assert names == served.table.state["names"]
+    assert_page_shows_only_its_seat(page, served.table, 0)
+    shot(page, "scenario-start")
+    with page.expect_download() as download:
+        page.click("#export")
+    path = tmp_path / "position.yaml"
+    download.value.save_as(path)
+    from tabula.interpreter.scenario import run_scenario_file
+
+    assert run_scenario_file(path).passed
+
+
+def test_new_game_dialog_with_bots_only(page: Any, serve: Any) -> None:
+    served = serve("high-card", [("Ann", "human"), ("Bob", "random")], seed=3)
+    open_seat(page, served)
+    page.click("#open-new")
+    page.select_option("#new-seats .seat-row:nth-child(1) select", "random")
+    page.click("#add-seat")
+    page.fill("#new-seed", "12")
+    page.click("#new-start")
+    page.wait_for_selector("#final table.scores")
+    assert served.table.over and len(served.table.seats) == 3 and served.table.start.seed == 12
+    assert page.locator("#seats .seat").count() == 3

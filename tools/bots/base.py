@@ -1,0 +1,94 @@
+"""The bot interface: what a bot is given (an `Observation`), what it returns (a choice id), budgets.
+
+A bot decides from the view only. It gets an `Observation` of its seat: the view
+(`Engine.view(state, seat)`), its legal choice ids, and `determinize(gen)`, which deals the cards
+hidden from it at random (`tabula.interpreter.determinize`; the result depends on the view only).
+The true state stays private to the observation: no bot reads it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tabula.interpreter.determinize import determinize
+from tabula.interpreter.engine import Engine
+from tabula.interpreter.state import State
+
+
+class Observation:
+    """What one seat may know at its decision: the view, the legal ids, and determinisations."""
+
+    __slots__ = ("_state", "_view", "engine", "seat")
+
+    def __init__(self, engine: Engine, state: State, seat: int) -> None:
+        self.engine = engine
+        self.seat = seat
+        self._state = state
+        self._view: dict[str, Any] | None = None
+
+    @property
+    def view(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = self.engine.view(self._state, self.seat)
+        return self._view
+
+    @property
+    def legal_ids(self) -> list[str]:
+        """The seat's legal choice ids (what its view shows; read without building the whole view)."""
+        if self.engine.current_player(self._state) != self.seat:
+            return []
+        return self.engine.legal_ids(self._state)
+
+    def determinize(self, gen: list[int]) -> State:
+        """A full state consistent with the view, the hidden components dealt from `gen`."""
+        return determinize(self.engine.game, self._state, self.seat, gen)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much search a decision may use: a number of playouts, or seconds of CPU time
+    (`time.process_time`, so other processes on the machine do not shrink it)."""
+
+    playouts: int | None = None
+    seconds: float | None = None
+
+    def __str__(self) -> str:
+        return f"{self.seconds:g}s" if self.seconds is not None else str(self.playouts)
+
+    def start(self) -> float:
+        return time.process_time()
+
+    def spent(self, started: float, playouts: int) -> bool:
+        if self.seconds is not None:
+            return time.process_time() - started >= self.seconds
+        return playouts >= (self.playouts or 1)
+
+
+@dataclass
+class BotStats:
+    """What a bot did over a game: decisions searched, playouts run, CPU seconds spent."""
+
+    decisions: int = 0
+    searched: int = 0
+    playouts: int = 0
+    seconds: float = 0.0
+    extra: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "decisions": self.decisions,
+            "searched": self.searched,
+            "playouts": self.playouts,
+            "seconds": self.seconds,
+        }
+
+
+class Bot(Protocol):
+    """A strategy: `choose` returns one of `obs.legal_ids`, drawing randomness from `gen` only."""
+
+    spec: str
+    stats: BotStats
+
+    def choose(self, obs: Observation, gen: list[int]) -> str: ...

@@ -1,0 +1,92 @@
+"""How a bot judges a position: the game's `bots: {evaluate: ...}` expression (p bound), or its score.
+
+The expression is compiled through `game.snippets` when a bot is made, so a mistake in it is an
+author error located in the game file. `utility` is the evaluation as a margin (mine minus the best
+other player's; a decided game is +-WIN); `rewards` turns it into a win chance per player in [0, 1]
+(tanh(margin / scale)), which search bots back up through their trees.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from tabula.interpreter.compile.scope import PLAYER
+from tabula.interpreter.dsl.parser import PlainOrigin
+from tabula.interpreter.engine import Engine
+from tabula.interpreter.runtime import Runtime
+from tabula.interpreter.source import AuthorError, Report
+from tabula.interpreter.state import State
+
+WIN = 1_000_000.0
+DEFAULT_SCALE = 10.0
+
+
+class EvaluatingBot:
+    """What greedy and the search bots share: the engine, the spec, the evaluation, the counters."""
+
+    def __init__(self, engine: Engine, spec: str) -> None:
+        from tabula.bots.base import BotStats
+
+        self.engine = engine
+        self.spec = spec
+        self.evaluation = Evaluation(engine)
+        self.stats = BotStats()
+
+
+class Evaluation:
+    """Per-player values of a state, from the game's bot evaluation or its score."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        game = engine.game
+        section = game.bots
+        scale = section.get("scale", (DEFAULT_SCALE, None))[0]
+        self.scale = float(scale) if scale else DEFAULT_SCALE
+        self.source = "score"
+        self._expr: Callable[[Runtime], Any] | None = None
+        if "evaluate" in section and section["evaluate"][0] is not None:
+            text, origin = section["evaluate"]
+            report = Report()
+            f = game.snippets.expr(
+                str(text), origin or PlainOrigin(f"{game.folder}/bots"), report, {"p": PLAYER}
+            )
+            if report.has_errors or f is None:
+                raise AuthorError(report)
+            self._expr = f
+            self.source = str(text).strip()
+
+    def values(self, st: State) -> list[float]:
+        """The evaluation of every player."""
+        if self._expr is None:
+            return [float(s) for s in self.engine.scores(st)]
+        rt = Runtime(self.engine.game, st)
+        out = []
+        for p in range(st["t"]["n"]):
+            rt.loc = {"p": p}
+            out.append(float(rt.evaluate(self._expr, None)))
+        return out
+
+    def utility(self, st: State, player: int) -> float:
+        """A margin for `player`: +-WIN once the game is decided, else evaluation minus the best rival's."""
+        if self.engine.is_terminal(st):
+            winners = self.engine.winners(st)
+            if player not in winners:
+                return -WIN
+            return WIN / len(winners)
+        vals = self.values(st)
+        return vals[player] - max((v for q, v in enumerate(vals) if q != player), default=0.0)
+
+    def rewards(self, st: State) -> list[float]:
+        """A win chance in [0, 1] for every player: exact when the game is over."""
+        n = st["t"]["n"]
+        if self.engine.is_terminal(st):
+            winners = self.engine.winners(st)
+            return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+        vals = self.values(st)
+        out = []
+        for p in range(n):
+            best_other = max((v for q, v in enumerate(vals) if q != p), default=0.0)
+            out.append(0.5 + 0.5 * math.tanh((vals[p] - best_other) / self.scale))
+        return out

@@ -1,0 +1,85 @@
+"""`tabula serve GAME`: start the web application on a local port and print its address."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+
+from tabula.common import CliError, options_dict
+from tabula.serve.bots import SEAT_KINDS
+from tabula.serve.start import TableError
+from tabula.serve.table import GameSpec, Table, seat_specs
+
+DEFAULT_PORT = 8765
+
+
+def table_from_args(args: argparse.Namespace) -> Table:
+    """The table the command line asks for: the rules, the seats (people or bots), the seed."""
+    spec = GameSpec(args.game, args.variant, list(args.expansions), options_dict(args.option))
+    game = spec.load()
+    if args.names:
+        names = [n.strip() for n in str(args.names).split(",") if n.strip()]
+    else:
+        count = args.players if args.players is not None else game.min_players
+        if not game.min_players <= count <= game.max_players:
+            raise CliError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
+        names = [game.seats[i] if i < len(game.seats) else f"P{i + 1}" for i in range(count)]
+    kinds = [k.strip() for k in str(args.seats).split(",")] if args.seats else []
+    for kind in kinds:
+        if kind not in SEAT_KINDS:
+            raise CliError(f"--seats: '{kind}' is not one of {', '.join(SEAT_KINDS)}")
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    try:
+        return Table(spec, seat_specs(names, kinds), seed)
+    except TableError as err:
+        raise CliError(str(err)) from None
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve the game until interrupted."""
+    import uvicorn
+
+    from tabula.serve.app import create_app
+
+    table = table_from_args(args)
+    url = f"http://{args.host}:{args.port}/"
+    print(
+        f"{table.game.name} at {url} (seats: {', '.join(f'{s.name} {s.kind}' for s in table.seats)};"
+        f" Ctrl-C stops)",
+        flush=True,
+    )
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(url)
+    try:
+        uvicorn.run(create_app(table), host=args.host, port=args.port, log_level="warning")
+    except OSError as err:
+        print(f"tabula serve: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_serve(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]
+) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="play a game in the browser (people and bots, undo, history, save/load, live reload)",
+        description="play a game in the browser: a local web app for people and bots",
+        parents=parents,
+    )
+    p.set_defaults(run=run_serve)
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
+    p.add_argument("--names", help="player names in seat order, comma-separated")
+    p.add_argument(
+        "--seats",
+        help=f"who plays each seat, comma-separated: {' or '.join(SEAT_KINDS)}"
+        " (default: a person at the first seat, random bots at the others)",
+    )
+    p.add_argument("--seed", type=int, help="random seed (default: a fresh one)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--open", action="store_true", help="open the page in the web browser")

@@ -1,0 +1,91 @@
+"""How a table's game begins: a fresh game from a seed, or a scenario file's position.
+
+A scenario's position is the game its file sets up: its rules (game, variant, expansions, options),
+its players and seed, and its `given` written into the first turn, up to where its `when` steps
+would begin. The scenario runner of `tabula verify` builds it, so the position is exactly the one
+the scenario's checks see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tabula.interpreter.engine import Engine
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.scenario_files import load_cases
+from tabula.interpreter.scenario_run import Run  # the runner of `tabula verify`: its setup and `given`
+from tabula.interpreter.state import State
+
+if TYPE_CHECKING:
+    from tabula.serve.table import GameSpec
+
+Log = list[dict[str, Any]]
+
+
+class TableError(Exception):
+    """A request the table refuses (not your decision, nothing to undo, a bad save file)."""
+
+
+@dataclass
+class Start:
+    """A seed and the players' names, or a scenario file (whose own players and seed are used)."""
+
+    seed: int = 0
+    names: list[str] = field(default_factory=list)
+    scenario: str | None = None
+
+    def describe(self) -> str:
+        return f"scenario {Path(self.scenario).name}" if self.scenario else f"seed {self.seed}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "names": list(self.names), "scenario": self.scenario}
+
+    @staticmethod
+    def from_json(data: Any) -> Start:
+        if not isinstance(data, dict):
+            raise ValueError("'start' must be an object")
+        scenario = data.get("scenario")
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"'seed' must be an integer, not {seed!r}")
+        return Start(seed, [str(n) for n in data.get("names") or []], str(scenario) if scenario else None)
+
+
+def _scenario(path: Path, game: CompiledGame | None = None) -> Run:
+    """A scenario file's (first) case run up to its `when` steps; `game`, when it is the scenario's
+    game (same folder and packs), is used instead of loading it again. Raises TableError when the
+    file cannot be read, AuthorError or GameRuntimeError when its position cannot be set up."""
+    loaded = load_cases(path)
+    if loaded.error is not None or not loaded.cases:
+        raise TableError(loaded.error or f"{path.name} holds no scenario")
+    run = Run(loaded.cases[0], None, (), game)
+    run.start()
+    return run
+
+
+def begin(spec: GameSpec, game: CompiledGame, start: Start) -> tuple[CompiledGame, State, Log]:
+    """The game, its first position and its log so far (raises AuthorError or GameRuntimeError)."""
+    if start.scenario:
+        run = _scenario(Path(start.scenario))
+        return run.game, run.st, run.log
+    log: Log = []
+    state = Engine(game).new_game(list(start.names), start.seed, None, log)
+    return game, state, log
+
+
+def scenario_start(path: Path, current: GameSpec) -> tuple[Start, GameSpec]:
+    """The start and the rules of a scenario file (raises AuthorError when it cannot run)."""
+    from tabula.serve.table import GameSpec
+
+    run = _scenario(path)
+    names = list(run.st["names"])
+    folder = Path(run.game.folder).resolve()
+    spec = GameSpec(str(folder), run.spec.variant, list(run.spec.with_), dict(run.spec.options or {}))
+    if folder.resolve() != current.folder().resolve():
+        raise TableError(
+            f"{path.name} is a scenario of {folder.name}, not of {current.folder().name}:"
+            f" serve {folder.name} to start from it"
+        )
+    return Start(int(run.spec.seed), names, str(path)), spec

@@ -1,0 +1,384 @@
+"""One game at the table of `tabula serve`: seats, history, undo, save and load, live reload.
+
+A `Table` keeps how its game began (a seed, or a scenario file's position) and every choice made
+since, with the state before each of them, so that any earlier position can be shown (the history
+slider), a person can take back their last decision (undo), a game can be saved as its start and
+its choices and loaded again by replaying them, and the game's files can be reloaded and the same
+choices replayed with the new rules. Seats are people or bots (`tabula.serve.bots.pick`); after
+each person's choice the bots play until a person must decide.
+
+Every method that a seat calls returns what that seat may see (a `tabula.board.Board` built from
+its view); the save file and the exported scenario describe the whole game, for the designer.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tabula.board import Board, build_board
+from tabula.common import runtime_error_text
+from tabula.interpreter.engine import Engine, find_game, load_game
+from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice
+from tabula.interpreter.source import AuthorError
+from tabula.interpreter.state import State
+from tabula.interpreter.view import visible_log
+from tabula.serve.bots import BOT_KINDS, HUMAN, SEAT_KINDS, pick
+from tabula.serve.replay import Replayed, differences, replay
+from tabula.serve.start import Start, TableError, begin, scenario_start
+from tabula.traces import semantic_hash
+
+SAVE_FORMAT = "tabula-table/1"
+MAX_BOT_MOVES = 20_000  # bots stop after this many decisions in a row (a game that never ends)
+
+
+@dataclass
+class SeatSpec:
+    name: str
+    kind: str = HUMAN
+
+    def __post_init__(self) -> None:
+        if self.kind not in SEAT_KINDS:
+            raise TableError(f"seat kind '{self.kind}' is not one of: {', '.join(SEAT_KINDS)}")
+
+
+@dataclass
+class GameSpec:
+    """Which rules: the game (a bundled name or a folder), its variant, expansions and options."""
+
+    game: str
+    variant: str | None = None
+    expansions: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def load(self) -> CompiledGame:
+        return load_game(self.game, self.options or None, self.variant, tuple(self.expansions))
+
+    def folder(self) -> Path:
+        return find_game(self.game)
+
+
+@dataclass
+class Report:
+    """What the last reload (or load) found: ok, where the replay diverged or failed, and why."""
+
+    kind: str  # reloaded | diverged | failed | broken
+    message: str
+    detail: str = ""
+    at: int | None = None
+
+
+class Table:
+    """A game in progress with its history (see the module docstring)."""
+
+    def __init__(self, spec: GameSpec, seats: list[SeatSpec], seed: int = 0) -> None:
+        self.lock = threading.RLock()
+        self.spec = spec
+        self.game = spec.load()
+        self.engine = Engine(self.game)
+        self.seats = seats
+        self.start = Start(seed=seed, names=[s.name for s in seats])
+        self.version = 0
+        self.report: Report | None = None
+        self.before: tuple[Engine, list[State]] | None = None  # the game before the last reload
+        self.restart(self.start)
+
+    # ------------------------------------------------------------ starting
+    def restart(self, start: Start, choices: list[str] | None = None) -> None:
+        """Begin again from `start` and replay `choices` (a save, a reload); bots then play on."""
+        with self.lock:
+            game, state, log = begin(self.spec, self.game, start)
+            self.game, self.engine, self.start = game, Engine(game), start
+            self._reset(state, log)
+            if choices:
+                self._replay(choices, [])
+            self.bots_play()
+            self.version += 1
+
+    def _reset(self, state: State, log: list[dict[str, Any]]) -> None:
+        self.state = state
+        self.log = log
+        self.choices: list[str] = []
+        self.deciders: list[int] = []
+        self.states: list[State] = [self.engine.clone(state)]
+        self.log_sizes: list[int] = [len(log)]
+        self.hashes: list[str] = [semantic_hash(state)]
+
+    def new_game(self, seats: list[SeatSpec], seed: int) -> None:
+        with self.lock:
+            start = Start(seed=seed, names=[s.name for s in seats])
+            begin(self.spec, self.game, start)  # raises for a wrong number of players, before any change
+            self.seats = seats
+            self.report = None
+            self.restart(start)
+
+    def from_scenario(self, path: Path) -> None:
+        """Start from a scenario file's position (after its `given`, before its `when`)."""
+        with self.lock:
+            start, spec = scenario_start(path, self.spec)
+            if len(start.names) != len(self.seats):
+                kinds = [self.seats[0].kind if i == 0 else "random" for i in range(len(start.names))]
+            else:
+                kinds = [s.kind for s in self.seats]
+            self.seats = [SeatSpec(n, k) for n, k in zip(start.names, kinds, strict=True)]
+            self.spec = spec
+            self.report = None
+            self.restart(start)
+
+    # ------------------------------------------------------------ playing
+    @property
+    def over(self) -> bool:
+        return self.engine.is_terminal(self.state)
+
+    def decider(self) -> int | None:
+        return self.engine.current_player(self.state)
+
+    def record(self, choice: str) -> None:
+        """Apply one choice (raises IllegalChoice) and remember it and the position after it."""
+        seat = self.decider()
+        assert seat is not None
+        self.engine.apply_inplace(self.state, choice, self.log)
+        self.choices.append(choice)
+        self.deciders.append(seat)
+        self.states.append(self.engine.clone(self.state))
+        self.log_sizes.append(len(self.log))
+        self.hashes.append(semantic_hash(self.state))
+
+    def back_to_last(self) -> None:
+        """After a choice whose rules failed half-way: the position (and log) before it."""
+        self.state = self.engine.clone(self.states[-1])
+        del self.log[self.log_sizes[-1] :]
+
+    def choose(self, seat: int, choice: str) -> None:
+        """A person's choice at `seat`; then the bots play until a person must decide."""
+        with self.lock:
+            self.check_seat(seat)
+            if self.over:
+                raise TableError("the game is over")
+            if self.decider() != seat:
+                raise TableError(f"it is {self.state['names'][self.decider()]}'s decision, not yours")
+            if self.seats[seat].kind != HUMAN:
+                raise TableError(f"seat {seat} is played by a bot")
+            try:
+                self.record(choice)
+            except IllegalChoice as err:
+                raise TableError(f"not possible: {err.reason}") from None
+            except GameRuntimeError as err:
+                self.back_to_last()
+                raise TableError(runtime_error_text(err)) from None
+            self.bots_play()
+            self.version += 1
+
+    def bots_play(self) -> None:
+        """Bots make their decisions until a person must decide or the game is over."""
+        for _ in range(MAX_BOT_MOVES):
+            seat = self.decider()
+            if seat is None or self.seats[seat].kind == HUMAN:
+                return
+            try:
+                self.record(pick(self.engine, self.state, seat, self.seats[seat].kind))
+            except GameRuntimeError as err:
+                self.back_to_last()
+                self.report = Report(
+                    "failed", "a bot's move failed", runtime_error_text(err), len(self.choices)
+                )
+                return
+
+    def undo(self, seat: int) -> None:
+        """Back to the last decision `seat` made: the position before it, that seat to decide again."""
+        with self.lock:
+            self.check_seat(seat)
+            mine = [i for i, p in enumerate(self.deciders) if p == seat]
+            if not mine:
+                raise TableError("you have made no decision to take back")
+            self.truncate(mine[-1])
+            self.version += 1
+
+    def truncate(self, n: int) -> None:
+        """Keep the first `n` choices (the position before choice n)."""
+        self.choices, self.deciders = self.choices[:n], self.deciders[:n]
+        self.states, self.log_sizes, self.hashes = (
+            self.states[: n + 1],
+            self.log_sizes[: n + 1],
+            self.hashes[: n + 1],
+        )
+        self.state = self.engine.clone(self.states[n])
+        del self.log[self.log_sizes[n] :]
+
+    def check_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise TableError(f"there is no seat {seat} (seats 0-{len(self.seats) - 1})")
+
+    # ------------------------------------------------------------ what a seat sees
+    def board(self, seat: int, at: int | None = None) -> dict[str, Any]:
+        """What `seat` sees now, or after the first `at` decisions (the history slider)."""
+        with self.lock:
+            self.check_seat(seat)
+            n = len(self.choices)
+            at = n if at is None else max(0, min(int(at), n))
+            state = self.states[at] if at < n else self.state
+            board: Board = build_board(self.engine, state, seat)
+            log = visible_log(self.log[: self.log_sizes[at]], seat)
+            mine = [i for i, p in enumerate(self.deciders) if p == seat]
+            return {
+                "version": self.version,
+                "seat": seat,
+                "seats": [{"name": s.name, "kind": s.kind} for s in self.seats],
+                "board": board.to_json(),
+                "log": log,
+                "at": at,
+                "decisions": n,
+                "live": at == n,
+                "can_undo": bool(mine) and self.seats[seat].kind == HUMAN,
+                "human_to_decide": self.human_to_decide(),
+                "report": self.report_for(seat),
+                "started": self.start.describe(),
+            }
+
+    def report_for(self, seat: int) -> dict[str, Any] | None:
+        """The last reload's report; where positions diverged, what differs as `seat` sees it."""
+        if self.report is None:
+            return None
+        out = asdict(self.report)
+        at = self.report.at
+        if self.report.kind == "diverged" and at is not None and self.before is not None:
+            engine, states = self.before
+            if at < len(states) and at < len(self.states):
+                out["detail"] = "\n".join(differences(engine, states[at], self.engine, self.states[at], seat))
+        return out
+
+    def human_to_decide(self) -> int | None:
+        seat = self.decider()
+        return seat if seat is not None and self.seats[seat].kind == HUMAN else None
+
+    def explain(self, seat: int, action: str) -> str:
+        """ "Why not?" for `seat`, answered on what that seat may know."""
+        from tabula.interpreter.knowledge import seat_state
+
+        with self.lock:
+            self.check_seat(seat)
+            if not action.strip():
+                return "name an action (or an action with its arguments, e.g. play:C1)"
+            decider = self.decider()
+            if decider is None:
+                return "the game is over"
+            if decider != seat:
+                return f"it is {self.state['names'][decider]}'s decision now, not yours"
+            return self.engine.explain(seat_state(self.game, self.state, seat), action.strip())
+
+    # ------------------------------------------------------------ save, load, reload
+    def save(self) -> dict[str, Any]:
+        with self.lock:
+            return {
+                "format": SAVE_FORMAT,
+                "game": asdict(self.spec),
+                "seats": [asdict(s) for s in self.seats],
+                "start": self.start.to_json(),
+                "choices": list(self.choices),
+                "hashes": list(self.hashes),
+            }
+
+    def load(self, data: Any) -> None:
+        """Load a save: its rules, seats and start, then replay its choices (reported like a reload)."""
+        with self.lock:
+            spec, seats, start, choices, hashes = parse_save(data)
+            try:
+                game = spec.load()
+            except AuthorError as err:
+                raise TableError(f"the saved game's rules do not load:\n{err}") from None
+            if Path(game.folder).resolve() != self.spec.folder().resolve():
+                raise TableError(
+                    f"this is a save of {game.name}, not of {self.game.name}: serve that game to load it"
+                )
+            self.spec, self.seats = spec, seats
+            self._reload(start, choices, hashes, game, "loaded")
+
+    def reload(self) -> None:
+        """Load the game's files again and replay the choices so far with the new rules."""
+        with self.lock:
+            try:
+                game = self.spec.load()
+            except AuthorError as err:
+                self.report = Report(
+                    "broken", "the game's files have errors; still playing the old rules", str(err)
+                )
+                self.version += 1
+                return
+            self._reload(self.start, list(self.choices), list(self.hashes), game, "reloaded")
+
+    def _reload(
+        self, start: Start, choices: list[str], hashes: list[str], game: CompiledGame, verb: str
+    ) -> None:
+        self.before = (self.engine, list(self.states))
+        try:
+            _, state, log = begin(self.spec, game, start)
+        except (AuthorError, GameRuntimeError) as err:
+            text = str(err) if isinstance(err, AuthorError) else runtime_error_text(err)
+            self.report = Report("broken", f"the game could not start again ({verb})", text)
+            self.version += 1
+            return
+        self.game, self.engine, self.start = game, Engine(game), start
+        self._reset(state, log)
+        result = self._replay(choices, hashes)
+        self.report = describe(result, verb, len(choices))
+        self.bots_play()
+        self.version += 1
+
+    def _replay(self, choices: list[str], hashes: list[str]) -> Replayed:
+        return replay(self, choices, hashes)
+
+
+def describe(result: Replayed, verb: str, total: int) -> Report:
+    """The report of a replay, in words."""
+    if result.failed_at is not None:
+        return Report(
+            "failed",
+            f"rules {verb}: the replay stopped at decision {result.failed_at + 1} of {total}"
+            f" ('{result.failed_choice}'); the game goes on from there",
+            result.reason,
+            result.failed_at,
+        )
+    if result.diverged_at is not None:
+        return Report(
+            "diverged",
+            f"rules {verb}: all {total} decisions replayed, but the positions differ from decision"
+            f" {result.diverged_at} on",
+            result.reason,
+            result.diverged_at,
+        )
+    return Report(verb, f"rules {verb}: all {total} decisions replayed, every position the same")
+
+
+def parse_save(data: Any) -> tuple[GameSpec, list[SeatSpec], Start, list[str], list[str]]:
+    """A save file's parts, or TableError saying what is wrong with it."""
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise TableError(f'not a saved table (a JSON object with "format": "{SAVE_FORMAT}")')
+    try:
+        game = data["game"]
+        spec = GameSpec(
+            str(game["game"]),
+            game.get("variant"),
+            [str(e) for e in game.get("expansions") or []],
+            dict(game.get("options") or {}),
+        )
+        seats = [SeatSpec(str(s["name"]), str(s.get("kind", HUMAN))) for s in data["seats"]]
+        start = Start.from_json(data["start"])
+        choices = [str(c) for c in data["choices"]]
+        hashes = [str(h) for h in data.get("hashes") or []]
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise TableError(f"the save file is incomplete or damaged ({type(err).__name__}: {err})") from None
+    if len(seats) != len(start.names):
+        raise TableError(f"the save file has {len(seats)} seats but {len(start.names)} players")
+    return spec, seats, start, choices, hashes
+
+
+def seat_specs(names: list[str], kinds: list[str]) -> list[SeatSpec]:
+    """Seats from names and kinds (a missing kind: the first seat a person, the others random bots)."""
+    out = []
+    for i, name in enumerate(names):
+        kind = kinds[i] if i < len(kinds) else (HUMAN if i == 0 else BOT_KINDS[0])
+        out.append(SeatSpec(name, kind))
+    return out
