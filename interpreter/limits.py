@@ -60,3 +60,16 @@ MAX_NAME_CHARS = 100
 
 MAX_SAVE_BYTES = 16 << 20
 """Bytes of one save (states of the bundled games take about 10 KB)."""
+
+# ---------------------------------------------------------------- values in play (compile/budget.py)
+MAX_LIST_ITEMS = 100_000
+"""Items of one list a rule builds (the largest list of a bundled game holds a few hundred)."""
+
+MAX_TEXT_CHARS = 100_000
+"""Characters of one text a rule builds."""
+
+MAX_NUMBER_DIGITS = 4_000
+"""Decimal digits of a number a rule computes (checked as its bit length): every number a game
+holds can be saved, printed and hashed (Python refuses to print integers of more than 4,300 digits)."""
+
+MAX_NUMBER_BITS = int(MAX_NUMBER_DIGITS * 3.3219280948873626)

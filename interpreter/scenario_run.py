@@ -330,8 +330,8 @@ def run_case(
         return run.result(render_report(err.report))
     except GameRuntimeError as err:
         if err.span is None:
-            return run.result(f"error: {err.message}")
-        return run.result(render(Diagnostic("error", "R001", err.message, err.span)))
+            return run.result(f"error[{err.code}]: {err.message}" if err.code else f"error: {err.message}")
+        return run.result(render(Diagnostic("error", err.code or "R001", err.message, err.span)))
     return run.result()
 
 

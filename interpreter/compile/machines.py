@@ -230,7 +230,8 @@ class MachineCompiler:
     def _m_Choose(self: EffectCompiler, m: Machine, n: ast.Choose, scope: Scope, bid: int) -> None:  # type: ignore[misc]
         options, t = self.ex.list_code(n.options, scope)
         if n.by is not None:
-            by = self.ex.code(n.by, scope)[0]
+            by, byt = self.ex.code(n.by, scope)
+            self.ex.expect(byt, PLAYER, n.by.span)  # T002: 'by' names a player
         elif "me" in scope.locals:
             by = "L['me']"
         elif "p" in scope.locals:

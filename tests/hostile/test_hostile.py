@@ -1,9 +1,7 @@
 """The hostile corpus (tests/hostile/, listed in CASES.txt): every case ends by itself within 2 s of
 CPU and 1 GiB of memory, with its expected diagnostic code and never a traceback (see harness.py).
-
-Cases whose fix belongs to the engine rewrite (issue 8: the work and memory budgets, the checks of
-`declare_winner` and `choose ... by`) are in AWAITING_ENGINE: strict xfail, so each one turns into a
-failure the moment it passes and must then be taken off the list.
+The runtime cases (work budget R002, sizes of values R003, `declare_winner` and `choose ... by`
+checked at check time) run on the generated code of the compiler (interpreter/compile/budget.py).
 """
 
 from __future__ import annotations
@@ -16,29 +14,10 @@ from harness import HERE, MEMORY, REPO, Case, exit_codes, problems, read_cases, 
 
 CASES = read_cases()
 
-AWAITING_ENGINE = {
-    "games/work-nested-generators",
-    "games/work-distinct-100000",
-    "games/work-exponential-recursion",
-    "games/work-repeated-squaring",
-    "games/memory-list-times",
-    "games/memory-lists-of-lists",
-    "games/memory-text-times",
-    "games/bigint-in-state",
-    "games/declare-winner-7",
-    "games/declare-winner-none",
-    "games/declare-winner-text",
-    "games/choose-by-text",
-}
-
-
 def params() -> list[object]:
     out: list[object] = []
     for case in CASES:
-        marks = []
-        if case.path in AWAITING_ENGINE:
-            marks.append(pytest.mark.xfail(strict=True, reason="awaiting the engine rewrite (issue 8)"))
-        out.append(pytest.param(case, id=case.id, marks=marks))
+        out.append(pytest.param(case, id=case.id))
     return out
 
 
@@ -56,7 +35,6 @@ def test_every_file_of_the_corpus_is_a_listed_case() -> None:
     on_disk |= {f"saves/{p.name}" for p in (HERE / "saves").glob("*.json")}
     assert sorted(on_disk - listed) == [], "files of the corpus that CASES.txt does not list"
     assert sorted(p for p in listed - on_disk if "/" in p) == [], "cases whose file is missing"
-    assert listed >= AWAITING_ENGINE
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -74,7 +52,7 @@ def test_case(case: Case) -> None:
 
 COMMANDS = [
     ("check", "{path}"),
-    ("simulate", "{path} --games 2"),
+    ("simulate", "{path} --games 1 --jobs 1"),  # a failed game is played again: 2 runs of a budget
     ("coverage", "{path} --games 1"),
     ("variants", "{path}"),
     ("play", "{path} --seed 1"),
@@ -84,7 +62,7 @@ COMMANDS = [
 
 def every_command() -> list[object]:
     out: list[object] = []
-    games = [case for case in CASES if case.path.startswith("games/") and case.path not in AWAITING_ENGINE]
+    games = [case for case in CASES if case.path.startswith("games/")]
     for command, args in COMMANDS:
         for n, case in enumerate(games):
             argv = [command, *args.replace("{n}", str(n)).split()]
@@ -104,7 +82,7 @@ def sample() -> list[Case]:
     """Two cases of each command (and each save code is covered by the forked runs above)."""
     picked: dict[str, list[Case]] = {}
     for case in CASES:
-        if case.command != "load-save" and case.path not in AWAITING_ENGINE:
+        if case.command != "load-save":
             picked.setdefault(case.command, []).append(case)
     return [case for cases in picked.values() for case in cases[:2]]
 
