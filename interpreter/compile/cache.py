@@ -2,10 +2,11 @@
 
 Stage: around compile. A compiled game is its generated module (source, code object, injected data,
 helper references, line table) plus the `CompiledGame` object graph, whose generated functions are
-stored by name. The key is a hash of Tabula's own source (interpreter/ and grammar/), every YAML file
-of the game folder (its scenarios included: they decide which names count as used), the pack files,
-the rules options and whether the game is instrumented for coverage. A changed file, option or
-engine gives a new key; an unreadable or stale entry is ignored and compiled again.
+stored by name. The key is a hash of Tabula's own source (interpreter/ and grammar/), the game
+folder's path (spans and `game.folder` name it), every YAML file of the game folder (its scenarios
+included: they decide which names count as used), the pack files, the rules options and whether
+the game is instrumented for coverage. A changed file, option or engine gives a new key; an
+unreadable or stale entry is ignored and compiled again.
 
 Entries live in `$TABULA_CACHE_DIR`, else `$XDG_CACHE_HOME/tabula`, else `~/.cache/tabula`.
 `TABULA_NO_CACHE=1` (or `--no-cache` on the command line) bypasses the cache.
@@ -66,11 +67,14 @@ def engine_fingerprint() -> str:
 
 def key(game_folder: Path, packs: list[Path], options: dict[str, Any] | None, instrument: bool) -> str:
     h = hashlib.sha256(engine_fingerprint().encode())
+    # the folder itself too: a compiled game holds its folder and the spans of its files, so two
+    # folders with the same files (a copied game, tests' temporary folders) must not share an entry
+    h.update(b"folder:" + str(game_folder.resolve()).encode())
     for f in sorted(game_folder.rglob("*.yaml")):
         h.update(str(f.relative_to(game_folder)).encode())
         h.update(f.read_bytes())
     for p in packs:
-        h.update(b"pack:" + str(p.name).encode())
+        h.update(b"pack:" + str(p.resolve()).encode())
         h.update(p.read_bytes())
     h.update(json.dumps(options or {}, sort_keys=True, default=repr).encode())
     h.update(b"instrument" if instrument else b"plain")
