@@ -137,7 +137,7 @@ class Runtime:
                 self._end(end.winners)
             except GameRuntimeError as err:
                 if err.span is None:
-                    err.span = span_of_traceback(err.__traceback__)
+                    err.span = span_of_traceback(err.__traceback__) or self._running_span()
                 raise
             except IllegalChoice:
                 raise
@@ -149,6 +149,19 @@ class Runtime:
                 ) from None
             except Exception as err:  # a rule failed on unexpected data: report where
                 raise GameRuntimeError(_describe(err), span_of_traceback(err.__traceback__)) from err
+
+    def _running_span(self) -> Span | None:
+        """Where the effect on top of the stack starts (the flow's own span at the bottom): the
+        place to show for an error raised outside generated code (the flow pushing a frame past
+        the work budget)."""
+        stk = self.st["stk"]
+        if not stk:
+            return None
+        block = stk[-1][0]
+        span = self.g.block_spans.get(block)
+        if span is None:
+            span = getattr(self.g.blocks[block], "span", None)
+        return span if isinstance(span, Span) else None
 
     def _end(self, winners: list[int] | None) -> None:
         st = self.st

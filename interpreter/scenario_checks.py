@@ -1,11 +1,12 @@
 """Boundary checks of a scenario file's values, called before each value is used: pack references
 by `Run.load` (scenario_run.py), zones and `given` values by `GivenWriter` (scenario_given.py).
 
-A scenario names packs (confined to the scenario's folder and the game's folder: a scenario never
-reads a file elsewhere; S006), zones (a zone reference, not any expression, of a player in the game;
-R108, the code of a `given` zone that is not a zone), and values written into the game (plain
-values: a `given` entry is one line of DSL, so a line break would smuggle in statements; S006). Each
-problem is an `AuthorError` located in the file. (`given.active` is checked by GivenWriter: R107.)
+A scenario names packs (confined to the scenario's folder, the game's folder and, under a
+`scenarios` folder, the folder holding it: a scenario never reads a file elsewhere; S006), zones
+(a zone reference, not any expression, of a player in the game; R108, the code of a `given` zone
+that is not a zone), and values written into the game (plain values: a `given` entry is one line
+of DSL, so a line break would smuggle in statements; S006). Each problem is an `AuthorError`
+located in the file. (`given.active` is checked by GivenWriter: R107.)
 """
 
 from __future__ import annotations
@@ -32,22 +33,28 @@ def _fail(
 
 
 def pack_ref(doc: YamlDoc, path: YamlPath, ref: str, scenario_dir: Path, game_folder: Path) -> str:
-    """A pack a scenario names: a name shipped with the game, or a file inside one of the two folders.
+    """A pack a scenario names: a name shipped with the game, or a file inside the scenario's folder,
+    the game's folder, or (for a file under a folder named `scenarios`) the folder holding that one.
 
     Returns the name, or the pack file's resolved path.
     """
     if "/" not in ref and "\\" not in ref and not ref.endswith(".yaml") and ref not in (".", ".."):
         return ref
-    roots = [scenario_dir.resolve(), game_folder.resolve()]
-    for root in roots:
-        candidate = (root / ref).resolve()
-        if candidate.is_relative_to(root) and candidate.is_file():
+    here, game = scenario_dir.resolve(), game_folder.resolve()
+    # a path from the scenario's folder may end in it or, under a folder named `scenarios`, in the
+    # folder holding that one (a project's own packs); a path from the game's folder ends in it
+    holder = next((p for p in (here, *here.parents) if p.name == "scenarios"), None)
+    tries = [(here / ref, [here, *([holder.parent] if holder is not None else [])]), (game / ref, [game])]
+    for raw, roots in tries:
+        candidate = raw.resolve()
+        if any(candidate.is_relative_to(root) for root in roots) and candidate.is_file():
             return str(candidate)
-    inside = any((root / ref).resolve().is_relative_to(root) for root in roots)
+    inside = any(raw.resolve().is_relative_to(root) for raw, roots in tries for root in roots)
     message = (
         f"no pack file '{ref}' in the scenario's folder or the game's folder"
         if inside
         else f"'{ref}' is outside the scenario's folder and the game's folder"
+        + (" (and the folder holding its scenarios folder)" if holder is not None else "")
     )
     hint = "name a pack shipped with the game, or a pack file next to the scenario or inside the game"
     raise _fail(doc, path, "S006", message, hint)
