@@ -72,7 +72,8 @@ def load_game(
         refs = [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]
         pack_paths = [find_pack(folder, ref, kind) for ref, kind in refs]
         if all(p is not None for p in pack_paths):
-            key = cache.key(folder, [p for p in pack_paths if p is not None], options, instrument)
+            packs = [(p, kind) for p, (_, kind) in zip(pack_paths, refs, strict=True) if p is not None]
+            key = cache.key(folder, packs, options, instrument)
             cached = cache.load(key)
             if cached is not None:
                 return cached  # type: ignore[no-any-return]

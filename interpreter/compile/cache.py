@@ -65,7 +65,11 @@ def engine_fingerprint() -> str:
     return _fingerprint
 
 
-def key(game_folder: Path, packs: list[Path], options: dict[str, Any] | None, instrument: bool) -> str:
+def key(
+    game_folder: Path, packs: list[tuple[Path, str]], options: dict[str, Any] | None, instrument: bool
+) -> str:
+    """The entry's key; `packs` are (file, the kind it was given as: variant or expansion), since a
+    variant given as an expansion is an error the cached game would hide."""
     h = hashlib.sha256(engine_fingerprint().encode())
     # the folder itself too: a compiled game holds its folder and the spans of its files, so two
     # folders with the same files (a copied game, tests' temporary folders) must not share an entry
@@ -73,8 +77,8 @@ def key(game_folder: Path, packs: list[Path], options: dict[str, Any] | None, in
     for f in sorted(game_folder.rglob("*.yaml")):
         h.update(str(f.relative_to(game_folder)).encode())
         h.update(f.read_bytes())
-    for p in packs:
-        h.update(b"pack:" + str(p.resolve()).encode())
+    for p, kind in packs:
+        h.update(f"pack:{kind}:{p.resolve()}".encode())
         h.update(p.read_bytes())
     h.update(json.dumps(options or {}, sort_keys=True, default=repr).encode())
     h.update(b"instrument" if instrument else b"plain")
