@@ -14,7 +14,8 @@ What is not charged per element: `==`, `!=` and ordering between two lists, and 
 read one item or none (`len`, `first`, `top`, ...): a comparison reads at most MAX_LIST items, and
 runs inside a charged statement, loop or call (so a loop comparing two lists of 100,000 items
 a million times is still slow: the one kind of work left outside the budget). An addition of two
-numbers the compiler knows to be numbers is not checked either (it adds at most one digit).
+numbers the compiler knows to be numbers (or a subtraction) is not checked either (it adds at most one
+digit, so it takes thousands of them in a loop to pass the limit).
 """
 
 from __future__ import annotations
@@ -105,3 +106,11 @@ def plus(rt: Runtime, a: Any, b: Any) -> Any:
     elif isinstance(a, list) and isinstance(b, list):
         sized(rt, len(a) + len(b), "list")
     return a + b
+
+
+def minus(rt: Runtime, a: Any, b: Any) -> Any:
+    """`a - b` where the compiler could not tell that both are numbers (`x - (0 - x)` doubles)."""
+    r = a - b
+    if r.__class__ is int and not -0x100000000 < r < 0x100000000:
+        return number(rt, r)
+    return r

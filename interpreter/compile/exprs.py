@@ -992,6 +992,8 @@ class ExprCompiler:
             return f"{self.helper(budget.times)}(rt, {a}, {b})", result
         if n.op == "+" and ANY in (at, bt):  # numbers, or texts or lists the compiler cannot see
             return f"{self.helper(budget.plus)}(rt, {a}, {b})", result
+        if n.op == "-" and ANY in (at, bt):  # numbers the compiler cannot see: their digits bounded
+            return f"{self.helper(budget.minus)}(rt, {a}, {b})", result
         return f"({a} {n.op} {b})", result
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> Code:
