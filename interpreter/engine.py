@@ -8,18 +8,17 @@ the style of OpenSpiel: `legal_actions`, `apply`, `clone`, `is_terminal`, `retur
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabula.interpreter import rng
+from tabula.interpreter import rng, saves, validate
 from tabula.interpreter.model import CompiledGame
 from tabula.interpreter.options import checked_values, declared_specs
 from tabula.interpreter.packfiles import find_pack
 from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 from tabula.interpreter.source import AuthorError, Report, Span
-from tabula.interpreter.state import State, canonical, clone, new_state, state_hash
+from tabula.interpreter.state import State, clone, new_state, state_hash
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
 
@@ -66,6 +65,7 @@ def load_game(
     `instrument`ed game records the blocks it runs in `game.coverage` (rules coverage)."""
     from tabula.interpreter.compile import cache
 
+    validate.load_arguments(name_or_path, options, variant, expansions)
     folder = find_game(name_or_path)
     key = None
     if cache.enabled():
@@ -161,17 +161,8 @@ class Engine:
     ) -> State:
         """A new game run up to its first decision (or to `pause`: "turn" or a phase id of the first turn)."""
         g = self.game
-        names = (
-            list(players)
-            if isinstance(players, list)
-            else [g.seats[i] if i < len(g.seats) else f"P{i + 1}" for i in range(players)]
-        )
-        if not g.min_players <= len(names) <= g.max_players:
-            report = Report()
-            report.error(
-                "G002", f"{g.name} is for {g.min_players}-{g.max_players} players, not {len(names)}", None
-            )
-            raise AuthorError(report)
+        names = validate.player_names(g, players)  # the count first: nothing is allocated before
+        seed = validate.seed(seed)
         report = Report()
         chosen = checked_values(g.option_specs or declared_specs(g.options), options, report)
         report.raise_if_errors()
@@ -237,6 +228,7 @@ class Engine:
         """Why the action `name` (or `name:args`) is not a legal choice now, in the game's words."""
         from tabula.interpreter.explain import explain
 
+        validate.text(name, "an action name")
         return explain(self.game, st, name)
 
     def legal_ids(self, st: State) -> list[str]:
@@ -271,6 +263,7 @@ class Engine:
         return new
 
     def apply_inplace(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> None:
+        validate.choice(choice)
         dec = st["dec"]
         if dec is None:
             raise IllegalChoice(str(choice), "the game is over")
@@ -376,11 +369,12 @@ class Engine:
         return clone(st)
 
     def to_json(self, st: State) -> str:
-        return canonical(st)
+        """The save of `st`: canonical JSON with a format version and the game it belongs to."""
+        return saves.dump(self.game, st)
 
     def from_json(self, text: str) -> State:
-        st: State = json.loads(text)
-        return st
+        """The state of a save of this game; `saves.InvalidSave` says why a save cannot be loaded."""
+        return saves.load(self.game, text)
 
     def hash(self, st: State) -> str:
         return state_hash(st)
@@ -396,6 +390,7 @@ class Engine:
     def view(self, st: State, player: int) -> dict[str, Any]:
         from tabula.interpreter.view import view
 
+        validate.seat(st, player)
         return view(self.game, st, player)
 
     def random_choice(self, st: State, gen: list[int]) -> int:

@@ -175,6 +175,7 @@ class CompiledGame:
     blocks: list[Any] = field(default_factory=list)
     window_actions: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # (block, pc) -> actions
     decision_points: dict[tuple[int, int], int] = field(default_factory=dict)  # (block, resume pc) -> its pc
+    block_pcs: dict[int, int] = field(default_factory=dict)  # resumable block -> its number of pcs
     actions: dict[str, ActionDef] = field(default_factory=dict)
     action_list: list[ActionDef] = field(default_factory=list)
     triggers: dict[str, list[TriggerDef]] = field(default_factory=dict)

@@ -119,13 +119,17 @@ def list_packs(game_folder: Path) -> list[tuple[str, str, str, Path]]:
                 (
                     str(data.get("pack", f.stem)),
                     str(data.get("kind", folder[:-1])),
-                    str(data.get("description", "")).strip().splitlines()[0]
-                    if data.get("description")
-                    else "",
+                    first_line(data.get("description")),
                     f,
                 )
             )
     return out
+
+
+def first_line(description: Any) -> str:
+    """The first line of a pack's description ('' when it is missing or blank)."""
+    lines = str(description).strip().splitlines() if description is not None else []
+    return lines[0] if lines else ""
 
 
 def load_pack(path: Path, report: Report) -> Pack | None:
@@ -152,12 +156,22 @@ def load_pack(path: Path, report: Report) -> Pack | None:
     kind = str(data.get("kind", "variant"))
     if kind not in ("variant", "expansion"):
         report.error("V003", f"kind must be 'variant' or 'expansion', not '{kind}'", span_for(doc, ["kind"]))
-    # V001-V003 say it in a pack's words; the schema checks the shapes of the rest (S003).
+    # V001-V004 say it in a pack's words; the schema checks the shapes of the rest (S003).
+    bad = False
+    if not isinstance(data["pack"], str) or not data["pack"].strip():
+        report.error("V004", "'pack' must be the pack's name", span_for(doc, ["pack"]))
+        bad = True
+    for key in ("description", "game"):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            report.error("V004", f"'{key}' must be text", span_for(doc, [key]))
+            bad = True
+    if bad:
+        return None
     rest = {k: v for k, v in data.items() if k in PACK_KEYS and k != "kind"}
     if validate_document(PackDef, YamlDoc(doc.file, rest, doc.value_origin, doc.key_span, doc.value_span),
                          report) is None:
         return None
-    return Pack(str(data["pack"]), kind, str(data.get("description", "")), doc, path)
+    return Pack(str(data["pack"]), kind, str(data.get("description") or ""), doc, path)
 
 
 def parse_path(text: str) -> list[tuple[str, str | None]] | None:

@@ -8,8 +8,12 @@ bottom frame is the flow driver (flow.py). Only effects that can stop for a deci
 everything else runs as plain function calls inside them.
 
 A block's function returns SUSPEND when it has put a decision into `state["dec"]`; `apply` binds the
-choice and runs on. Loops charge a budget, so a hostile game file fails with a located error (the
-failing line is found from the traceback), never hangs.
+choice and runs on. Work is charged to a budget per decision (`Runtime.budget`, STEP_BUDGET units:
+each loop iteration, frame, flow step and DSL function call, each element a comprehension or an
+aggregate goes through, each item of a list or character of a text built, each 64-bit word of a
+product of big numbers; compile/budget.py), and values have maximal sizes (compile/budget.py), so a
+hostile game file fails with a located error naming the budget or the limit (R002, R003; the
+failing line is found from the traceback), never hangs nor exhausts memory.
 """
 
 from __future__ import annotations
@@ -39,12 +43,20 @@ Watch = Callable[[str, dict[str, Any]], None]
 
 
 class GameRuntimeError(Exception):
-    """A rule could not be carried out (an author error found while playing), with its location."""
+    """A rule could not be carried out (an author error found while playing), with its location.
 
-    def __init__(self, message: str, span: Span | None) -> None:
+    `code` names a limit that was exceeded (R002 the work budget, R003 the size of a value), else None.
+    """
+
+    def __init__(self, message: str, span: Span | None, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.span = span
+        self.code = code
+
+    def __reduce__(self) -> tuple[type[GameRuntimeError], tuple[str, Span | None, str | None]]:
+        # picklable whole (a worker process of `simulate --jobs` sends it back): message, span, code
+        return (GameRuntimeError, (self.message, self.span, self.code))
 
 
 class IllegalChoice(Exception):
@@ -125,14 +137,31 @@ class Runtime:
                 self._end(end.winners)
             except GameRuntimeError as err:
                 if err.span is None:
-                    err.span = span_of_traceback(err.__traceback__)
+                    err.span = span_of_traceback(err.__traceback__) or self._running_span()
                 raise
             except IllegalChoice:
                 raise
             except RecursionError as err:
                 raise GameRuntimeError(_too_deep(err), span_of_traceback(err.__traceback__)) from err
+            except MemoryError as err:  # past the size limits, yet more than the process may hold
+                raise GameRuntimeError(
+                    "out of memory (values too large)", span_of_traceback(err.__traceback__), "R003"
+                ) from None
             except Exception as err:  # a rule failed on unexpected data: report where
                 raise GameRuntimeError(_describe(err), span_of_traceback(err.__traceback__)) from err
+
+    def _running_span(self) -> Span | None:
+        """Where the effect on top of the stack starts (the flow's own span at the bottom): the
+        place to show for an error raised outside generated code (the flow pushing a frame past
+        the work budget)."""
+        stk = self.st["stk"]
+        if not stk:
+            return None
+        block = stk[-1][0]
+        span = self.g.block_spans.get(block)
+        if span is None:
+            span = getattr(self.g.blocks[block], "span", None)
+        return span if isinstance(span, Span) else None
 
     def _end(self, winners: list[int] | None) -> None:
         st = self.st
@@ -188,7 +217,12 @@ class Runtime:
 
 
 def over_budget(span: Span | None = None) -> None:
-    raise GameRuntimeError(f"more than {STEP_BUDGET} steps without a decision (an endless loop?)", span)
+    raise GameRuntimeError(
+        f"more than {STEP_BUDGET} steps without a decision: the work budget (loops, calls, "
+        "comprehension elements, items built; an endless loop?)",
+        span,
+        "R002",
+    )
 
 
 def _too_deep(err: RecursionError) -> str:

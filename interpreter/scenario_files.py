@@ -127,7 +127,8 @@ def load_cases(path: Path) -> Loaded:
     """Read, validate and expand one scenario file; never raises for author errors."""
     report = Report()
     doc = load_yaml_file(path, report)
-    spec = validate_scenario(doc, report) if doc is not None else None
+    # a loading error (a number of 5,000 digits, an alias bomb) stops before the schema repeats it
+    spec = validate_scenario(doc, report) if doc is not None and not report.has_errors else None
     if doc is None or spec is None:
         return Loaded(path, path.stem, error=render_report(report))
     docs = _case_docs(doc, spec)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter import rig
+from tabula.interpreter import scenario_checks as checks
 from tabula.interpreter.model import Component
 from tabula.interpreter.runtime import Runtime
 from tabula.interpreter.scenario_eval import Context
@@ -69,6 +70,7 @@ class GivenWriter:
         self.reserved: set[int] = set()  # copies this given names by key (a bare name avoids them)
 
     def write(self, given: GivenState) -> None:
+        checks.given_values(self.ctx.doc, given, self.base)
         keys = {c.key: c.id for c in self.ctx.game.components}
         for lists in (given.zones, given.top):
             self.reserved.update(keys[str(n)] for names in lists.values() for n in names if str(n) in keys)
@@ -188,17 +190,24 @@ class GivenWriter:
     def zone(self, text: str, section: str) -> int | None:
         report = Report()
         path = (*self.base, section, text)
-        f = self.ctx.game.snippets.expr(text, self.ctx.origin(path), report, self.ctx.local_types())
+        doc, game = self.ctx.doc, self.ctx.game
+        try:
+            name = checks.zone_ref(doc, path, game, text)  # `zone` or `zone(player)`, not any int
+        except AuthorError as err:
+            self.report.extend(err.report)
+            return None
+        f = game.snippets.expr(text, self.ctx.origin(path), report, self.ctx.local_types())
         if report.has_errors or f is None:
             self.report.extend(report)
             return None
-        rt = Runtime(self.ctx.game, self.ctx.st)
+        rt = Runtime(game, self.ctx.st)
         rt.loc = self.ctx.locals(self.ctx.st, text=text)
-        zone = rt.evaluate(f, self.ctx.span(path))
-        if not isinstance(zone, int) or isinstance(zone, bool) or not 0 <= zone < len(self.ctx.st["z"]):
-            self.report.error("R108", f"'{text}' is not a zone", self.ctx.span(path, key=True))
+        value = rt.evaluate(f, self.ctx.span(path))
+        try:  # one of that zone's instances, of a player in the game
+            return checks.zone_instance(doc, path, game, self.ctx.st, name, value)
+        except AuthorError as err:
+            self.report.extend(err.report)
             return None
-        return zone
 
     def listed(self, section: str, text: str, names: list[str]) -> tuple[int, list[int]] | None:
         """The zone `text` of a `section` and the components listed for it (None after an error)."""

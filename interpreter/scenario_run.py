@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabula.interpreter import scenario_checks as checks
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.model import CompiledGame
 from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice
@@ -104,9 +105,14 @@ class Run(Context):
     def load(self) -> None:
         spec = self.spec
         folder = game_folder(self.doc, spec.game, self.path)
-        variant = spec.variant or self.default_variant
-        refs = [self.pack_ref(e) for e in [*self.default_expansions, *spec.with_]]
-        vref = self.pack_ref(variant) if variant else None
+        # the file's own packs are confined to its folder and the game's (S006); --variant/--with
+        # come from the command line and are looked up as before
+        own = [self.confined(e, ("with", i), folder) for i, e in enumerate(spec.with_)]
+        refs = [*(self.pack_ref(e) for e in self.default_expansions), *own]
+        if spec.variant:
+            vref: str | None = self.confined(spec.variant, ("variant",), folder)
+        else:
+            vref = self.pack_ref(self.default_variant) if self.default_variant else None
         shared = self.shared
         wanted = [Path(r).stem if r.endswith(".yaml") else r for r in ([vref] if vref else []) + refs]
         if shared is not None and wanted == shared.packs and Path(shared.folder).resolve() == folder:
@@ -119,6 +125,10 @@ class Run(Context):
         """A pack file beside the scenario (by its resolved path), else a pack name of the game."""
         here = self.path.parent / ref
         return str(here.resolve()) if here.is_file() else ref
+
+    def confined(self, ref: str, path: YamlPath, folder: Path) -> str:
+        """A pack the scenario file names: a pack name, or a file in its folder or the game's (S006)."""
+        return checks.pack_ref(self.doc, path, ref, self.path.parent, folder)
 
     def start(self) -> None:
         spec = self.spec
@@ -320,8 +330,8 @@ def run_case(
         return run.result(render_report(err.report))
     except GameRuntimeError as err:
         if err.span is None:
-            return run.result(f"error: {err.message}")
-        return run.result(render(Diagnostic("error", "R001", err.message, err.span)))
+            return run.result(f"error[{err.code}]: {err.message}" if err.code else f"error: {err.message}")
+        return run.result(render(Diagnostic("error", err.code or "R001", err.message, err.span)))
     return run.result()
 
 

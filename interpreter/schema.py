@@ -28,10 +28,12 @@ from pydantic import (
     Field,
     ValidationError,
     WithJsonSchema,
+    field_validator,
     model_validator,
 )
 from pydantic_core import ErrorDetails
 
+from tabula.interpreter import limits
 from tabula.interpreter.declared import check_declared
 from tabula.interpreter.options import describe as _describe
 from tabula.interpreter.source import Diagnostic, Report, Span, did_you_mean
@@ -73,8 +75,8 @@ class _Model(BaseModel):
 class PlayerCount(_Model):
     """How many players the game supports."""
 
-    min: int = Field(ge=1, description="Fewest players.")
-    max: int = Field(ge=1, description="Most players.")
+    min: int = Field(ge=1, le=limits.MAX_PLAYERS, description="Fewest players.")
+    max: int = Field(ge=1, le=limits.MAX_PLAYERS, description=f"Most players (at most {limits.MAX_PLAYERS}).")
 
     @model_validator(mode="after")
     def _min_not_above_max(self) -> PlayerCount:
@@ -128,7 +130,12 @@ class InstanceDef(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True, strict=True)
 
     name: str = Field(description="The component's name; also its choice id.")
-    copies: int = Field(default=1, ge=1, description="Makes this many components of that name.")
+    copies: int = Field(
+        default=1,
+        ge=1,
+        le=limits.MAX_COPIES,
+        description=f"Makes this many components of that name (at most {limits.MAX_COPIES}).",
+    )
     text: str | None = Field(default=None, description="The card's printed text (never read by the rules).")
     modifiers: dict[str, Dsl | list[Dsl]] = Field(
         default={}, description="This card's own modifiers: value name -> '+N', '*N' or '+expr'."
@@ -217,6 +224,15 @@ class _WithParams(_Model):
     params: list[str | dict[str, str]] = Field(
         default=[], description="Parameter names, each optionally typed: [p: player, n]."
     )
+
+    @field_validator("params")
+    @classmethod
+    def _each_name_once(cls, params: list[str | dict[str, str]]) -> list[str | dict[str, str]]:
+        names = [name for param in params for name in ([param] if isinstance(param, str) else param)]
+        twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+        if twice is not None:
+            raise ValueError(f"parameter '{twice}' is declared twice")
+        return params
 
 
 class FunctionDef(_WithParams):
@@ -539,7 +555,9 @@ class _ScenarioParts(_Model):
     """The keys a scenario file and each of its cases may set (a case's replace the file's)."""
 
     description: str | None = Field(default=None, description="Free text for people.")
-    seed: int = Field(default=0, description="Seed of the game's random generator.")
+    seed: int = Field(
+        default=0, ge=0, lt=limits.SEED_BOUND, description="Seed of the random generator (0 to 2^64 - 1)."
+    )
     options: dict[str, Any] = Field(default={}, description="Option name -> value.")
     variant: str | None = Field(default=None, description="A variant of the game (name or pack file).")
     with_: list[str] = Field(default=[], alias="with", description="Expansions (names or pack files).")
@@ -594,6 +612,9 @@ def validate_game(source: GameSource, report: Report) -> GameDef | None:
     where = _Where(source, True, str(source.folder))
     game = _validate(GameDef, source.data, where, report)
     if game is not None:
+        from tabula.interpreter.gamelimits import check_game_limits
+
+        check_game_limits(game, source, report)
         check_declared(source, report)
     return game
 

@@ -10,7 +10,12 @@ A path is the tuple of keys and list indices from the document root to a node, e
 `("flow", "turn", "phases", 0, "do")`; in a `GameSource` the first element is the section.
 
 Invariants: nothing past this module sees a ruamel object; loading never raises on author input,
-every problem becomes a Diagnostic in the Report (codes `Y0xx`).
+every problem becomes a Diagnostic in the Report (codes `Y0xx`). Every value loaded survives a JSON
+round trip exactly: keys are text (a number key is Y009), numbers are finite and have at most
+`limits.MAX_INT_DIGITS` digits (Y010). Names are normalised (NFKC, as Python reads identifiers):
+every key, and every text that is a name once normalised; two that become the same name are Y007.
+The file size, the values after alias expansion and the nesting depth are bounded (Y011, Y005, Y008:
+`yamlbounds.py`) and measured before anything is copied, so a hostile file is refused at once.
 
 Why we compose instead of `YAML().load()`: the round-trip parser's node tree keeps a start and end
 mark for every node (the loaded CommentedMap's `lc` only knows where keys and values start) and the
@@ -20,7 +25,9 @@ stopping at the first one.
 
 from __future__ import annotations
 
+import math
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,10 +35,13 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 from ruamel.yaml import YAML
+from ruamel.yaml.composer import MaxDepthExceededError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 
+from tabula.interpreter import limits
+from tabula.interpreter import yamlbounds as bounds
 from tabula.interpreter.source import Report, Span, register_source
 
 YamlPath: TypeAlias = tuple[str | int, ...]
@@ -47,7 +57,9 @@ _STYLES: dict[str | None, ScalarStyle] = {
 _CORE = "tag:yaml.org,2002:"
 _MERGE_TAG = _CORE + "merge"
 _PLAIN_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
-_MAX_NODES = 1_000_000
+_MAX_NODES = limits.MAX_YAML_VALUES
+# A plain name once normalised: what NFKC may turn a scalar into for it to count as a name.
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # ruamel counts these as line breaks; positions must be computed the same way.
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 # Double-quoted escapes that produce whitespace (or nothing: a backslash before a line break), so
@@ -210,7 +222,13 @@ def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
     """
     file = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as stream:
+            # Never read more than the limit: the file may be huge, or never end.
+            raw = stream.read(limits.MAX_FILE_BYTES + 1)
+        if len(raw) > limits.MAX_FILE_BYTES:
+            bounds.too_large(file, report)
+            return None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         report.error("Y000", f"cannot read {file}: not UTF-8 text ({exc.reason})", None)
         return None
@@ -223,10 +241,23 @@ def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
 def load_yaml_text(text: str, file: str, report: Report) -> YamlDoc | None:
     """Load YAML from a string; `file` is the name used in spans (and for rendering snippets)."""
     register_source(file, text)
+    if not bounds.text_fits(text, file, report):
+        return None
+    yaml = YAML(typ="rt")
+    # The composer recurses once per level (a scalar is one level below its container).
+    yaml.max_depth = limits.MAX_YAML_DEPTH + 1
     try:
-        root = YAML(typ="rt").compose(text)
+        root = yaml.compose(text)
+    except MaxDepthExceededError as exc:
+        bounds.too_deep(_mark_span(exc, file, False), report)
+        return None
     except YAMLError as exc:
         _report_syntax_error(exc, file, text, report)
+        return None
+    except RecursionError:
+        bounds.too_deep(None, report)
+        return None
+    if root is not None and not bounds.tree_fits(root, file, report):
         return None
     doc = YamlDoc(file, None)
     if root is not None:
@@ -276,7 +307,9 @@ class _Builder:
             if isinstance(node, SequenceNode):
                 if str(node.tag) != _CORE + "seq":
                     self.unsupported_tag(str(node.tag), node)
-                return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+                items = [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+                self.name_collisions(items, node.value, path)
+                return items
             # Composed trees hold only the three node kinds; anything else has no data.
             return self.scalar(node, path) if isinstance(node, ScalarNode) else None
         finally:
@@ -286,6 +319,12 @@ class _Builder:
         value = self.scalar_value(node)
         if value is not None:
             self.doc.value_origin[path] = self.origin(node, value if isinstance(value, str) else node.value)
+        if isinstance(value, str) and not value.isascii():
+            # A value that is a name once normalised (a list of parameters, of symbols, an id) is
+            # read as that name, as Python reads identifiers; other text is kept as written.
+            normal = unicodedata.normalize("NFKC", value)
+            if _NAME.fullmatch(normal):
+                return normal
         return value
 
     def scalar_value(self, node: ScalarNode) -> Any:
@@ -293,14 +332,47 @@ class _Builder:
         if tag not in _PLAIN_TAGS:
             self.unsupported_tag(tag, node)
             return str(node.value)
+        if tag == _CORE + "int" and len(str(node.value).lstrip("+-")) > limits.MAX_INT_DIGITS + 2:
+            return self.too_big(node)  # before int(): Python refuses to read 4,300 digits or more
         value = self.constructor.construct_object(node, deep=True)
         # Strip ruamel's scalar subclasses (ScalarInt, LiteralScalarString, ...).
         if value is None or isinstance(value, bool):
             return value
-        for plain in (int, float, str):
-            if isinstance(value, plain):
-                return plain(value)
+        if isinstance(value, int):
+            return int(value) if abs(value) < 10**limits.MAX_INT_DIGITS else self.too_big(node)
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                return self.not_finite(node)
+            return float(value)
+        if isinstance(value, str):
+            return str(value)
         return str(node.value)  # timestamps and the like stay as written
+
+    def too_big(self, node: ScalarNode) -> None:
+        self.report.error(
+            "Y010",
+            f"this number has more than {limits.MAX_INT_DIGITS} digits",
+            self.span(node),
+            "numbers in game files and scenarios have at most 20 digits (every seed below 2^64 fits)",
+        )
+
+    def not_finite(self, node: ScalarNode) -> None:
+        self.report.error(
+            "Y010",
+            f"'{node.value}' is not a finite number",
+            self.span(node),
+            "a game's values are saved as JSON, which has no NaN or infinity: write a number",
+        )
+
+    def name_collisions(self, items: list[Any], nodes: list[Node], path: YamlPath) -> None:
+        """Two items of one list that became the same name only through normalisation."""
+        first: dict[str, int] = {}
+        for i, (item, node) in enumerate(zip(items, nodes, strict=True)):
+            if not isinstance(item, str) or not isinstance(node, ScalarNode):
+                continue
+            j = first.setdefault(item, i)
+            if j != i and str(nodes[j].value) != str(node.value):
+                self.collision(str(node.value), item, f"item {j + 1} of this list", self.span(node))
 
     def unsupported_tag(self, tag: str, node: Node) -> None:
         self.report.error(
@@ -325,6 +397,7 @@ class _Builder:
     def mapping(self, node: MappingNode, path: YamlPath) -> dict[Any, Any]:
         result: dict[Any, Any] = {}
         merges: list[Node] = []
+        written: dict[str, str] = {}  # each key as the file writes it
         for key_node, value_node in node.value:
             if str(key_node.tag) == _MERGE_TAG:
                 merges.append(value_node)
@@ -334,8 +407,15 @@ class _Builder:
                 continue
             child = (*path, key)
             if key in result:
-                self.duplicate(key, key_node, child)
+                if written[key] != str(key_node.value):
+                    first = self.doc.key_span[child]
+                    self.collision(
+                        str(key_node.value), key, f"the key at line {first.line}", self.span(key_node)
+                    )
+                else:
+                    self.duplicate(key, key_node, child)
                 continue
+            written[key] = str(key_node.value)
             self.doc.key_span[child] = self.span(key_node)
             result[key] = self.build(value_node, child)
             if result[key] is None and value_node.start_mark.index == value_node.end_mark.index:
@@ -359,14 +439,32 @@ class _Builder:
                     self.doc.key_span[(*path, key)] = self.span(key_node)
                     result[key] = self.build(value_node, (*path, key))
 
-    def key(self, node: Node) -> str | int | None:
+    def key(self, node: Node) -> str | None:
+        """A mapping key: text, normalised (NFKC) as every name is; a number is refused."""
         if not isinstance(node, ScalarNode):
             self.report.error("Y005", "a mapping key must be a plain value", self.span(node))
             return None
-        value = self.scalar_value(node)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        return value if isinstance(value, str) else str(node.value)
+        if str(node.tag) == _CORE + "int":
+            # JSON (saves, views) has only text keys: an integer key would come back as text.
+            self.report.error(
+                "Y009",
+                f"a mapping key must be text, not the number {node.value}",
+                self.span(node),
+                f"write '{node.value}': in quotes, or use a list indexed by the number",
+            )
+            return None
+        tag = str(node.tag)
+        value = self.scalar_value(node) if tag == _CORE + "str" or tag not in _PLAIN_TAGS else None
+        text = value if isinstance(value, str) else str(node.value)  # `true:`, `1.5:` as written
+        return unicodedata.normalize("NFKC", text)
+
+    def collision(self, written: str, name: str, other: str, span: Span) -> None:
+        self.report.error(
+            "Y007",
+            f"'{written}' is the name '{name}' once Unicode-normalised (NFKC), the same as {other}",
+            span,
+            "names that look alike are the same name: write both the same way, or rename one",
+        )
 
     def duplicate(self, key: str | int, node: Node, path: YamlPath) -> None:
         first = self.doc.key_span[path]

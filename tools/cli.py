@@ -285,7 +285,7 @@ def dispatch(args: argparse.Namespace) -> int:
     except GameRuntimeError as err:
         if as_json:
             span = err.span if isinstance(err.span, Span) else None
-            print_failure([Diagnostic("error", "runtime", err.message, span)])
+            print_failure([Diagnostic("error", err.code or "runtime", err.message, span)])
         else:
             print(runtime_error_text(err), file=sys.stderr)
         return EXIT_FAILED

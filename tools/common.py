@@ -105,10 +105,12 @@ def chosen_options(game: CompiledGame, pairs: list[tuple[str, Any]] | None) -> d
 
 
 def runtime_error_text(err: GameRuntimeError) -> str:
-    """`file:line:col: error: message`, then the snippet with a caret when the span is known."""
+    """`file:line:col: error: message` (`error[R002]` when a budget or limit was exceeded), then the
+    snippet with a caret when the span is known."""
+    level = f"error[{err.code}]" if err.code else "error"  # R002/R003: the budget or the limit
     if err.span is None:
-        return f"error: {err.message}"
+        return f"{level}: {err.message}"
     span = err.span
-    headline = f"{span.file}:{span.line}:{span.col}: error: {err.message}"
-    snippet = render(Diagnostic("error", "runtime", err.message, span)).splitlines()[1:]
+    headline = f"{span.file}:{span.line}:{span.col}: {level}: {err.message}"
+    snippet = render(Diagnostic("error", err.code or "runtime", err.message, span)).splitlines()[1:]
     return "\n".join([headline, *snippet])

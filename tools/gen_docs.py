@@ -285,7 +285,8 @@ STAGES: dict[str, str] = {
     "V": "variants and expansions (pack files, docs/variants.md)",
     "G": "finding a game, number of players",
     "P": "the presentation section (how screens show the game)",
-    "R": "scenarios: a step that cannot be carried out, or a rule that failed while one ran",
+    "R": "running: a rule past the work budget or a size limit (R002, R003); scenarios: a step that "
+    "cannot be carried out, or a rule that failed while one ran",
 }
 
 
@@ -294,10 +295,16 @@ NOTES: dict[str, str] = {
     "O002": "the option's name, what it must be (its type, bounds or choices) and what it was given",
     "Y001": "the YAML parser's complaint, in words, often with a hint (tabs, an unclosed quote or bracket)",
     "Y005": "also: the document expands to too many values (nested aliases)",
+    "D004": "a condition or effect longer than 20,000 characters, nested more than 64 deep, or with "
+    "statement blocks nested more than 16 deep (docs/language.md, Limits)",
     "S001": "a misspelt or misplaced key; the hint names the closest allowed key",
     "S002": "a required key or section is missing",
     "S003": "`'{path}' must be {what}, not {value}`: a value of the wrong type, or not an allowed word",
     "R001": "a rule failed while a scenario ran (the runtime's message, at the rule's line)",
+    "R002": "the work budget: more than 2,000,000 steps of work without a decision (loop iterations, "
+    "frames, DSL function calls, comprehension elements, items read or built), at the rule's line",
+    "R003": "a size limit: a list of more than 100,000 items, a text of more than 100,000 characters "
+    "or a number of more than 4,000 digits (docs/language.md, Limits), at the rule's line",
 }
 
 
@@ -352,7 +359,9 @@ def error_codes(root: Path = ENGINE) -> list[ErrorDoc]:
             args = node.args
             for i, arg in enumerate(args):
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and CODE.match(arg.value):
-                    message = _template(args[i + 1]) if i + 1 < len(args) else ""
+                    # the message follows the code, or (GameRuntimeError(message, span, code)) comes first
+                    text = args[i + 1] if i + 1 < len(args) else args[0]
+                    message = _template(text) if len(args) > 1 else ""
                     message = " ".join(message.split())
                     files = found.setdefault((arg.value, message, _severity(node, args)), [])
                     if rel not in files:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from tabula.interpreter.compile.budget import MAX_LIST, bounded, each
 from tabula.interpreter.compile.scope import (
     ANY,
     BOOL,
@@ -24,7 +25,7 @@ from tabula.interpreter.compile.scope import (
     list_of,
 )
 from tabula.interpreter.dsl import ast
-from tabula.interpreter.runtime import GameRuntimeError, Runtime
+from tabula.interpreter.runtime import Runtime
 
 if TYPE_CHECKING:
     from tabula.interpreter.compile.exprs import Code, ExprCompiler
@@ -69,6 +70,12 @@ class Builtin:
         compiled = [
             c.list_code(a, scope) if i in self.list_args else c.code(a, scope) for i, a in enumerate(n.args)
         ]
+        if self.name in READS_ALL:  # each item read is charged to the work budget
+            charge = c.helper(each)
+            compiled = [
+                (f"{charge}(rt, {src})" if i in self.list_args and not is_literal(src) else src, t)
+                for i, (src, t) in enumerate(compiled)
+            ]
         result = self.result
         if result == "=arg0":
             result = compiled[0][1] if compiled else ANY
@@ -102,27 +109,30 @@ def _fold(name: str, srcs: list[str]) -> str | None:
     return None
 
 
-MAX_LIST = 100_000  # no list may grow past this: a game file must not exhaust memory
-
-
-def bounded(items: list[Any]) -> list[Any]:
-    """Refuse lists longer than MAX_LIST (the step budget bounds time, this bounds memory)."""
-    if len(items) > MAX_LIST:
-        raise GameRuntimeError(f"a list of more than {MAX_LIST} items", None)
-    return items
-
-
 def _players(rt: Runtime) -> int:
     n: int = rt.st["t"]["n"]
     return n
 
 
 def _distinct(rt: Runtime, xs: list[Any]) -> list[Any]:
+    """The items in order of first appearance: linear for numbers, texts and the like (a dict keeps
+    the first of equal keys, as `in` would), pairwise for lists; every comparison charged."""
+    try:
+        return list(dict.fromkeys(xs))
+    except TypeError:  # lists inside: no hash
+        pass
     out: list[Any] = []
     for x in xs:
+        each(rt, out)
         if x not in out:
             out.append(x)
     return out
+
+
+# builtins that read every item of their list argument (charged); the others read one or none
+READS_ALL = frozenset(
+    {"sum", "any", "all", "distinct", "sorted", "reversed", "has", "count_of", "remove_one", "named"}
+)
 
 
 def _minmax(pick: Callable[..., Any]) -> Callable[..., Any]:
@@ -131,6 +141,7 @@ def _minmax(pick: Callable[..., Any]) -> Callable[..., Any]:
             xs = args[0]
             if isinstance(xs, int):
                 xs = rt.st["z"][xs]
+            each(rt, xs)
             return pick(xs) if xs else None
         return pick(args)
 
@@ -256,7 +267,7 @@ _add(
         "range(3, 9)",
         (2, 2),
         list_of(INT),
-        lambda rt, a, b: bounded(list(range(a, min(b, a + MAX_LIST + 1)))),
+        lambda rt, a, b: bounded(rt, list(range(a, min(b, a + MAX_LIST + 1)))),
     )
 )
 _add(
@@ -531,6 +542,7 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
             "remove it: an empty list already gives 0, false, true or an empty list",
         )
     it, itt = c.list_code(gen.iter, scope)
+    it = f"{c.helper(each)}(rt, {it})"  # every element charged to the work budget
     inner = scope.child()
     var = c.mod.fresh("v_" + gen.var)
     inner.known[gen.var] = (var, elem(itt))

@@ -307,6 +307,14 @@ class EffectCompiler(MachineCompiler):
             self.report.error(
                 "T008", "declare_winner needs a player or a list of players, found none", n.who.span
             )
+        elif isinstance(literal(src), int) and not 0 <= literal(src) < self.g.max_players:
+            self.report.error(
+                "T008",
+                f"declare_winner needs a player: {src} is no seat of this game "
+                f"(seats 0 to {self.g.max_players - 1})",
+                n.who.span,
+                "e.g. declare_winner p, or declare_winner [p, q] for a shared win",
+            )
         out.add(depth, f"{self.ex.helper(support.declare_winner)}(rt, {src})", n.span)
 
     def _Pass(self, out: Lines, depth: int, n: ast.Pass, scope: Scope, mode: str) -> None:

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabula.interpreter.compile import budget
 from tabula.interpreter.compile import builtins as B
 from tabula.interpreter.compile.module import GenModule
 from tabula.interpreter.compile.scope import (
@@ -52,7 +53,7 @@ from tabula.interpreter.compile.scope import (
 from tabula.interpreter.compile.scope import a as article
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model import Closure, CompiledGame
-from tabula.interpreter.runtime import GameRuntimeError, Runtime
+from tabula.interpreter.runtime import GameRuntimeError, Runtime, over_budget
 from tabula.interpreter.source import Report, Span, did_you_mean
 
 Typed = tuple[Closure, str]
@@ -733,7 +734,14 @@ class ExprCompiler:
                 "    except TypeError:",
                 f"        return {src}",
             ]
-        lines += [f"    if r is {miss}:", f"        r = M[K] = {src}", "    return r"]
+        over = self.helper(over_budget)
+        lines += [
+            f"    if r is {miss}:",
+            "        rt.budget -= 1",  # a call computed (not remembered): one unit of work
+            f"        if rt.budget < 0: {over}()",
+            f"        r = M[K] = {src}",
+            "    return r",
+        ]
         self.mod.define("\n".join(lines) + "\n")
 
     def _inline(self, slot: FunctionSlot, args: list[str]) -> Code | None:
@@ -780,7 +788,12 @@ class ExprCompiler:
             finally:
                 self._loops, self.memo_mode = loops, memo
             params = "".join(f", v_{p}" for p in slot.params)
-            text = f"def F_{slot.name}(rt{params}):\n    S = rt.st\n    return {src}\n"
+            over = self.helper(over_budget)
+            text = (
+                f"def F_{slot.name}(rt{params}):\n    S = rt.st\n"
+                f"    rt.budget -= 1\n    if rt.budget < 0: {over}()\n"  # a call: one unit of work
+                f"    return {src}\n"
+            )
             self.mod.define(text)
             slot.type = t
         slot.state = "done"
@@ -948,16 +961,18 @@ class ExprCompiler:
         if vx is not _NO_VALUE and isinstance(vc, list):
             return repr((vx not in vc) if n.negated else (vx in vc)), BOOL
         container = c if ct != ANY else f"_as_list(rt, {c})"
+        if not is_literal(c):  # every item compared is charged to the work budget
+            container = f"{self.helper(budget.each)}(rt, {container})"
         return f"({x} {'not in' if n.negated else 'in'} {container})", BOOL
 
     def _Binary(self, n: ast.Binary, scope: Scope) -> Code:
         a, at = self.code(n.left, scope)
         b, bt = self.code(n.right, scope)
         if n.op == "+" and (at.startswith("list[") or bt.startswith("list[")):
-            bounded = self.helper(B.bounded)
+            bounded = self.helper(budget.bounded)
             if at.startswith("list[") and bt.startswith("list["):
-                return f"{bounded}({a} + {b})", join(at, bt)  # two lists: no copies needed
-            return f"{bounded}(list({a}) + list({b}))", join(at, bt)
+                return f"{bounded}(rt, {a} + {b})", join(at, bt)  # two lists: no copies needed
+            return f"{bounded}(rt, list({a}) + list({b}))", join(at, bt)
         for t, node in ((at, n.left), (bt, n.right)):
             if t not in (INT, ANY):
                 self.report.error("T005", f"'{n.op}' needs numbers, but this is {article(t)}", node.span)
@@ -975,6 +990,12 @@ class ExprCompiler:
                     return (f"({v})" if v < 0 else repr(v)), INT
             except ZeroDivisionError:
                 pass
+        if n.op == "*":  # sizes bounded, big operands charged (compile/budget.py)
+            return f"{self.helper(budget.times)}(rt, {a}, {b})", result
+        if n.op == "+" and ANY in (at, bt):  # numbers, or texts or lists the compiler cannot see
+            return f"{self.helper(budget.plus)}(rt, {a}, {b})", result
+        if n.op == "-" and ANY in (at, bt):  # numbers the compiler cannot see: their digits bounded
+            return f"{self.helper(budget.minus)}(rt, {a}, {b})", result
         return f"({a} {n.op} {b})", result
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> Code:

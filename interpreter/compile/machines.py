@@ -87,7 +87,8 @@ def bad_pc(pc: Any) -> None:
 
 
 class MachineCompiler:
-    """The resumable half of EffectCompiler (mixed in): see the module docstring."""
+    """The resumable half of EffectCompiler (mixed in): see the module docstring. Its methods take
+    `self: EffectCompiler`, which mypy refuses for a base class (allowed for this module above)."""
 
     def machine(self: EffectCompiler, stmts: ast.Block, scope: Scope, tail: list[str] | None = None) -> int:
         """A resumable effect's block id (locals in the frame's dict)."""
@@ -105,6 +106,7 @@ class MachineCompiler:
         self.mod.ns[_bad_pc_name] = bad_pc
         self.mod.helpers[_bad_pc_name] = (__name__, "bad_pc")
         self.g.blocks[bid] = self.mod.function(text, name, spans)
+        self.g.block_pcs[bid] = len(m.pieces)
         self.g.block_local_types[bid] = {**scope.locals, **self.hidden}
         return bid
 
@@ -247,7 +249,8 @@ class MachineCompiler:
     def _m_Choose(self: EffectCompiler, m: Machine, n: ast.Choose, scope: Scope, bid: int) -> None:
         options, t = self.ex.list_code(n.options, scope)
         if n.by is not None:
-            by = self.ex.code(n.by, scope)[0]
+            by, byt = self.ex.code(n.by, scope)
+            self.ex.expect(byt, PLAYER, n.by.span)  # T002: 'by' names a player
         elif "me" in scope.locals:
             by = "L['me']"
         elif "p" in scope.locals:

@@ -200,6 +200,8 @@ def choose(
 ) -> None:
     """`choose var from L [by P] [prompt "..."] [optional]`: the pending decision, one id per value
     (a repeated id keeps its first value)."""
+    if by.__class__ is not int or not 0 <= by < rt.st["t"]["n"]:
+        raise GameRuntimeError(f"'choose ... by' needs a player of the game, got {by!r}", None)
     values = list(values)
     if optional:
         values.append(None)

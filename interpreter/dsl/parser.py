@@ -11,11 +11,12 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any, Protocol
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
 from tabula.grammar import GRAMMAR_PATH
+from tabula.interpreter import limits
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.source import Report, Span
 
@@ -121,6 +122,14 @@ class _Build(Transformer[Token, Any]):
 
     # -- expressions
     def number(self, meta: Any, c: list[Any]) -> ast.Number:
+        if len(c[0]) > limits.MAX_INT_DIGITS:  # int() itself refuses 4,300 digits and more
+            self.report.error(
+                "D006",
+                f"this number has more than {limits.MAX_INT_DIGITS} digits",
+                self.s.of_meta(meta),
+                "numbers in the rules have at most 20 digits",
+            )
+            return ast.Number(self.s.of_meta(meta), 0)
         return ast.Number(self.s.of_meta(meta), int(c[0]))
 
     def string(self, meta: Any, c: list[Any]) -> ast.String:
@@ -441,6 +450,42 @@ def _unclosed_bracket(text: str, end: int) -> int | None:
     return stack[-1] if stack else None
 
 
+# Lark rules that only group what the node above them holds: they add no level of nesting.
+_GROUPING = frozenset({"args", "kwargs", "kwarg", "elif_clause", "else_clause", "block"})
+_SUITES = frozenset({"indented_suite", "inline_suite"})
+
+
+def _too_deep(tree: Tree[Token]) -> tuple[Tree[Token], str] | None:
+    """The first node nested past a limit (`limits.MAX_DSL_DEPTH`, `MAX_BLOCK_DEPTH`) and why.
+
+    Measured on Lark's tree, before the AST is built: everything after the parse stage (building,
+    checking, compiling, generated code) may then recurse once per level without running out.
+    """
+    stack: list[tuple[Tree[Token], int, int, Tree[Token]]] = [(tree, 0, 0, tree)]
+    while stack:
+        node, depth, blocks, parent = stack.pop()
+        if node.data in _SUITES:
+            blocks += 1
+            if blocks > limits.MAX_BLOCK_DEPTH:  # reported at the statement opening the block
+                return parent, f"statement blocks are nested more than {limits.MAX_BLOCK_DEPTH} deep"
+        elif node.data not in _GROUPING:
+            depth += 1
+            if depth > limits.MAX_DSL_DEPTH:
+                return node, f"this is nested more than {limits.MAX_DSL_DEPTH} deep"
+        kids = [kid for kid in reversed(node.children) if isinstance(kid, Tree)]
+        stack.extend((kid, depth, blocks, node) for kid in kids)
+    return None
+
+
+def _limit_error(report: Report, message: str, span: Span) -> None:
+    report.error(
+        "D004",
+        message,
+        span,
+        "name a part of it: a function (functions:) for an expression, a procedure for statements",
+    )
+
+
 def _parse(text: str, origin: TextOrigin, report: Report, start: str) -> Any:
     flat = start == "expr"
     source = text.replace("\r\n", "\n")
@@ -454,17 +499,30 @@ def _parse(text: str, origin: TextOrigin, report: Report, start: str) -> Any:
             "write an expression, or 'pass' for an effect that does nothing",
         )
         return None
+    if len(source) > limits.MAX_DSL_CHARS:
+        message = f"this condition or effect is longer than {limits.MAX_DSL_CHARS} characters"
+        _limit_error(report, message, spans.span(1, 1, 1, 2, 0, 1))
+        return None
     try:
         tree = _parser().parse(lark_text, start=start)
     except UnexpectedInput as err:
         _syntax_error(err, spans, report, lark_text)
         return None
+    except RecursionError:
+        _limit_error(report, "this is nested too deeply to read", spans.span(1, 1, 1, 2, 0, 1))
+        return None
+    deep = _too_deep(tree)
+    if deep is not None:
+        _limit_error(report, deep[1], spans.of_meta(deep[0].meta))
+        return None
+    errors = len(report.errors)
     try:
-        return _Build(spans, report, parse_template).transform(tree)
+        node = _Build(spans, report, parse_template).transform(tree)
     except VisitError as err:  # a construction bug, reported at the node
         meta = getattr(err.obj, "meta", None)
         report.error("D003", f"cannot read this: {err.orig_exc}", spans.of_meta(meta) if meta else None)
         return None
+    return node if len(report.errors) == errors else None
 
 
 def parse_expr(text: str, origin: TextOrigin, report: Report) -> ast.Expr | None:

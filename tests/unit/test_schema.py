@@ -298,10 +298,11 @@ def test_all_errors_across_files_at_once_in_file_order() -> None:
 
 
 def test_non_string_key() -> None:
+    # Refused when the file is read: JSON (saves, views) would turn the key into text.
     _, report = check_game("game: {id: x, players: {min: 2, max: 4}}\nenums: {1: [a]}\n")
     (error,) = report.errors
-    assert error.message == "key 1 in 'enums' must be a string"
-    assert error.hint == "write the key in quotes: '1':"
+    assert (error.code, error.message) == ("Y009", "a mapping key must be text, not the number 1")
+    assert error.hint == "write '1': in quotes, or use a list indexed by the number"
 
 
 def test_union_errors_are_merged_or_narrowed() -> None:

@@ -404,7 +404,7 @@ def test_origin_double_quoted_scalar_with_newline_escape() -> None:
 
 
 def test_alias_bomb_is_an_error_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("tabula.interpreter.yamlsource._MAX_NODES", 1000)
+    monkeypatch.setattr("tabula.interpreter.yamlbounds.MAX_NODES", 1000)
     levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     levels += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 6)]
     report = Report()

@@ -1,0 +1,196 @@
+"""Runs one case of the hostile corpus the way a user would meet it, in a child process with limits.
+
+A case is a path under tests/hostile/ (a game folder, a scenario file or a save file), the command
+that reads it and the diagnostic code expected (CASES.txt lists them all). The child is forked from
+the test process (so it pays no interpreter start-up), limited to `MEMORY` bytes of address space
+(`resource.setrlimit`, as `prlimit --as` does), and runs the CLI's own `main` with its output in
+files; it is killed if it runs past `WALL` seconds. The test then requires that it ended by itself,
+within `CPU_SECONDS` of CPU time, with exit code 1 (0 for cases expected to be fine, 2 for `usage`:
+a bad call of the command line, refused by its argument checks with a message on stderr), no
+traceback and no internal error on stderr, and the expected code in its output.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+MEMORY = 1 << 30  # 1 GiB of address space
+CPU_SECONDS = 2.0
+WALL = 60.0  # a hang guard only: a busy machine may be slow, so the limit that counts is CPU time
+COMMANDS = ("check", "verify", "simulate", "variants", "load-save", "cli")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One line of CASES.txt: `path command expect [arguments...]`."""
+
+    path: str
+    command: str
+    expect: str
+    args: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return self.path if not self.args else f"{self.path}[{' '.join(self.args)}]"
+
+    def argv(self) -> list[str]:
+        """The `tabula` arguments this case runs (paths relative to the repository)."""
+        where = str((HERE / self.path).relative_to(REPO)) if self.path != "-" else ""
+        if self.command == "cli":
+            return [a.replace("{path}", where) for a in self.args]
+        extra = ["--games", "1"] if self.command == "simulate" else []
+        return [self.command, where, *extra, *self.args]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: int | None  # the exit code, or None when a signal ended the child
+    signal: int | None
+    cpu: float  # user + system seconds
+    stdout: str
+    stderr: str
+    killed: bool  # still running after WALL seconds
+
+
+def read_cases(path: Path = HERE / "CASES.txt") -> list[Case]:
+    cases = []
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+        if not line:
+            continue
+        path_, command, expect, *args = line.split()
+        assert command in COMMANDS, f"CASES.txt: unknown command {command!r} in {raw!r}"
+        cases.append(Case(path_, command, expect, tuple(args)))
+    return cases
+
+
+def load_save(path: str) -> int:
+    """`load-save`: load a save file into the corpus's base game, as a program would."""
+    from tabula.interpreter.engine import Engine, load_game
+    from tabula.interpreter.saves import InvalidSave
+
+    engine = Engine(load_game(HERE / "base"))
+    try:
+        st = engine.from_json((REPO / path).read_bytes())
+    except InvalidSave as err:
+        print(err, file=sys.stderr)
+        return 1
+    engine.legal_ids(st)
+    print("ok")
+    return 0
+
+
+def _child(case: Case, out: str, err: str) -> None:
+    code = 1
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+        cpu = int(CPU_SECONDS) + 2  # the kernel stops a runaway child soon after the limit
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - `play` reads its end at once
+        sys.stdout = open(out, "w", encoding="utf-8")  # noqa: SIM115 - closed by os._exit
+        sys.stderr = open(err, "w", encoding="utf-8")  # noqa: SIM115
+        os.chdir(REPO)
+        runner: Callable[[], int]
+        if case.command == "load-save":
+            runner = lambda: load_save(case.argv()[1])  # noqa: E731
+        else:
+            from tabula.cli import main
+
+            runner = lambda: main(case.argv())  # noqa: E731
+        code = runner()
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
+    except BaseException:
+        traceback.print_exc()  # what the interpreter would print for an uncaught exception
+        code = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def warm_up() -> None:
+    """Import and build in the parent what every child would otherwise build again (modules, the
+    DSL parser, the schema's validators): a case's CPU time is then its own work."""
+    from tabula.cli import build_parser
+    from tabula.interpreter.dsl.parser import _parser
+    from tabula.interpreter.engine import load_game
+
+    build_parser()
+    _parser()
+    load_game(HERE / "base")
+
+
+def run_case(case: Case) -> Outcome:
+    """Run `case` in a forked child under the limits and collect what it did."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            _child(case, out, err)
+        killed = False
+        deadline = time.monotonic() + WALL
+        while True:
+            done, status, usage = os.wait4(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                killed = True
+                _, status, usage = os.wait4(pid, 0)
+                break
+            time.sleep(0.01)
+        text = [
+            Path(f).read_text(encoding="utf-8", errors="replace") if Path(f).exists() else ""
+            for f in (out, err)
+        ]
+    return Outcome(
+        os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else None,
+        os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        usage.ru_utime + usage.ru_stime,
+        text[0],
+        text[1],
+        killed,
+    )
+
+
+def exit_codes(expect: str) -> tuple[int, ...]:
+    """The exit codes a case may end with: 0 ok, 1 a diagnostic, 2 a bad call (docs/cli.md)."""
+    return {"ok": (0,), "any": (0, 1, 2), "usage": (2,)}.get(expect, (1,))
+
+
+def problems(case: Case, outcome: Outcome) -> list[str]:
+    """Why the outcome is not what the case expects (empty when it is)."""
+    found = []
+    if outcome.killed:
+        found.append(f"still running after {WALL:.0f} s")
+    elif outcome.signal is not None:
+        found.append(f"ended by signal {signal.Signals(outcome.signal).name} (CPU or memory limit)")
+    if outcome.cpu > CPU_SECONDS:
+        found.append(f"used {outcome.cpu:.2f} s of CPU (more than {CPU_SECONDS:.0f} s)")
+    if "Traceback" in outcome.stderr:
+        found.append("printed a traceback")
+    if "internal error" in outcome.stderr:
+        found.append("reported an internal error")
+    wanted = exit_codes(case.expect)
+    if outcome.status is not None and outcome.status not in wanted:
+        found.append(f"exit code {outcome.status}, not {' or '.join(map(str, wanted))}")
+    if case.expect == "usage" and not outcome.stderr.strip():
+        found.append("a bad call, but nothing on stderr says why")
+    coded = case.expect not in ("ok", "any", "usage")
+    if coded and f"[{case.expect}]" not in outcome.stdout + outcome.stderr:
+        found.append(f"no [{case.expect}] diagnostic in its output")
+    return found
