@@ -16,6 +16,22 @@ from tabula.interpreter.model import FlowDef
 from tabula.interpreter.runtime import CALL, SUSPEND, Frame, GameRuntimeError, Runtime, over_budget
 from tabula.interpreter.source import Span
 
+# the stages of `state["t"]["stage"]`, each run by FlowDriver._<stage> (saves.py checks them too)
+STAGES = (
+    "setup",
+    "round_start",
+    "round_first",
+    "pre_turn",
+    "phase",
+    "post_turn",
+    "round_end",
+    "final_start",
+    "final_next",
+    "finish",
+    "over",
+    "done",
+)
+
 
 class FlowDriver:
     """Runs the game's flow; see the module docstring."""
@@ -34,23 +50,7 @@ class FlowDriver:
     def handlers(self) -> dict[str, object]:
         h = self.__dict__.get("_handlers")
         if h is None:
-            h = self.__dict__["_handlers"] = {
-                stage: getattr(self, "_" + stage)
-                for stage in (
-                    "setup",
-                    "round_start",
-                    "round_first",
-                    "pre_turn",
-                    "phase",
-                    "post_turn",
-                    "round_end",
-                    "final_start",
-                    "final_next",
-                    "finish",
-                    "over",
-                    "done",
-                )
-            }
+            h = self.__dict__["_handlers"] = {stage: getattr(self, "_" + stage) for stage in STAGES}
         return h
 
     def __call__(self, rt: Runtime, fr: Frame) -> int | None:

@@ -27,6 +27,7 @@ import re
 from typing import Any
 
 from tabula.interpreter import limits
+from tabula.interpreter.flow import STAGES as FLOW_STAGES
 from tabula.interpreter.model import CompiledGame
 from tabula.interpreter.runtime import MAX_DEPTH
 from tabula.interpreter.state import State
@@ -34,22 +35,7 @@ from tabula.interpreter.state import State
 FORMAT = "tabula-save"
 VERSION = 1
 STATE_KEYS = frozenset({"z", "loc", "c", "v", "m", "rv", "rng", "stk", "dec", "t", "names", "o"})
-STAGES = frozenset(
-    {
-        "setup",
-        "round_start",
-        "round_first",
-        "pre_turn",
-        "phase",
-        "post_turn",
-        "round_end",
-        "final_start",
-        "final_next",
-        "finish",
-        "over",
-        "done",
-    }
-)
+STAGES = frozenset(FLOW_STAGES)
 ENDINGS = (None, "immediately", "after_turn", "final_turns")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LOCAL = re.compile(r"@?[A-Za-z_][A-Za-z0-9_]*")  # '@it1': a loop's hidden locals

@@ -946,20 +946,9 @@ class GameCompiler:
     def _reserved_names(self) -> None:
         """Names the engine keeps may not be declared by a game (they could never be read)."""
         reserved = {"players", "num_players", "active", "round", "turn", "me", "self"}
-        sections = (
-            "vars",
-            "counters",
-            "zones",
-            "functions",
-            "constants",
-            "procedures",
-            "components",
-            "actions",
-            "values",
-            "rules",
-            "enums",
-        )
-        for section in sections:
+        from tabula.interpreter.gamelimits import NAMED_SECTIONS
+
+        for section in NAMED_SECTIONS:
             for name in self.data.get(section) or {}:
                 self._identifier(str(name), (section, name))
                 if name in reserved:
