@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast as pyast
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -210,29 +210,27 @@ def name_uses(node: Any, in_loop: bool = False) -> dict[str, int]:
     return out
 
 
+def _children(node: Any) -> Iterator[Any]:
+    """The fields of an AST node, or the items of a tuple of nodes (what the walks below visit)."""
+    if isinstance(node, ast.Node):
+        yield from vars(node).values()
+    elif isinstance(node, tuple):
+        yield from node
+
+
 def calls_in(node: Any) -> set[str]:
     found: set[str] = set()
     if isinstance(node, (ast.Call, ast.CallGen)) and isinstance(node.func, ast.Name):
         found.add(node.func.id)
     if isinstance(node, ast.Name):
         found.add(node.id)
-    if isinstance(node, ast.Node):
-        for v in vars(node).values():
-            found |= calls_in(v)
-    elif isinstance(node, tuple):
-        for v in node:
-            found |= calls_in(v)
+    for v in _children(node):
+        found |= calls_in(v)
     return found
 
 
 def _has_generator(node: Any) -> bool:
-    if isinstance(node, ast.Generator):
-        return True
-    if isinstance(node, ast.Node):
-        return any(_has_generator(v) for v in vars(node).values())
-    if isinstance(node, tuple):
-        return any(_has_generator(v) for v in node)
-    return False
+    return isinstance(node, ast.Generator) or any(_has_generator(v) for v in _children(node))
 
 
 def conjuncts(node: ast.Expr) -> list[ast.Expr]:
@@ -255,12 +253,8 @@ def names_in(node: Any) -> set[str]:
         found.add(node.id)
     elif isinstance(node, ast.Generator):
         found.add(node.var)
-    if isinstance(node, ast.Node):
-        for v in vars(node).values():
-            found |= names_in(v)
-    elif isinstance(node, tuple):
-        for v in node:
-            found |= names_in(v)
+    for v in _children(node):
+        found |= names_in(v)
     return found
 
 
