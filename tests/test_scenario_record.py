@@ -3,6 +3,7 @@ fails with that error; `tabula play --record` and a failing `tabula simulate` wr
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -147,7 +148,8 @@ def test_play_record_writes_a_scenario_that_verifies(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert "recorded as a scenario: game.yaml" in run.stdout
-    assert 'game: "' + str(RELAY) + '"' in (tmp_path / "game.yaml").read_text(encoding="utf-8")
+    (ref,) = re.findall(r'^game: "(.*)"$', (tmp_path / "game.yaml").read_text(encoding="utf-8"), re.M)
+    assert (tmp_path / ref).resolve() == RELAY  # a path from the scenario's folder
     verify = tabula("verify", "game.yaml", cwd=tmp_path)
     assert verify.returncode == 0 and "PASS Recorded game of Relay, seed 5" in verify.stdout, verify.stdout
 
