@@ -35,8 +35,7 @@ def option_ids(game: CompiledGame, names: list[str], values: list[Any], t: str) 
     """Ids for a list of offered values: unique, stable, readable."""
     dup: set[str] | None = None
     if t == COMP and None not in values:
-        comps = game.components
-        names_ = [comps[v].name for v in values]
+        names_ = list(map(game.component_names.__getitem__, values))
         if len(set(names_)) == len(set(values)):
             return names_
     if t == COMP:

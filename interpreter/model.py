@@ -6,6 +6,7 @@ counters are laid out as small integers so that the game state can be flat lists
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -202,6 +203,11 @@ class CompiledGame:
     # the `bots:` section as data, key -> (value, ScalarOrigin | None); compiled lazily by the bots
     bots: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)
+
+    @functools.cached_property
+    def component_names(self) -> list[str]:
+        """Each component's name, by id (choice ids read it for every component offered)."""
+        return [c.name for c in self.components]
 
     def zone_instances(self) -> list[tuple[ZoneLayout, int | None]]:
         """Every zone instance in state order, with its owner (None for global zones).

@@ -168,8 +168,12 @@ def load_pack(path: Path, report: Report) -> Pack | None:
     if bad:
         return None
     rest = {k: v for k, v in data.items() if k in PACK_KEYS and k != "kind"}
-    if validate_document(PackDef, YamlDoc(doc.file, rest, doc.value_origin, doc.key_span, doc.value_span),
-                         report) is None:
+    if (
+        validate_document(
+            PackDef, YamlDoc(doc.file, rest, doc.value_origin, doc.key_span, doc.value_span), report
+        )
+        is None
+    ):
         return None
     return Pack(str(data["pack"]), kind, str(data.get("description") or ""), doc, path)
 

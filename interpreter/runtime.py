@@ -91,7 +91,8 @@ class Runtime:
         self.g = game
         self.st = state
         self.log = log
-        self.loc: dict[str, Any] = self._nearest_locals()
+        stk = state["stk"]
+        self.loc: dict[str, Any] = stk[-1][2] if stk else {}
         self.budget = STEP_BUDGET
         self.depth = 0
         self.memo: dict[Any, Any] = {}  # remembered DSL function results, until the next write

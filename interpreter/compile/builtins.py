@@ -542,7 +542,10 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
             "remove it: an empty list already gives 0, false, true or an empty list",
         )
     it, itt = c.list_code(gen.iter, scope)
-    it = f"{c.helper(each)}(rt, {it})"  # every element charged to the work budget
+    players = f"list(range({c.bind('NP')}))"
+    # the players: at most MAX_PLAYERS elements, bounded like any operator, and not copied;
+    # any other source has every element charged to the work budget
+    it = f"range({c.bind('NP')})" if it == players else f"{c.helper(each)}(rt, {it})"
     inner = scope.child()
     var = c.mod.fresh("v_" + gen.var)
     inner.known[gen.var] = (var, elem(itt))

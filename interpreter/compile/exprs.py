@@ -66,6 +66,9 @@ PROLOGUE = "    L = rt.loc\n    S = rt.st\n"
 INLINE_NODES = 32  # a DSL function of at most this many nodes may be inlined
 INLINE_CHARS = 700  # ... when its substituted source stays this short
 _NO_VALUE = object()
+# `x in L` for a list of at most this many items is not charged per item: it is bounded work, like
+# comparing two short lists (compile/budget.py)
+SHORT_LIST = 64
 _COMPARE = {
     "==": operator.eq,
     "!=": operator.ne,
@@ -955,9 +958,14 @@ class ExprCompiler:
         if vx is not _NO_VALUE and isinstance(vc, list):
             return repr((vx not in vc) if n.negated else (vx in vc)), BOOL
         container = c if ct != ANY else f"_as_list(rt, {c})"
-        if not is_literal(c):  # every item compared is charged to the work budget
-            container = f"{self.helper(budget.each)}(rt, {container})"
-        return f"({x} {'not in' if n.negated else 'in'} {container})", BOOL
+        op = "not in" if n.negated else "in"
+        if is_literal(c):
+            return f"({x} {op} {container})", BOOL
+        charged = f"{self.helper(budget.each)}(rt, {container})"  # every item compared is charged
+        if is_cheap(container):  # a short list is read like one operand, so only a long one is charged
+            short = f"len({container}) <= {SHORT_LIST}"
+            return f"(({x} {op} {container}) if {short} else ({x} {op} {charged}))", BOOL
+        return f"({x} {op} {charged})", BOOL
 
     def _Binary(self, n: ast.Binary, scope: Scope) -> Code:
         a, at = self.code(n.left, scope)

@@ -66,6 +66,8 @@ _MODULES: dict[str, weakref.WeakSet[GenModule]] = {}
 
 def _register(module: GenModule) -> None:
     _MODULES.setdefault(module.filename, weakref.WeakSet()).add(module)
+
+
 _serial = itertools.count()
 
 

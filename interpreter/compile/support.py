@@ -255,9 +255,9 @@ def add_options(
     names = rt.st["names"]
     if len(types) == 1:
         column = option_ids(g, names, [combo[0] for combo in legal], types[0])
-        for cid, combo in zip(column, legal, strict=True):
-            ids.append(name + ":" + cid)
-            values.append([ai, combo])
+        prefix = name + ":"
+        ids.extend([prefix + cid for cid in column])
+        values.extend([[ai, combo] for combo in legal])
         return
     columns = [option_ids(g, names, [combo[k] for combo in legal], t) for k, t in enumerate(types)]
     for row, combo in enumerate(legal):
