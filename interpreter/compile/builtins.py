@@ -7,7 +7,7 @@ is generated from this registry), its arity, and a compile function that returns
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.compile.budget import MAX_LIST, bounded, each
@@ -541,6 +541,9 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
             gen.default.span,
             "remove it: an empty list already gives 0, false, true or an empty list",
         )
+    keyed = first_of_each_key(gen) if kind == "list" else None
+    if keyed is not None:
+        return _first_of_each_code(c, gen, keyed, scope)
     it, itt = c.list_code(gen.iter, scope)
     players = f"list(range({c.bind('NP')}))"
     # the players: at most MAX_PLAYERS elements, bounded like any operator, and not copied;
@@ -580,6 +583,94 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
         values = ", ".join(src for _, src in frame)
         code = f"(lambda {names}: {code})({values})"
     return code, t
+
+
+def _renamed(node: Any, old: str, new: str) -> Any:
+    """`node` with every Name `old` read as `new` (generators that rebind `old` left alone)."""
+    if isinstance(node, ast.Name):
+        return ast.Name(node.span, new) if node.id == old else node
+    if isinstance(node, ast.Generator) and node.var == old:
+        return node
+    if isinstance(node, tuple):
+        return tuple(_renamed(x, old, new) for x in node)
+    if not isinstance(node, ast.Node):
+        return node
+    changes = {
+        f.name: _renamed(getattr(node, f.name), old, new)
+        for f in fields(node)
+        if f.name != "span" and isinstance(getattr(node, f.name), (ast.Node, tuple))
+    }
+    return replace(node, **changes) if changes else node
+
+
+def first_of_each_key(gen: ast.Generator) -> ast.Expr | None:
+    """The key K when `gen` is `c for c in L where first(d for d in L where K(d) == K(c)) == c`:
+    the first item of each key, in order (one choice among identical cards). The generic form is
+    quadratic; it compiles to one pass (`_first_of_each`). None for any other generator."""
+    cond, c = gen.cond, gen.var
+    if not (isinstance(gen.elt, ast.Name) and gen.elt.id == c and gen.default is None):
+        return None
+    if not (isinstance(cond, ast.Compare) and cond.op == "=="):
+        return None
+    found, other = (cond.left, cond.right) if isinstance(cond.left, ast.CallGen) else (cond.right, cond.left)
+    if not (isinstance(other, ast.Name) and other.id == c and isinstance(found, ast.CallGen)):
+        return None
+    inner = found.gen
+    d = inner.var
+    if not (isinstance(found.func, ast.Name) and found.func.id == "first" and d != c):
+        return None
+    if not (inner.iter == gen.iter and isinstance(inner.elt, ast.Name) and inner.elt.id == d):
+        return None
+    test = inner.cond
+    if inner.default is not None or not (isinstance(test, ast.Compare) and test.op == "=="):
+        return None
+    from tabula.interpreter.compile.exprs import names_in
+
+    for key_d, key_c in ((test.left, test.right), (test.right, test.left)):
+        if c in names_in(key_d) or d in names_in(key_c):
+            continue
+        if _renamed(key_c, c, d) == key_d:
+            return key_c
+    return None
+
+
+def _first_of_each(rt: Runtime, xs: list[Any], keys: list[Any]) -> list[Any]:
+    """[x for x in xs where first(y for y in xs where key(y) == key(x)) == x], given each x's key:
+    one pass when the keys can be hashed (equal keys hash equally, so the first of each key is what
+    `first` finds), pairwise otherwise."""
+    try:
+        firsts: dict[Any, Any] = {}
+        for k, x in zip(keys, xs, strict=True):
+            firsts.setdefault(k, x)
+        return [x for k, x in zip(keys, xs, strict=True) if firsts[k] == x]
+    except TypeError:  # a list among the keys: compare pairwise, as written
+        each(rt, keys)
+        pairs = list(zip(keys, xs, strict=True))
+        return [x for k, x in pairs if next(y for j, y in pairs if j == k) == x]
+
+
+def _first_of_each_code(c: ExprCompiler, gen: ast.Generator, key: ast.Expr, scope: Scope) -> Code:
+    from tabula.interpreter.compile.exprs import is_cheap
+
+    it, itt = c.list_code(gen.iter, scope)
+    xs = it if is_cheap(it) else c.mod.fresh("_xs")
+    inner = scope.child()
+    var = c.mod.fresh("v_" + gen.var)
+    inner.known[gen.var] = (var, elem(itt))
+    frame = c.enter_loop(var)
+    try:
+        key_src, _ = c.code(key, inner)
+    finally:
+        c.leave_loop()
+    keys = f"[{key_src} for {var} in {xs}]"
+    if frame:  # calls in the key that do not depend on the item: computed once
+        names = ", ".join(name for name, _ in frame)
+        values = ", ".join(src for _, src in frame)
+        keys = f"(lambda {names}: {keys})({values})"
+    code = f"{c.helper(_first_of_each)}(rt, {c.helper(each)}(rt, {xs}), {keys})"
+    if xs != it:
+        code = f"(lambda {xs}: {code})({it})"
+    return code, list_of(elem(itt))
 
 
 def _aggregate(
