@@ -53,43 +53,64 @@ class WindowCompiler:
         saved = ex.report
         ex.report = Report()  # every action was checked when it was compiled on its own
         try:
-            for ai in indices:
-                lines += self.action(ai)
+            parts = [self.action(ai) for ai in indices]
         finally:
             ex.report = saved
+        # actions that enumerate the same parameters under the same test (Porta Nigra's symbol
+        # and torch-token actions) share one enumeration, made by the first that gets to it
+        loops = [tuple(body) for _, body, _ in parts if body]
+        shared = {
+            body: f"_lg{i}" for i, body in enumerate(dict.fromkeys(b for b in loops if loops.count(b) > 1))
+        }
+        lines += [f"    {name} = None" for name in shared.values()]
+        for guard, body, tail in parts:
+            indent = "    "
+            if guard:
+                lines.append(f"    if {guard}:")
+                indent += "    "
+            key = tuple(body)
+            if key in shared:
+                var = shared[key]
+                lines.append(f"{indent}if {var} is None:")
+                lines += [f"{indent}    {line}" for line in body]
+                lines.append(f"{indent}    {var} = legal")
+                lines.append(f"{indent}legal = {var}")
+            else:
+                lines += [f"{indent}{line}" for line in body]
+            lines += [f"{indent}{line}" for line in tail]
         lines.append("    return ids, vals")
         return ex.mod.function("\n".join(lines) + "\n", name)
 
-    def action(self, ai: int) -> list[str]:
+    def action(self, ai: int) -> tuple[str | None, list[str], list[str]]:
+        """One action's code as (the test of its parameterless conjuncts or None, the enumeration of
+        its legal arguments into `legal`, what adds them): the last two indented from the guard's."""
         act = self.actions[ai]
         scope = Scope({}, f"action '{act.name}'", {"me": PLAYER})
         if not act.params:
             test = self.ex.cond_code(act.when, scope) if act.when is not None else "True"
-            return [
-                f"    if {test}:",
-                f"        ids.append({act.name!r})",
-                f"        vals.append([{ai}, []])",
-            ]
+            return test, [], [f"ids.append({act.name!r})", f"vals.append([{ai}, []])"]
         names = {p for p, _, _ in act.params}
         parts = conjuncts(act.when) if act.when is not None else []
         guards = [c for c in parts if not names & names_in(c)]
         rest = [c for c in parts if c not in guards]
-        lines: list[str] = []
-        indent = "    "
-        if guards:
-            lines.append(f"    if {self.ex.cond_code(and_chain(guards), scope)}:")
-            indent += "    "
-        lines.append(f"{indent}legal = []")
-        inner = indent
+        guard = self.ex.cond_code(and_chain(guards), scope) if guards else None
+        if len(act.params) == 1 and not rest:  # every item of one list: no test to run per item
+            pname, node, _ = act.params[0]
+            src, _ = self.ex.list_code(node, scope)
+            body = [f"legal = [[v_{pname}] for v_{pname} in {src}]"]
+            return guard, body, self._add(act.name, ai, [t for _, _, t in act.params])
+        body = ["legal = []"]
+        inner = ""
         for pname, node, t in act.params:
             src, _ = self.ex.list_code(node, scope)
-            lines.append(f"{inner}for v_{pname} in {src}:")
+            body.append(f"{inner}for v_{pname} in {src}:")
             scope = Scope({}, scope.where, {**scope.py, pname: t})
             inner += "    "
         test = self.ex.cond_code(and_chain(rest), scope) if rest else "True"
         args = ", ".join(f"v_{p}" for p, _, _ in act.params)
-        lines.append(f"{inner}if {test}: legal.append([{args}])")
+        body.append(f"{inner}if {test}: legal.append([{args}])")
+        return guard, body, self._add(act.name, ai, [t for _, _, t in act.params])
+
+    def _add(self, name: str, ai: int, types: list[str]) -> list[str]:
         add = self.ex.helper(support.add_options)
-        types = [t for _, _, t in act.params]
-        lines.append(f"{indent}if legal: {add}(rt, ids, vals, {act.name!r}, {ai}, legal, {types!r})")
-        return lines
+        return [f"if legal: {add}(rt, ids, vals, {name!r}, {ai}, legal, {types!r})"]
