@@ -866,7 +866,22 @@ class ExprCompiler:
     def _Index(self, n: ast.Index, scope: Scope) -> Code:
         obj, ot = self.code(n.obj, scope)
         key, _ = self.code(n.key, scope)
-        return f"{obj}[{key}]", elem(ot) if ot.startswith("list[") else ANY
+        if ot.startswith("list["):
+            return f"{obj}[{key}]", elem(ot)
+        return f"{obj}[{key}]", self._table_type(n.obj, scope)
+
+    def _table_type(self, node: ast.Expr, scope: Scope) -> str:
+        """The type of every value of a constant table (a YAML map of numbers, say), else ANY: so
+        that `price[c] + 1` is known to add numbers."""
+        if not isinstance(node, ast.Name) or node.id in scope.known or node.id in scope.py:
+            return ANY
+        if node.id in scope.locals:
+            return ANY
+        table = self.g.constants.get(node.id)
+        if not isinstance(table, dict) or not table:
+            return ANY
+        types = {type_of_value(v) for v in table.values()}
+        return types.pop() if len(types) == 1 and types <= {INT, STR, BOOL} else ANY
 
     # ------------------------------------------------------------ operators
     def _Neg(self, n: ast.Neg, scope: Scope) -> Code:

@@ -56,8 +56,8 @@ class WindowCompiler:
             parts = [self.action(ai) for ai in indices]
         finally:
             ex.report = saved
-        # actions that enumerate the same parameters under the same test (Porta Nigra's symbol
-        # and torch-token actions) share one enumeration, made by the first that gets to it
+        # actions that enumerate the same parameters under the same test (two ways to use one
+        # printed symbol, say) share one enumeration, made by the first that gets to it
         loops = [tuple(body) for _, body, _ in parts if body]
         shared = {
             body: f"_lg{i}" for i, body in enumerate(dict.fromkeys(b for b in loops if loops.count(b) > 1))
