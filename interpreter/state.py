@@ -81,26 +81,30 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
     }
 
 
-def _copy_frame(fr: list[Any]) -> list[Any]:
-    return [fr[0], fr[1], dict(fr[2])]
+_copy = list.copy
 
 
 def clone(st: State) -> State:
-    """An independent copy, far cheaper than deepcopy (lists are copied one level deep)."""
+    """An independent copy, far cheaper than deepcopy (lists are copied one level deep; the copies
+    are made by C loops, `map(list.copy, ...)`, as a clone is the inner loop of every search)."""
     v = st["v"]
     dec = st["dec"]
     t = st["t"]
+    m = st["m"]
+    tt = t.copy()
+    tt["final"] = t["final"][:]
+    tt["fired"] = t["fired"][:]
     copy_: State = {
-        "z": [list(z) for z in st["z"]],
-        "loc": list(st["loc"]),
-        "c": list(st["c"]),
-        "v": {k: (list(x) if isinstance(x, list) else x) for k, x in v.items()},
-        "m": {k: list(x) for k, x in st["m"].items()},
-        "rv": list(st["rv"]),
-        "rng": list(st["rng"]),
-        "stk": [_copy_frame(fr) for fr in st["stk"]],
-        "dec": dict(dec) if dec is not None else None,
-        "t": {**t, "final": list(t["final"]), "fired": list(t["fired"])},
+        "z": list(map(_copy, st["z"])),
+        "loc": st["loc"][:],
+        "c": st["c"][:],
+        "v": {k: (x[:] if x.__class__ is list else x) for k, x in v.items()},
+        "m": dict(zip(m, map(_copy, m.values()), strict=True)),
+        "rv": st["rv"][:],
+        "rng": st["rng"][:],
+        "stk": [[fr[0], fr[1], fr[2].copy()] for fr in st["stk"]],
+        "dec": dec.copy() if dec is not None else None,
+        "t": tt,
         "names": st["names"],
         "o": st["o"],
     }
