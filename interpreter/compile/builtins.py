@@ -639,9 +639,9 @@ def _first_of_each(rt: Runtime, xs: list[Any], keys: list[Any]) -> list[Any]:
     one pass when the keys can be hashed (equal keys hash equally, so the first of each key is what
     `first` finds), pairwise otherwise."""
     try:
-        firsts: dict[Any, Any] = {}
-        for k, x in zip(keys, xs, strict=True):
-            firsts.setdefault(k, x)
+        if len(set(keys)) == len(keys):  # the usual case: no two items share a key
+            return list(xs)
+        firsts = dict(zip(reversed(keys), reversed(xs), strict=True))  # the last write is the first item
         return [x for k, x in zip(keys, xs, strict=True) if firsts[k] == x]
     except TypeError:  # a list among the keys: compare pairwise, as written
         each(rt, keys)
