@@ -38,6 +38,8 @@ def option_ids(game: CompiledGame, names: list[str], values: list[Any], t: str) 
         names_ = list(map(game.component_names.__getitem__, values))
         if len(set(names_)) == len(set(values)):
             return names_
+    elif set(map(type, values)) == {str}:  # symbols and texts are their own ids
+        return list(values)
     if t == COMP:
         first: dict[str, int] = {}
         dup = set()

@@ -240,6 +240,16 @@ def over_budget(rt: Runtime) -> None:
     raise_over()
 
 
+def add_single(
+    rt: Runtime, ids: list[str], values: list[Any], prefix: str, ai: int, items: list[Any], t: str
+) -> None:
+    """Append a window's choices for an action of one parameter (`prefix` is "action:"), given the
+    legal values themselves: the common case, without a list per combination to build and take apart."""
+    column = option_ids(rt.g, rt.st["names"], items, t)
+    ids.extend([prefix + cid for cid in column])
+    values.extend([[ai, [v]] for v in items])
+
+
 def add_options(
     rt: Runtime,
     ids: list[str],

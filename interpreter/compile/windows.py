@@ -94,11 +94,14 @@ class WindowCompiler:
         guards = [c for c in parts if not names & names_in(c)]
         rest = [c for c in parts if c not in guards]
         guard = self.ex.cond_code(and_chain(guards), scope) if guards else None
-        if len(act.params) == 1 and not rest:  # every item of one list: no test to run per item
-            pname, node, _ = act.params[0]
+        if len(act.params) == 1:  # the legal values themselves, in one comprehension
+            pname, node, t = act.params[0]
             src, _ = self.ex.list_code(node, scope)
-            body = [f"legal = [[v_{pname}] for v_{pname} in {src}]"]
-            return guard, body, self._add(act.name, ai, [t for _, _, t in act.params])
+            inner_scope = Scope({}, scope.where, {**scope.py, pname: t})
+            test = f" if {self.ex.cond_code(and_chain(rest), inner_scope)}" if rest else ""
+            body = [f"legal = [v_{pname} for v_{pname} in {src}{test}]"]
+            add = self.ex.helper(support.add_single)
+            return guard, body, [f"if legal: {add}(rt, ids, vals, {act.name + ':'!r}, {ai}, legal, {t!r})"]
         body = ["legal = []"]
         inner = ""
         for pname, node, t in act.params:
