@@ -544,6 +544,20 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
     keyed = first_of_each_key(gen) if kind == "list" else None
     if keyed is not None:
         return _first_of_each_code(c, gen, keyed, scope)
+    equal = _equal_to(gen, kind)
+    if equal is not None:  # count(x for x in L where x == v) is L.count(v); any(x == v ...) is v in L
+        it, _ = c.list_code(gen.iter, scope)
+        v, _ = c.code(equal, scope)
+        from tabula.interpreter.compile.exprs import is_cheap
+
+        # E is only computed for a list with items, as the loop would
+        xs = it if is_cheap(it) else c.mod.fresh("_xs")
+        charged = f"{c.helper(each)}(rt, {xs})"
+        if kind == "count":
+            code, t = f"({charged}.count({v}) if {xs} else 0)", INT
+        else:
+            code, t = f"(({v} in {charged}) if {xs} else False)", BOOL
+        return (code if xs == it else f"(lambda {xs}: {code})({it})"), t
     it, itt = c.list_code(gen.iter, scope)
     players = f"list(range({c.bind('NP')}))"
     # the players: at most MAX_PLAYERS elements, bounded like any operator, and not copied;
@@ -583,6 +597,27 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
         values = ", ".join(src for _, src in frame)
         code = f"(lambda {names}: {code})({values})"
     return code, t
+
+
+def _equal_to(gen: ast.Generator, kind: str) -> ast.Expr | None:
+    """E when `gen` only asks which items equal E (E not using the item): `count(x for x in L
+    where x == E)` or `any(x == E for x in L)`. None otherwise."""
+    from tabula.interpreter.compile.exprs import names_in
+
+    if gen.default is not None:
+        return None
+    if kind == "count" and gen.cond is not None:
+        test = gen.cond
+    elif kind == "any" and gen.cond is None:
+        test = gen.elt
+    else:
+        return None
+    if not (isinstance(test, ast.Compare) and test.op == "=="):
+        return None
+    for item, other in ((test.left, test.right), (test.right, test.left)):
+        if isinstance(item, ast.Name) and item.id == gen.var and gen.var not in names_in(other):
+            return other
+    return None
 
 
 def _renamed(node: Any, old: str, new: str) -> Any:
