@@ -92,13 +92,17 @@ def clone(st: State) -> State:
     t = st["t"]
     m = st["m"]
     tt = t.copy()
+    vv = v.copy()
+    for k, x in vv.items():  # replacing values while iterating is safe: the keys stay the same
+        if x.__class__ is list:
+            vv[k] = x[:]
     tt["final"] = t["final"][:]
     tt["fired"] = t["fired"][:]
     copy_: State = {
         "z": list(map(_copy, st["z"])),
         "loc": st["loc"][:],
         "c": st["c"][:],
-        "v": {k: (x[:] if x.__class__ is list else x) for k, x in v.items()},
+        "v": vv,
         "m": dict(zip(m, map(_copy, m.values()), strict=True)),
         "rv": st["rv"][:],
         "rng": st["rng"][:],
