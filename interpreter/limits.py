@@ -62,6 +62,14 @@ MAX_SAVE_BYTES = 16 << 20
 """Bytes of one save (states of the bundled games take about 10 KB)."""
 
 # ---------------------------------------------------------------- values in play (compile/budget.py)
+WORK_BUDGET = 2_000_000
+"""Units of work between two decisions (runtime.py, compile/budget.py), unless the game sets its own
+(`limits: {work_budget: N}` in game.yaml). The bundled games use at most about 8,000 (Porta Nigra;
+Glory to Rome 5,835)."""
+
+MAX_WORK_BUDGET = 10 * WORK_BUDGET
+"""The most a game may set as its `work_budget` (S007 beyond it): a decision still takes seconds at most."""
+
 MAX_LIST_ITEMS = 100_000
 """Items of one list a rule builds (the largest list of a bundled game holds a few hundred)."""
 
@@ -73,3 +81,4 @@ MAX_NUMBER_DIGITS = 4_000
 holds can be saved, printed and hashed (Python refuses to print integers of more than 4,300 digits)."""
 
 MAX_NUMBER_BITS = int(MAX_NUMBER_DIGITS * 3.3219280948873626)
+

@@ -14,9 +14,9 @@ from test_sandbox import hostile, line_of, run_error
 from tabula.interpreter.compile import budget
 from tabula.interpreter.compile.builtins import _distinct
 from tabula.interpreter.engine import Engine, load_game
-from tabula.interpreter.limits import MAX_NUMBER_DIGITS
+from tabula.interpreter.limits import MAX_NUMBER_DIGITS, MAX_WORK_BUDGET, WORK_BUDGET
 from tabula.interpreter.runtime import STEP_BUDGET, GameRuntimeError, Runtime
-from tabula.interpreter.source import Span
+from tabula.interpreter.source import AuthorError, Span
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +120,58 @@ def test_recursion_is_charged_per_call(tmp_path: Path) -> None:
     (folder / "game.yaml").write_text(text)
     err, _ = run_error(folder)
     assert err.code == "R002"
+
+
+# ------------------------------------------------------------------ the game's own budget (limits:)
+
+
+def sub(tmp_path: Path, name: str) -> Path:
+    (tmp_path / name).mkdir()
+    return tmp_path / name
+
+
+def with_budget(tmp_path: Path, effect: str, work_budget: object) -> Path:
+    folder = hostile(tmp_path, effect)
+    text = (folder / "game.yaml").read_text()
+    limits = f"limits:\n  work_budget: {work_budget}\n"
+    (folder / "game.yaml").write_text(text.replace("counters:\n", limits + "counters:\n", 1))
+    return folder
+
+
+def test_a_small_budget_of_the_game_stops_what_the_default_allows(tmp_path: Path) -> None:
+    effect = "repeat 5000:\n  gain 1 n"
+    engine = Engine(load_game(hostile(sub(tmp_path, "default"), effect)))
+    st = engine.new_game(2)
+    assert st["c"][0] == 5000 and engine.legal_ids(st) == ["1", "2"]
+    folder = with_budget(sub(tmp_path, "small"), effect, 1000)
+    assert load_game(folder).work_budget == 1000
+    err, st = run_error(folder)
+    assert err.code == "R002" and "more than 1000 steps" in err.message
+    assert err.span is not None and err.span.line == line_of(folder, "repeat 5000:")
+    assert 0 < st["c"][0] <= 1000  # stopped by the game's budget, not the default one
+
+
+def test_a_large_budget_of_the_game_allows_more_than_the_default(tmp_path: Path) -> None:
+    effect = f"repeat {STEP_BUDGET + 1000}:\n  pass"
+    err, _ = run_error(hostile(sub(tmp_path, "default"), effect))
+    assert err.code == "R002" and f"more than {STEP_BUDGET} steps" in err.message
+    engine = Engine(load_game(with_budget(sub(tmp_path, "large"), effect, 2 * STEP_BUDGET)))
+    assert engine.legal_ids(engine.new_game(2)) == ["1", "2"]
+
+
+@pytest.mark.parametrize("value", [MAX_WORK_BUDGET + 1, 0, -3])
+def test_a_budget_above_the_ceiling_or_not_positive_is_refused_where_it_is_written(
+    tmp_path: Path, value: int
+) -> None:
+    folder = with_budget(tmp_path, "pass", value)
+    with pytest.raises(AuthorError) as err:
+        load_game(folder)
+    (found,) = [d for d in err.value.report.diagnostics if d.severity == "error"]
+    assert found.code == "S007" and f"from 1 to {MAX_WORK_BUDGET}" in found.message
+    assert found.span is not None and found.span.line == line_of(folder, "work_budget:")
+    assert found.hint
+
+
+def test_the_ceiling_itself_is_accepted(tmp_path: Path) -> None:
+    assert load_game(with_budget(tmp_path, "pass", MAX_WORK_BUDGET)).work_budget == MAX_WORK_BUDGET
+    assert load_game(hostile(sub(tmp_path, "plain"), "pass")).work_budget == STEP_BUDGET == WORK_BUDGET

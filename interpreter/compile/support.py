@@ -13,8 +13,6 @@ from tabula.interpreter import rng
 from tabula.interpreter.choices import option_ids, value_id
 from tabula.interpreter.runtime import GameEnded, GameRuntimeError, Runtime
 
-STEP_BUDGET = 2_000_000
-
 
 def zone_label(rt: Runtime, zone: int) -> str:
     """A zone instance in the game's words: `hand(Ann)` or `market`."""
