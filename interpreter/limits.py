@@ -82,3 +82,13 @@ holds can be saved, printed and hashed (Python refuses to print integers of more
 
 MAX_NUMBER_BITS = int(MAX_NUMBER_DIGITS * 3.3219280948873626)
 
+MAX_STATE_ITEMS = 1_000_000
+"""List items in all the values of one state together (vars, marks, locals; every copy of a shared
+list counted, as a save writes it). Measured when a value of more than 64 items, characters or
+1,024 bits is stored (compile/budget.py `stored`)."""
+
+MAX_STATE_CHARS = 1_000_000
+"""Characters of text in all the values of one state together (measured likewise)."""
+
+MAX_STATE_DIGITS = 100_000
+"""Digits of the large numbers (of more than 9 digits) in all the values of one state together."""

@@ -175,3 +175,74 @@ def test_a_budget_above_the_ceiling_or_not_positive_is_refused_where_it_is_writt
 def test_the_ceiling_itself_is_accepted(tmp_path: Path) -> None:
     assert load_game(with_budget(tmp_path, "pass", MAX_WORK_BUDGET)).work_budget == MAX_WORK_BUDGET
     assert load_game(hostile(sub(tmp_path, "plain"), "pass")).work_budget == STEP_BUDGET == WORK_BUDGET
+
+
+# ------------------------------------------------------------------ numbers, totals, comparisons
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        "let x = 2\nrepeat 20000:\n  let x = x + x",
+        "let x = 2\nrepeat 20000:\n  let x = x - (0 - x)",
+        "gain 2 n\nrepeat 20000:\n  gain n n",
+        "let x = 2\nrepeat 20000:\n  set x = x + x\n  gain 1 n",
+    ],
+    ids=["let-plus", "let-minus", "counter-gains-itself", "set-local"],
+)
+def test_sums_of_known_numbers_are_bounded_where_they_are_kept(tmp_path: Path, effect: str) -> None:
+    folder = hostile(tmp_path, effect)
+    err, st = run_error(folder)
+    assert err.code == "R003" and f"more than {MAX_NUMBER_DIGITS} digits" in err.message
+    assert err.span is not None and err.span.line > line_of(folder, effect.splitlines()[0])
+    assert all(abs(c).bit_length() <= budget.MAX_NUMBER_BITS + 1 for c in st["c"])
+
+
+def test_a_large_number_below_the_limit_is_kept(tmp_path: Path) -> None:
+    engine = Engine(load_game(hostile(tmp_path, "let x = 1\nrepeat 3000:\n  let x = x + x\nset text = x")))
+    st = engine.new_game(2)
+    assert st["v"]["text"] == 2**3000
+    assert engine.from_json(engine.to_json(st))["v"]["text"] == 2**3000
+
+
+@pytest.mark.parametrize(
+    ("effect", "code", "limit"),
+    [
+        ("let a = range(0, 100000)\nset text = [a for i in range(0, 100)]", "R003", "list items"),
+        ("set text = 'x'\nset text = text * 100000\nset text = [text, text, text, text, text, text, "
+         "text, text, text, text, text]", "R003", "characters"),
+        # each large value stored has the whole state measured, and charged: a loop nesting one
+        # list in the next runs out of budget before it reaches the total
+        ("let a = range(0, 90000)\nrepeat 20:\n  set text = [a] + [text]", "R002", "work budget"),
+    ],
+    ids=["shared-list", "shared-text", "nested-in-a-loop"],
+)
+def test_the_state_holds_at_most_its_totals(tmp_path: Path, effect: str, code: str, limit: str) -> None:
+    err, st = run_error(hostile(tmp_path, effect))
+    assert err.code == code and limit in err.message
+    assert len(str(st["v"]["text"])) < 10_000_000  # the value that would pass the total was not kept
+
+
+def test_a_state_that_grows_across_decisions_stops_at_its_total(tmp_path: Path) -> None:
+    effect = "set text = [range(0, 60000)] + ([] if text == none else text)"
+    engine = Engine(load_game(hostile(tmp_path, effect)))
+    st = engine.new_game(2)
+    with pytest.raises(GameRuntimeError) as err:
+        for _ in range(40):
+            engine.apply_inplace(st, 0)
+    assert err.value.code == "R003" and "list items" in err.value.message
+    assert 10 <= len(st["v"]["text"]) <= 17  # 1,000,000 items at most: 16 lists of 60,000
+    assert len(engine.to_json(st)) < 16 << 20  # and the state can still be saved
+
+
+def test_measuring_the_state_is_charged_and_sees_every_copy(rt: Runtime) -> None:
+    rt.budget = STEP_BUDGET
+    a = list(range(1000))
+    budget.state_totals(rt, [a, a, a])
+    assert rt.budget <= STEP_BUDGET - 3000
+    with pytest.raises(GameRuntimeError) as err:
+        budget.state_totals(rt, [a] * 2000)
+    assert err.value.code == "R003" and "list items" in err.value.message
+    rt.budget = STEP_BUDGET
+    assert budget.stored(rt, [1, 2, "x", None]) == [1, 2, "x", None]
+    assert rt.budget == STEP_BUDGET  # a small plain value is not measured

@@ -306,7 +306,9 @@ NOTES: dict[str, str] = {
     "`limits: work_budget`, at the rule's line",
     "S007": "`limits: work_budget` is not from 1 to 20,000,000 (ten times the default budget)",
     "R003": "a size limit: a list of more than 100,000 items, a text of more than 100,000 characters "
-    "or a number of more than 4,000 digits (docs/language.md, Limits), at the rule's line",
+    "or a number of more than 4,000 digits (computed or kept), or a state whose values hold more than "
+    "1,000,000 list items, 1,000,000 characters or 100,000 digits in all (docs/language.md, Limits), "
+    "at the rule's line",
 }
 
 
