@@ -246,3 +246,32 @@ def test_measuring_the_state_is_charged_and_sees_every_copy(rt: Runtime) -> None
     rt.budget = STEP_BUDGET
     assert budget.stored(rt, [1, 2, "x", None]) == [1, 2, "x", None]
     assert rt.budget == STEP_BUDGET  # a small plain value is not measured
+
+
+def test_comparing_lists_is_charged_per_item_and_numbers_are_not(rt: Runtime) -> None:
+    a, b = list(range(50_000)), list(range(50_000))
+    rt.budget = STEP_BUDGET
+    assert budget.eq(rt, a, b) and not budget.ne(rt, a, b) and budget.le(rt, a, b)
+    assert rt.budget == STEP_BUDGET - 3 * 50_000
+    rt.budget = STEP_BUDGET
+    assert budget.eq(rt, 3, 3) and budget.lt(rt, 2, 3) and not budget.gt(rt, [1], [2])
+    assert rt.budget == STEP_BUDGET - 1
+    rt.budget = STEP_BUDGET
+    assert budget.eq(rt, [a] * 10, [b] * 10)
+    assert rt.budget <= STEP_BUDGET - 10 * 50_000  # the nested items are charged too
+
+
+def test_a_loop_comparing_long_lists_ends_on_the_budget(tmp_path: Path) -> None:
+    effect = "set text = range(0, 100000)\nlet b = range(0, 100000)\n"
+    effect += "repeat 1000000:\n  if text == b:\n    gain 1 n"
+    folder = hostile(tmp_path, effect)
+    err, st = run_error(folder)
+    assert err.code == "R002" and err.span is not None
+    assert err.span.line == line_of(folder, "if text == b:")
+    assert st["c"][0] < 100
+
+
+def test_comparisons_of_numbers_and_texts_stay_plain_python(tmp_path: Path) -> None:
+    game = load_game(hostile(tmp_path, "let k = n == 3\nlet t = text == 'x'"))
+    source = game.module.source()
+    assert "_eq" not in source and "COMPARE" not in source

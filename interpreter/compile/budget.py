@@ -19,10 +19,11 @@ whole state measured (`state_totals`): the game's values together hold at most M
 items, MAX_STATE_CHARS characters and MAX_STATE_DIGITS digits, every copy of a shared value counted
 as a save writes it (R003). Smaller values are not measured: each adds at most LIGHT to the totals.
 
-What is not charged per element: `==`, `!=` and ordering between two lists, and the builtins that
-read one item or none (`len`, `first`, `top`, ...): a comparison reads at most MAX_LIST items, and
-runs inside a charged statement, loop or call (so a loop comparing two lists of 100,000 items
-a million times is still slow: the one kind of work left outside the budget).
+A comparison (`==`, `!=`, `<`, ...) whose operands may both be lists (static type a list or
+unknown) is charged the items of the shorter list, and the items of the lists nested in either
+(`COMPARE`); numbers, texts, players and components are compared as plain Python, and an operand
+that is cheap to read twice is tested for being a list inline. Not charged per element: the builtins
+that read one item or none (`len`, `first`, `top`, ...).
 """
 
 from __future__ import annotations
@@ -241,3 +242,63 @@ def _measure(stack: list[list[Any]], skip: Any) -> tuple[int, int, int]:
                 items += len(y)
                 stack.append(list(y.values()))
     return items, chars, bits
+
+
+# ---------------------------------------------------------------- comparisons of lists
+def _charge_compare(rt: Runtime, a: list[Any], b: Any) -> None:
+    """Two lists compared: charged the items of the shorter (nested lists measured, as far as the
+    budget goes) before they are compared."""
+    n = len(a) if len(a) <= len(b) else len(b)
+    if list in map(type, a) or list in map(type, b):
+        stack = [a, b]
+        while stack and n <= rt.budget:
+            for y in stack.pop():
+                if y.__class__ is list:
+                    n += len(y)
+                    stack.append(y)
+    c = rt.budget - n
+    rt.budget = c
+    if c < 0:
+        over_budget()
+
+
+def eq(rt: Runtime, a: Any, b: Any) -> bool:
+    """`a == b` where both may be lists."""
+    if a.__class__ is list and b.__class__ is list:
+        _charge_compare(rt, a, b)
+    return bool(a == b)
+
+
+def ne(rt: Runtime, a: Any, b: Any) -> bool:
+    """`a != b` where both may be lists."""
+    if a.__class__ is list and b.__class__ is list:
+        _charge_compare(rt, a, b)
+    return bool(a != b)
+
+
+def lt(rt: Runtime, a: Any, b: Any) -> bool:
+    if a.__class__ is list and b.__class__ is list:
+        _charge_compare(rt, a, b)
+    return bool(a < b)
+
+
+def le(rt: Runtime, a: Any, b: Any) -> bool:
+    if a.__class__ is list and b.__class__ is list:
+        _charge_compare(rt, a, b)
+    return bool(a <= b)
+
+
+def gt(rt: Runtime, a: Any, b: Any) -> bool:
+    if a.__class__ is list and b.__class__ is list:
+        _charge_compare(rt, a, b)
+    return bool(a > b)
+
+
+def ge(rt: Runtime, a: Any, b: Any) -> bool:
+    if a.__class__ is list and b.__class__ is list:
+        _charge_compare(rt, a, b)
+    return bool(a >= b)
+
+
+COMPARE = {"==": eq, "!=": ne, "<": lt, "<=": le, ">": gt, ">=": ge}
+"""The helper for each comparison whose operands may both be lists (exprs.py `_Compare`)."""

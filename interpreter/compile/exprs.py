@@ -104,6 +104,14 @@ def is_literal(src: str) -> bool:
     return literal(src) is not _NO_VALUE
 
 
+def _may_be_long_list(src: str, t: str) -> bool:
+    """An operand of a comparison that may be a list of more than a few items (budget.COMPARE)."""
+    if t != ANY and not t.startswith("list["):
+        return False
+    v = literal(src)
+    return v is _NO_VALUE or (isinstance(v, list) and len(v) > budget.LIGHT)
+
+
 def is_simple(src: str) -> bool:
     """A fragment cheap and safe to evaluate more than once (a name, a local, a literal)."""
     return src.isidentifier() or is_literal(src) or (src.startswith("L[") and src.count("[") == 1)
@@ -939,6 +947,12 @@ class ExprCompiler:
                 return repr(bool(_COMPARE[n.op](va, vb))), BOOL
             except TypeError:
                 pass
+        if _may_be_long_list(a, at) and _may_be_long_list(b, bt):  # each item compared is charged
+            charged = f"{self.helper(budget.COMPARE[n.op])}(rt, {a}, {b})"
+            for x in (b, a):  # a cheap operand that is no list: compared at once
+                if is_cheap(x):
+                    return f"({a} {n.op} {b} if {x}.__class__ is not list else {charged})", BOOL
+            return charged, BOOL
         return f"({a} {n.op} {b})", BOOL
 
     def _In(self, n: ast.In, scope: Scope) -> Code:
