@@ -198,6 +198,14 @@ def test_sums_of_known_numbers_are_bounded_where_they_are_kept(tmp_path: Path, e
     assert all(abs(c).bit_length() <= budget.MAX_NUMBER_BITS + 1 for c in st["c"])
 
 
+def test_texts_and_lists_of_known_types_are_kept_as_they_are(tmp_path: Path) -> None:
+    long = "x" * 100
+    effect = f"let t = '{long}'\nlet u = t\nset text = u\nlet ps = [p, p]\nset text = [text, ps]"
+    engine = Engine(load_game(hostile(tmp_path, effect)))
+    st = engine.new_game(2)
+    assert st["v"]["text"] == [long, [0, 0]] and engine.legal_ids(st) == ["1", "2"]
+
+
 def test_a_large_number_below_the_limit_is_kept(tmp_path: Path) -> None:
     engine = Engine(load_game(hostile(tmp_path, "let x = 1\nrepeat 3000:\n  let x = x + x\nset text = x")))
     st = engine.new_game(2)

@@ -138,11 +138,11 @@ def minus(rt: Runtime, a: Any, b: Any) -> Any:
 
 
 # ---------------------------------------------------------------- values stored into the state
-def stored(rt: Runtime, x: Any, old: Any = None) -> Any:
-    """A value about to be stored into the state (a var, a mark, a local its frame keeps) in place
-    of `old`: a number at most MAX_NUMBER_DIGITS digits; a value larger than LIGHT items, characters
-    or bits has the whole state measured (`state_totals`), so that the state never holds more than
-    its totals."""
+def stored(rt: Runtime, x: Any, box: Any = None, key: Any = None) -> Any:
+    """A value about to be stored into the state (a var, a mark, a local its frame keeps) at
+    `box[key]` (box None: a new frame's local): a number at most MAX_NUMBER_DIGITS digits; a value
+    larger than LIGHT items, characters or LIGHT_BITS bits has the whole state measured
+    (`state_totals`), so that the state never holds more than its totals."""
     c = x.__class__
     if c is int:
         if -SMALL < x < SMALL:
@@ -157,8 +157,22 @@ def stored(rt: Runtime, x: Any, old: Any = None) -> Any:
             return x
     elif c is not dict:
         return x
+    old = None if box is None else box.get(key) if box.__class__ is dict else box[key]
     state_totals(rt, x, old)
     return x
+
+
+def measured(rt: Runtime, x: Any) -> None:
+    """A long text or list just stored into the state (it is in its slot already): the state
+    measured."""
+    state_totals(rt, x, x)
+
+
+def number_kept(rt: Runtime, x: Any) -> None:
+    """A large number just stored into the state (it is in its slot already): its digits bounded,
+    and the state measured when it has more than LIGHT_BITS bits."""
+    if number(rt, x).bit_length() > LIGHT_BITS:
+        state_totals(rt, x, x)
 
 
 def number_stored(rt: Runtime, x: Any) -> Any:

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabula.interpreter.compile import budget, support
+from tabula.interpreter.compile import scope as static
 from tabula.interpreter.compile.cards import HookInfo
 from tabula.interpreter.compile.exprs import ExprCompiler, is_literal, literal
 from tabula.interpreter.compile.machines import MachineCompiler
-from tabula.interpreter.compile.scope import ANY, BOOL, COMP, INT, NONE, PLAYER, ZONE, Scope, a, elem, list_of
+from tabula.interpreter.compile.scope import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, a, elem, list_of
 from tabula.interpreter.compile.suspend import Suspension
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.source import Span, did_you_mean
@@ -204,11 +205,11 @@ class EffectCompiler(MachineCompiler):
             scope.py[n.name] = t
             scope.known.pop(n.name, None)
             out.add(depth, f"v_{n.name} = {src}", n.span)
-            self.kept_number(out, depth, n.span, f"v_{n.name}", src, t, saved=False)
+            self.kept_after(out, depth, n.span, f"v_{n.name}", src, t, saved=False)
         else:
             scope.locals[n.name] = t
-            out.add(depth, f"L[{n.name!r}] = {self.kept(src, t, True, f'L.get({n.name!r})')}", n.span)
-            self.kept_number(out, depth, n.span, f"L[{n.name!r}]", src, t, saved=True)
+            out.add(depth, f"L[{n.name!r}] = {self.kept(src, t, True, 'L', repr(n.name))}", n.span)
+            self.kept_after(out, depth, n.span, f"L[{n.name!r}]", src, t, saved=True)
 
     def _Set(self, out: Lines, depth: int, n: ast.Set, scope: Scope, mode: str) -> None:
         self.write(out, depth, n.span, n.target, n.value, n.op, scope)
@@ -555,9 +556,8 @@ class EffectCompiler(MachineCompiler):
         local = index == "" or box == "L"  # functions cannot see locals: nothing to forget
         if op == "=":
             saved = index != "" and lo is None and hi is None and not what.startswith("counter")
-            old = f"L.get({index})" if box == "L" else slot
-            out.add(depth, f"{slot} = {self.kept(v, t, saved, old)}", span)
-            self.kept_number(out, depth, span, slot, v, t, saved)
+            out.add(depth, f"{slot} = {self.kept(v, t, saved, box, index)}", span)
+            self.kept_after(out, depth, span, slot, v, t, saved)
             if not local:
                 self.written(out, depth)
             return
@@ -586,26 +586,33 @@ class EffectCompiler(MachineCompiler):
         if not local:
             self.written(out, depth)
 
-    def kept(self, src: str, t: str, saved: bool, old: str = "None") -> str:
+    def kept(self, src: str, t: str, saved: bool, box: str = "", key: str = "") -> str:
         """The source of a value stored where it stays: in the state (`saved`: a var, a mark, a
         local or an argument its frame keeps) or in a Python local or a counter. Wrapped in
-        `budget.stored` when it may be a large list, text or map (`old` reads the value it
-        replaces): the state is measured against its totals."""
-        if not saved or t in (INT, BOOL, NONE, COMP, PLAYER, ZONE) or _light_literal(src):
+        `budget.stored` when it may be a large list, text or map (stored at `box[key]`, whose value
+        it replaces; none: a new frame's local): the state is measured against its totals."""
+        if not saved or t in (INT, static.BOOL, NONE, COMP, PLAYER, ZONE) or _light_literal(src):
             return src
-        return f"{self.ex.helper(budget.stored)}(rt, {src}, {old})"
+        if box and t in _MEASURED_AFTER:  # checked once stored (kept_number), without a call
+            return src
+        return f"{self.ex.helper(budget.stored)}(rt, {src}{f', {box}, {key}' if box else ''})"
 
-    def kept_number(
+    def kept_after(
         self, out: Lines, depth: int, span: Span, slot: str, src: str, t: str, saved: bool
     ) -> None:
-        """After a number (`src`, of static type `t`) is stored into `slot`: its digits bounded, and
-        the state measured when it is large (`saved`: the slot is part of the state)."""
-        if t != INT or _light_literal(src) or (not saved and src.isidentifier()):
+        """After a value (`src`, of static type `t`) is stored into `slot`: a number's digits
+        bounded, and the state measured when a number, a text or a list of components or players
+        is large (`saved`: the slot is part of the state)."""
+        if _light_literal(src):
             return
-        # the number is in its slot already: it replaces itself in the measure
-        check = f"{self.ex.helper(budget.stored)}(rt, {slot}, {slot})" if saved else (
-            f"{self.ex.helper(budget.number_stored)}(rt, {slot})"
-        )
+        if t in _MEASURED_AFTER and saved:  # a text, or a list of components or players
+            cls = self.ex.inject(str, "str_class") if t == static.STR else "list"
+            check = f"{self.ex.helper(budget.measured)}(rt, {slot})"
+            out.add(depth, f"if {slot}.__class__ is {cls} and len({slot}) > {budget.LIGHT}: {check}", span)
+        if t != INT or (not saved and src.isidentifier()):
+            return
+        check = self.ex.helper(budget.number_kept if saved else budget.number_stored)
+        check = f"{check}(rt, {slot})"
         out.add(depth, f"if not -{budget.SMALL} < {slot} < {budget.SMALL}: {check}", span)
 
     def counter_write(self, out: Lines, depth: int, n: ast.Gain | ast.Pay, scope: Scope, op: str) -> None:
@@ -632,6 +639,11 @@ class EffectCompiler(MachineCompiler):
             )
             return
         self.write(out, depth, n.span, n.target, n.amount, op, scope)
+
+
+_MEASURED_AFTER = (static.STR, list_of(COMP), list_of(PLAYER))
+"""Static types whose stores are measured after the value is in its slot, by two inline tests (a
+list of components or players holds small numbers only: its size is its length)."""
 
 
 def _light_literal(src: str) -> bool:
