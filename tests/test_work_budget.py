@@ -269,6 +269,18 @@ def test_comparing_lists_is_charged_per_item_and_numbers_are_not(rt: Runtime) ->
     assert rt.budget <= STEP_BUDGET - 10 * 50_000  # the nested items are charged too
 
 
+def test_copies_of_a_list_of_lists_are_charged_their_items(rt: Runtime) -> None:
+    rt.budget = STEP_BUDGET
+    assert budget.times(rt, [1, 2], 3) == [1, 2] * 3
+    assert rt.budget == STEP_BUDGET - 6
+    a = list(range(1000))
+    assert budget.times(rt, [a], 100) == [a] * 100
+    assert rt.budget <= STEP_BUDGET - 100 * 1000
+    with pytest.raises(GameRuntimeError) as err:
+        budget.times(rt, [list(range(100_000))], 100)  # 100 copies: 10,000,000 items in a save
+    assert err.value.code == "R002"
+
+
 def test_a_loop_comparing_long_lists_ends_on_the_budget(tmp_path: Path) -> None:
     effect = "set text = range(0, 100000)\nlet b = range(0, 100000)\n"
     effect += "repeat 1000000:\n  if text == b:\n    gain 1 n"

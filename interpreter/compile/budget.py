@@ -22,8 +22,11 @@ as a save writes it (R003). Smaller values are not measured: each adds at most L
 A comparison (`==`, `!=`, `<`, ...) whose operands may both be lists (static type a list or
 unknown) is charged the items of the shorter list, and the items of the lists nested in either
 (`COMPARE`); numbers, texts, players and components are compared as plain Python, and an operand
-that is cheap to read twice is tested for being a list inline. Not charged per element: the builtins
-that read one item or none (`len`, `first`, `top`, ...).
+that is cheap to read twice is tested for being a list inline. Inside a generator, a comparison
+between two values of unknown type is left plain (a test per element would cost Porta Nigra about
+3 %): each element compared reads at most the items of the two lists, and a list repeated
+(`[xs] * n`) is charged the items of the lists it copies. Not charged per element: the builtins that
+read one item or none (`len`, `first`, `top`, ...).
 """
 
 from __future__ import annotations
@@ -112,6 +115,12 @@ def times(rt: Runtime, a: Any, b: Any) -> Any:
         a, b = b, a
     if isinstance(a, (list, str)) and isinstance(b, int):
         sized(rt, len(a) * max(b, 0), "list" if isinstance(a, list) else "text")
+        if a.__class__ is list and b > 0 and list in map(type, a):  # copies of lists: charged too
+            nested = _measure([a], None)[0]
+            c = rt.budget - nested * b
+            rt.budget = c
+            if c < 0:
+                over_budget()
     return a * b
 
 
