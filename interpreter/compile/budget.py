@@ -23,8 +23,8 @@ A comparison (`==`, `!=`, `<`, ...) whose operands may both be lists (static typ
 unknown) is charged the items of the shorter list, and the items of the lists nested in either
 (`COMPARE`); numbers, texts, players and components are compared as plain Python, and an operand
 that is cheap to read twice is tested for being a list inline. Inside a generator, a comparison
-between two values of unknown type is left plain (a test per element would cost Porta Nigra about
-3 %): each element compared reads at most the items of the two lists, and a list repeated
+between two values of unknown type is left plain (a test per element would cost a bundled game
+about 3 %): each element compared reads at most the items of the two lists, and a list repeated
 (`[xs] * n`) is charged the items of the lists it copies. Not charged per element: the builtins that
 read one item or none (`len`, `first`, `top`, ...).
 """
