@@ -1,9 +1,11 @@
 """Schema-stage checks of a validated game that pydantic fields cannot express: the total number of
-components, seat names, and definition names that must be identifiers before anything compiles them.
+components, the work budget, seat names, and definition names that must be identifiers before
+anything compiles them.
 
 Called by `schema.validate_game` once the game's shape is valid; every problem is a located
-diagnostic (S004 sizes, S005 seat names, C005 names), so the compiler never sees a game too large to
-lay out or a name that is not one (it would become an identifier in generated code).
+diagnostic (S004 sizes, S005 seat names, S007 the work budget, C005 names), so the compiler never
+sees a game too large to lay out or a name that is not one (it would become an identifier in
+generated code).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ NAMED_SECTIONS = (
 def check_game_limits(game: GameDef, source: GameSource, report: Report) -> None:
     """Report a game too large for its limits, bad seat names and names that are not identifiers."""
     _component_total(game, source, report)
+    _work_budget(game, source, report)
     _seat_names(game, source, report)
     _definition_names(source, report)
 
@@ -57,6 +60,19 @@ def _component_total(game: GameDef, source: GameSource, report: Report) -> None:
         span_for(source, ("components", biggest), key=True),
         f"'{biggest}' makes {per_type[biggest]} (instances x copies"
         + (f" x {seats} seats, as it is per_player)" if game.components[biggest].per_player else ")"),
+    )
+
+
+def _work_budget(game: GameDef, source: GameSource, report: Report) -> None:
+    budget = game.limits.work_budget if game.limits is not None else None
+    if budget is None or 0 < budget <= limits.MAX_WORK_BUDGET:
+        return
+    report.error(
+        "S007",
+        f"a work budget of {budget}: it must be from 1 to {limits.MAX_WORK_BUDGET}",
+        span_for(source, ("limits", "work_budget")),
+        f"the default is {limits.WORK_BUDGET} units between two decisions; the limit keeps every "
+        "decision to a few seconds",
     )
 
 

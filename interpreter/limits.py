@@ -62,6 +62,13 @@ MAX_SAVE_BYTES = 16 << 20
 """Bytes of one save (states of the bundled games take about 10 KB)."""
 
 # ---------------------------------------------------------------- values in play (compile/budget.py)
+WORK_BUDGET = 2_000_000
+"""Units of work between two decisions (runtime.py, compile/budget.py), unless the game sets its own
+(`limits: {work_budget: N}` in game.yaml). The bundled games use at most about 8,000."""
+
+MAX_WORK_BUDGET = 10 * WORK_BUDGET
+"""The most a game may set as its `work_budget` (S007 beyond it): a decision still takes seconds at most."""
+
 MAX_LIST_ITEMS = 100_000
 """Items of one list a rule builds (the largest list of a bundled game holds a few hundred)."""
 
@@ -73,3 +80,14 @@ MAX_NUMBER_DIGITS = 4_000
 holds can be saved, printed and hashed (Python refuses to print integers of more than 4,300 digits)."""
 
 MAX_NUMBER_BITS = int(MAX_NUMBER_DIGITS * 3.3219280948873626)
+
+MAX_STATE_ITEMS = 1_000_000
+"""List items in all the values of one state together (vars, marks, locals; every copy of a shared
+list counted, as a save writes it). Measured when a value of more than 64 items, characters or
+1,024 bits is stored (compile/budget.py `stored`)."""
+
+MAX_STATE_CHARS = 1_000_000
+"""Characters of text in all the values of one state together (measured likewise)."""
+
+MAX_STATE_DIGITS = 100_000
+"""Digits of the large numbers (of more than 9 digits) in all the values of one state together."""

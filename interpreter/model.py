@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tabula.interpreter.limits import WORK_BUDGET
 from tabula.interpreter.options import OptionSpec
 from tabula.interpreter.source import Span
 
@@ -202,6 +203,7 @@ class CompiledGame:
     block_local_types: dict[int, dict[str, str]] = field(default_factory=dict)
     # the `bots:` section as data, key -> (value, ScalarOrigin | None); compiled lazily by the bots
     bots: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    work_budget: int = WORK_BUDGET  # units of work between two decisions (`limits: work_budget`)
     rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)
 
     @functools.cached_property

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.compile.module import span_of_traceback
+from tabula.interpreter.limits import WORK_BUDGET
 from tabula.interpreter.source import Span
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 # it pushed a frame that must run first (it is called again afterwards, at the pc it left in its frame)
 SUSPEND = 1
 CALL = 2
-STEP_BUDGET = 2_000_000
+STEP_BUDGET = WORK_BUDGET  # the default; a game may set its own (CompiledGame.work_budget)
 MAX_DEPTH = 200
 
 State = dict[str, Any]
@@ -93,7 +94,7 @@ class Runtime:
         self.log = log
         stk = state["stk"]
         self.loc: dict[str, Any] = stk[-1][2] if stk else {}
-        self.budget = STEP_BUDGET
+        self.budget = game.work_budget
         self.depth = 0
         self.memo: dict[Any, Any] = {}  # remembered DSL function results, until the next write
         self.cov = game.coverage  # a set of block ids while rules coverage is measured, else None
@@ -139,6 +140,7 @@ class Runtime:
             except GameRuntimeError as err:
                 if err.span is None:
                     err.span = span_of_traceback(err.__traceback__) or self._running_span()
+                self._name_budget(err)
                 raise
             except IllegalChoice:
                 raise
@@ -150,6 +152,12 @@ class Runtime:
                 ) from None
             except Exception as err:  # a rule failed on unexpected data: report where
                 raise GameRuntimeError(_describe(err), span_of_traceback(err.__traceback__)) from err
+
+    def _name_budget(self, err: GameRuntimeError) -> None:
+        """R002 names the game's own budget where it set one (the helpers raise it with the default)."""
+        if err.code == "R002" and self.g.work_budget != STEP_BUDGET:
+            err.message = budget_error(self.g.work_budget).message
+            err.args = (err.message,)
 
     def _running_span(self) -> Span | None:
         """Where the effect on top of the stack starts (the flow's own span at the bottom): the
@@ -185,6 +193,7 @@ class Runtime:
         except GameRuntimeError as err:
             if err.span is None:
                 err.span = span_of_traceback(err.__traceback__) or span
+            self._name_budget(err)
             raise
         except RecursionError as err:
             raise GameRuntimeError("functions call each other too deeply", span) from err
@@ -217,13 +226,18 @@ class Runtime:
             self.log.append({"text": text, "hidden_from": hidden_from or [], "redacted": redacted})
 
 
-def over_budget(span: Span | None = None) -> None:
-    raise GameRuntimeError(
-        f"more than {STEP_BUDGET} steps without a decision: the work budget (loops, calls, "
+def budget_error(limit: int, span: Span | None = None) -> GameRuntimeError:
+    """R002: more work than `limit` units between two decisions (the game's work budget)."""
+    return GameRuntimeError(
+        f"more than {limit} steps without a decision: the work budget (loops, calls, "
         "comprehension elements, items built; an endless loop?)",
         span,
         "R002",
     )
+
+
+def over_budget(span: Span | None = None) -> None:
+    raise budget_error(STEP_BUDGET, span)
 
 
 def _too_deep(err: RecursionError) -> str:

@@ -429,6 +429,18 @@ class PresentationDef(_Model):
     )
 
 
+class LimitsDef(_Model):
+    """The `limits` section: the game's own work budget (docs/language.md, section 9)."""
+
+    work_budget: int | None = Field(
+        default=None,
+        description=(
+            f"Units of work between two decisions (default {limits.WORK_BUDGET:,}, at most "
+            f"{limits.MAX_WORK_BUDGET:,})."
+        ),
+    )
+
+
 class GameDef(_Model):
     """A whole game definition: the merged sections of a game folder."""
 
@@ -453,6 +465,7 @@ class GameDef(_Model):
     flow: FlowDef | None = Field(default=None, description="Setup, rounds, turns, end checks, finish.")
     scoring: ScoringDef | None = Field(default=None, description="Final scoring.")
     bots: BotsDef | None = Field(default=None, description="How bots evaluate positions.")
+    limits: LimitsDef | None = Field(default=None, description="The game's own work budget.")
     presentation: PresentationDef | None = Field(
         default=None, description="How screens show the game (tabula play, tabula serve)."
     )

@@ -302,9 +302,13 @@ NOTES: dict[str, str] = {
     "S003": "`'{path}' must be {what}, not {value}`: a value of the wrong type, or not an allowed word",
     "R001": "a rule failed while a scenario ran (the runtime's message, at the rule's line)",
     "R002": "the work budget: more than 2,000,000 steps of work without a decision (loop iterations, "
-    "frames, DSL function calls, comprehension elements, items read or built), at the rule's line",
+    "frames, DSL function calls, comprehension elements, items read or built), or the game's own "
+    "`limits: work_budget`, at the rule's line",
+    "S007": "`limits: work_budget` is not from 1 to 20,000,000 (ten times the default budget)",
     "R003": "a size limit: a list of more than 100,000 items, a text of more than 100,000 characters "
-    "or a number of more than 4,000 digits (docs/language.md, Limits), at the rule's line",
+    "or a number of more than 4,000 digits (computed or kept), or a state whose values hold more than "
+    "1,000,000 list items, 1,000,000 characters or 100,000 digits in all (docs/language.md, Limits), "
+    "at the rule's line",
 }
 
 

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabula.interpreter.compile import support
+from tabula.interpreter.compile import budget, support
+from tabula.interpreter.compile import scope as static
 from tabula.interpreter.compile.cards import HookInfo
 from tabula.interpreter.compile.exprs import ExprCompiler, is_literal, literal
 from tabula.interpreter.compile.machines import MachineCompiler
@@ -204,9 +205,11 @@ class EffectCompiler(MachineCompiler):
             scope.py[n.name] = t
             scope.known.pop(n.name, None)
             out.add(depth, f"v_{n.name} = {src}", n.span)
+            self.kept_after(out, depth, n.span, f"v_{n.name}", src, t, saved=False)
         else:
             scope.locals[n.name] = t
-            out.add(depth, f"L[{n.name!r}] = {src}", n.span)
+            out.add(depth, f"L[{n.name!r}] = {self.kept(src, t, True, 'L', repr(n.name))}", n.span)
+            self.kept_after(out, depth, n.span, f"L[{n.name!r}]", src, t, saved=True)
 
     def _Set(self, out: Lines, depth: int, n: ast.Set, scope: Scope, mode: str) -> None:
         self.write(out, depth, n.span, n.target, n.value, n.op, scope)
@@ -365,7 +368,8 @@ class EffectCompiler(MachineCompiler):
         info = self.procedure(n)
         if info is None:
             return
-        args = [self.ex.code(x, scope)[0] for x in n.args]
+        # the arguments become the locals of the procedure's frame: kept in the state
+        args = [self.kept(*self.ex.code(x, scope), saved=True) for x in n.args]
         out.add(depth, f"P_{info.name}(rt, {self.me(scope, mode)}{''.join(', ' + x for x in args)})", n.span)
 
     def procedure(self, n: ast.Run) -> ProcInfo | None:
@@ -551,7 +555,9 @@ class EffectCompiler(MachineCompiler):
             slot = cur
         local = index == "" or box == "L"  # functions cannot see locals: nothing to forget
         if op == "=":
-            out.add(depth, f"{slot} = {v}", span)
+            saved = index != "" and lo is None and hi is None and not what.startswith("counter")
+            out.add(depth, f"{slot} = {self.kept(v, t, saved, box, index)}", span)
+            self.kept_after(out, depth, span, slot, v, t, saved)
             if not local:
                 self.written(out, depth)
             return
@@ -565,6 +571,8 @@ class EffectCompiler(MachineCompiler):
             checks = []  # a literal amount: its type and sign are known
         elif op in ("gain", "pay"):
             checks.append(f"{val} < 0")
+        if checks:  # an amount that may be large: the sum's digits bounded (budget.SMALL)
+            checks.append(f"not -{budget.SMALL} < {new} < {budget.SMALL}")
         if lo is not None:
             checks.append(f"{new} < {lo}")
         if hi is not None:
@@ -577,6 +585,35 @@ class EffectCompiler(MachineCompiler):
         out.add(depth, f"{slot} = {new}", span)
         if not local:
             self.written(out, depth)
+
+    def kept(self, src: str, t: str, saved: bool, box: str = "", key: str = "") -> str:
+        """The source of a value stored where it stays: in the state (`saved`: a var, a mark, a
+        local or an argument its frame keeps) or in a Python local or a counter. Wrapped in
+        `budget.stored` when it may be a large list, text or map (stored at `box[key]`, whose value
+        it replaces; none: a new frame's local): the state is measured against its totals."""
+        if not saved or t in (INT, static.BOOL, NONE, COMP, PLAYER, ZONE) or _light_literal(src):
+            return src
+        if box and t in _MEASURED_AFTER:  # checked once stored (kept_number), without a call
+            return src
+        return f"{self.ex.helper(budget.stored)}(rt, {src}{f', {box}, {key}' if box else ''})"
+
+    def kept_after(
+        self, out: Lines, depth: int, span: Span, slot: str, src: str, t: str, saved: bool
+    ) -> None:
+        """After a value (`src`, of static type `t`) is stored into `slot`: a number's digits
+        bounded, and the state measured when a number, a text or a list of components or players
+        is large (`saved`: the slot is part of the state)."""
+        if _light_literal(src):
+            return
+        if t in _MEASURED_AFTER and saved:  # a text, or a list of components or players
+            cls = self.ex.inject(str, "str_class") if t == static.STR else "list"
+            check = f"{self.ex.helper(budget.measured)}(rt, {slot})"
+            out.add(depth, f"if {slot}.__class__ is {cls} and len({slot}) > {budget.LIGHT}: {check}", span)
+        if t != INT or (not saved and src.isidentifier()):
+            return
+        check = self.ex.helper(budget.number_kept if saved else budget.number_stored)
+        check = f"{check}(rt, {slot})"
+        out.add(depth, f"if not -{budget.SMALL} < {slot} < {budget.SMALL}: {check}", span)
 
     def counter_write(self, out: Lines, depth: int, n: ast.Gain | ast.Pay, scope: Scope, op: str) -> None:
         if (
@@ -602,6 +639,23 @@ class EffectCompiler(MachineCompiler):
             )
             return
         self.write(out, depth, n.span, n.target, n.amount, op, scope)
+
+
+_MEASURED_AFTER = (static.STR, list_of(COMP), list_of(PLAYER))
+"""Static types whose stores are measured after the value is in its slot, by two inline tests (a
+list of components or players holds small numbers only: its size is its length)."""
+
+
+def _light_literal(src: str) -> bool:
+    """A literal value too small to measure against the state's totals (budget.stored)."""
+    if not is_literal(src):
+        return False
+    v = literal(src)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return -budget.SMALL < v < budget.SMALL
+    if isinstance(v, list):
+        return len(v) <= budget.LIGHT and budget.plain(v)
+    return not isinstance(v, (str, dict)) or len(v) <= budget.LIGHT
 
 
 def _target_name(node: ast.Expr) -> str:

@@ -107,6 +107,14 @@ def is_literal(src: str) -> bool:
     return literal(src) is not _NO_VALUE
 
 
+def _may_be_long_list(src: str, t: str) -> bool:
+    """An operand of a comparison that may be a list of more than a few items (budget.COMPARE)."""
+    if t != ANY and not t.startswith("list["):
+        return False
+    v = literal(src)
+    return v is _NO_VALUE or (isinstance(v, list) and len(v) > budget.LIGHT)
+
+
 def is_simple(src: str) -> bool:
     """A fragment cheap and safe to evaluate more than once (a name, a local, a literal)."""
     return src.isidentifier() or is_literal(src) or (src.startswith("L[") and src.count("[") == 1)
@@ -957,7 +965,21 @@ class ExprCompiler:
                 return repr(bool(_COMPARE[n.op](va, vb))), BOOL
             except TypeError:
                 pass
+        if self._charged_compare(a, at, b, bt):  # each item compared is charged (budget.COMPARE)
+            charged = f"{self.helper(budget.COMPARE[n.op])}(rt, {a}, {b})"
+            for x in (b, a):  # a cheap operand that is no list: compared at once
+                if is_cheap(x):
+                    return f"({a} {n.op} {b} if {x}.__class__ is not list else {charged})", BOOL
+            return charged, BOOL
         return f"({a} {n.op} {b})", BOOL
+
+    def _charged_compare(self, a: str, at: str, b: str, bt: str) -> bool:
+        """Whether a comparison may read two long lists: both operands may be lists, and one is
+        known to be one or the comparison is not inside a generator (there, between values of
+        unknown type, it is left plain: an element compared reads at most the items of the two)."""
+        if not (_may_be_long_list(a, at) and _may_be_long_list(b, bt)):
+            return False
+        return not self._loops or at.startswith("list[") or bt.startswith("list[")
 
     def _In(self, n: ast.In, scope: Scope) -> Code:
         x, _ = self.code(n.item, scope)

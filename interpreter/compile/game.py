@@ -35,6 +35,7 @@ from tabula.interpreter.compile.windows import ActionSource, WindowCompiler
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr, parse_template
 from tabula.interpreter.flow import FlowDriver
+from tabula.interpreter.limits import WORK_BUDGET
 from tabula.interpreter.model import (
     ActionDef,
     Closure,
@@ -185,6 +186,7 @@ class GameCompiler:
             folder=str(self.src.folder),
             min_players=int(players.get("min", 2)),
             max_players=max_players,
+            work_budget=int((d.get("limits") or {}).get("work_budget") or WORK_BUDGET),
             seats=[str(s) for s in info.get("seats", [])] or [f"P{i + 1}" for i in range(max_players)],
             options=options,
             option_descriptions={

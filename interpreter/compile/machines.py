@@ -210,7 +210,7 @@ class MachineCompiler:
         info = self.procedure(n)
         if info is None:
             return
-        args = [self.ex.code(x, scope)[0] for x in n.args]
+        args = [self.kept(*self.ex.code(x, scope), saved=True) for x in n.args]  # the frame's locals
         built = "{" + ", ".join(f"{p!r}: {a}" for p, a in zip(info.params, args, strict=True)) + "}"
         m.add(f"_l = {built}", n.span)
         if "me" not in info.params:

@@ -11,9 +11,8 @@ from typing import Any
 
 from tabula.interpreter import rng
 from tabula.interpreter.choices import option_ids, value_id
+from tabula.interpreter.compile.budget import number
 from tabula.interpreter.runtime import GameEnded, GameRuntimeError, Runtime
-
-STEP_BUDGET = 2_000_000
 
 
 def zone_label(rt: Runtime, zone: int) -> str:
@@ -159,7 +158,8 @@ def say(rt: Runtime, parts: list[Any], values: list[Any]) -> None:
 
 
 def write_failure(what: str, op: str, old: Any, v: Any, lo: int | None, hi: int | None) -> None:
-    """Raised by generated writes; the runtime adds the statement's location."""
+    """Called by generated writes whose checks failed: raises, the runtime adds the statement's
+    location (returns only for a sum that is merely large: the write goes on)."""
     if type(v) is not int:
         raise GameRuntimeError(f"the amount must be a number, got {v!r}", None)
     if v < 0 and op in ("gain", "pay"):
@@ -167,7 +167,9 @@ def write_failure(what: str, op: str, old: Any, v: Any, lo: int | None, hi: int 
     new = old + v if op in ("+=", "gain") else old - v
     if lo is not None and new < lo:
         raise GameRuntimeError(f"{what} would fall to {new} (it holds {old}); below its minimum {lo}", None)
-    raise GameRuntimeError(f"{what} would rise to {new}, above its maximum {hi}", None)
+    if hi is not None and new > hi:
+        raise GameRuntimeError(f"{what} would rise to {new}, above its maximum {hi}", None)
+    number(None, new)  # only large: at most MAX_NUMBER_DIGITS digits (R003), else written
 
 
 def end_game() -> None:
