@@ -1001,7 +1001,9 @@ class ExprCompiler:
         charged = f"{self.helper(budget.each)}(rt, {container})"  # every item compared is charged
         if is_cheap(container):  # a short list is read like one operand, so only a long one is charged
             short = f"len({container}) <= {SHORT_LIST}"
-            return f"(({x} {op} {container}) if {short} else ({x} {op} {charged}))", BOOL
+            test = f"(({x} {op} {container}) if {short} else ({x} {op} {charged}))"
+            # an empty list (a card active for nobody, say) answers without a call
+            return f"({n.negated} if not {container} else {test})", BOOL
         return f"({x} {op} {charged})", BOOL
 
     def _Binary(self, n: ast.Binary, scope: Scope) -> Code:
