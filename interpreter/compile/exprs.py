@@ -1018,6 +1018,8 @@ class ExprCompiler:
             if t not in (INT, ANY):
                 self.report.error("T005", f"'{n.op}' needs numbers, but this is {article(t)}", node.span)
         result = INT if (at, bt) == (INT, INT) else (ANY if ANY in (at, bt) else INT)
+        if n.op in ("-", "//") or (n.op == "%" and at == INT):
+            result = INT  # only numbers subtract or divide: whatever the operands, a result is a number
         va, vb = literal(a), literal(b)
         if (
             isinstance(va, int)
