@@ -26,7 +26,9 @@ that is cheap to read twice is tested for being a list inline. Inside a generato
 between two values of unknown type is left plain (a test per element would cost a bundled game
 about 3 %): each element compared reads at most the items of the two lists, and a list repeated
 (`[xs] * n`) is charged the items of the lists it copies. Not charged per element: the builtins that
-read one item or none (`len`, `first`, `top`, ...).
+read one item or none (`len`, `first`, `top`, ...); a generator over the players (at most
+MAX_PLAYERS elements); `x in L` where L has at most 64 items (exprs.SHORT_LIST: bounded work, like
+comparing two short lists; a longer L is charged every item).
 """
 
 from __future__ import annotations
