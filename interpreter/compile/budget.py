@@ -140,14 +140,6 @@ def plus(rt: Runtime, a: Any, b: Any) -> Any:
     return a + b
 
 
-def minus(rt: Runtime, a: Any, b: Any) -> Any:
-    """`a - b` where the compiler could not tell that both are numbers (`x - (0 - x)` doubles)."""
-    r = a - b
-    if r.__class__ is int and not -0x100000000 < r < 0x100000000:
-        return number(rt, r)
-    return r
-
-
 # ---------------------------------------------------------------- values stored into the state
 def stored(rt: Runtime, x: Any, box: Any = None, key: Any = None) -> Any:
     """A value about to be stored into the state (a var, a mark, a local its frame keeps) at

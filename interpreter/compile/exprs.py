@@ -1037,8 +1037,9 @@ class ExprCompiler:
             return f"{self.helper(budget.times)}(rt, {a}, {b})", result
         if n.op == "+" and ANY in (at, bt):  # numbers, or texts or lists the compiler cannot see
             return f"{self.helper(budget.plus)}(rt, {a}, {b})", result
-        if n.op == "-" and ANY in (at, bt):  # numbers the compiler cannot see: their digits bounded
-            return f"{self.helper(budget.minus)}(rt, {a}, {b})", result
+        # a difference is plain, whatever the operands: it at most doubles the larger, so within one
+        # expression (nested at most MAX_DSL_DEPTH deep) a number grows by a few digits, and every
+        # number kept in the state has its digits bounded where it is stored (effects.py `kept`)
         return f"({a} {n.op} {b})", result
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> Code:
