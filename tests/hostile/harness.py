@@ -25,6 +25,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
+RUN_DIR = Path(tempfile.gettempdir()) / "tabula-hostile-runs"  # the folder every case runs in
+RUN_DIR.mkdir(exist_ok=True)
 MEMORY = 1 << 30  # 1 GiB of address space
 CPU_SECONDS = 2.0
 WALL = 60.0  # a hang guard only: a busy machine may be slow, so the limit that counts is CPU time
@@ -45,8 +47,8 @@ class Case:
         return self.path if not self.args else f"{self.path}[{' '.join(self.args)}]"
 
     def argv(self) -> list[str]:
-        """The `tabula` arguments this case runs (paths relative to the repository)."""
-        where = str((HERE / self.path).relative_to(REPO)) if self.path != "-" else ""
+        """The `tabula` arguments this case runs (absolute paths: a case runs in RUN_DIR)."""
+        where = str(HERE / self.path) if self.path != "-" else ""
         if self.command == "cli":
             return [a.replace("{path}", where) for a in self.args]
         extra = ["--games", "1"] if self.command == "simulate" else []
@@ -100,7 +102,7 @@ def _child(case: Case, out: str, err: str) -> None:
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - `play` reads its end at once
         sys.stdout = open(out, "w", encoding="utf-8")  # noqa: SIM115 - closed by os._exit
         sys.stderr = open(err, "w", encoding="utf-8")  # noqa: SIM115
-        os.chdir(REPO)
+        os.chdir(RUN_DIR)  # what a command writes into its folder (a failed game) stays out of the checkout
         runner: Callable[[], int]
         if case.command == "load-save":
             runner = lambda: load_save(case.argv()[1])  # noqa: E731

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from harness import HERE, MEMORY, REPO, Case, exit_codes, problems, read_cases, run_case, warm_up
+from harness import HERE, MEMORY, RUN_DIR, Case, exit_codes, problems, read_cases, run_case, warm_up
 
 CASES = read_cases()
 
@@ -91,7 +91,7 @@ def sample() -> list[Case]:
 def test_the_real_command_line_under_prlimit(case: Case) -> None:
     # The forked runs call the CLI's main; this runs the installed command itself, as a user does.
     command = ["prlimit", f"--as={MEMORY}", sys.executable, "-m", "tabula", *case.argv()]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, timeout=300, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=RUN_DIR, timeout=300, check=False)
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
     assert done.returncode in exit_codes(case.expect), done.stdout + done.stderr
     assert case.expect in ("ok", "usage") or f"[{case.expect}]" in done.stdout + done.stderr
