@@ -27,7 +27,8 @@ between two values of unknown type is left plain (a test per element would cost 
 about 3 %): each element compared reads at most the items of the two lists, and a list repeated
 (`[xs] * n`) is charged the items of the lists it copies. Not charged per element: the builtins that
 read one item or none (`len`, `first`, `top`, ...); a generator over the players (at most
-MAX_PLAYERS elements); `x in L` where L has at most 64 items (exprs.SHORT_LIST: bounded work, like
+MAX_PLAYERS elements); a generator over a constant list of at most 64 items whose element and
+filter hold no generator; `x in L` where L has at most 64 items (exprs.SHORT_LIST: bounded work, like
 comparing two short lists; a longer L is charged every item).
 """
 

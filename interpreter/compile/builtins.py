@@ -560,9 +560,13 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
         return (code if xs == it else f"(lambda {xs}: {code})({it})"), t
     it, itt = c.list_code(gen.iter, scope)
     players = f"list(range({c.bind('NP')}))"
-    # the players: at most MAX_PLAYERS elements, bounded like any operator, and not copied;
-    # any other source has every element charged to the work budget
-    it = f"range({c.bind('NP')})" if it == players else f"{c.helper(each)}(rt, {it})"
+    # the players: at most MAX_PLAYERS elements, bounded like any operator, and not copied; a short
+    # constant list (the game's colours, say) under an element with no generator of its own is
+    # bounded work too; any other source has every element charged to the work budget
+    if it == players:
+        it = f"range({c.bind('NP')})"
+    elif not _short_constant(c, it) or _has_generator(gen.elt) or _has_generator(gen.cond):
+        it = f"{c.helper(each)}(rt, {it})"
     inner = scope.child()
     var = c.mod.fresh("v_" + gen.var)
     inner.known[gen.var] = (var, elem(itt))
@@ -597,6 +601,20 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
         values = ", ".join(src for _, src in frame)
         code = f"(lambda {names}: {code})({values})"
     return code, t
+
+
+def _short_constant(c: ExprCompiler, src: str) -> bool:
+    """`src` names a constant list of the game of at most SHORT_LIST items."""
+    from tabula.interpreter.compile.exprs import SHORT_LIST
+
+    value = c.mod.data.get(src)
+    return isinstance(value, list) and len(value) <= SHORT_LIST
+
+
+def _has_generator(node: Any) -> bool:
+    from tabula.interpreter.compile.exprs import _has_generator as has
+
+    return node is not None and has(node)
 
 
 def _equal_to(gen: ast.Generator, kind: str) -> ast.Expr | None:
