@@ -76,11 +76,12 @@ def key(
     # where the files are, too: a compiled game names its folder and every span names its file, so
     # a copy of the same files elsewhere is a game of its own (its errors point into the copy)
     h.update(str(game_folder.resolve()).encode())
+    h.update(f"as:{game_folder}:".encode())  # the path as written: spans show it in messages
     for f in sorted(game_folder.rglob("*.yaml")):
         h.update(str(f.relative_to(game_folder)).encode())
         h.update(f.read_bytes())
     for p, kind in packs:
-        h.update(f"pack:{kind}:{p.resolve()}:".encode())
+        h.update(f"pack:{kind}:{p.resolve()}:{p}:".encode())
         h.update(p.read_bytes())
     h.update(json.dumps(options or {}, sort_keys=True, default=repr).encode())
     h.update(b"instrument" if instrument else b"plain")
