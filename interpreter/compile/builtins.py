@@ -557,7 +557,7 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
             code, t = f"({charged}.count({v}) if {xs} else 0)", INT
         else:
             code, t = f"(({v} in {charged}) if {xs} else False)", BOOL
-        return (code if xs == it else f"(lambda {xs}: {code})({it})"), t
+        return _bound(code, [] if xs == it else [(xs, it)]), t
     it, itt = c.list_code(gen.iter, scope)
     players = f"list(range({c.bind('NP')}))"
     # the players: at most MAX_PLAYERS elements, bounded like any operator, and not copied; a short
@@ -595,12 +595,16 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
         code = (
             _EMPTY[kind] if "False" in hoisted else f"({code} if {' and '.join(hoisted)} else {_EMPTY[kind]})"
         )
-    if frame:
-        # loop-invariant calls computed once, before the loop
-        names = ", ".join(name for name, _ in frame)
-        values = ", ".join(src for _, src in frame)
-        code = f"(lambda {names}: {code})({values})"
-    return code, t
+    return _bound(code, frame), t  # loop-invariant calls computed once, before the loop
+
+
+def _bound(code: str, bindings: list[tuple[str, str]]) -> str:
+    """`code` with each (name, source) of `bindings` computed once, first (a lambda's arguments)."""
+    if not bindings:
+        return code
+    names = ", ".join(name for name, _ in bindings)
+    values = ", ".join(src for _, src in bindings)
+    return f"(lambda {names}: {code})({values})"
 
 
 def _short_constant(c: ExprCompiler, src: str) -> bool:
@@ -715,15 +719,9 @@ def _first_of_each_code(c: ExprCompiler, gen: ast.Generator, key: ast.Expr, scop
         key_src, _ = c.code(key, inner)
     finally:
         c.leave_loop()
-    keys = f"[{key_src} for {var} in {xs}]"
-    if frame:  # calls in the key that do not depend on the item: computed once
-        names = ", ".join(name for name, _ in frame)
-        values = ", ".join(src for _, src in frame)
-        keys = f"(lambda {names}: {keys})({values})"
+    keys = _bound(f"[{key_src} for {var} in {xs}]", frame)  # calls not using the item: once
     code = f"{c.helper(_first_of_each)}(rt, {c.helper(each)}(rt, {xs}), {keys})"
-    if xs != it:
-        code = f"(lambda {xs}: {code})({it})"
-    return code, list_of(elem(itt))
+    return _bound(code, [] if xs == it else [(xs, it)]), list_of(elem(itt))
 
 
 def _aggregate(
