@@ -244,6 +244,34 @@ def _has_generator(node: Any) -> bool:
     return isinstance(node, ast.Generator) or any(_has_generator(v) for v in _children(node))
 
 
+def _call_sites(node: Any, names: set[str], in_generator: bool = False) -> int:
+    """How often `node` calls a function of `names`: a call inside a generator counts twice."""
+    n = 0
+    called = isinstance(node, (ast.Call, ast.CallGen)) and isinstance(node.func, ast.Name)
+    if (called and node.func.id in names) or (isinstance(node, ast.Name) and node.id in names):
+        n += 2 if in_generator else 1
+    inner = in_generator or isinstance(node, ast.Generator)
+    for v in _children(node):
+        if not (called and v is node.func):
+            n += _call_sites(v, names, inner)
+    return n
+
+
+def _has_loop(node: Any) -> bool:
+    """`node` holds a generator that runs as a Python loop (`count(x for x in L where x == E)` and
+    `any(x == E for x in L)` run as C loops: `L.count(E)`, `E in L`)."""
+    from tabula.interpreter.compile.builtins import _equal_to
+
+    if (
+        isinstance(node, ast.CallGen)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("count", "any")
+        and _equal_to(node.gen, node.func.id) is not None
+    ):
+        return _has_loop(node.gen.iter)
+    return isinstance(node, ast.Generator) or any(_has_loop(v) for v in _children(node))
+
+
 def conjuncts(node: ast.Expr) -> list[ast.Expr]:
     if isinstance(node, ast.And):
         return [*conjuncts(node.left), *conjuncts(node.right)]
@@ -270,16 +298,17 @@ def names_in(node: Any) -> set[str]:
 
 
 def mark_expensive(functions: dict[str, FunctionSlot]) -> None:
-    """Set `expensive` on every function that loops, directly or through functions it calls."""
+    """Set `expensive` on every function worth remembering: it loops, or it calls expensive
+    functions more than once (or inside a generator). A function that calls one expensive function
+    once costs one remembered lookup of it: remembering it too would cost more than it saves."""
     for slot in functions.values():
-        slot.expensive = slot.body is not None and _has_generator(slot.body)
+        slot.expensive = slot.body is not None and _has_loop(slot.body)
     changed = True
     while changed:
         changed = False
+        names = {name for name, slot in functions.items() if slot.expensive}
         for slot in functions.values():
-            if not slot.expensive and any(
-                functions[c].expensive for c in calls_in(slot.body) & set(functions)
-            ):
+            if not slot.expensive and _call_sites(slot.body, names) >= 2:
                 slot.expensive = changed = True
 
 
