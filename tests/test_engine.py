@@ -54,14 +54,23 @@ def test_labels_read_in_the_games_words(tmp_path: Path) -> None:
         ("  last: {initial: none}", "  round: {initial: none}", "C004"),
         ("      set last = me", "      set round = 3", "E110"),
         ("    when: n <= pile", "    when: count(x for x in takes where x > n default 1) >= 0", "E116"),
-        ("    phases:\n      - id: main\n        do: |\n          window p: take, play_card, stop\n",
-         "    phases: []\n", "F002"),
+        (
+            "    phases:\n      - id: main\n        do: |\n          window p: take, play_card, stop\n",
+            "    phases: []\n",
+            "F002",
+        ),
         # declared names become identifiers in generated code: anything else is refused
         ("  pile: {initial: 0}", '  "x): pass\\nimport os #": {initial: 0}', "C005"),
         ("    params: {n: takes}", "    params: {'n=__import__(\"os\")': takes}", "C005"),
     ],
-    ids=["reserved-name", "set-engine-name", "default-outside-max", "no-phases", "code-in-a-name",
-         "code-in-a-parameter"],
+    ids=[
+        "reserved-name",
+        "set-engine-name",
+        "default-outside-max",
+        "no-phases",
+        "code-in-a-name",
+        "code-in-a-parameter",
+    ],
 )
 def test_author_errors(tmp_path: Path, old: str, new: str, code: str) -> None:
     assert code in codes(variant(tmp_path, old, new))
@@ -89,3 +98,25 @@ def test_unused_definitions_and_unheard_triggers_are_warnings(tmp_path: Path) ->
     found = sorted((d.code, d.message) for d in game.check_warnings)
     assert ("W001", "procedure 'forgotten' is never used") in found
     assert ("W002", "trigger 'ear' waits for 'bell', which nothing emits") in found
+
+
+def test_two_actions_enumerating_the_same_values_share_one_enumeration(tmp_path: Path) -> None:
+    from tabula.cli import main
+
+    # `take_more` says what `take` says, in other spacing, at another place: its generated text
+    # differs (fresh names), what it says does not
+    test = "n <= pile and count(x for x in (takes if n > 0 else []) where x == n) > 0"
+    folder = variant(tmp_path, "    when: n <= pile\n", f"    when: {test}\n")
+    text = (folder / "game.yaml").read_text()
+    text = text.replace("take, play_card, stop", "take, play_card, take_more, stop")
+    more = f"  take_more:\n    params: {{n: takes}}\n    when: {test.replace(' ', '  ')}\n    do: pass\n"
+    (folder / "game.yaml").write_text(text.replace("  stop:\n", more + "  stop:\n"))
+    assert main(["compile", str(folder), "--dump", str(tmp_path / "out")]) == 0
+    text = (tmp_path / "out" / "mini.py").read_text(encoding="utf-8")
+    window = text[text.index("def window_") :].split("\ndef ")[0]
+    assert "_lg0 = legal" in window and window.count("legal = _lg0") == 2
+    engine = Engine(load_game(folder))
+    st = engine.new_game(2, 1)
+    ids = st["dec"]["ids"]
+    takes = [i.split(":")[1] for i in ids if i.startswith("take:")]
+    assert takes and takes == [i.split(":")[1] for i in ids if i.startswith("take_more:")]

@@ -229,6 +229,15 @@ def _children(node: Any) -> Iterator[Any]:
         yield from node
 
 
+def shape(node: Any) -> Any:
+    """An expression without its positions: two texts that say the same thing have equal shapes."""
+    if isinstance(node, ast.Node):
+        return (type(node).__name__, *(shape(v) for k, v in vars(node).items() if k != "span"))
+    if isinstance(node, tuple):
+        return tuple(shape(v) for v in node)
+    return node
+
+
 def calls_in(node: Any) -> set[str]:
     found: set[str] = set()
     if isinstance(node, (ast.Call, ast.CallGen)) and isinstance(node.func, ast.Name):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabula.interpreter.compile import support
-from tabula.interpreter.compile.exprs import ExprCompiler, and_chain, conjuncts, names_in
+from tabula.interpreter.compile.exprs import ExprCompiler, and_chain, conjuncts, names_in, shape
 from tabula.interpreter.compile.scope import PLAYER, Scope
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.source import Report, Span
@@ -58,17 +58,16 @@ class WindowCompiler:
             ex.report = saved
         # actions that enumerate the same parameters under the same test (two ways to use one
         # printed symbol, say) share one enumeration, made by the first that gets to it
-        loops = [tuple(body) for _, body, _ in parts if body]
+        loops = [key for _, body, _, key in parts if body]
         shared = {
-            body: f"_lg{i}" for i, body in enumerate(dict.fromkeys(b for b in loops if loops.count(b) > 1))
+            key: f"_lg{i}" for i, key in enumerate(dict.fromkeys(k for k in loops if loops.count(k) > 1))
         }
         lines += [f"    {name} = None" for name in shared.values()]
-        for guard, body, tail in parts:
+        for guard, body, tail, key in parts:
             indent = "    "
             if guard:
                 lines.append(f"    if {guard}:")
                 indent += "    "
-            key = tuple(body)
             if key in shared:
                 var = shared[key]
                 lines.append(f"{indent}if {var} is None:")
@@ -81,18 +80,20 @@ class WindowCompiler:
         lines.append("    return ids, vals")
         return ex.mod.function("\n".join(lines) + "\n", name)
 
-    def action(self, ai: int) -> tuple[str | None, list[str], list[str]]:
+    def action(self, ai: int) -> tuple[str | None, list[str], list[str], Any]:
         """One action's code as (the test of its parameterless conjuncts or None, the enumeration of
-        its legal arguments into `legal`, what adds them): the last two indented from the guard's."""
+        its legal arguments into `legal`, what adds them, what the enumeration says: its parameters
+        and test without their positions): the second and third indented from the guard's."""
         act = self.actions[ai]
         scope = Scope({}, f"action '{act.name}'", {"me": PLAYER})
         if not act.params:
             test = self.ex.cond_code(act.when, scope) if act.when is not None else "True"
-            return test, [], [f"ids.append({act.name!r})", f"vals.append([{ai}, []])"]
+            return test, [], [f"ids.append({act.name!r})", f"vals.append([{ai}, []])"], None
         names = {p for p, _, _ in act.params}
         parts = conjuncts(act.when) if act.when is not None else []
         guards = [c for c in parts if not names & names_in(c)]
         rest = [c for c in parts if c not in guards]
+        key = (shape(tuple(act.params)), shape(tuple(rest)))
         guard = self.ex.cond_code(and_chain(guards), scope) if guards else None
         if len(act.params) == 1:  # the legal values themselves, in one comprehension
             pname, node, t = act.params[0]
@@ -101,7 +102,8 @@ class WindowCompiler:
             test = f" if {self.ex.cond_code(and_chain(rest), inner_scope)}" if rest else ""
             body = [f"legal = [v_{pname} for v_{pname} in {src}{test}]"]
             add = self.ex.helper(support.add_single)
-            return guard, body, [f"if legal: {add}(rt, ids, vals, {act.name + ':'!r}, {ai}, legal, {t!r})"]
+            tail = [f"if legal: {add}(rt, ids, vals, {act.name + ':'!r}, {ai}, legal, {t!r})"]
+            return guard, body, tail, key
         body = ["legal = []"]
         inner = ""
         for pname, node, t in act.params:
@@ -112,7 +114,7 @@ class WindowCompiler:
         test = self.ex.cond_code(and_chain(rest), scope) if rest else "True"
         args = ", ".join(f"v_{p}" for p, _, _ in act.params)
         body.append(f"{inner}if {test}: legal.append([{args}])")
-        return guard, body, self._add(act.name, ai, [t for _, _, t in act.params])
+        return guard, body, self._add(act.name, ai, [t for _, _, t in act.params]), key
 
     def _add(self, name: str, ai: int, types: list[str]) -> list[str]:
         add = self.ex.helper(support.add_options)
