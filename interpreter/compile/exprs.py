@@ -364,6 +364,7 @@ class ExprCompiler:
         # (generated writes clear it: see effects.py), so one evaluation never repeats another
         self.memo_mode = True
         self._memo_ids: dict[str, int] = {}
+        self._counter_tables: dict[str, str] = {}  # counter -> the table of its keys' offsets
         self._columns: dict[str, str] = {}
         mark_recursion(functions)
         mark_expensive(functions)
@@ -671,9 +672,15 @@ class ExprCompiler:
         if c.per_player:
             p, pt = self.code(args[0], scope)
             self.expect(pt, PLAYER, args[0].span)
-            player = f" + ({p}) * {width}" if c.keys else f" + ({p})"
+            player = f"({p}) * {width}" if c.keys else f"({p})"
+
+        def at(offset: int | str) -> str:  # the offsets are added up here, not at every read
+            if not player:
+                return f"({offset})"
+            return f"({player})" if offset == 0 else f"({offset} + {player})"
+
         if not c.keys:
-            return f"({base}{player})"
+            return at(base)
         key_node = args[-1]
         if isinstance(key_node, (ast.Name, ast.String)):
             word = key_node.id if isinstance(key_node, ast.Name) else key_node.value
@@ -681,7 +688,7 @@ class ExprCompiler:
                 word in scope.locals or word in scope.py or word in scope.known
             )
             if word in c.keys and not shadowed:
-                return f"({base}{player} + {c.keys.index(word)})"
+                return at(base + c.keys.index(word))
             if isinstance(key_node, ast.String) or (
                 not shadowed
                 and word not in self.g.constants
@@ -696,10 +703,15 @@ class ExprCompiler:
         k, _ = self.code(key_node, scope)
         lit = literal(k)
         if isinstance(lit, str) and lit in c.keys:
-            return f"({base}{player} + {c.keys.index(lit)})"
-        # a missing key raises KeyError, reported at the statement as "no such entry"
-        table = self.inject({key: i for i, key in enumerate(c.keys)}, f"keys_{name}")
-        return f"({base}{player} + {table}[{k}])"
+            return at(base + c.keys.index(lit))
+        # a missing key raises KeyError, reported at the statement as "no such entry"; the table
+        # holds each key's offset from the start of the counters (the base added in)
+        table = self._counter_tables.get(name)
+        if table is None:
+            table = self._counter_tables[name] = self.inject(
+                {key: base + i for i, key in enumerate(c.keys)}, f"at_{name}"
+            )
+        return at(f"{table}[{k}]")
 
     # ------------------------------------------------------------ loops: invariant calls
     def enter_loop(self, var: str) -> list[tuple[str, str]]:
