@@ -132,8 +132,17 @@ def test_a_huge_repeat_fails_on_the_step_budget(tmp_path: Path) -> None:
     folder = hostile(tmp_path, "repeat 10000000:\n  gain 1 n")
     err, st = run_error(folder)
     assert "steps without a decision" in err.message
-    # the loop was stopped after about STEP_BUDGET cheap statements, far from its 10 000 000
-    assert STEP_BUDGET // 2 < st["c"][0] <= STEP_BUDGET
+    # all 10 000 000 iterations are charged before the first runs: the loop never starts
+    assert st["c"][0] == 0
+    assert err.span is not None and Path(err.span.file).name == "game.yaml"
+
+
+def test_a_repeat_whose_iterations_run_out_the_budget_stops_part_way(tmp_path: Path) -> None:
+    folder = hostile(tmp_path, "repeat 1500000:\n  repeat 1:\n    gain 1 n")
+    err, st = run_error(folder)
+    assert "steps without a decision" in err.message
+    # the outer loop's 1 500 000 units fit; the inner loops' (one each) run out the other 500 000
+    assert STEP_BUDGET - 1500000 - 100 <= st["c"][0] <= STEP_BUDGET - 1500000
     assert err.span is not None and Path(err.span.file).name == "game.yaml"
 
 

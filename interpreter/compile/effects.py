@@ -193,8 +193,8 @@ class EffectCompiler(MachineCompiler):
         """Source of the deciding player passed on to `run` and `emit` (None when there is none)."""
         return "v_me" if mode == PY else "L.get('me')"
 
-    def charge(self, out: Lines, depth: int, span: Span) -> None:
-        out.add(depth, "rt.budget -= 1")
+    def charge(self, out: Lines, depth: int, span: Span, units: str = "1") -> None:
+        out.add(depth, f"rt.budget -= {units}")
         out.add(depth, f"if rt.budget < 0: {self.ex.helper(support.over_budget)}(rt)", span)
 
     # -- simple statements
@@ -336,8 +336,19 @@ class EffectCompiler(MachineCompiler):
     def _For(self, out: Lines, depth: int, n: ast.For, scope: Scope, mode: str) -> None:
         items, t = self.ex.list_code(n.iter, scope)
         var = self.declare(scope, n.var, elem(t), mode)
-        out.add(depth, f"for {var} in list({items}):", n.span)
-        self.charge(out, depth + 1, n.span)
+        # every element charged at once, before the first: the same work as one unit per iteration
+        # (a loop runs over a copy, so its length is known), without a test in each iteration
+        players = f"list(range({self.ex.bind('NP')}))"
+        if items == players:
+            xs, size = f"range({self.ex.bind('NP')})", self.ex.bind("NP")
+        elif isinstance(self.mod.data.get(items), list):  # a constant list: never written, not copied
+            xs, size = items, str(len(self.mod.data[items]))
+        else:
+            xs = self.tmp()
+            out.add(depth, f"{xs} = list({items})", n.span)
+            size = f"len({xs})"
+        self.charge(out, depth, n.span, size)
+        out.add(depth, f"for {var} in {xs}:", n.span)
         if n.cond is not None:
             out.add(depth + 1, f"if not {self.ex.cond_code(n.cond, scope)}: continue", n.cond.span)
         self.body(out, depth + 1, n.body, scope, mode)
@@ -346,8 +357,9 @@ class EffectCompiler(MachineCompiler):
         count, t = self.ex.code(n.count, scope)
         self.ex.expect(t, INT, n.count.span)
         k = self.tmp()
-        out.add(depth, f"for {k} in range({self.ex.helper(support.repeat_count)}({count})):", n.span)
-        self.charge(out, depth + 1, n.span)
+        out.add(depth, f"{k} = {self.ex.helper(support.repeat_count)}({count})", n.span)
+        self.charge(out, depth, n.span, f"max({k}, 0)")  # every iteration charged at once
+        out.add(depth, f"for {k} in range({k}):", n.span)
         self.body(out, depth + 1, n.body, scope, mode)
 
     def _While(self, out: Lines, depth: int, n: ast.While, scope: Scope, mode: str) -> None:
