@@ -26,10 +26,11 @@ that is cheap to read twice is tested for being a list inline. Inside a generato
 between two values of unknown type is left plain (a test per element would cost a bundled game
 about 3 %): each element compared reads at most the items of the two lists, and a list repeated
 (`[xs] * n`) is charged the items of the lists it copies. Not charged per element: the builtins that
-read one item or none (`len`, `first`, `top`, ...); a generator over the players (at most
-MAX_PLAYERS elements); a generator over a constant list of at most 64 items whose element and
-filter hold no generator; `x in L` where L has at most 64 items (exprs.SHORT_LIST: bounded work, like
-comparing two short lists; a longer L is charged every item).
+read one item or none (`len`, `first`, `top`, ...); `x in L` where L has at most 64 items
+(exprs.SHORT_LIST: a C loop of bounded work, like comparing two short lists; a longer L is charged
+every item). Every generator's elements are charged, even over the players or a short list: one
+function or loop body may hold many generators, and charged only as one call or iteration they would
+hide up to 64 times their work each.
 """
 
 from __future__ import annotations

@@ -559,14 +559,12 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
             code, t = f"(({v} in {charged}) if {xs} else False)", BOOL
         return _bound(code, [] if xs == it else [(xs, it)]), t
     it, itt = c.list_code(gen.iter, scope)
-    players = f"list(range({c.bind('NP')}))"
-    # the players: at most MAX_PLAYERS elements, bounded like any operator, and not copied; a short
-    # constant list (the game's colours, say) under an element with no generator of its own is
-    # bounded work too; any other source has every element charged to the work budget
-    if it == players:
+    # every element is charged to the work budget, even of a short list: a function or a loop's body
+    # may hold many generators (each charged once, as one call or iteration, they would hide 64
+    # times its work); the players are not copied
+    if it == f"list(range({c.bind('NP')}))":
         it = f"range({c.bind('NP')})"
-    elif not _short_constant(c, it) or _has_generator(gen.elt) or _has_generator(gen.cond):
-        it = f"{c.helper(each)}(rt, {it})"
+    it = f"{c.helper(each)}(rt, {it})"
     inner = scope.child()
     var = c.mod.fresh("v_" + gen.var)
     inner.known[gen.var] = (var, elem(itt))
@@ -605,14 +603,6 @@ def _bound(code: str, bindings: list[tuple[str, str]]) -> str:
     names = ", ".join(name for name, _ in bindings)
     values = ", ".join(src for _, src in bindings)
     return f"(lambda {names}: {code})({values})"
-
-
-def _short_constant(c: ExprCompiler, src: str) -> bool:
-    """`src` names a constant list of the game of at most SHORT_LIST items."""
-    from tabula.interpreter.compile.exprs import SHORT_LIST
-
-    value = c.mod.data.get(src)
-    return isinstance(value, list) and len(value) <= SHORT_LIST
 
 
 def _has_generator(node: Any) -> bool:
