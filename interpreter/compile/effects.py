@@ -40,6 +40,7 @@ class ProcInfo:
     types: dict[str, str]
     cell: list[int] = field(default_factory=lambda: [0])
     suspends: bool = False
+    body: ast.Block | tuple[()] = ()
 
 
 class Lines:
@@ -192,6 +193,23 @@ class EffectCompiler(MachineCompiler):
     def me(self, scope: Scope, mode: str) -> str:
         """Source of the deciding player passed on to `run` and `emit` (None when there is none)."""
         return "v_me" if mode == PY else "L.get('me')"
+
+    def weight(self, stmts: ast.Block | tuple[()]) -> int:
+        """What one pass of a loop's body is charged: its statements, those of its branches and of
+        the procedures it runs counted in (at least 1). A loop inside charges its own iterations;
+        a procedure that runs itself is counted once."""
+        return max(1, self._statements(stmts, set()))
+
+    def _statements(self, stmts: ast.Block | tuple[()], seen: set[str]) -> int:
+        n = 0
+        for s in stmts:
+            n += 1
+            if isinstance(s, ast.If):
+                n += sum(self._statements(b, seen) for _, b in s.branches)
+                n += self._statements(s.otherwise, seen) if s.otherwise is not None else 0
+            elif isinstance(s, ast.Run) and s.name in self.procedures and s.name not in seen:
+                n += self._statements(self.procedures[s.name].body, seen | {s.name})
+        return n
 
     def charge(self, out: Lines, depth: int, span: Span, units: str = "1") -> None:
         out.add(depth, f"rt.budget -= {units}")
@@ -347,7 +365,8 @@ class EffectCompiler(MachineCompiler):
             xs = self.tmp()
             out.add(depth, f"{xs} = list({items})", n.span)
             size = f"len({xs})"
-        self.charge(out, depth, n.span, size)
+        w = self.weight(n.body)
+        self.charge(out, depth, n.span, size if w == 1 else f"{size} * {w}")
         out.add(depth, f"for {var} in {xs}:", n.span)
         if n.cond is not None:
             out.add(depth + 1, f"if not {self.ex.cond_code(n.cond, scope)}: continue", n.cond.span)
@@ -358,13 +377,14 @@ class EffectCompiler(MachineCompiler):
         self.ex.expect(t, INT, n.count.span)
         k = self.tmp()
         out.add(depth, f"{k} = {self.ex.helper(support.repeat_count)}({count})", n.span)
-        self.charge(out, depth, n.span, f"max({k}, 0)")  # every iteration charged at once
+        w = self.weight(n.body)
+        self.charge(out, depth, n.span, f"max({k}, 0) * {w}")  # every iteration charged at once
         out.add(depth, f"for {k} in range({k}):", n.span)
         self.body(out, depth + 1, n.body, scope, mode)
 
     def _While(self, out: Lines, depth: int, n: ast.While, scope: Scope, mode: str) -> None:
         out.add(depth, f"while {self.ex.cond_code(n.cond, scope)}:", n.span)
-        self.charge(out, depth + 1, n.span)
+        self.charge(out, depth + 1, n.span, str(self.weight(n.body)))
         self.body(out, depth + 1, n.body, scope, mode)
 
     def declare(self, scope: Scope, name: str, t: str, mode: str) -> str:

@@ -357,7 +357,13 @@ class GameCompiler:
         for hname, hinfo in self.hooks.items():
             hinfo.suspends = hname in suspension.hook_suspending
         procedures = {
-            name: ProcInfo(name, [p for p, _ in typed], dict(typed), suspends=name in suspension.suspending)
+            name: ProcInfo(
+                name,
+                [p for p, _ in typed],
+                dict(typed),
+                suspends=name in suspension.suspending,
+                body=proc_bodies.get(name) or (),
+            )
             for name, typed in proc_types.items()
         }
         action_index = {name: i for i, name in enumerate(d.get("actions") or {})}

@@ -157,7 +157,7 @@ class MachineCompiler:
         head, body, end = m.label(), m.label(), m.label()
         m.goto(head)
         m.enter(head)
-        self.m_charge(m, n.span)
+        self.m_charge(m, n.span, self.weight(n.body))
         m.add(f"_it = L[{it!r}]; _i = L[{i!r}]")
         m.add("while _i < len(_it):")
         m.add(f"L[{n.var!r}] = _it[_i]; _i += 1", depth=1)
@@ -177,7 +177,7 @@ class MachineCompiler:
         head, body, end = m.label(), m.label(), m.label()
         m.goto(head)
         m.enter(head)
-        self.m_charge(m, n.span)
+        self.m_charge(m, n.span, self.weight(n.body))
         m.add(f"if {self.ex.cond_code(n.cond, scope)}: pc = {body}; continue", n.span)
         m.goto(end)
         m.enter(body)
@@ -193,7 +193,7 @@ class MachineCompiler:
         head, body, end = m.label(), m.label(), m.label()
         m.goto(head)
         m.enter(head)
-        self.m_charge(m, n.span)
+        self.m_charge(m, n.span, self.weight(n.body))
         m.add(f"if L[{left!r}] > 0: L[{left!r}] -= 1; pc = {body}; continue")
         m.add(f"del L[{left!r}]; pc = {end}; continue")
         m.enter(body)
@@ -201,8 +201,8 @@ class MachineCompiler:
         m.goto(head)
         m.enter(end)
 
-    def m_charge(self: EffectCompiler, m: Machine, span: Span) -> None:
-        m.add("rt.budget -= 1")
+    def m_charge(self: EffectCompiler, m: Machine, span: Span, units: int = 1) -> None:
+        m.add(f"rt.budget -= {units}")
         m.add(f"if rt.budget < 0: {self.ex.helper(support.over_budget)}(rt)", span)
 
     # -- calls that may suspend
