@@ -25,7 +25,7 @@ from tabula.interpreter.compile.scope import (
     list_of,
 )
 from tabula.interpreter.dsl import ast
-from tabula.interpreter.runtime import Runtime
+from tabula.interpreter.runtime import Runtime, over_budget
 
 if TYPE_CHECKING:
     from tabula.interpreter.compile.exprs import Code, ExprCompiler
@@ -56,6 +56,7 @@ class Builtin:
     impl: Callable[..., Any]
     list_args: tuple[int, ...] = ()  # argument positions that take a list or a zone
     inline: str | None = None  # Python source template used instead of calling impl
+    self_charged: bool = False  # impl charges the items of its list arguments itself
 
     def code(self, c: ExprCompiler, n: ast.Call, scope: Scope) -> Code:
         lo, hi = self.arity
@@ -70,7 +71,7 @@ class Builtin:
         compiled = [
             c.list_code(a, scope) if i in self.list_args else c.code(a, scope) for i, a in enumerate(n.args)
         ]
-        if self.name in READS_ALL:  # each item read is charged to the work budget
+        if self.name in READS_ALL and not self.self_charged:  # each item read is charged
             charge = c.helper(each)
             compiled = [
                 (f"{charge}(rt, {src})" if i in self.list_args and not is_literal(src) else src, t)
@@ -114,9 +115,36 @@ def _players(rt: Runtime) -> int:
     return n
 
 
+def _count_equal(rt: Runtime, xs: list[Any], v: Any) -> int:
+    """`count(x for x in xs where x == v)`: a C loop, every item charged."""
+    if not xs:
+        return 0
+    b = rt.budget - len(xs)
+    rt.budget = b
+    if b < 0:
+        over_budget()
+    return xs.count(v)
+
+
+def _has_equal(rt: Runtime, xs: list[Any], v: Any) -> bool:
+    """`any(x == v for x in xs)`: a C loop, every item charged."""
+    if not xs:
+        return False
+    b = rt.budget - len(xs)
+    rt.budget = b
+    if b < 0:
+        over_budget()
+    return v in xs
+
+
 def _distinct(rt: Runtime, xs: list[Any]) -> list[Any]:
     """The items in order of first appearance: linear for numbers, texts and the like (a dict keeps
-    the first of equal keys, as `in` would), pairwise for lists; every comparison charged."""
+    the first of equal keys, as `in` would), pairwise for lists; every item and comparison charged
+    (here, not by a call of `each`: these helpers run in the inner loops of windows)."""
+    b = rt.budget - len(xs)
+    rt.budget = b
+    if b < 0:
+        over_budget()
     try:
         return list(dict.fromkeys(xs))
     except TypeError:  # lists inside: no hash
@@ -280,6 +308,7 @@ _add(
         "=arg0",
         _distinct,
         (0,),
+        self_charged=True,
     )
 )
 _add(
@@ -548,9 +577,12 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
     if equal is not None:  # count(x for x in L where x == v) is L.count(v); any(x == v ...) is v in L
         it, _ = c.list_code(gen.iter, scope)
         v, _ = c.code(equal, scope)
-        from tabula.interpreter.compile.exprs import is_cheap
+        from tabula.interpreter.compile.exprs import is_cheap, is_simple
 
         # E is only computed for a list with items, as the loop would
+        if not is_cheap(it) and is_simple(v):  # E costs nothing: one call charges and counts
+            fn = _count_equal if kind == "count" else _has_equal
+            return f"{c.helper(fn)}(rt, {it}, {v})", INT if kind == "count" else BOOL
         xs = it if is_cheap(it) else c.mod.fresh("_xs")
         charged = f"{c.helper(each)}(rt, {xs})"
         if kind == "count":
