@@ -1015,6 +1015,9 @@ class ExprCompiler:
                 return repr(bool(_COMPARE[n.op](va, vb))), BOOL
             except TypeError:
                 pass
+        if n.op in ("==", "!=") and "None" in (a, b):  # state values are plain data: only none is none
+            other = b if a == "None" else a
+            return f"({other} {'is' if n.op == '==' else 'is not'} None)", BOOL
         if self._charged_compare(a, at, b, bt):  # each item compared is charged (budget.COMPARE)
             charged = f"{self.helper(budget.COMPARE[n.op])}(rt, {a}, {b})"
             for x in (b, a):  # a cheap operand that is no list: compared at once
