@@ -19,6 +19,7 @@ The function returns None when the effect is over, SUSPEND when a decision is pe
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.compile import support
@@ -65,16 +66,79 @@ class Machine:
             "    while True:",
         ]
         spans: dict[int, Span] = {}
-        for k, piece in enumerate(self.pieces):
-            out.append(f"        {'if' if k == 0 else 'elif'} pc == {k}:")
-            base = len(out)
-            body = piece.lines or ["pass"]
-            out.extend("            " + line for line in body)
-            for line, span in piece.spans.items():
-                spans[base + line] = span
+        pieces, inlined = _threaded(self.pieces)
+        # the pieces still jumped to first; those copied into their only jump after them, kept so
+        # that every pc below len(pieces) still resumes where it did
+        order = [k for k in range(len(pieces)) if k not in inlined] + sorted(inlined)
+        for i, k in enumerate(order):
+            out.append(f"        {'if' if i == 0 else 'elif'} pc == {k}:")
+            for text, span in pieces[k] or [("pass", None)]:
+                out.append("            " + text)
+                if span is not None:
+                    spans[len(out)] = span
         out.append("        else:")
         out.append(f"            raise {_bad_pc_name}(pc)")
         return "\n".join(out) + "\n", spans
+
+
+Piece = list[tuple[str, "Span | None"]]
+_JUMP = re.compile(r"^(?:(?P<pre>.*?); )?pc = (?P<k>\d+); continue$")
+_IF_JUMP = re.compile(r"^if (?P<cond>.*): pc = (?P<k>\d+); continue$")
+_ANY_JUMP = re.compile(r"pc = (\d+); continue")
+_RESUME = re.compile(r"fr\[1\] = (\d+);")
+_MAX_NESTING = 8  # pieces copied into an `if` at most this deep
+
+
+def _threaded(machine_pieces: list[Lines]) -> tuple[list[Piece], set[int]]:
+    """The pieces with each jump to a piece that nothing else jumps to nor resumes at replaced by
+    that piece's code (a copy: the original stays, for a save resuming there), and the set of pieces
+    so copied. Where the jump ends a piece the code follows it; where it is `if c: pc = k; continue`
+    the code becomes the `if`'s body. Every piece ends in a jump or a return, so a copy does too."""
+    pieces: list[Piece] = [
+        [(text, lines.spans.get(i + 1)) for i, text in enumerate(lines.lines)] for lines in machine_pieces
+    ]
+    refs: dict[int, int] = {}
+    resumed = {0}
+    for piece in pieces:
+        for text, _ in piece:
+            for k in _ANY_JUMP.findall(text):
+                refs[int(k)] = refs.get(int(k), 0) + 1
+            resumed.update(int(k) for k in _RESUME.findall(text))
+    inlined: set[int] = set()
+
+    def movable(k: int, into: int) -> bool:
+        return k != into and refs.get(k) == 1 and k not in resumed and k not in inlined
+
+    changed = True
+    while changed:
+        changed = False
+        for j, piece in enumerate(pieces):
+            if j in inlined:
+                continue
+            out: Piece = []
+            for text, span in piece:
+                depth = (len(text) - len(text.lstrip(" "))) // 4
+                body = text.lstrip(" ")
+                compound = body.startswith(("if ", "elif ", "else", "while ", "for "))
+                m = None if compound else _JUMP.match(body)
+                c = _IF_JUMP.match(body) if body.startswith("if ") else None
+                hit = m or c
+                k = int(hit.group("k")) if hit else -1
+                if hit and movable(k, j) and (m or depth < _MAX_NESTING):
+                    pad = "    " * depth
+                    if m:
+                        if m.group("pre"):
+                            out.append((pad + m.group("pre"), span))
+                        out.extend((pad + t, sp) for t, sp in pieces[k])
+                    elif c is not None:
+                        out.append((pad + f"if {c.group('cond')}:", span))
+                        out.extend((pad + "    " + t, sp) for t, sp in pieces[k])
+                    inlined.add(k)
+                    changed = True
+                else:
+                    out.append((text, span))
+            pieces[j] = out
+    return pieces, inlined
 
 
 _bad_pc_name = "_h_bad_pc"
