@@ -66,18 +66,28 @@ class Machine:
             "    while True:",
         ]
         spans: dict[int, Span] = {}
-        pieces, inlined = _threaded(self.pieces)
-        # the pieces still jumped to first; those copied into their only jump after them, kept so
-        # that every pc below len(pieces) still resumes where it did
-        order = [k for k in range(len(pieces)) if k not in inlined] + sorted(inlined)
-        for i, k in enumerate(order):
-            out.append(f"        {'if' if i == 0 else 'elif'} pc == {k}:")
-            for text, span in pieces[k] or [("pass", None)]:
-                out.append("            " + text)
-                if span is not None:
-                    spans[len(out)] = span
-        out.append("        else:")
-        out.append(f"            raise {_bad_pc_name}(pc)")
+        pieces, _ = _threaded(self.pieces)
+        # the pieces copied into their only jump are kept, so that every pc below len(pieces) still
+        # resumes where it did; the dispatch halves the range of pcs at each test
+
+        def dispatch(keys: list[int], pad: str) -> None:
+            if len(keys) > _LINEAR_DISPATCH:
+                half = len(keys) // 2
+                out.append(f"{pad}if pc < {keys[half]}:")
+                dispatch(keys[:half], pad + "    ")
+                out.append(f"{pad}else:")
+                dispatch(keys[half:], pad + "    ")
+                return
+            for i, k in enumerate(keys):
+                out.append(f"{pad}{'if' if i == 0 else 'elif'} pc == {k}:")
+                for text, span in pieces[k] or [("pass", None)]:
+                    out.append(pad + "    " + text)
+                    if span is not None:
+                        spans[len(out)] = span
+            out.append(f"{pad}else:")
+            out.append(f"{pad}    raise {_bad_pc_name}(pc)")
+
+        dispatch(list(range(len(pieces))), "        ")
         return "\n".join(out) + "\n", spans
 
 
@@ -87,6 +97,7 @@ _IF_JUMP = re.compile(r"^if (?P<cond>.*): pc = (?P<k>\d+); continue$")
 _ANY_JUMP = re.compile(r"pc = (\d+); continue")
 _RESUME = re.compile(r"fr\[1\] = (\d+);")
 _MAX_NESTING = 8  # pieces copied into an `if` at most this deep
+_LINEAR_DISPATCH = 4  # at most this many pcs are tested one after the other
 
 
 def _threaded(machine_pieces: list[Lines]) -> tuple[list[Piece], set[int]]:
