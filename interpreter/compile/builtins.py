@@ -6,6 +6,7 @@ is generated from this registry), its arity, and a compile function that returns
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
@@ -619,13 +620,32 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
     rest = [p for p in parts if p not in fixed]
     cond = f" if {' and '.join(rest)}" if rest else ""
     loop = f"for {var} in {it}{cond}"
-    code, t = _aggregate(c, kind, elt, et, loop, bool(cond), gen, scope)
+    fast = _lookup_filter(kind, elt, et, var, it, rest)
+    code, t = fast or _aggregate(c, kind, elt, et, loop, bool(cond), gen, scope)
     hoisted = [h for h in fixed if h != "True"]
     if hoisted:
         code = (
             _EMPTY[kind] if "False" in hoisted else f"({code} if {' and '.join(hoisted)} else {_EMPTY[kind]})"
         )
     return _bound(code, frame), t  # loop-invariant calls computed once, before the loop
+
+
+def _lookup_filter(kind: str, elt: str, et: str, var: str, it: str, rest: list[str]) -> Code | None:
+    """A generator whose only test is a mark or property of its item (`where s.in_town`), as C
+    loops: `filter` with the table's own lookup, the same truth test as the comprehension's `if`."""
+    if len(rest) != 1:
+        return None
+    m = re.fullmatch(rf"\(?((?:m_|_prop_)\w+)\[{var}\]\)?", rest[0])
+    if m is None:
+        return None
+    lookup = f"{m.group(1)}.__getitem__"
+    if kind == "count":
+        return f"len(list(filter({lookup}, {it})))", INT
+    if kind == "list" and elt == var:
+        return f"list(filter({lookup}, {it}))", list_of(et)
+    if kind == "any" and elt == "True":
+        return f"any(map({lookup}, {it}))", BOOL
+    return None
 
 
 def _bound(code: str, bindings: list[tuple[str, str]]) -> str:

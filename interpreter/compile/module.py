@@ -52,6 +52,8 @@ SAFE_BUILTINS: dict[str, Any] = {
         set,
         tuple,
         zip,
+        filter,
+        map,
     )
 }
 SAFE_BUILTINS.update(KeyError=KeyError, TypeError=TypeError, IndexError=IndexError)
