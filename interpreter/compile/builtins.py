@@ -635,7 +635,7 @@ def _lookup_filter(kind: str, elt: str, et: str, var: str, it: str, rest: list[s
     loops: `filter` with the table's own lookup, the same truth test as the comprehension's `if`."""
     if len(rest) != 1:
         return None
-    m = re.fullmatch(rf"\(?((?:m_|_prop_)\w+)\[{var}\]\)?", rest[0])
+    m = re.fullmatch(rf"\(?((?:m_|_)\w+)\[{var}\]\)?", rest[0])  # a mark, or a column of the game
     if m is None:
         return None
     lookup = f"{m.group(1)}.__getitem__"

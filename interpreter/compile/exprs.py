@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast as pyast
 import operator
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,6 +92,9 @@ def _broken(rt: Runtime) -> Any:
 def _as_list(rt: Runtime, v: Any) -> Any:
     """A list from a value of unknown static type: ints are zone instances."""
     return rt.st["z"][v] if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+_COLUMN_READ = re.compile(r"\(?(_(?:prop|attr)_\w+)\[((?:v_|L\[')?[\w']+\]?)\]\)?")
 
 
 def literal(src: str) -> Any:
@@ -365,6 +369,7 @@ class ExprCompiler:
         self.memo_mode = True
         self._memo_ids: dict[str, int] = {}
         self._counter_tables: dict[str, str] = {}  # counter -> the table of its keys' offsets
+        self._derived: dict[tuple[str, str, str], str] = {}  # (column, op, value) -> its answers
         self._columns: dict[str, str] = {}
         mark_recursion(functions)
         mark_expensive(functions)
@@ -1018,6 +1023,10 @@ class ExprCompiler:
         if n.op in ("==", "!=") and "None" in (a, b):  # state values are plain data: only none is none
             other = b if a == "None" else a
             return f"({other} {'is' if n.op == '==' else 'is not'} None)", BOOL
+        if n.op in ("==", "!="):
+            derived = self._derived_test(a, b, n.op) or self._derived_test(b, a, n.op)
+            if derived is not None:
+                return derived, BOOL
         if self._charged_compare(a, at, b, bt):  # each item compared is charged (budget.COMPARE)
             charged = f"{self.helper(budget.COMPARE[n.op])}(rt, {a}, {b})"
             for x in (b, a):  # a cheap operand that is no list: compared at once
@@ -1025,6 +1034,24 @@ class ExprCompiler:
                     return f"({a} {n.op} {b} if {x}.__class__ is not list else {charged})", BOOL
             return charged, BOOL
         return f"({a} {n.op} {b})", BOOL
+
+    def _derived_test(self, read: str, other: str, op: str) -> str | None:
+        """`T[i] == v` where T is a constant column of the game (a property, a component's type) and
+        v a literal: a lookup in a column of the answers, made once (a single lookup filters as a
+        C loop, builtins._lookup_filter)."""
+        m = _COLUMN_READ.fullmatch(read)
+        value = literal(other)
+        if m is None or value is _NO_VALUE or isinstance(value, (list, dict)):
+            return None
+        column = self.mod.data.get(m.group(1))
+        if not isinstance(column, list) or any(isinstance(x, (list, dict)) for x in column):
+            return None
+        key = (m.group(1), op, repr(value))
+        name = self._derived.get(key)
+        if name is None:
+            answers = [(x == value) == (op == "==") for x in column]
+            name = self._derived[key] = self.inject(answers, f"{m.group(1).strip('_')}_is")
+        return f"{name}[{m.group(2)}]"
 
     def _charged_compare(self, a: str, at: str, b: str, bt: str) -> bool:
         """Whether a comparison may read two long lists: both operands may be lists, and one is
