@@ -631,21 +631,14 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
 
 
 def _lookup_filter(kind: str, elt: str, et: str, var: str, it: str, rest: list[str]) -> Code | None:
-    """A generator whose only test is a mark or property of its item (`where s.in_town`), as C
-    loops: `filter` with the table's own lookup, the same truth test as the comprehension's `if`."""
-    if len(rest) != 1:
+    """`any(x.m for x in L)` whose only test is a mark or a column of its item (`where s.in_town`):
+    `any(map(T.__getitem__, L))`, the same truth test in a C loop, without the generator object
+    that `next(...)` needs (a count or a list stays a comprehension: `filter` with a bound lookup
+    takes longer than the comprehension's own subscript)."""
+    if kind != "any" or elt != "True" or len(rest) != 1:
         return None
     m = re.fullmatch(rf"\(?((?:m_|_)\w+)\[{var}\]\)?", rest[0])  # a mark, or a column of the game
-    if m is None:
-        return None
-    lookup = f"{m.group(1)}.__getitem__"
-    if kind == "count":
-        return f"len(list(filter({lookup}, {it})))", INT
-    if kind == "list" and elt == var:
-        return f"list(filter({lookup}, {it}))", list_of(et)
-    if kind == "any" and elt == "True":
-        return f"any(map({lookup}, {it}))", BOOL
-    return None
+    return None if m is None else (f"any(map({m.group(1)}.__getitem__, {it}))", BOOL)
 
 
 def _bound(code: str, bindings: list[tuple[str, str]]) -> str:
