@@ -12,12 +12,15 @@ only the components whose contribution is not neutral are looked at while playin
 code they share (the same code but for the names made up for it: a generator's variable, equal
 injected data). A value or rule that nothing modifies is just its base.
 
-Most components are inactive most of the time, so their tests are guarded: when every group of a
-stretch has an `active` test that first reads a mark of `self` and is false where that mark is
-empty (`p in self.active_for`: `False if not m_active_for[v_self] else ...`), the stretch runs only
-if one of its components' marks is not empty, which is one C-level scan
-(`any(map(m.__getitem__, ids))`). In a group whose condition does not depend on `self`, the
-condition is tested for the first active component only: it gives the same answer for the others.
+Most components are inactive most of the time, so their tests are guarded. A group's `active` test
+that first reads a mark of `self` and is false where that mark is empty (`p in self.active_for`:
+`False if not m_active_for[v_self] else ...`) looks only at the components whose mark is not empty
+(`filter(m.__getitem__, ids)`, in C), and a run of such groups is skipped when all their marks are
+(`any(map(m.__getitem__, ids))`). When every group has one guard and their code needs more on entry
+than the base (other parts of the state, cells for a closure), the function tests the guard first
+and returns the base, calling the whole function only when some mark is not empty. In a group whose
+condition does not read `self`, the condition is tested for the first active component only: it
+gives the same answer for the others.
 """
 
 from __future__ import annotations
@@ -179,7 +182,9 @@ def _loop(ex: ExprCompiler, g: _Group, then: str, cond: bool, pad: str, guard: s
     return [f"{pad}for v_self in {pool}:", f"{pad}    if {test}: {then}"]
 
 
-def _stretch(ex: ExprCompiler, groups: list[_Group], then: Callable[[_Group], str], cond: bool) -> list[str]:
+def _stretch(
+    ex: ExprCompiler, groups: list[_Group], then: Callable[[_Group], str], cond: bool, outer: bool = True
+) -> list[str]:
     """The groups in order. A group with a guard looks only at the components whose guard mark is
     not empty; a run of such groups, or one component, is skipped when all their marks are empty."""
     lines: list[str] = []
@@ -191,7 +196,7 @@ def _stretch(ex: ExprCompiler, groups: list[_Group], then: Callable[[_Group], st
             j += 1
         run = groups[i:j]
         pad = "    "
-        if guard is not None and (len(run) > 1 or len(run[0].ids) == 1):
+        if outer and guard is not None and (len(run) > 1 or len(run[0].ids) == 1):
             ids = list(dict.fromkeys(c for g in run for c in g.ids))
             if len(ids) == 1:
                 lines.append(f"    if {guard}[{ids[0]}]:")
@@ -205,11 +210,50 @@ def _stretch(ex: ExprCompiler, groups: list[_Group], then: Callable[[_Group], st
     return lines
 
 
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\b[A-Za-z_][A-Za-z0-9_]*\b", text))
+
+
 def _define(head: str, lines: list[str]) -> str:
     """The function's text; `S` (the state) is bound only when it is used."""
     body = "\n".join(lines)
-    uses_state = re.search(r"\bS\b", body) is not None
+    uses_state = "S" in _words(body)
     return "\n".join([head, *(["    S = rt.st"] if uses_state else []), body]) + "\n"
+
+
+def _one_guard(groups: list[_Group]) -> str | None:
+    guards = {g.guard for g in groups}
+    return guards.pop() if len(guards) == 1 else None
+
+
+_CLOSURES = (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.Lambda)
+
+
+def _split(
+    ex: ExprCompiler,
+    head: str,
+    fn: str,
+    args: str,
+    groups: list[_Group],
+    guard: str,
+    fast: str,
+    whole: list[str],
+) -> str | None:
+    """When every group has one guard and the groups' code needs more on entry than the base does
+    (other parts of the state, or cells for a closure), the guard comes first (reading the mark
+    itself: it cannot fail): with every component's mark empty the function returns `fast` (the
+    base), else it calls the `whole` function (the groups without their common guard)."""
+    body = "\n".join(whole)
+    tree = pyast.parse("\n".join([f"def f(rt{args}):", body]))
+    closures = any(isinstance(n, _CLOSURES) for n in pyast.walk(tree))
+    state = (_words(body) - _words(fast) - {guard}) & ex.mod.bindings.keys()
+    if not closures and not state:
+        return None
+    ids = list(dict.fromkeys(c for g in groups for c in g.ids))
+    name = ex.mod.fresh(fn + "_active")
+    test = f"{ex.helper(map)}({ex.mod.bindings[guard]}.__getitem__, {ex.inject(ids, 'ids')})"
+    fast_lines = [f"    if any({test}): return {name}(rt{args})", f"    return {fast}"]
+    return _define(head, fast_lines) + _define(f"def {name}(rt{args}):", whole)
 
 
 def value_source(
@@ -227,9 +271,17 @@ def value_source(
     if not groups:
         return _define(f"def V_{name}(rt{args}):", [f"    return {base_src}"])
     lines = [f"    t = {base_src}"]
-    lines += _stretch(
-        ex, groups, lambda g: f"t += {g.amount}" if g.op == "+" else f"t = t * {g.amount}", False
-    )
+    guard = _one_guard(groups)
+
+    def term(g: _Group) -> str:
+        return f"t += {g.amount}" if g.op == "+" else f"t = t * {g.amount}"
+
+    if guard is not None:
+        whole = [*lines, *_stretch(ex, groups, term, False, outer=False), "    return t"]
+        split = _split(ex, f"def V_{name}(rt{args}):", f"V_{name}", args, groups, guard, base_src, whole)
+        if split is not None:
+            return split
+    lines += _stretch(ex, groups, term, False)
     lines.append("    return t")
     return _define(f"def V_{name}(rt{args}):", lines)
 
@@ -252,20 +304,30 @@ def rule_source(
     known = bool(literal(base_src)) if is_literal(base_src) else None
     if not groups or (known is True and not denies):
         return _define(head, [f"    return bool({base_src})"])
-    lines: list[str] = []
-    if denies:
-        if known is None:
-            lines.append(f"    ok = {base_src}")
-        lines += _stretch(ex, denies, lambda g: "return False", True)
-        if known is True:
-            return _define(head, [*lines, "    return True"])
-        if known is None:
-            lines.append("    if ok: return True")
-    elif known is None:
-        lines.append(f"    if {base_src}: return True")
-    lines += _stretch(ex, allows, lambda g: "return True", True)
-    lines.append("    return False")
-    return _define(head, lines)
+
+    def body(outer: bool) -> list[str]:
+        lines: list[str] = []
+        if denies:
+            if known is None:
+                lines.append(f"    ok = {base_src}")
+            lines += _stretch(ex, denies, lambda g: "return False", True, outer)
+            if known is True:
+                return [*lines, "    return True"]
+            if known is None:
+                lines.append("    if ok: return True")
+        elif known is None:
+            lines.append(f"    if {base_src}: return True")
+        lines += _stretch(ex, allows, lambda g: "return True", True, outer)
+        lines.append("    return False")
+        return lines
+
+    guard = _one_guard(groups)
+    if guard is not None:
+        fast = f"bool({base_src})" if known is None else repr(known)
+        split = _split(ex, head, f"R_{name}", args, groups, guard, fast, body(False))
+        if split is not None:
+            return split
+    return _define(head, body(True))
 
 
 _ = ANY
