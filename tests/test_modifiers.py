@@ -202,8 +202,9 @@ def test_the_code_is_grouped_guarded_and_tests_a_shared_condition_once(game: Com
     # Lamps are another; the Gate is one component, the Seal is not guarded (no `active`)
     assert sum("for v_self in" in line for line in rule.splitlines()) == 2
     assert rule.count("next((True for") == 1  # the Keys' all(...)
-    # only the components whose owners are not empty are looked at: one scan for the lot
-    assert rule.count("__getitem__, _ids_") == 3
+    # the cards are skipped when all their owners marks are empty: one test for the lot
+    keys_lamps_gate = [c.id for c in game.components if c.name in ("Key", "Lamp", "Gate")]
+    assert f"    if {' or '.join(f'm_owners[{c}]' for c in keys_lamps_gate)}:" in rule.splitlines()
     assert "break" in rule  # the Keys' condition does not read self: the first active Key decides
     assert "S = rt.st" not in rule and "ok =" not in rule
     assert "level" not in rule  # the Dud's condition folds to false, the Gate's to its coins test
@@ -215,9 +216,10 @@ def test_a_rule_whose_cards_read_more_than_its_base_tests_their_marks_first(game
     # may_win's cards read the lit mark, its base does not: with every owners mark empty, only the
     # base runs (a closure in the cards' code, which needs cells on entry, counts the same)
     fast = source_of(game, "R_may_win").splitlines()
-    assert len(fast) == 4 and "rt.st['m']['owners'].__getitem__" in fast[2]
-    assert fast[3].strip() == "return bool((C[(0 + (v_p))] == 7))"
-    whole = source_of(game, fast[2].split("return ")[1].split("(")[0])
+    assert len(fast) == 5 and "m_lit" not in "\n".join(fast)
+    assert fast[3].startswith("    if m_owners[") and " or m_owners[" in fast[3]
+    assert fast[4].strip() == "return bool((C[(0 + (v_p))] == 7))"
+    whole = source_of(game, fast[3].split("return ")[1].split("(")[0])
     assert whole.index("ok = ") < whole.index("return False") < whole.index("if ok: return True")
     assert "any(" not in whole  # the marks were looked at already
 

@@ -12,15 +12,14 @@ only the components whose contribution is not neutral are looked at while playin
 code they share (the same code but for the names made up for it: a generator's variable, equal
 injected data). A value or rule that nothing modifies is just its base.
 
-Most components are inactive most of the time, so their tests are guarded. A group's `active` test
-that first reads a mark of `self` and is false where that mark is empty (`p in self.active_for`:
-`False if not m_active_for[v_self] else ...`) looks only at the components whose mark is not empty
-(`filter(m.__getitem__, ids)`, in C), and a run of such groups is skipped when all their marks are
-(`any(map(m.__getitem__, ids))`). When every group has one guard and their code needs more on entry
-than the base (other parts of the state, cells for a closure), the function tests the guard first
-and returns the base, calling the whole function only when some mark is not empty. In a group whose
-condition does not read `self`, the condition is tested for the first active component only: it
-gives the same answer for the others.
+Most components are inactive most of the time, so their tests are guarded. When a group's `active`
+test first reads a mark of `self` and is false where that mark is empty (`p in self.active_for`:
+`False if not m_active_for[v_self] else ...`), a run of such groups is skipped when all their marks
+are empty (`if m_active_for[153] or m_active_for[154] or ...:`). When every group has one guard and
+their code needs more on entry than the base (other parts of the state, cells for a closure), the
+function tests the guard first and returns the base, calling the whole function only when some mark
+is not empty. In a group whose condition does not read `self`, the condition is tested for the first
+active component only: it gives the same answer for the others.
 """
 
 from __future__ import annotations
@@ -157,9 +156,9 @@ def _test(active: str, cond: str) -> str:
     return cond if active == "True" else f"{active} and {cond}"
 
 
-def _loop(ex: ExprCompiler, g: _Group, then: str, cond: bool, pad: str, guard: str | None) -> list[str]:
+def _loop(ex: ExprCompiler, g: _Group, then: str, cond: bool, pad: str) -> list[str]:
     """The code of one group: `then` for each component whose test holds (and, for a rule, its
-    condition). With a guard, a component whose guard mark is empty is not looked at."""
+    condition)."""
     if len(g.ids) == 1:
         test = _test(g.active, g.amount) if cond else g.active
         if "v_self" not in _names(g.active) | _names(g.amount):
@@ -168,8 +167,6 @@ def _loop(ex: ExprCompiler, g: _Group, then: str, cond: bool, pad: str, guard: s
     if cond and g.active == "True" and "v_self" not in _names(g.amount):
         return [f"{pad}if {g.amount}: {then}"]  # always counts, the same for each: once
     pool = ex.inject(g.ids, "ids")
-    if guard is not None:
-        pool = f"{ex.helper(filter)}({guard}.__getitem__, {pool})"  # Python's own, by reference
     if cond and g.amount != "True" and g.active != "True" and "v_self" not in _names(g.amount):
         # the condition is the same for every component: the first active one decides
         return [
@@ -185,8 +182,7 @@ def _loop(ex: ExprCompiler, g: _Group, then: str, cond: bool, pad: str, guard: s
 def _stretch(
     ex: ExprCompiler, groups: list[_Group], then: Callable[[_Group], str], cond: bool, outer: bool = True
 ) -> list[str]:
-    """The groups in order. A group with a guard looks only at the components whose guard mark is
-    not empty; a run of such groups, or one component, is skipped when all their marks are empty."""
+    """The groups in order; a run of groups with one guard is skipped when all their marks are empty."""
     lines: list[str] = []
     i = 0
     while i < len(groups):
@@ -196,18 +192,26 @@ def _stretch(
             j += 1
         run = groups[i:j]
         pad = "    "
-        if outer and guard is not None and (len(run) > 1 or len(run[0].ids) == 1):
-            ids = list(dict.fromkeys(c for g in run for c in g.ids))
-            if len(ids) == 1:
-                lines.append(f"    if {guard}[{ids[0]}]:")
-            else:
-                each = ex.helper(map)  # Python's own, by reference
-                lines.append(f"    if any({each}({guard}.__getitem__, {ex.inject(ids, 'ids')})):")
+        test = _any_mark(guard, run) if outer and guard is not None else None
+        if test is not None:
+            lines.append(f"    if {test}:")
             pad = "        "
         for g in run:
-            lines += _loop(ex, g, then(g), cond, pad, guard)
+            lines += _loop(ex, g, then(g), cond, pad)
         i = j
     return lines
+
+
+_UNROLL = 64  # at most this many components' marks are tested in one expression
+
+
+def _any_mark(guard: str, groups: list[_Group]) -> str | None:
+    """`m[a] or m[b] or ...` over the groups' components: four opcodes each, faster than a loop or
+    a C-level `any(map(...))` (which builds two objects) for the few copies a card has."""
+    ids = list(dict.fromkeys(c for g in groups for c in g.ids))
+    if len(ids) > _UNROLL:
+        return None
+    return " or ".join(f"{guard}[{cid}]" for cid in ids)
 
 
 def _words(text: str) -> set[str]:
@@ -240,19 +244,18 @@ def _split(
     whole: list[str],
 ) -> str | None:
     """When every group has one guard and the groups' code needs more on entry than the base does
-    (other parts of the state, or cells for a closure), the guard comes first (reading the mark
-    itself: it cannot fail): with every component's mark empty the function returns `fast` (the
-    base), else it calls the `whole` function (the groups without their common guard)."""
+    (other parts of the state, or cells for a closure), the guard comes first (a mark read cannot
+    fail): with every component's mark empty the function returns `fast` (the base), else it calls
+    the `whole` function (the groups without their common guard)."""
     body = "\n".join(whole)
     tree = pyast.parse("\n".join([f"def f(rt{args}):", body]))
     closures = any(isinstance(n, _CLOSURES) for n in pyast.walk(tree))
     state = (_words(body) - _words(fast) - {guard}) & ex.mod.bindings.keys()
-    if not closures and not state:
+    test = _any_mark(guard, groups)
+    if (not closures and not state) or test is None:
         return None
-    ids = list(dict.fromkeys(c for g in groups for c in g.ids))
     name = ex.mod.fresh(fn + "_active")
-    test = f"{ex.helper(map)}({ex.mod.bindings[guard]}.__getitem__, {ex.inject(ids, 'ids')})"
-    fast_lines = [f"    if any({test}): return {name}(rt{args})", f"    return {fast}"]
+    fast_lines = [f"    if {test}: return {name}(rt{args})", f"    return {fast}"]
     return _define(head, fast_lines) + _define(f"def {name}(rt{args}):", whole)
 
 
