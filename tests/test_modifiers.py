@@ -218,7 +218,7 @@ def test_a_rule_whose_cards_read_more_than_its_base_tests_their_marks_first(game
     fast = source_of(game, "R_may_win").splitlines()
     assert len(fast) == 5 and "m_lit" not in "\n".join(fast)
     assert fast[3].startswith("    if m_owners[") and " or m_owners[" in fast[3]
-    assert fast[4].strip() == "return bool((C[(0 + (v_p))] == 7))"
+    assert fast[4].strip() == "return bool((C[((v_p))] == 7))"
     whole = source_of(game, fast[3].split("return ")[1].split("(")[0])
     assert whole.index("ok = ") < whole.index("return False") < whole.index("if ok: return True")
     assert "any(" not in whole  # the marks were looked at already
