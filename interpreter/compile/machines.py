@@ -19,6 +19,7 @@ The function returns None when the effect is over, SUSPEND when a decision is pe
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.compile import support
@@ -55,9 +56,12 @@ class Machine:
         self.cur.add(depth, text, span)
 
     def goto(self, label: int) -> None:
-        self.cur.add(0, f"pc = {label}; continue")
+        self.cur.add(0, jump(label))
 
     def assemble(self, name: str, prologue: list[str]) -> tuple[str, dict[int, Span]]:
+        """The function's source: a loop over `pc` that finds its piece by halving the range of
+        pcs (a jump costs a few comparisons, not one per piece before it), with each jump to a
+        piece that only jumps on going straight to where that one goes."""
         out = [
             f"def {name}(rt, fr):",
             *(f"    {line}" for line in prologue),
@@ -65,16 +69,63 @@ class Machine:
             "    while True:",
         ]
         spans: dict[int, Span] = {}
-        for k, piece in enumerate(self.pieces):
-            out.append(f"        {'if' if k == 0 else 'elif'} pc == {k}:")
-            base = len(out)
-            body = piece.lines or ["pass"]
-            out.extend("            " + line for line in body)
-            for line, span in piece.spans.items():
-                spans[base + line] = span
-        out.append("        else:")
-        out.append(f"            raise {_bad_pc_name}(pc)")
+        final = self._final_targets()
+
+        def resolve(m: re.Match[str]) -> str:
+            return str(final[int(m.group(1))])
+
+        def emit(lo: int, hi: int, depth: int) -> None:
+            pad = "    " * depth
+            if hi - lo < _LEAF:
+                for k in range(lo, hi + 1):
+                    out.append(f"{pad}{'if' if k == lo else 'elif'} pc == {k}:")
+                    base = len(out)
+                    piece = self.pieces[k]
+                    body = piece.lines or ["pass"]
+                    out.extend(pad + "    " + _JUMP.sub(resolve, line) for line in body)
+                    for line, span in piece.spans.items():
+                        spans[base + line] = span
+                out.append(f"{pad}else:")
+                out.append(f"{pad}    raise {_bad_pc_name}(pc)")
+                return
+            mid = (lo + hi + 1) // 2
+            out.append(f"{pad}if pc < {mid}:")
+            emit(lo, mid - 1, depth + 1)
+            out.append(f"{pad}else:")
+            emit(mid, hi, depth + 1)
+
+        emit(0, len(self.pieces) - 1, 2)
         return "\n".join(out) + "\n", spans
+
+    def _final_targets(self) -> list[int]:
+        """Where a jump to each piece ends up: a piece that is only a jump passes it on."""
+        only_jump: dict[int, int] = {}
+        for k, piece in enumerate(self.pieces):
+            if len(piece.lines) == 1 and not piece.spans:
+                m = _ONLY_JUMP.fullmatch(piece.lines[0])
+                if m is not None:
+                    only_jump[k] = int(m.group(1))
+        final = []
+        for k in range(len(self.pieces)):
+            seen = {k}
+            while k in only_jump and only_jump[k] not in seen:
+                k = only_jump[k]
+                seen.add(k)
+            final.append(k)
+        return final
+
+
+# a jump to a piece, written with a marker that generated code cannot otherwise hold (a NUL is
+# written as an escape inside any literal), resolved when the machine is assembled
+_MARK = "\x00"
+_JUMP = re.compile(f"{_MARK}(\\d+){_MARK}")
+_ONLY_JUMP = re.compile(f"pc = {_MARK}(\\d+){_MARK}; continue")
+_LEAF = 3  # pieces tested one by one at the end of the halving
+
+
+def jump(label: int) -> str:
+    """The generated statement that goes on at piece `label`."""
+    return f"pc = {_MARK}{label}{_MARK}; continue"
 
 
 _bad_pc_name = "_h_bad_pc"
@@ -137,7 +188,7 @@ class MachineCompiler:
         end = m.label()
         for i, (c, _) in enumerate(n.branches):
             cond = self.ex.cond_code(c, scope)
-            m.add(f"{'if' if i == 0 else 'elif'} {cond}: pc = {labels[i]}; continue", c.span)
+            m.add(f"{'if' if i == 0 else 'elif'} {cond}: {jump(labels[i])}", c.span)
         m.goto(other if other is not None else end)
         for label, (_, b) in zip(labels, n.branches, strict=True):
             m.enter(label)
@@ -166,8 +217,8 @@ class MachineCompiler:
         else:
             m.add("break", depth=1)
         m.add("else:")
-        m.add(f"del L[{it!r}], L[{i!r}]; pc = {end}; continue", depth=1)
-        m.add(f"L[{i!r}] = _i; pc = {body}; continue")
+        m.add(f"del L[{it!r}], L[{i!r}]; {jump(end)}", depth=1)
+        m.add(f"L[{i!r}] = _i; {jump(body)}")
         m.enter(body)
         self.m_body(m, n.body, scope, bid)
         m.goto(head)
@@ -178,7 +229,7 @@ class MachineCompiler:
         m.goto(head)
         m.enter(head)
         self.m_charge(m, n.span)
-        m.add(f"if {self.ex.cond_code(n.cond, scope)}: pc = {body}; continue", n.span)
+        m.add(f"if {self.ex.cond_code(n.cond, scope)}: {jump(body)}", n.span)
         m.goto(end)
         m.enter(body)
         self.m_body(m, n.body, scope, bid)
@@ -194,8 +245,8 @@ class MachineCompiler:
         m.goto(head)
         m.enter(head)
         self.m_charge(m, n.span)
-        m.add(f"if L[{left!r}] > 0: L[{left!r}] -= 1; pc = {body}; continue")
-        m.add(f"del L[{left!r}]; pc = {end}; continue")
+        m.add(f"if L[{left!r}] > 0: L[{left!r}] -= 1; {jump(body)}")
+        m.add(f"del L[{left!r}]; {jump(end)}")
         m.enter(body)
         self.m_body(m, n.body, scope, bid)
         m.goto(head)
@@ -228,7 +279,7 @@ class MachineCompiler:
         info, target, args = call
         nxt = m.label()
         m.add(f"_c = {target}; _b = {info.table}.get(_c)", n.span)
-        m.add(f"if _b is None: pc = {nxt}; continue")
+        m.add(f"if _b is None: {jump(nxt)}")
         built = ", ".join(f"{p!r}: {a}" for p, a in zip(info.params, args, strict=True))
         m.add(f"_l = {{'self': _c{', ' + built if built else ''}}}")
         m.add("if 'me' in L: _l['me'] = L['me']")
