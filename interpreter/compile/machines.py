@@ -60,8 +60,9 @@ class Machine:
 
     def assemble(self, name: str, prologue: list[str]) -> tuple[str, dict[int, Span]]:
         """The function's source: a loop over `pc` that finds its piece by halving the range of
-        pcs (a jump costs a few comparisons, not one per piece before it), with each jump to a
-        piece that only jumps on going straight to where that one goes."""
+        pcs (a few comparisons, not one per piece before it). A jump to a piece that only jumps goes
+        straight to where that one goes, and a piece only one jump goes to is written in place of
+        that jump too (it keeps its own place, where a frame may resume)."""
         out = [
             f"def {name}(rt, fr):",
             *(f"    {line}" for line in prologue),
@@ -70,21 +71,33 @@ class Machine:
         ]
         spans: dict[int, Span] = {}
         final = self._final_targets()
+        refs = [0] * len(self.pieces)
+        for k, piece in enumerate(self.pieces):
+            if final[k] == k:  # a piece that only jumps is never reached through a jump
+                for line in piece.lines:
+                    for target in _JUMP.findall(line):
+                        refs[final[int(target)]] += 1
 
-        def resolve(m: re.Match[str]) -> str:
-            return str(final[int(m.group(1))])
+        def expand(k: int, pad: str, inside: tuple[int, ...]) -> None:
+            piece = self.pieces[k]
+            for i, line in enumerate(piece.lines or ["pass"], start=1):
+                m = _ONLY_JUMP.fullmatch(line.lstrip())
+                if m is not None:
+                    to = final[int(m.group(1))]
+                    if refs[to] == 1 and to not in inside and len(inside) < _INLINE_DEPTH:
+                        expand(to, pad + line[: len(line) - len(line.lstrip())], (*inside, to))
+                        continue
+                    line = line.replace(m.group(0), f"pc = {to}; continue")
+                out.append(pad + line)
+                if i in piece.spans:
+                    spans[len(out)] = piece.spans[i]
 
         def emit(lo: int, hi: int, depth: int) -> None:
             pad = "    " * depth
             if hi - lo < _LEAF:
                 for k in range(lo, hi + 1):
                     out.append(f"{pad}{'if' if k == lo else 'elif'} pc == {k}:")
-                    base = len(out)
-                    piece = self.pieces[k]
-                    body = piece.lines or ["pass"]
-                    out.extend(pad + "    " + _JUMP.sub(resolve, line) for line in body)
-                    for line, span in piece.spans.items():
-                        spans[base + line] = span
+                    expand(k, pad + "    ", (k,))
                 out.append(f"{pad}else:")
                 out.append(f"{pad}    raise {_bad_pc_name}(pc)")
                 return
@@ -121,6 +134,7 @@ _MARK = "\x00"
 _JUMP = re.compile(f"{_MARK}(\\d+){_MARK}")
 _ONLY_JUMP = re.compile(f"pc = {_MARK}(\\d+){_MARK}; continue")
 _LEAF = 3  # pieces tested one by one at the end of the halving
+_INLINE_DEPTH = 8  # pieces written inside each other at most (each keeps its own place too)
 
 
 def jump(label: int) -> str:
@@ -188,7 +202,8 @@ class MachineCompiler:
         end = m.label()
         for i, (c, _) in enumerate(n.branches):
             cond = self.ex.cond_code(c, scope)
-            m.add(f"{'if' if i == 0 else 'elif'} {cond}: {jump(labels[i])}", c.span)
+            m.add(f"{'if' if i == 0 else 'elif'} {cond}:", c.span)
+            m.add(jump(labels[i]), depth=1)
         m.goto(other if other is not None else end)
         for label, (_, b) in zip(labels, n.branches, strict=True):
             m.enter(label)
@@ -217,8 +232,10 @@ class MachineCompiler:
         else:
             m.add("break", depth=1)
         m.add("else:")
-        m.add(f"del L[{it!r}], L[{i!r}]; {jump(end)}", depth=1)
-        m.add(f"L[{i!r}] = _i; {jump(body)}")
+        m.add(f"del L[{it!r}], L[{i!r}]", depth=1)
+        m.add(jump(end), depth=1)
+        m.add(f"L[{i!r}] = _i")
+        m.goto(body)
         m.enter(body)
         self.m_body(m, n.body, scope, bid)
         m.goto(head)
@@ -229,7 +246,8 @@ class MachineCompiler:
         m.goto(head)
         m.enter(head)
         self.m_charge(m, n.span)
-        m.add(f"if {self.ex.cond_code(n.cond, scope)}: {jump(body)}", n.span)
+        m.add(f"if {self.ex.cond_code(n.cond, scope)}:", n.span)
+        m.add(jump(body), depth=1)
         m.goto(end)
         m.enter(body)
         self.m_body(m, n.body, scope, bid)
@@ -245,8 +263,11 @@ class MachineCompiler:
         m.goto(head)
         m.enter(head)
         self.m_charge(m, n.span)
-        m.add(f"if L[{left!r}] > 0: L[{left!r}] -= 1; {jump(body)}")
-        m.add(f"del L[{left!r}]; {jump(end)}")
+        m.add(f"if L[{left!r}] > 0:")
+        m.add(f"L[{left!r}] -= 1", depth=1)
+        m.add(jump(body), depth=1)
+        m.add(f"del L[{left!r}]")
+        m.goto(end)
         m.enter(body)
         self.m_body(m, n.body, scope, bid)
         m.goto(head)
@@ -279,7 +300,8 @@ class MachineCompiler:
         info, target, args = call
         nxt = m.label()
         m.add(f"_c = {target}; _b = {info.table}.get(_c)", n.span)
-        m.add(f"if _b is None: {jump(nxt)}")
+        m.add("if _b is None:")
+        m.add(jump(nxt), depth=1)
         built = ", ".join(f"{p!r}: {a}" for p, a in zip(info.params, args, strict=True))
         m.add(f"_l = {{'self': _c{', ' + built if built else ''}}}")
         m.add("if 'me' in L: _l['me'] = L['me']")
