@@ -313,9 +313,12 @@ class MachineCompiler:
         kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]
         base = "{" + ", ".join(f"{k!r}: {v}" for k, v in kwargs) + "}"
         nxt = m.label()
-        m.add(f"for _b, _f, _l in X_{n.event}(rt, L.get('me', S['t']['active']), {base})[::-1]:", n.span)
-        m.add("rt.push(_b, _l)", n.span, depth=1)
-        m.add(f"fr[1] = {nxt}; return {CALL}")
+        m.add(f"_x = X_{n.event}(rt, L.get('me', S['t']['active']), {base})", n.span)
+        m.add("if _x:")  # else nothing to run first: go straight on
+        m.add("for _b, _f, _l in _x[::-1]:", depth=1)
+        m.add("rt.push(_b, _l)", n.span, depth=2)
+        m.add(f"fr[1] = {nxt}; return {CALL}", depth=1)
+        m.goto(nxt)
         m.enter(nxt)
 
     # -- decisions
