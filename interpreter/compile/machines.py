@@ -62,13 +62,9 @@ class Machine:
         """The function's source: a loop over `pc` that finds its piece by halving the range of
         pcs (a few comparisons, not one per piece before it). A jump to a piece that only jumps goes
         straight to where that one goes, and a piece only one jump goes to is written in place of
-        that jump too (it keeps its own place, where a frame may resume)."""
-        out = [
-            f"def {name}(rt, fr):",
-            *(f"    {line}" for line in prologue),
-            "    pc = fr[1]",
-            "    while True:",
-        ]
+        that jump too (it keeps its own place, where a frame may resume). Each line of `prologue`
+        (`X = ...`) is kept only when the code uses X."""
+        out = ["    pc = fr[1]", "    while True:"]
         spans: dict[int, Span] = {}
         final = self._final_targets()
         refs = [0] * len(self.pieces)
@@ -108,7 +104,11 @@ class Machine:
             emit(mid, hi, depth + 1)
 
         emit(0, len(self.pieces) - 1, 2)
-        return "\n".join(out) + "\n", spans
+        body = "\n".join(out) + "\n"
+        # the prologue's locals (`X = ...`) that the body uses
+        head = [f"def {name}(rt, fr):"]
+        head += [f"    {line}" for line in prologue if re.search(rf"\b{line.split(' = ')[0]}\b", body)]
+        return "\n".join(head) + "\n" + body, {line + len(head): span for line, span in spans.items()}
 
     def _final_targets(self) -> list[int]:
         """Where a jump to each piece ends up: a piece that is only a jump passes it on."""
