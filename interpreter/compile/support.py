@@ -47,18 +47,16 @@ def move_component(rt: Runtime, cid: int, dest: int, top: bool) -> None:
     """Move one component to zone instance `dest` (front when `top`)."""
     st = rt.st
     loc = st["loc"]
-    zones = st["z"]
     old = loc[cid]
     if old >= 0:
-        zones[old].remove(cid)
+        st["z"][old].remove(cid)
     if top:
-        zones[dest].insert(0, cid)
+        st["z"][dest].insert(0, cid)
     else:
-        zones[dest].append(cid)
+        st["z"][dest].append(cid)
     loc[cid] = dest
-    rv = st["rv"]
-    if rv[cid] and old != dest and rt.g.zone_layouts[dest].visibility != "public":
-        rv[cid] = 0
+    if st["rv"][cid] and old != dest and rt.g.zone_layouts[dest].visibility != "public":
+        st["rv"][cid] = 0
 
 
 def move(rt: Runtime, v: Any, dest: int, many: bool, top: bool) -> None:
