@@ -289,7 +289,13 @@ class MachineCompiler:
             m.add("if 'me' in L: _l['me'] = L['me']")
         cell = self.ex.inject(info.cell, f"cell_{info.name}")
         nxt = m.label()
-        m.add(f"rt.push({cell}[0], _l); fr[1] = {nxt}; return {CALL}", n.span)
+        m.add(f"_b = {cell}[0]; rt.push(_b, _l); fr[1] = {nxt}", n.span)
+        # the new frame runs here, as the run loop would run it; when it is over at once, this
+        # effect goes on without returning to the loop and being called again
+        m.add("_r = rt.g.blocks[_b](rt, rt.stk[-1])")
+        m.add("if _r is not None: return _r")
+        m.add("rt.stk.pop(); rt.loc = L")
+        m.goto(nxt)
         m.enter(nxt)
 
     def _m_RunHook(self: EffectCompiler, m: Machine, n: ast.RunHook, scope: Scope, bid: int) -> None:
