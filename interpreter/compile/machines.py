@@ -311,7 +311,11 @@ class MachineCompiler:
         built = ", ".join(f"{p!r}: {a}" for p, a in zip(info.params, args, strict=True))
         m.add(f"_l = {{'self': _c{', ' + built if built else ''}}}")
         m.add("if 'me' in L: _l['me'] = L['me']")
-        m.add(f"rt.push(_b, _l); fr[1] = {nxt}; return {CALL}", n.span)
+        m.add(f"rt.push(_b, _l); fr[1] = {nxt}", n.span)
+        m.add("_r = rt.g.blocks[_b](rt, rt.stk[-1])")  # run here, as for a procedure (_m_Run)
+        m.add("if _r is not None: return _r")
+        m.add("rt.stk.pop(); rt.loc = L")
+        m.goto(nxt)
         m.enter(nxt)
 
     def _m_Emit(self: EffectCompiler, m: Machine, n: ast.Emit, scope: Scope, bid: int) -> None:
