@@ -134,7 +134,7 @@ _MARK = "\x00"
 _JUMP = re.compile(f"{_MARK}(\\d+){_MARK}")
 _ONLY_JUMP = re.compile(f"pc = {_MARK}(\\d+){_MARK}; continue")
 _LEAF = 3  # pieces tested one by one at the end of the halving
-_INLINE_DEPTH = 8  # pieces written inside each other at most (each keeps its own place too)
+_INLINE_DEPTH = 4  # pieces written inside each other at most (each keeps its own place too)
 
 
 def jump(label: int) -> str:
