@@ -69,9 +69,22 @@ def move(rt: Runtime, v: Any, dest: int, many: bool, top: bool) -> None:
         items = list(v)
     if top:
         items.reverse()
-    src = [rt.st["loc"][c] for c in items] if rt.log is not None else []
-    for cid in items:
-        move_component(rt, cid, dest, top)
+    st = rt.st
+    loc = st["loc"]
+    src = [loc[c] for c in items] if rt.log is not None else []
+    zones = st["z"]
+    rv = st["rv"]
+    for cid in items:  # move_component, written out
+        old = loc[cid]
+        if old >= 0:
+            zones[old].remove(cid)
+        if top:
+            zones[dest].insert(0, cid)
+        else:
+            zones[dest].append(cid)
+        loc[cid] = dest
+        if rv[cid] and old != dest and rt.g.zone_layouts[dest].visibility != "public":
+            rv[cid] = 0
     if rt.log is not None and items:
         log_moves(rt, items, src, dest)
 
