@@ -11,6 +11,8 @@ position in hidden locals (`@it1`, `@i1`). Everything between two such points is
 
 The function returns None when the effect is over, SUSPEND when a decision is pending (its ids in
 `state["dec"]`), CALL when it pushed a frame that must run first (then it is called again at `pc`).
+The frame of a procedure it runs it calls itself at once, as the run loop would: when that one is
+over it goes on, else it returns what that one returned (SUSPEND, or CALL for a frame it pushed).
 """
 
 # MachineCompiler is a mixin of EffectCompiler whose methods are typed with `self: EffectCompiler`
