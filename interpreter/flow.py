@@ -70,7 +70,7 @@ class FlowDriver:
                 if rt.budget < 0:
                     self._over_budget(rt, t)
                 memo.clear()  # the flow moves on (active player, round, turn): remembered results go
-                if handlers[t["stage"]](rt, t):  # type: ignore[index]
+                if handlers[t["stage"]](rt, t):
                     if t["stage"] == "done":
                         return None
                     if t.get("paused"):
