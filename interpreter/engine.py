@@ -264,21 +264,29 @@ class Engine:
 
     def apply_inplace(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> None:
         dec = st["dec"]
-        if choice.__class__ is not int:  # the usual case first: an index, from a bot
-            validate.choice(choice)
-        if dec is None:
-            raise IllegalChoice(str(choice), "the game is over")
-        ids: list[str] = dec["ids"]
-        if isinstance(choice, int):
+        if choice.__class__ is int:  # the usual case first: an index, from a bot
+            if dec is None:
+                raise IllegalChoice(str(choice), "the game is over")
+            ids: list[str] = dec["ids"]
             if not 0 <= choice < len(ids):
                 raise IllegalChoice(str(choice), f"there are {len(ids)} legal choices")
             idx = choice
-        elif choice in ids:
-            idx = ids.index(choice)
         else:
-            idx = self._match_name(dec, choice)
+            validate.choice(choice)
+            if dec is None:
+                raise IllegalChoice(str(choice), "the game is over")
+            ids = dec["ids"]
+            if isinstance(choice, int):
+                if not 0 <= choice < len(ids):
+                    raise IllegalChoice(str(choice), f"there are {len(ids)} legal choices")
+                idx = choice
+            elif choice in ids:
+                idx = ids.index(choice)
+            else:
+                idx = self._match_name(dec, choice)
         value = dec["v"][idx]
-        rt = Runtime(self.game, st, log, self.watch)
+        g = self.game
+        rt = Runtime(g, st, log, self.watch)
         if log is not None:
             who = st["names"][dec["p"]]
             hidden = self._hidden_from(st, dec, value)
@@ -290,10 +298,9 @@ class Engine:
             rt.loc[dec["var"]] = value
         else:
             ai, args = value
-            act = self.game.action_list[ai]
-            fr = st["stk"][-1]
+            act = g.action_list[ai]
             if act.closes_window:
-                fr[1] += 1
+                rt.stk[-1][1] += 1
             new_locals = dict(zip(act.param_names, args, strict=True))
             new_locals["me"] = dec["p"]
             rt.push(act.block, new_locals)

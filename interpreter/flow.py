@@ -12,6 +12,8 @@ current turn finish, then gives each other player one final turn, clockwise from
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tabula.interpreter.model import FlowDef
 from tabula.interpreter.runtime import CALL, SUSPEND, Frame, GameRuntimeError, Runtime, over_budget
 from tabula.interpreter.source import Span
@@ -39,40 +41,51 @@ class FlowDriver:
     def __init__(self, flow: FlowDef) -> None:
         self.flow = flow
         self.span: Span | None = None
+        self._handlers = self._stage_handlers()
 
     def __getstate__(self) -> dict[str, object]:
         return {"flow": self.flow, "span": self.span}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
+        self._handlers = self._stage_handlers()
 
-    @property
-    def handlers(self) -> dict[str, object]:
-        h = self.__dict__.get("_handlers")
-        if h is None:
-            h = self.__dict__["_handlers"] = {stage: getattr(self, "_" + stage) for stage in STAGES}
-        return h
+    def _stage_handlers(self) -> dict[str, Callable[[Runtime, dict[str, object]], bool]]:
+        return {stage: getattr(self, "_" + stage) for stage in STAGES}
 
     def __call__(self, rt: Runtime, fr: Frame) -> int | None:
         """The block function of the bottom frame: CALL when it pushed an effect, SUSPEND when a
-        scenario asked to pause, None when the game is over."""
+        scenario asked to pause, None when the game is over.
+
+        An effect that can neither wait for a decision nor push one of its own (it has no pcs) is
+        run here when it is the only one pushed, as the run loop would run it, without returning
+        to that loop and being called again."""
         t = rt.st["t"]
         memo = rt.memo
-        handlers = self.handlers
-        for _ in range(10_000):
-            rt.budget -= 1  # a flow that never asks anything must still end (effects charge too)
-            if rt.budget < 0:
-                self._over_budget(rt, t)
-            memo.clear()  # the flow moves on (active player, round, turn): remembered results go
-            if handlers[t["stage"]](rt, t):  # type: ignore[operator]
-                if t["stage"] == "done":
-                    return None
-                if t.get("paused"):
-                    return SUSPEND
-                return CALL
-        raise GameRuntimeError(
-            "the flow made no progress (does every turn's player keep being skipped?)", None
-        )
+        handlers = self._handlers
+        stk = rt.stk
+        while True:
+            for _ in range(10_000):
+                rt.budget -= 1  # a flow that never asks anything must still end (effects charge too)
+                if rt.budget < 0:
+                    self._over_budget(rt, t)
+                memo.clear()  # the flow moves on (active player, round, turn): remembered results go
+                if handlers[t["stage"]](rt, t):
+                    if t["stage"] == "done":
+                        return None
+                    if t.get("paused"):
+                        return SUSPEND
+                    if len(stk) != 2 or stk[1][0] in rt.g.block_pcs:
+                        return CALL
+                    break
+            else:
+                raise GameRuntimeError(
+                    "the flow made no progress (does every turn's player keep being skipped?)", None
+                )
+            top = stk[1]
+            rt.g.blocks[top[0]](rt, top)
+            stk.pop()
+            rt.loc = fr[2]
 
     # each handler returns True when it pushed an effect (or the game is over)
     def _push(self, rt: Runtime, block: int | None, p: int | None = None) -> bool:
@@ -174,22 +187,24 @@ class FlowDriver:
             raise
 
     def _phase(self, rt: Runtime, t: dict[str, object]) -> bool:
-        i = int(t["phase"])  # type: ignore[call-overload]
+        i: int = t["phase"]  # type: ignore[assignment]  # an int (saves.py checks the types of t)
         phases = self.flow.phases
         active = t["active"]
         assert isinstance(active, int)
         if i < len(phases):
+            phase_id, block = phases[i]
             pause = t.get("pause")
-            if pause is not None and (pause == phases[i][0] or (pause == "turn" and i == 0)):
+            if pause is not None and (pause == phase_id or (pause == "turn" and i == 0)):
                 # a scenario asked to stop here, to write its `given` state before this phase runs
                 t["pause"] = None
                 t["paused"] = True
                 return True
             if rt.watch is not None:
-                rt.watch("phase:" + phases[i][0], {"p": active, "me": active})
+                rt.watch("phase:" + phase_id, {"p": active, "me": active})
             t["phase"] = i + 1
-            t["phase_id"] = phases[i][0]
-            return self._push(rt, phases[i][1], active)
+            t["phase_id"] = phase_id
+            rt.push(block, {"p": active, "me": active})
+            return True
         t["stage"] = "post_turn"
         t["phase_id"] = None
         return self._push(rt, self.flow.turn_on_end, active)

@@ -26,11 +26,12 @@ def seed_state(seed: int) -> list[int]:
 
 def next_u64(rng: list[int]) -> int:
     """Advance `rng` in place and return the next 64-bit output."""
-    s1, s0 = rng[0], rng[1]
-    rng[0] = s0
+    s1, s0 = rng
     s1 ^= (s1 << 23) & _MASK
-    rng[1] = s1 ^ s0 ^ (s1 >> 17) ^ (s0 >> 26)
-    return (rng[1] + s0) & _MASK
+    s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26)
+    rng[0] = s0
+    rng[1] = s1
+    return (s1 + s0) & _MASK
 
 
 def below(rng: list[int], n: int) -> int:
@@ -39,7 +40,13 @@ def below(rng: list[int], n: int) -> int:
 
 
 def shuffle(rng: list[int], items: list[int]) -> None:
-    """Fisher-Yates shuffle of `items` in place."""
+    """Fisher-Yates shuffle of `items` in place (next_u64 written out: one step per item)."""
+    s1, s0 = rng
     for i in range(len(items) - 1, 0, -1):
-        j = next_u64(rng) % (i + 1)
+        s1 ^= (s1 << 23) & _MASK
+        s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26)
+        j = ((s1 + s0) & _MASK) % (i + 1)
+        s1, s0 = s0, s1  # the generator is now [old s0, new word]
         items[i], items[j] = items[j], items[i]
+    rng[0] = s1
+    rng[1] = s0

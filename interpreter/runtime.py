@@ -80,7 +80,8 @@ class GameEnded(Exception):
 class Runtime:
     """Executes steps on one state. Closures read `rt.st`, `rt.loc` and `rt.g`."""
 
-    __slots__ = ("budget", "cov", "depth", "g", "loc", "log", "memo", "st", "watch")
+    __slots__ = ("budget", "g", "loc", "log", "memo", "st", "stk", "watch")
+    stk: list[Frame]
 
     def __init__(
         self,
@@ -92,17 +93,15 @@ class Runtime:
         self.g = game
         self.st = state
         self.log = log
-        stk = state["stk"]
+        stk = self.stk = state["stk"]  # the state's frames (the list itself is never replaced)
         self.loc: dict[str, Any] = stk[-1][2] if stk else {}
         self.budget = game.work_budget
-        self.depth = 0
         self.memo: dict[Any, Any] = {}  # remembered DSL function results, until the next write
-        self.cov = game.coverage  # a set of block ids while rules coverage is measured, else None
         self.watch = watch
 
     # -- frames
     def _nearest_locals(self) -> dict[str, Any]:
-        stk = self.st["stk"]
+        stk = self.stk
         loc: dict[str, Any] = stk[-1][2] if stk else {}
         return loc
 
@@ -110,9 +109,10 @@ class Runtime:
         self.budget -= 1
         if self.budget < 0:
             over_budget(self.g.block_spans.get(block))  # at the effect about to run
-        if len(self.st["stk"]) >= MAX_DEPTH:
+        stk = self.stk
+        if len(stk) >= MAX_DEPTH:
             raise GameRuntimeError(f"effects nested more than {MAX_DEPTH} deep (unbounded recursion?)", None)
-        self.st["stk"].append([block, 0, local_vars])
+        stk.append([block, 0, local_vars])
         self.loc = local_vars
 
     # -- the loop
@@ -121,20 +121,25 @@ class Runtime:
 
         Each frame is `[block, pc, locals]`; the block's generated function carries on from `pc`
         (compile/machines.py) and says whether it is over, waits for a decision, or pushed a frame."""
-        stk: list[Frame] = self.st["stk"]
+        stk = self.stk
         blocks = self.g.blocks
         while True:
             try:
-                while stk:
-                    fr = stk[-1]
+                if not stk:
+                    return
+                fr = stk[-1]
+                while True:
                     r = blocks[fr[0]](self, fr)
-                    if r is None:
+                    if r is None:  # over: its caller goes on
                         stk.pop()
-                        if stk:
-                            self.loc = stk[-1][2]
+                        if not stk:
+                            return
+                        fr = stk[-1]
+                        self.loc = fr[2]
                     elif r == SUSPEND:
                         return
-                return
+                    else:  # CALL: the frame it pushed runs first
+                        fr = stk[-1]
             except GameEnded as end:
                 self._end(end.winners)
             except GameRuntimeError as err:
@@ -163,7 +168,7 @@ class Runtime:
         """Where the effect on top of the stack starts (the flow's own span at the bottom): the
         place to show for an error raised outside generated code (the flow pushing a frame past
         the work budget)."""
-        stk = self.st["stk"]
+        stk = self.stk
         if not stk:
             return None
         block = stk[-1][0]
@@ -208,12 +213,10 @@ class Runtime:
             return False
         t = self.st["t"]
         fired: list[str] = t["fired"]
+        p = t["active"]  # the tests only read: the same player for each
         pushed = False
         for check in checks:
-            if check.id in fired:
-                continue
-            p = t["active"]
-            if check.test(self, p, p):  # type: ignore[misc]
+            if check.id not in fired and check.test(self, p, p):  # type: ignore[misc]
                 fired.append(check.id)
                 self.push(check.block, {"p": p, "me": p})
                 pushed = True

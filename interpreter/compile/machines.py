@@ -11,6 +11,8 @@ position in hidden locals (`@it1`, `@i1`). Everything between two such points is
 
 The function returns None when the effect is over, SUSPEND when a decision is pending (its ids in
 `state["dec"]`), CALL when it pushed a frame that must run first (then it is called again at `pc`).
+The frame of a procedure it runs it calls itself at once, as the run loop would: when that one is
+over it goes on, else it returns what that one returned (SUSPEND, or CALL for a frame it pushed).
 """
 
 # MachineCompiler is a mixin of EffectCompiler whose methods are typed with `self: EffectCompiler`
@@ -56,100 +58,90 @@ class Machine:
         self.cur.add(depth, text, span)
 
     def goto(self, label: int) -> None:
-        self.cur.add(0, f"pc = {label}; continue")
+        self.cur.add(0, jump(label))
 
     def assemble(self, name: str, prologue: list[str]) -> tuple[str, dict[int, Span]]:
-        out = [
-            f"def {name}(rt, fr):",
-            *(f"    {line}" for line in prologue),
-            "    pc = fr[1]",
-            "    while True:",
-        ]
+        """The function's source: a loop over `pc` that finds its piece by halving the range of
+        pcs (a few comparisons, not one per piece before it). A jump to a piece that only jumps goes
+        straight to where that one goes, and a piece only one jump goes to is written in place of
+        that jump too (it keeps its own place, where a frame may resume). Each line of `prologue`
+        (`X = ...`) is kept only when the code uses X."""
+        out = ["    pc = fr[1]", "    while True:"]
         spans: dict[int, Span] = {}
-        pieces, _ = _threaded(self.pieces)
-        # the pieces copied into their only jump are kept, so that every pc below len(pieces) still
-        # resumes where it did; the dispatch halves the range of pcs at each test
+        final = self._final_targets()
+        refs = [0] * len(self.pieces)
+        for k, piece in enumerate(self.pieces):
+            if final[k] == k:  # a piece that only jumps is never reached through a jump
+                for line in piece.lines:
+                    for target in _JUMP.findall(line):
+                        refs[final[int(target)]] += 1
 
-        def dispatch(keys: list[int], pad: str) -> None:
-            if len(keys) > _LINEAR_DISPATCH:
-                half = len(keys) // 2
-                out.append(f"{pad}if pc < {keys[half]}:")
-                dispatch(keys[:half], pad + "    ")
+        def expand(k: int, pad: str, inside: tuple[int, ...]) -> None:
+            piece = self.pieces[k]
+            for i, line in enumerate(piece.lines or ["pass"], start=1):
+                m = _ONLY_JUMP.fullmatch(line.lstrip())
+                if m is not None:
+                    to = final[int(m.group(1))]
+                    if refs[to] == 1 and to not in inside and len(inside) < _INLINE_DEPTH:
+                        expand(to, pad + line[: len(line) - len(line.lstrip())], (*inside, to))
+                        continue
+                    line = line.replace(m.group(0), f"pc = {to}; continue")
+                out.append(pad + line)
+                if i in piece.spans:
+                    spans[len(out)] = piece.spans[i]
+
+        def emit(lo: int, hi: int, depth: int) -> None:
+            pad = "    " * depth
+            if hi - lo < _LEAF:
+                for k in range(lo, hi + 1):
+                    out.append(f"{pad}{'if' if k == lo else 'elif'} pc == {k}:")
+                    expand(k, pad + "    ", (k,))
                 out.append(f"{pad}else:")
-                dispatch(keys[half:], pad + "    ")
+                out.append(f"{pad}    raise {_bad_pc_name}(pc)")
                 return
-            for i, k in enumerate(keys):
-                out.append(f"{pad}{'if' if i == 0 else 'elif'} pc == {k}:")
-                for text, span in pieces[k] or [("pass", None)]:
-                    out.append(pad + "    " + text)
-                    if span is not None:
-                        spans[len(out)] = span
+            mid = (lo + hi + 1) // 2
+            out.append(f"{pad}if pc < {mid}:")
+            emit(lo, mid - 1, depth + 1)
             out.append(f"{pad}else:")
-            out.append(f"{pad}    raise {_bad_pc_name}(pc)")
+            emit(mid, hi, depth + 1)
 
-        dispatch(list(range(len(pieces))), "        ")
-        return "\n".join(out) + "\n", spans
+        emit(0, len(self.pieces) - 1, 2)
+        body = "\n".join(out) + "\n"
+        # the prologue's locals (`X = ...`) that the body uses
+        head = [f"def {name}(rt, fr):"]
+        head += [f"    {line}" for line in prologue if re.search(rf"\b{line.split(' = ')[0]}\b", body)]
+        return "\n".join(head) + "\n" + body, {line + len(head): span for line, span in spans.items()}
+
+    def _final_targets(self) -> list[int]:
+        """Where a jump to each piece ends up: a piece that is only a jump passes it on."""
+        only_jump: dict[int, int] = {}
+        for k, piece in enumerate(self.pieces):
+            if len(piece.lines) == 1 and not piece.spans:
+                m = _ONLY_JUMP.fullmatch(piece.lines[0])
+                if m is not None:
+                    only_jump[k] = int(m.group(1))
+        final = []
+        for k in range(len(self.pieces)):
+            seen = {k}
+            while k in only_jump and only_jump[k] not in seen:
+                k = only_jump[k]
+                seen.add(k)
+            final.append(k)
+        return final
 
 
-Piece = list[tuple[str, "Span | None"]]
-_JUMP = re.compile(r"^(?:(?P<pre>.*?); )?pc = (?P<k>\d+); continue$")
-_IF_JUMP = re.compile(r"^if (?P<cond>.*): pc = (?P<k>\d+); continue$")
-_ANY_JUMP = re.compile(r"pc = (\d+); continue")
-_RESUME = re.compile(r"fr\[1\] = (\d+);")
-_MAX_NESTING = 8  # pieces copied into an `if` at most this deep
-_LINEAR_DISPATCH = 4  # at most this many pcs are tested one after the other
+# a jump to a piece, written with a marker that generated code cannot otherwise hold (a NUL is
+# written as an escape inside any literal), resolved when the machine is assembled
+_MARK = "\x00"
+_JUMP = re.compile(f"{_MARK}(\\d+){_MARK}")
+_ONLY_JUMP = re.compile(f"pc = {_MARK}(\\d+){_MARK}; continue")
+_LEAF = 3  # pieces tested one by one at the end of the halving
+_INLINE_DEPTH = 4  # pieces written inside each other at most (each keeps its own place too)
 
 
-def _threaded(machine_pieces: list[Lines]) -> tuple[list[Piece], set[int]]:
-    """The pieces with each jump to a piece that nothing else jumps to nor resumes at replaced by
-    that piece's code (a copy: the original stays, for a save resuming there), and the set of pieces
-    so copied. Where the jump ends a piece the code follows it; where it is `if c: pc = k; continue`
-    the code becomes the `if`'s body. Every piece ends in a jump or a return, so a copy does too."""
-    pieces: list[Piece] = [
-        [(text, lines.spans.get(i + 1)) for i, text in enumerate(lines.lines)] for lines in machine_pieces
-    ]
-    refs: dict[int, int] = {}
-    resumed = {0}
-    for piece in pieces:
-        for text, _ in piece:
-            for k in _ANY_JUMP.findall(text):
-                refs[int(k)] = refs.get(int(k), 0) + 1
-            resumed.update(int(k) for k in _RESUME.findall(text))
-    inlined: set[int] = set()
-
-    def movable(k: int, into: int) -> bool:
-        return k != into and refs.get(k) == 1 and k not in resumed and k not in inlined
-
-    changed = True
-    while changed:
-        changed = False
-        for j, piece in enumerate(pieces):
-            if j in inlined:
-                continue
-            out: Piece = []
-            for text, span in piece:
-                depth = (len(text) - len(text.lstrip(" "))) // 4
-                body = text.lstrip(" ")
-                compound = body.startswith(("if ", "elif ", "else", "while ", "for "))
-                m = None if compound else _JUMP.match(body)
-                c = _IF_JUMP.match(body) if body.startswith("if ") else None
-                hit = m or c
-                k = int(hit.group("k")) if hit else -1
-                if hit and movable(k, j) and (m or depth < _MAX_NESTING):
-                    pad = "    " * depth
-                    if m:
-                        if m.group("pre"):
-                            out.append((pad + m.group("pre"), span))
-                        out.extend((pad + t, sp) for t, sp in pieces[k])
-                    elif c is not None:
-                        out.append((pad + f"if {c.group('cond')}:", span))
-                        out.extend((pad + "    " + t, sp) for t, sp in pieces[k])
-                    inlined.add(k)
-                    changed = True
-                else:
-                    out.append((text, span))
-            pieces[j] = out
-    return pieces, inlined
+def jump(label: int) -> str:
+    """The generated statement that goes on at piece `label`."""
+    return f"pc = {_MARK}{label}{_MARK}; continue"
 
 
 _bad_pc_name = "_h_bad_pc"
@@ -212,7 +204,8 @@ class MachineCompiler:
         end = m.label()
         for i, (c, _) in enumerate(n.branches):
             cond = self.ex.cond_code(c, scope)
-            m.add(f"{'if' if i == 0 else 'elif'} {cond}: pc = {labels[i]}; continue", c.span)
+            m.add(f"{'if' if i == 0 else 'elif'} {cond}:", c.span)
+            m.add(jump(labels[i]), depth=1)
         m.goto(other if other is not None else end)
         for label, (_, b) in zip(labels, n.branches, strict=True):
             m.enter(label)
@@ -241,8 +234,10 @@ class MachineCompiler:
         else:
             m.add("break", depth=1)
         m.add("else:")
-        m.add(f"del L[{it!r}], L[{i!r}]; pc = {end}; continue", depth=1)
-        m.add(f"L[{i!r}] = _i; pc = {body}; continue")
+        m.add(f"del L[{it!r}], L[{i!r}]", depth=1)
+        m.add(jump(end), depth=1)
+        m.add(f"L[{i!r}] = _i")
+        m.goto(body)
         m.enter(body)
         self.m_body(m, n.body, scope, bid)
         m.goto(head)
@@ -253,7 +248,8 @@ class MachineCompiler:
         m.goto(head)
         m.enter(head)
         self.m_charge(m, n.span, self.weight(n.body))
-        m.add(f"if {self.ex.cond_code(n.cond, scope)}: pc = {body}; continue", n.span)
+        m.add(f"if {self.ex.cond_code(n.cond, scope)}:", n.span)
+        m.add(jump(body), depth=1)
         m.goto(end)
         m.enter(body)
         self.m_body(m, n.body, scope, bid)
@@ -269,8 +265,11 @@ class MachineCompiler:
         m.goto(head)
         m.enter(head)
         self.m_charge(m, n.span, self.weight(n.body))
-        m.add(f"if L[{left!r}] > 0: L[{left!r}] -= 1; pc = {body}; continue")
-        m.add(f"del L[{left!r}]; pc = {end}; continue")
+        m.add(f"if L[{left!r}] > 0:")
+        m.add(f"L[{left!r}] -= 1", depth=1)
+        m.add(jump(body), depth=1)
+        m.add(f"del L[{left!r}]")
+        m.goto(end)
         m.enter(body)
         self.m_body(m, n.body, scope, bid)
         m.goto(head)
@@ -292,7 +291,13 @@ class MachineCompiler:
             m.add("if 'me' in L: _l['me'] = L['me']")
         cell = self.ex.inject(info.cell, f"cell_{info.name}")
         nxt = m.label()
-        m.add(f"rt.push({cell}[0], _l); fr[1] = {nxt}; return {CALL}", n.span)
+        m.add(f"_b = {cell}[0]; rt.push(_b, _l); fr[1] = {nxt}", n.span)
+        # the new frame runs here, as the run loop would run it; when it is over at once, this
+        # effect goes on without returning to the loop and being called again
+        m.add("_r = rt.g.blocks[_b](rt, rt.stk[-1])")
+        m.add("if _r is not None: return _r")
+        m.add("rt.stk.pop(); rt.loc = L")
+        m.goto(nxt)
         m.enter(nxt)
 
     def _m_RunHook(self: EffectCompiler, m: Machine, n: ast.RunHook, scope: Scope, bid: int) -> None:
@@ -303,11 +308,16 @@ class MachineCompiler:
         info, target, args = call
         nxt = m.label()
         m.add(f"_c = {target}; _b = {info.table}.get(_c)", n.span)
-        m.add(f"if _b is None: pc = {nxt}; continue")
+        m.add("if _b is None:")
+        m.add(jump(nxt), depth=1)
         built = ", ".join(f"{p!r}: {a}" for p, a in zip(info.params, args, strict=True))
         m.add(f"_l = {{'self': _c{', ' + built if built else ''}}}")
         m.add("if 'me' in L: _l['me'] = L['me']")
-        m.add(f"rt.push(_b, _l); fr[1] = {nxt}; return {CALL}", n.span)
+        m.add(f"rt.push(_b, _l); fr[1] = {nxt}", n.span)
+        m.add("_r = rt.g.blocks[_b](rt, rt.stk[-1])")  # run here, as for a procedure (_m_Run)
+        m.add("if _r is not None: return _r")
+        m.add("rt.stk.pop(); rt.loc = L")
+        m.goto(nxt)
         m.enter(nxt)
 
     def _m_Emit(self: EffectCompiler, m: Machine, n: ast.Emit, scope: Scope, bid: int) -> None:
@@ -315,9 +325,12 @@ class MachineCompiler:
         kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]
         base = "{" + ", ".join(f"{k!r}: {v}" for k, v in kwargs) + "}"
         nxt = m.label()
-        m.add(f"for _b, _f, _l in X_{n.event}(rt, L.get('me', S['t']['active']), {base})[::-1]:", n.span)
-        m.add("rt.push(_b, _l)", n.span, depth=1)
-        m.add(f"fr[1] = {nxt}; return {CALL}")
+        m.add(f"_x = X_{n.event}(rt, L.get('me', S['t']['active']), {base})", n.span)
+        m.add("if _x:")  # else nothing to run first: go straight on
+        m.add("for _b, _f, _l in _x[::-1]:", depth=1)
+        m.add("rt.push(_b, _l)", n.span, depth=2)
+        m.add(f"fr[1] = {nxt}; return {CALL}", depth=1)
+        m.goto(nxt)
         m.enter(nxt)
 
     # -- decisions

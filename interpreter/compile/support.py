@@ -69,9 +69,22 @@ def move(rt: Runtime, v: Any, dest: int, many: bool, top: bool) -> None:
         items = list(v)
     if top:
         items.reverse()
-    src = [rt.st["loc"][c] for c in items] if rt.log is not None else []
-    for cid in items:
-        move_component(rt, cid, dest, top)
+    st = rt.st
+    loc = st["loc"]
+    src = [loc[c] for c in items] if rt.log is not None else []
+    zones = st["z"]
+    rv = st["rv"]
+    for cid in items:  # move_component, written out
+        old = loc[cid]
+        if old >= 0:
+            zones[old].remove(cid)
+        if top:
+            zones[dest].insert(0, cid)
+        else:
+            zones[dest].append(cid)
+        loc[cid] = dest
+        if rv[cid] and old != dest and rt.g.zone_layouts[dest].visibility != "public":
+            rv[cid] = 0
     if rt.log is not None and items:
         log_moves(rt, items, src, dest)
 
@@ -212,10 +225,10 @@ def choose(
             "this choice has no options (guard the action or effect with a condition)", None
         )
     ids = option_ids(rt.g, rt.st["names"], values, t)
-    seen: dict[str, int] = {}
-    for i, x in enumerate(ids):
-        seen.setdefault(x, i)
-    if len(seen) != len(ids):
+    if len(set(ids)) != len(ids):
+        seen: dict[str, int] = {}
+        for i, x in enumerate(ids):
+            seen.setdefault(x, i)
         keep = sorted(seen.values())
         values = [values[i] for i in keep]
         ids = [ids[i] for i in keep]
@@ -247,8 +260,7 @@ def add_single(
 ) -> None:
     """Append a window's choices for an action of one parameter (`prefix` is "action:"), given the
     legal values themselves: the common case, without a list per combination to build and take apart."""
-    column = option_ids(rt.g, rt.st["names"], items, t)
-    ids.extend([prefix + cid for cid in column])
+    ids.extend(map(prefix.__add__, option_ids(rt.g, rt.st["names"], items, t)))
     values.extend([[ai, [v]] for v in items])
 
 
@@ -267,8 +279,7 @@ def add_options(
     names = rt.st["names"]
     if len(types) == 1:
         column = option_ids(g, names, [combo[0] for combo in legal], types[0])
-        prefix = name + ":"
-        ids.extend([prefix + cid for cid in column])
+        ids.extend(map((name + ":").__add__, column))
         values.extend([[ai, combo] for combo in legal])
         return
     columns = [option_ids(g, names, [combo[k] for combo in legal], t) for k, t in enumerate(types)]
