@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,6 +46,44 @@ def run_worker(path_entry: str | None, game: str, players: list[int], games: int
     if done.returncode != 0:
         raise RuntimeError(f"benchmark worker failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.splitlines()[-1])
+
+
+def count_instructions(path_entry: str | None, game: str, n: int, games: int, options: list[str]) -> float:
+    """Machine instructions per decision of `games` random games at `n` players: valgrind's count
+    (cachegrind) of the games minus that of the same program playing none (start-up and loading)."""
+    from tabula.common import CliError
+
+    if shutil.which("valgrind") is None:
+        raise CliError("--instructions needs valgrind (apt-get install valgrind)")
+    env = dict(os.environ, TABULA_BENCH_PLAY_ONLY="1", PYTHONHASHSEED="0")  # the same run each time
+    env.pop("TABULA_NO_CACHE", None)
+    if path_entry is not None:
+        env["PYTHONPATH"] = path_entry
+    # compiled once first, so that both counted runs load the game warm (the same work)
+    subprocess.run([sys.executable, str(WORKER), game, str(n), "0", *options], env=env, capture_output=True)
+    counts: list[int] = []
+    decisions = 0
+    for k in (0, games):
+        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+        cmd += [sys.executable, str(WORKER), game, str(n), str(k), *options]
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        if done.returncode != 0 or found is None:
+            raise RuntimeError(f"benchmark worker failed under valgrind:\n{done.stderr[-2000:]}")
+        counts.append(int(found.group(1).replace(",", "")))
+        decisions = json.loads(done.stdout.splitlines()[-1])["players"][str(n)]["decisions"]
+    return (counts[1] - counts[0]) / max(decisions, 1)
+
+
+def instructions_table(game: str, new: dict[str, float], old: dict[str, float] | None) -> str:
+    lines = [f"{game}: machine instructions per decision (valgrind), start-up and loading left out"]
+    lines.append(f"{'players':>7} {'this':>12}" + (f" {'against':>12} {'ratio':>7}" if old else ""))
+    for n, value in new.items():
+        row = f"{n:>7} {value:>12.0f}"
+        if old is not None:
+            row += f" {old[n]:>12.0f} {old[n] / value:>6.2f}x"
+        lines.append(row)
+    return "\n".join(lines)
 
 
 def best(runs: list[Any]) -> Any:
@@ -108,6 +147,20 @@ def run_bench(args: argparse.Namespace) -> int:
             if done.returncode != 0:
                 raise CliError(f"cannot check out {args.against!r}: {done.stderr.strip()}")
             against_tree = package_tree(tree, tmp / "path")
+        if args.instructions:  # deterministic: one run per side
+            now = {str(n): count_instructions(None, args.game, n, args.games, options) for n in players}
+            was = None
+            if against_tree is not None:
+                was = {
+                    str(n): count_instructions(str(against_tree), args.game, n, args.games, options)
+                    for n in players
+                }
+            if args.json:
+                out = {"game": args.game, "instructions": {"this": now, "against": was}, "ref": args.against}
+                print(json.dumps(out, indent=2))
+            else:
+                print(instructions_table(args.game, now, was))
+            return 0
         new_runs, old_runs = [], []
         for _ in range(rounds):
             new_runs.append(run_worker(None, args.game, players, args.games, options))

@@ -11,6 +11,7 @@ recomputed), clones, and the CPU time of loading the game.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -59,6 +60,7 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
     from tabula.interpreter import rng
     from tabula.interpreter.engine import Engine, load_game
 
+    play_only = os.environ.get("TABULA_BENCH_PLAY_ONLY") == "1"  # only the games (counting instructions)
     t0 = time.process_time()
     compiled = load_game(game, options or None)
     load_cpu = time.process_time() - t0
@@ -73,7 +75,7 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
             st = engine.new_game(n, seed)
             gen = rng.seed_state(seed + 0xB07)
             while st["dec"] is not None:
-                if seed == 1 and len(sample) < 400:
+                if seed == 1 and len(sample) < 400 and not play_only:
                     sample.append(engine.clone(st))
                 engine.apply_inplace(st, rng.below(gen, len(st["dec"]["ids"])))
                 decisions += 1

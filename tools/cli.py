@@ -180,6 +180,11 @@ def add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--against", metavar="REF", help="also measure this git commit and show the ratio")
     p.add_argument("--rounds", type=count(min=1), default=3, help="alternate runs per side, best kept")
+    p.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count machine instructions per decision instead (valgrind): steady on a busy machine",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
