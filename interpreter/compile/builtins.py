@@ -609,9 +609,10 @@ def aggregate_code(c: ExprCompiler, kind: str, gen: ast.Generator, scope: Scope)
             cond_src = c.cond_code(gen.cond, inner)
     finally:
         c.leave_loop()
+    frame, (elt, cond_src) = settle_reads(frame, it, [elt, cond_src])
     # the conjuncts (of `where`, and for `any` of the element too) that do not use the loop's
     # variable, nor a call computed for this loop, are tested once, before it
-    local = {var, *(name for name, _ in frame)}
+    local = {var, *(name for name, _ in frame if not name.startswith("_r_"))}
     parts = split_and(cond_src) if cond_src else []
     if kind == "any":  # any(e for x in L where c) holds when (c and e) holds for some x
         parts += [] if elt == "True" else split_and(elt)
@@ -639,6 +640,22 @@ def _lookup_filter(kind: str, elt: str, et: str, var: str, it: str, rest: list[s
         return None
     m = re.fullmatch(rf"\(?((?:m_|_)\w+)\[{var}\]\)?", rest[0])  # a mark, or a column of the game
     return None if m is None else (f"any(map({m.group(1)}.__getitem__, {it}))", BOOL)
+
+
+def settle_reads(
+    frame: list[tuple[str, str]], source: str, texts: list[str]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """Keep a loop's invariant reads (`_r_...`, ExprCompiler.invariant_read) computed before it
+    when the loop computes calls there anyway, or goes over a zone (often long); else write each
+    back in place of its name: for a few items, reading it each time is cheaper than the lambda
+    that would compute it once."""
+    reads = [(name, src) for name, src in frame if name.startswith("_r_")]
+    if not reads or len(reads) < len(frame) or "Z[" in source:
+        return frame, texts
+    for name, src in reads:
+        word = re.compile(rf"\b{name}\b")
+        texts = [word.sub(lambda _m, s=src: s, t) for t in texts]  # type: ignore[misc]
+    return [], texts
 
 
 def _bound(code: str, bindings: list[tuple[str, str]]) -> str:
@@ -754,6 +771,7 @@ def _first_of_each_code(c: ExprCompiler, gen: ast.Generator, key: ast.Expr, scop
         key_src, _ = c.code(key, inner)
     finally:
         c.leave_loop()
+    frame, (key_src,) = settle_reads(frame, xs, [key_src])
     keys = _bound(f"[{key_src} for {var} in {xs}]", frame)  # calls not using the item: once
     code = f"{c.helper(_first_of_each)}(rt, {c.helper(each)}(rt, {xs}), {keys})"
     return _bound(code, [] if xs == it else [(xs, it)]), list_of(elem(itt))

@@ -36,6 +36,7 @@ from typing import Any
 from tabula.interpreter.compile import budget
 from tabula.interpreter.compile import builtins as B
 from tabula.interpreter.compile.module import GenModule
+from tabula.interpreter.compile.precharge import precharge
 from tabula.interpreter.compile.scope import (
     ANY,
     BOOL,
@@ -63,6 +64,8 @@ Code = tuple[str, str]  # (python source, static type)
 BUILTIN_ATTRS = {"name": STR, "key": STR, "type": STR, "zone": ZONE, "holder": PLAYER, "id": INT}
 SPECIAL_NAMES = {"players", "num_players", "active", "round", "turn"}
 BROKEN: Code = ("_broken(rt)", ANY)
+# a counter's index made of numbers and Python locals (players): reading it cannot fail
+_FIXED_INDEX = re.compile(r"[\d\s()+*]*(?:\bv_\w+[\d\s()+*]*)*")
 PROLOGUE = "    L = rt.loc\n    S = rt.st\n"
 INLINE_NODES = 32  # a DSL function of at most this many nodes may be inlined
 INLINE_CHARS = 700  # ... when its substituted source stays this short
@@ -624,14 +627,22 @@ class ExprCompiler:
             return self._call_function(slot, args)
         if name in g.counters:
             idx = self.counter_index_code(name, n, scope)
-            return (BROKEN[0], ANY) if idx is None else (f"{self.bind('C')}[{idx}]", INT)
+            if idx is None:
+                return BROKEN[0], ANY
+            read = f"{self.bind('C')}[{idx}]"
+            if self._loops and _FIXED_INDEX.fullmatch(idx):
+                return self.invariant_read(read), INT
+            return read, INT
         if name in g.vars:
             v_ = g.vars[name]
             if not v_.per_player or len(n.args) != 1:
                 want = "one player" if v_.per_player else "no"
                 return self.error("E105", f"'{name}' takes {want} argument", n.span)
-            p, _ = self.code(n.args[0], scope)
-            return f"{self.bind('pv_' + name)}[{p}]", v_.type
+            p, pt = self.code(n.args[0], scope)
+            read = f"{self.bind('pv_' + name)}[{p}]"
+            if self._loops and pt == PLAYER and _FIXED_INDEX.fullmatch(p):
+                return self.invariant_read(read), v_.type
+            return read, v_.type
         if name in g.zones:
             z = g.zones[name]
             if not z.per_player or len(n.args) != 1:
@@ -744,6 +755,21 @@ class ExprCompiler:
         frame.append((name, src))
         return name, t
 
+    def invariant_read(self, src: str) -> str:
+        """A read of the state that cannot fail (a counter at an index of numbers and players, a
+        per-player var of a player),
+        inside a generator it does not depend on: a name for it (`_r_...`), computed once before
+        the loop where the loop is worth it (builtins.settle_reads), else written back in place."""
+        var, frame = self._loops[-1]
+        if var in src:
+            return src
+        for name, known in frame:
+            if known == src:
+                return name
+        name = self.mod.fresh("_r")
+        frame.append((name, src))
+        return name
+
     # ------------------------------------------------------------ DSL functions
     def _call_function(self, slot: FunctionSlot, args: list[str]) -> Code:
         if slot.state == "new":
@@ -779,9 +805,10 @@ class ExprCompiler:
         params = "".join(f", v_{p}" for p in slot.params)
         hashable = all(slot.param_types.get(p, ANY) in (INT, STR, PLAYER, COMP, BOOL) for p in slot.params)
         miss = self.helper(_MISS_FN)
+        # the state parts the body reads are bound after the lookup (#bind, module.py): a
+        # remembered result needs none of them
         lines = [
             f"def FM_{slot.name}(rt{params}):",
-            "    S = rt.st",
             "    M = rt.memo",
             f"    K = ({key}{params},)",
         ]
@@ -792,14 +819,21 @@ class ExprCompiler:
                 "    try:",
                 f"        r = M.get(K, {miss})",
                 "    except TypeError:",
+                "        #bind",
+                "        S = rt.st",
                 f"        return {src}",
             ]
         over = self.helper(over_budget)
+        reads, body, extra = precharge(src, self.helper(budget.each))
         lines += [
             f"    if r is {miss}:",
-            "        rt.budget -= 1",  # a call computed (not remembered): one unit of work
+            "        #bind",
+            "        S = rt.st",
+            *(f"        {line}" for line in reads),
+            # a call computed (not remembered): one unit of work, and its loops' sources read above
+            f"        rt.budget -= 1{' + ' + extra if extra else ''}",
             f"        if rt.budget < 0: {over}()",
-            f"        r = M[K] = {src}",
+            f"        r = M[K] = {body}",
             "    return r",
         ]
         self.mod.define("\n".join(lines) + "\n")
@@ -849,10 +883,13 @@ class ExprCompiler:
                 self._loops, self.memo_mode = loops, memo
             params = "".join(f", v_{p}" for p in slot.params)
             over = self.helper(over_budget)
+            reads, body, extra = precharge(src, self.helper(budget.each))
             text = (
                 f"def F_{slot.name}(rt{params}):\n    S = rt.st\n"
-                f"    rt.budget -= 1\n    if rt.budget < 0: {over}()\n"  # a call: one unit of work
-                f"    return {src}\n"
+                + "".join(f"    {line}\n" for line in reads)
+                # a call: one unit of work, and its loops' sources read above
+                + f"    rt.budget -= 1{' + ' + extra if extra else ''}\n    if rt.budget < 0: {over}()\n"
+                + f"    return {body}\n"
             )
             self.mod.define(text)
             slot.type = t
@@ -1078,6 +1115,10 @@ class ExprCompiler:
         op = "not in" if n.negated else "in"
         if is_literal(c):
             return f"({x} {op} {container})", BOOL
+        known = self.mod.data.get(c) if c.isidentifier() else None
+        if isinstance(known, list) and len(known) <= SHORT_LIST:
+            # a constant of the game (a table's column, say): its size is known now
+            return f"({x} {op} {c})", BOOL
         charged = f"{self.helper(budget.each)}(rt, {container})"  # every item compared is charged
         if is_cheap(container):  # a short list is read like one operand, so only a long one is charged
             short = f"len({container}) <= {SHORT_LIST}"

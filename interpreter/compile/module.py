@@ -61,6 +61,8 @@ SAFE_BUILTINS.update(KeyError=KeyError, TypeError=TypeError, IndexError=IndexErr
 HelperRef = tuple[str, str]  # (module, qualified name) or ("builtin", builtin name)
 
 _WORDS = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+# the fixed prologue lines of generated functions, dropped where the function does not use the name
+_PROLOGUE_LINES = frozenset({"S = rt.st", "L = rt.loc", "M = rt.memo", "L = fr[2]"})
 # live modules by filename: a game loaded twice from one cache entry is two modules of one name
 # (equal line tables but for snippets compiled into one of them later), and either may be running
 _MODULES: dict[str, weakref.WeakSet[GenModule]] = {}
@@ -156,21 +158,37 @@ class GenModule:
         return {k: self.ns[k] for k in self.ns if k not in before}
 
     def _bind(self, text: str, spans: dict[int, Span] | None) -> tuple[str, dict[int, Span] | None]:
-        """Bind, on entry to each function of `text`, the state parts its code uses (bindings)."""
-        if not self.bindings:
-            return text, spans
+        """Bind the state parts each function of `text` uses (bindings) on entry, or where the
+        function marks with a `#bind` line (after a remembered result is looked up: a hit needs
+        none of them), and drop the lines of its fixed prologue (`S = rt.st`, ...) that bind a
+        name its code does not use."""
         lines = text.split("\n")
         out: list[str] = []
         moved: dict[int, Span] = {}
+        used: list[str] = []
+        words: set[str] = set()
         for i, line in enumerate(lines, start=1):
+            if line.startswith("def "):
+                end = next((j for j in range(i, len(lines)) if lines[j].startswith("def ")), len(lines))
+                body = lines[i:end]
+                words = set(_WORDS.findall("\n".join(b for b in body if b.strip() not in _PROLOGUE_LINES)))
+                used = sorted(words & self.bindings.keys())
+                out.append(line)
+                if spans and i in spans:
+                    moved[len(out)] = spans[i]
+                if not any(b.strip() == "#bind" for b in body):
+                    out.extend(f"    {name} = {self.bindings[name]}" for name in used)
+                continue
+            stripped = line.strip()
+            if stripped == "#bind":
+                pad = line[: len(line) - len(line.lstrip())]
+                out.extend(f"{pad}{name} = {self.bindings[name]}" for name in used)
+                continue
+            if stripped in _PROLOGUE_LINES and stripped.split(" ", 1)[0] not in words:
+                continue
             out.append(line)
             if spans and i in spans:
                 moved[len(out)] = spans[i]
-            if line.startswith("def "):
-                end = next((j for j in range(i, len(lines)) if lines[j].startswith("def ")), len(lines))
-                body = "\n".join(lines[i:end])
-                used = sorted(set(_WORDS.findall(body)) & self.bindings.keys())
-                out.extend(f"    {name} = {self.bindings[name]}" for name in used)
         return "\n".join(out), (moved if spans else spans)
 
     def function(self, text: str, name: str, spans: dict[int, Span] | None = None) -> Callable[..., Any]:
