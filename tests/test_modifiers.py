@@ -40,7 +40,7 @@ components:
           may_win: "any(c == coins(p) for c in [3, 4, 5])"
       - name: Lamp
         copies: 2
-        allow: {may_open: "self.lit", may_win: "self.lit and coins(p) > 0"}
+        allow: {may_open: "self.lit", may_win: "self.lit and coins(p) > 0", may_shine: "self.lit"}
         deny: {may_close: "coins(p) == 0"}
       - name: Gate
         level: 2
@@ -69,6 +69,7 @@ rules:
   may_open: {params: [p], base: "false"}
   may_close: {params: [p], base: "coins(p) > 3"}
   may_win: {params: [p], base: "coins(p) == 7"}
+  may_shine: {params: [p], base: "false"}
 actions:
   take:
     params: {c: market}
@@ -238,3 +239,25 @@ def test_a_cached_game_keeps_the_guards(tmp_path: Path, monkeypatch: pytest.Monk
             got = (ask(warm, st, f"rule(may_open, {p})"), ask(warm, st, f"rule(may_win, {p})"))
             want = expected(warm, st, p)
             assert got == (want[0], want[3])
+
+
+def test_code_compiled_after_a_rule_tests_its_guard_in_place_of_calling_it(game: CompiledGame) -> None:
+    # may_shine is false but for an active lit Lamp: a caller compiled after it reads the Lamps'
+    # owners marks itself and calls the rule's active part only when one is set
+    st = Engine(game).new_game(["Ann", "Bob"], seed=1)
+    lamps = [c.id for c in game.components if c.name == "Lamp"]
+
+    def shines(p: int) -> bool:
+        return any(p in st["m"]["owners"][c] and st["m"]["lit"][c] for c in lamps)
+
+    for seed in range(200):
+        settings(game, st, seed)
+        for p in (0, 1):
+            assert ask(game, st, f"rule(may_shine, {p})") is shines(p), (seed, p)
+        assert ask(game, st, "any(rule(may_shine, q) for q in players)") is (shines(0) or shines(1))
+    caller = game.module.source().rsplit("\ndef ", 1)[1]
+    guard = " or ".join(f"m_owners[{c}]" for c in lamps)
+    assert "R_may_shine(" not in caller and "R_may_shine_active" in caller
+    # tested once, before the loop over the players: outside the generator
+    assert caller.index(f"if (({guard}) or False) else False") > caller.index("for v_q")
+    assert caller.count(guard) == 1

@@ -372,6 +372,9 @@ class ExprCompiler:
         self.memo_mode = True
         self._memo_ids: dict[str, int] = {}
         self._counter_tables: dict[str, str] = {}  # counter -> the table of its keys' offsets
+        # rule function -> (its guard: marks' test not reading the arguments, the function run when it
+        # holds, the answer when it does not) for rules compiled so far (modifiers.py)
+        self.rule_guards: dict[str, tuple[str, str, str]] = {}
         self._derived: dict[tuple[str, str, str], str] = {}  # (column, op, value) -> its answers
         self._columns: dict[str, str] = {}
         mark_recursion(functions)
@@ -913,9 +916,15 @@ class ExprCompiler:
         if len(args) != len(table[key].params):
             return self.error("E105", f"{kind} '{key}' takes {len(table[key].params)} argument(s)", n.span)
         fname = ("V_" if kind == "value" else "R_") + key
-        return self.invariant(
-            f"{fname}(rt{''.join(', ' + a for a in args)})", INT if kind == "value" else BOOL
-        )
+        call = "".join(", " + a for a in args)
+        guarded = self.rule_guards.get(fname) if kind == "rule" else None
+        if guarded is not None:
+            # the rule's guard in place of the call (code compiled after the rule): false when no
+            # component's mark is set, with no call; a generator tests it once, before its loop
+            test, active, fast = guarded
+            form = "(({t}) or False) and {a}(rt{c})" if fast == "False" else "(not ({t})) or {a}(rt{c})"
+            return f"({form.format(t=test, a=active, c=call)})", BOOL
+        return self.invariant(f"{fname}(rt{call})", INT if kind == "value" else BOOL)
 
     # ------------------------------------------------------------ postfix
     def _Attr(self, n: ast.Attr, scope: Scope) -> Code:

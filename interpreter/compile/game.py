@@ -370,6 +370,9 @@ class GameCompiler:
         self.windows = WindowCompiler(self.ex, self._action_sources())
         self.sc = EffectCompiler(self.ex, procedures, action_index, suspension, self.windows, self.instrument)
         self.sc.hooks = self.hooks
+        # rules and values first: code compiled after a rule tests its guard in place of a call
+        self._component_abilities()
+        self._values_and_rules()
         for slot in functions.values():
             if slot.state == "new":
                 self.ex.compile_function(slot)
@@ -390,8 +393,6 @@ class GameCompiler:
         compile_hooks(self, self.hooks)
         self._actions()
         self._triggers()
-        self._component_abilities()
-        self._values_and_rules()
         self._dispatchers()
         self._flow()
         self._scoring()

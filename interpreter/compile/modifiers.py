@@ -252,9 +252,14 @@ def _split(
     closures = any(isinstance(n, _CLOSURES) for n in pyast.walk(tree))
     state = (_words(body) - _words(fast) - {guard}) & ex.mod.bindings.keys()
     test = _any_mark(guard, groups)
-    if (not closures and not state) or test is None:
+    # a rule whose answer without its components is known is split anyway: code compiled after it
+    # tests the guard in place of calling it (ExprCompiler.rule_guards)
+    known = fn.startswith("R_") and fast in ("True", "False")
+    if (not closures and not state and not known) or test is None:
         return None
     name = ex.mod.fresh(fn + "_active")
+    if known:
+        ex.rule_guards[fn] = (test, name, fast)
     fast_lines = [f"    if {test}: return {name}(rt{args})", f"    return {fast}"]
     return _define(head, fast_lines) + _define(f"def {name}(rt{args}):", whole)
 
