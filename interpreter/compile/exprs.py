@@ -746,30 +746,27 @@ class ExprCompiler:
     def invariant(self, src: str, t: str) -> Code:
         """A call's source, or a name for it computed once before the innermost loop it does not
         depend on."""
-        if not self._loops:
-            return src, t
-        var, frame = self._loops[-1]
-        if var in src:
-            return src, t
-        for name, known in frame:
-            if known == src:
-                return name, t
-        name = self.mod.fresh("_k")
-        frame.append((name, src))
-        return name, t
+        return self._hoisted(src, "_k"), t
 
     def invariant_read(self, src: str) -> str:
         """A read of the state that cannot fail (a counter at an index of numbers and players, a
-        per-player var of a player),
-        inside a generator it does not depend on: a name for it (`_r_...`), computed once before
-        the loop where the loop is worth it (builtins.settle_reads), else written back in place."""
+        per-player var of a player) inside a generator it does not depend on: a name for it
+        (`_r_...`), computed once before the loop where the loop is worth it
+        (builtins.settle_reads), else written back in place."""
+        return self._hoisted(src, "_r")
+
+    def _hoisted(self, src: str, prefix: str) -> str:
+        """`src`, or the name (new, or the one already given to the same source) under which the
+        innermost loop computes it before it starts, when it does not use that loop's variable."""
+        if not self._loops:
+            return src
         var, frame = self._loops[-1]
         if var in src:
             return src
         for name, known in frame:
             if known == src:
                 return name
-        name = self.mod.fresh("_r")
+        name = self.mod.fresh(prefix)
         frame.append((name, src))
         return name
 
