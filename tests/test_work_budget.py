@@ -12,7 +12,7 @@ import pytest
 from test_sandbox import hostile, line_of, run_error
 
 from tabula.interpreter.compile import budget
-from tabula.interpreter.compile.builtins import _distinct
+from tabula.interpreter.compile.builtins import _distinct, _flatten
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.limits import MAX_NUMBER_DIGITS, MAX_WORK_BUDGET, WORK_BUDGET
 from tabula.interpreter.runtime import STEP_BUDGET, GameRuntimeError, Runtime
@@ -297,3 +297,18 @@ def test_comparisons_of_numbers_and_texts_stay_plain_python(tmp_path: Path) -> N
     game = load_game(hostile(tmp_path, "let k = n == 3\nlet t = text == 'x'"))
     source = game.module.source()
     assert "_eq" not in source and "COMPARE" not in source
+
+
+def test_flatten_charges_its_lists_and_items_and_refuses_a_list_too_long(rt: Runtime) -> None:
+    rt.budget = STEP_BUDGET
+    assert _flatten(rt, [[1, 2], [], [3]]) == [1, 2, 3]
+    assert rt.budget == STEP_BUDGET - 6  # three lists, three items
+    rt.budget = STEP_BUDGET
+    half = list(range(60_000))
+    with pytest.raises(GameRuntimeError) as err:
+        _flatten(rt, [half, half])
+    assert err.value.code == "R003" and "a list of more than 100000 items" in err.value.message
+    assert rt.budget == STEP_BUDGET  # refused before anything was charged or built
+    with pytest.raises(GameRuntimeError) as err:
+        _flatten(rt, [[1], "ab"])
+    assert "expected a list of lists or zones" in err.value.message

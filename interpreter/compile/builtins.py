@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from tabula.interpreter.compile.budget import MAX_LIST, bounded, each
+from tabula.interpreter.compile.budget import MAX_LIST, bounded, each, sized
 from tabula.interpreter.compile.scope import (
     ANY,
     BOOL,
@@ -26,7 +26,7 @@ from tabula.interpreter.compile.scope import (
     list_of,
 )
 from tabula.interpreter.dsl import ast
-from tabula.interpreter.runtime import Runtime, over_budget
+from tabula.interpreter.runtime import GameRuntimeError, Runtime, over_budget
 
 if TYPE_CHECKING:
     from tabula.interpreter.compile.exprs import Code, ExprCompiler
@@ -83,6 +83,16 @@ class Builtin:
             result = compiled[0][1] if compiled else ANY
         elif result == "=elem0":
             result = elem(compiled[0][1]) if compiled else ANY
+        elif result == "=flat0":
+            inner = elem(compiled[0][1])
+            if inner == ZONE:
+                result = list_of(COMP)
+            elif inner == ANY or inner.startswith("list["):
+                result = inner
+            else:
+                return c.error(
+                    "T001", f"'flatten' takes a list of lists or zones, found a list of {inner}", n.span
+                )
         if self.name in ("holder", "zone_of") and len(compiled) == 1:
             return builtin_attr_code(c, "holder" if self.name == "holder" else "zone", compiled[0][0]), result
         if self.inline is not None:
@@ -334,6 +344,37 @@ _add(
         "=arg0",
         lambda rt, xs: list(reversed(xs)),
         (0,),
+    )
+)
+def _flatten(rt: Runtime, xs: list[Any]) -> list[Any]:
+    """The items of each list or zone of `xs` in turn. The lists and their items are charged, and
+    the size limit of a list checked, before the result is built."""
+    zones = rt.st["z"]
+    parts = [zones[x] if x.__class__ is int else x for x in xs]
+    n = 0
+    for part in parts:
+        if part.__class__ is not list:
+            raise GameRuntimeError(f"flatten: expected a list of lists or zones, found {part!r} in it", None)
+        n += len(part)
+    sized(rt, n, "list")
+    each(rt, parts)
+    out: list[Any] = []
+    for part in parts:
+        out += part
+    return out
+
+
+_add(
+    Builtin(
+        "flatten",
+        "flatten(L)",
+        "the items of each list or zone of L in turn",
+        "flatten([hand(p) for p in players])",
+        (1, 1),
+        "=flat0",
+        _flatten,
+        (0,),
+        self_charged=True,
     )
 )
 _add(
