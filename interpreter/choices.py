@@ -34,6 +34,13 @@ def value_id(game: CompiledGame, names: list[str], v: Any, t: str, dup_names: se
 def option_ids(game: CompiledGame, names: list[str], values: list[Any], t: str) -> list[str]:
     """Ids for a list of offered values: unique, stable, readable."""
     dup: set[str] | None = None
+    if len(values) == 1:  # the common case of a single value, as the general one names it
+        v = values[0]
+        if t == COMP:
+            if v is not None:
+                return [game.component_names[v]]
+        elif v.__class__ is str:
+            return [v]
     if t == COMP and None not in values:
         names_ = list(map(game.component_names.__getitem__, values))
         if len(set(names_)) == len(set(values)):

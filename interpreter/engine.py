@@ -301,8 +301,17 @@ class Engine:
             act = g.action_list[ai]
             if act.closes_window:
                 rt.stk[-1][1] += 1
-            new_locals = dict(zip(act.param_names, args, strict=True))
-            new_locals["me"] = dec["p"]
+            names = act.param_names
+            if len(args) != len(names):  # a decision is validated when loaded: never in a game
+                raise IllegalChoice(str(choice), f"'{act.name}' takes {len(names)} arguments")
+            # the action's parameters, then `me` (zip with strict=True takes keywords: a slow call)
+            if len(names) == 1:
+                new_locals = {names[0]: args[0], "me": dec["p"]}
+            elif names:
+                new_locals = dict(zip(names, args, strict=True))
+                new_locals["me"] = dec["p"]
+            else:
+                new_locals = {"me": dec["p"]}
             rt.push(act.block, new_locals)
         rt.run()
 

@@ -840,8 +840,18 @@ def _aggregate(
     if kind == "first":
         return f"next(({elt} {loop}), None)", et
     default = c.code(gen.default, scope)[0] if gen.default is not None else "None"
-    pick = "max" if kind == "max" else "min"
-    return f"{pick}([{elt} {loop}], default={default})", et if et != NONE else ANY
+    pick = c.helper(_max_or if kind == "max" else _min_or)
+    return f"{pick}([{elt} {loop}], {default})", et if et != NONE else ANY
+
+
+def _min_or(xs: list[Any], default: Any) -> Any:
+    """`min(... default d)`: `min(xs, default=d)` without a call with a keyword (a slow one)."""
+    return min(xs) if xs else default
+
+
+def _max_or(xs: list[Any], default: Any) -> Any:
+    """`max(... default d)`: `max(xs, default=d)` without a call with a keyword (a slow one)."""
+    return max(xs) if xs else default
 
 
 def builtin_attr_code(c: ExprCompiler, name: str, obj: str) -> str:
