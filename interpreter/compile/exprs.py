@@ -35,6 +35,7 @@ from typing import Any
 
 from tabula.interpreter.compile import budget
 from tabula.interpreter.compile import builtins as B
+from tabula.interpreter.compile.lowering import lower
 from tabula.interpreter.compile.module import GenModule
 from tabula.interpreter.compile.precharge import precharge
 from tabula.interpreter.compile.scope import (
@@ -90,6 +91,16 @@ def _MISS_FN() -> None:
 
 def _broken(rt: Runtime) -> Any:
     raise GameRuntimeError("this expression has an error and cannot run", None)
+
+
+def _returning(value: str) -> list[str]:
+    return [f"return {value}"]
+
+
+def _lowered(src: str, finish: Callable[[str], list[str]]) -> list[str]:
+    """The statements of a function's end that computes `src` (lowering.py): `finish(src)` when
+    there is nothing to lower."""
+    return lower(src, finish) or finish(src)
 
 
 def _as_list(rt: Runtime, v: Any) -> Any:
@@ -435,7 +446,8 @@ class ExprCompiler:
     def function_of(self, src: str, params: list[str]) -> Callable[..., Any]:
         args = "".join(f", v_{name}" for name in params)
         name = self.mod.fresh("g")
-        return self.mod.function(f"def {name}(rt{args}):\n{PROLOGUE}    return {src}\n", name)
+        body = "".join(f"    {line}\n" for line in _lowered(src, _returning))
+        return self.mod.function(f"def {name}(rt{args}):\n{PROLOGUE}{body}", name)
 
     # ------------------------------------------------------------ errors
     def error(self, code: str, msg: str, span: Span | None, hint: str | None = None) -> Code:
@@ -833,7 +845,7 @@ class ExprCompiler:
             # a call computed (not remembered): one unit of work, and its loops' sources read above
             f"        rt.budget -= 1{' + ' + extra if extra else ''}",
             f"        if rt.budget < 0: {over}()",
-            f"        r = M[K] = {body}",
+            *("        " + line for line in _lowered(body, lambda v: [f"r = M[K] = {v}", "return r"])),
             "    return r",
         ]
         self.mod.define("\n".join(lines) + "\n")
@@ -889,7 +901,7 @@ class ExprCompiler:
                 + "".join(f"    {line}\n" for line in reads)
                 # a call: one unit of work, and its loops' sources read above
                 + f"    rt.budget -= 1{' + ' + extra if extra else ''}\n    if rt.budget < 0: {over}()\n"
-                + f"    return {body}\n"
+                + "".join(f"    {line}\n" for line in _lowered(body, _returning))
             )
             self.mod.define(text)
             slot.type = t
