@@ -127,6 +127,7 @@ class _Probe(Runtime):
     """A runtime that re-poses a pending decision: the end checks before it were tested already."""
 
     __slots__ = ()
+    probing = True
 
     def fire_end_checks(self) -> bool:
         return False

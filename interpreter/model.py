@@ -182,6 +182,8 @@ class CompiledGame:
     action_list: list[ActionDef] = field(default_factory=list)
     triggers: dict[str, list[TriggerDef]] = field(default_factory=dict)
     end_checks: list[EndCheckDef] = field(default_factory=list)
+    # generated f(rt) -> bool: every end check tested in order, each that newly holds pushed
+    fire_end_checks: Callable[..., bool] | None = None
     values: dict[str, ValueDef] = field(default_factory=dict)
     rules: dict[str, RuleDef] = field(default_factory=dict)
     flow: FlowDef | None = None

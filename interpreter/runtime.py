@@ -206,8 +206,13 @@ class Runtime:
             raise GameRuntimeError(_describe(err), span) from err
 
     # -- end checks
+    probing = False  # a runtime that re-poses a decision tests no end check (Engine._Probe)
+
     def fire_end_checks(self) -> bool:
         """Evaluate the game's end checks; push the effect of each that newly holds. True if any did."""
+        fused = self.g.fire_end_checks
+        if fused is not None:  # the same, generated (compile/game.py): what generated code calls
+            return fused(self)
         checks = self.g.end_checks
         if not checks:
             return False

@@ -239,3 +239,42 @@ def test_a_failing_expression_in_a_scenario_condition_is_reported_not_raised(tmp
     result = run_scenario_file(scenario)  # today: IndexError escapes
     assert not result.passed
     assert result.error is not None and "s.yaml:5" in result.error
+
+
+def test_the_generated_end_checks_do_what_the_loop_over_them_does(game: CompiledGame, engine: Engine) -> None:
+    from tabula.interpreter import rng
+    from tabula.interpreter.runtime import Runtime
+    from tabula.interpreter.state import clone
+
+    fused = game.fire_end_checks
+    assert fused is not None and fused.__name__ == "_fire_end_checks"
+    held = 0
+    for seed in range(1, 25):
+        st = engine.new_game(["Ann", "Bob", "Cid"], seed=seed, options={"goal": 3})
+        bot = rng.seed_state(seed)
+        while st["dec"] is not None:
+            # as it is (the checks were tested before this decision), and with doom or points at
+            # the checks' thresholds (one check or both newly holding)
+            for doom, points in ((None, None), (2, None), (None, 3), (2, 3)):
+                a = clone(st)
+                if doom is not None:
+                    a["c"][game.counters["doom"].base] = doom
+                if points is not None:
+                    a["c"][game.counters["points"].base + seed % 3] = points
+                b = clone(a)
+                assert fused(Runtime(game, a)) == _loop_end_checks(game, b)
+                assert a == b
+                held += len(a["t"]["fired"]) - len(st["t"]["fired"])
+            engine.apply_inplace(st, rng.below(bot, len(st["dec"]["ids"])))
+    assert held > 0  # checks newly holding were marked and pushed the same way by both
+
+
+def _loop_end_checks(game: CompiledGame, st: dict[str, Any]) -> bool:
+    """Runtime.fire_end_checks as it is without the generated function: a loop over the checks."""
+    from tabula.interpreter.runtime import Runtime
+
+    saved, game.fire_end_checks = game.fire_end_checks, None
+    try:
+        return Runtime(game, st).fire_end_checks()
+    finally:
+        game.fire_end_checks = saved

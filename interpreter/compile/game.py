@@ -905,12 +905,37 @@ class GameCompiler:
                     EndCheckDef(str(chk.get("id", f"end_check{i + 1}")), when, block, mode, test or when)
                 )
         fdef.finish = self.compile_entry(("flow", "finish"), none, "the game's end", ["me"])
+        self._fuse_end_checks(g)
         self._check_flow(flow, fdef)
         g.flow = fdef
         g.main_block = len(g.blocks)
         driver = FlowDriver(fdef)
         driver.span = self.span(("flow",))
         g.blocks.append(driver)
+
+    def _fuse_end_checks(self, g: CompiledGame) -> None:
+        """`_fire_end_checks(rt)`, what generated code calls before each decision: the end checks
+        tested in order, each that newly holds marked fired and its effect pushed, as
+        Runtime.fire_end_checks does, written out (no loop over the checks, no attribute reads)."""
+        ns = self.mod.ns
+        tests = [getattr(c.test, "__name__", "") for c in g.end_checks]
+        if not all(ns.get(name) is c.test for name, c in zip(tests, g.end_checks, strict=True)):
+            # a test that is not a generated function of the players: the general loop
+            self.mod.define("def _fire_end_checks(rt):\n    return rt.fire_end_checks()\n")
+            return
+        lines = ["def _fire_end_checks(rt):", "    if rt.probing:", "        return False"]
+        if g.end_checks:
+            lines += ["    t = rt.st['t']", "    fired = t['fired']", "    p = t['active']"]
+            lines.append("    pushed = False")
+        for name, check in zip(tests, g.end_checks, strict=True):
+            lines += [
+                f"    if {check.id!r} not in fired and {name}(rt, p, p):",
+                f"        fired.append({check.id!r})",
+                f"        rt.push({check.block}, {{'p': p, 'me': p}})",
+                "        pushed = True",
+            ]
+        lines.append("    return pushed" if g.end_checks else "    return False")
+        g.fire_end_checks = self.mod.function("\n".join(lines) + "\n", "_fire_end_checks")
 
     def _check_flow(self, flow: dict[str, Any], fdef: FlowDef) -> None:
         """Flows that could never ask a decision or never end a round."""
