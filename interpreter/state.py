@@ -103,7 +103,7 @@ def clone(st: State) -> State:
         "loc": st["loc"][:],
         "c": st["c"][:],
         "v": vv,
-        "m": dict(zip(m, map(_copy, m.values()), strict=True)),
+        "m": dict(zip(m, map(_copy, m.values()))),  # noqa: B905  (a keyword would slow the call)
         "rv": st["rv"][:],
         "rng": st["rng"][:],
         "stk": [[fr[0], fr[1], fr[2].copy()] for fr in st["stk"]],

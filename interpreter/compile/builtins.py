@@ -791,8 +791,10 @@ def _first_of_each(rt: Runtime, xs: list[Any], keys: list[Any]) -> list[Any]:
     try:
         if len(set(keys)) == len(keys):  # the usual case: no two items share a key
             return list(xs)
-        firsts = dict(zip(reversed(keys), reversed(xs), strict=True))  # the last write is the first item
-        return [x for k, x in zip(keys, xs, strict=True) if firsts[k] == x]
+        # the last write is the first item; keys has one key per item (zip without strict=: a
+        # keyword makes the call slow, and this runs in windows' inner loops)
+        firsts = dict(zip(reversed(keys), reversed(xs)))  # noqa: B905
+        return [x for k, x in zip(keys, xs) if firsts[k] == x]  # noqa: B905
     except TypeError:  # a list among the keys: compare pairwise, as written
         each(rt, keys)
         pairs = list(zip(keys, xs, strict=True))
