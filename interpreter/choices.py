@@ -43,17 +43,26 @@ def option_ids(game: CompiledGame, names: list[str], values: list[Any], t: str) 
             return [v]
     if t == COMP and None not in values:
         names_ = list(map(game.component_names.__getitem__, values))
-        if len(set(names_)) == len(set(values)):
+        unique = len(set(names_))
+        if unique == len(values) or unique == len(set(values)):
             return names_
+        # a name offered for two components: both read as their keys (Road#1, Road#2)
+        first: dict[str, int] = {}
+        dup = set()
+        for v, nm in zip(values, names_):  # noqa: B905  (one name per value; a keyword is slow)
+            if first.setdefault(nm, v) != v:
+                dup.add(nm)
+        comps = game.components
+        return [comps[v].key if nm in dup else nm for v, nm in zip(values, names_)]  # noqa: B905
     elif set(map(type, values)) == {str}:  # symbols and texts are their own ids
         return list(values)
-    if t == COMP:
-        first: dict[str, int] = {}
+    if t == COMP:  # none among the values
+        seen: dict[str, int] = {}
         dup = set()
         for v in values:
             if v is None:
                 continue
             nm = game.components[v].name
-            if first.setdefault(nm, v) != v:
+            if seen.setdefault(nm, v) != v:
                 dup.add(nm)
     return [value_id(game, names, v, t, dup) for v in values]
