@@ -33,7 +33,6 @@ def value_id(game: CompiledGame, names: list[str], v: Any, t: str, dup_names: se
 
 def option_ids(game: CompiledGame, names: list[str], values: list[Any], t: str) -> list[str]:
     """Ids for a list of offered values: unique, stable, readable."""
-    dup: set[str] | None = None
     if len(values) == 1:  # the common case of a single value, as the general one names it
         v = values[0]
         if t == COMP:
@@ -47,22 +46,23 @@ def option_ids(game: CompiledGame, names: list[str], values: list[Any], t: str) 
         if unique == len(values) or unique == len(set(values)):
             return names_
         # a name offered for two components: both read as their keys (Road#1, Road#2)
-        first: dict[str, int] = {}
-        dup = set()
-        for v, nm in zip(values, names_):  # noqa: B905  (one name per value; a keyword is slow)
-            if first.setdefault(nm, v) != v:
-                dup.add(nm)
+        dup = _repeated_names(game, values)
         comps = game.components
         return [comps[v].key if nm in dup else nm for v, nm in zip(values, names_)]  # noqa: B905
-    elif set(map(type, values)) == {str}:  # symbols and texts are their own ids
+    if t != COMP and set(map(type, values)) == {str}:  # symbols and texts are their own ids
         return list(values)
-    if t == COMP:  # none among the values
-        seen: dict[str, int] = {}
-        dup = set()
-        for v in values:
-            if v is None:
-                continue
-            nm = game.components[v].name
-            if seen.setdefault(nm, v) != v:
-                dup.add(nm)
-    return [value_id(game, names, v, t, dup) for v in values]
+    dup_names = _repeated_names(game, values) if t == COMP else None
+    return [value_id(game, names, v, t, dup_names) for v in values]
+
+
+def _repeated_names(game: CompiledGame, values: list[Any]) -> set[str]:
+    """The names that two different components among `values` share (none is skipped)."""
+    first: dict[str, int] = {}
+    dup: set[str] = set()
+    for v in values:
+        if v is None:
+            continue
+        nm = game.components[v].name
+        if first.setdefault(nm, v) != v:
+            dup.add(nm)
+    return dup

@@ -97,6 +97,10 @@ def _returning(value: str) -> list[str]:
     return [f"return {value}"]
 
 
+def _remembering(value: str) -> list[str]:
+    return [f"r = M[K] = {value}", "return r"]
+
+
 def _lowered(src: str, finish: Callable[[str], list[str]]) -> list[str]:
     """The statements of a function's end that computes `src` (lowering.py): `finish(src)` when
     there is nothing to lower."""
@@ -845,7 +849,8 @@ class ExprCompiler:
             # a call computed (not remembered): one unit of work, and its loops' sources read above
             f"        rt.budget -= 1{' + ' + extra if extra else ''}",
             f"        if rt.budget < 0: {over}()",
-            *("        " + line for line in _lowered(body, lambda v: [f"r = M[K] = {v}", "return r"])),
+            # lowered, each path stores and returns its value; else the store, and the return below
+            *("        " + line for line in lower(body, _remembering) or [f"r = M[K] = {body}"]),
             "    return r",
         ]
         self.mod.define("\n".join(lines) + "\n")
