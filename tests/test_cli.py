@@ -61,8 +61,9 @@ def test_check_ok() -> None:
     assert run.stdout.startswith("ok: Mini (4 components, 3 zones, 3 actions)")
 
 
-def test_check_broken_dsl_shows_location_and_caret(tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_broken_dsl_shows_location_and_caret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     game = broken_copy(tmp_path, "      pay n pile\n", "      pay n pile +\n")
     assert cli.main(["check", str(game)]) == 1
     err = capsys.readouterr().err
@@ -108,8 +109,9 @@ def test_parse_option_keeps_the_text_for_the_options_type() -> None:
 
 
 def test_version() -> None:
-    run = subprocess.run([sys.executable, "-m", "tabula", "--version"], capture_output=True, text=True,
-                         cwd=ROOT, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "tabula", "--version"], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert run.returncode == 0 and run.stdout.startswith("tabula ")
 
 
@@ -124,8 +126,21 @@ def test_simulate_prints_rates() -> None:
 
 
 def test_simulate_json_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["simulate", str(MINI), "--players", "3", "--games", "20", "--seed", "9", "--json",
-            "--option", "target=15", "--jobs", "1"]
+    argv = [
+        "simulate",
+        str(MINI),
+        "--players",
+        "3",
+        "--games",
+        "20",
+        "--seed",
+        "9",
+        "--json",
+        "--option",
+        "target=15",
+        "--jobs",
+        "1",
+    ]
     results = []
     for _ in range(2):
         assert cli.main(argv) == 0
@@ -215,16 +230,25 @@ def fake_scenario_module(tmp_path: Path) -> types.ModuleType:
     def run_scenario_cases(path: Path, variant: object = None, expansions: object = ()) -> list[FakeResult]:
         if path.stem == "a":
             return [FakeResult("good one", str(path), True)]
-        return [FakeResult("bad one", str(path), False, ["money(Thomas) == 7: money(Thomas) is 9"],
-                           None, [f"line {i}" for i in range(30)])]
+        return [
+            FakeResult(
+                "bad one",
+                str(path),
+                False,
+                ["money(Thomas) == 7: money(Thomas) is 9"],
+                None,
+                [f"line {i}" for i in range(30)],
+            )
+        ]
 
     module.find_scenarios = find_scenarios  # type: ignore[attr-defined]
     module.run_scenario_cases = run_scenario_cases  # type: ignore[attr-defined]
     return module
 
 
-def test_verify_reports_like_pytest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_reports_like_pytest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setitem(sys.modules, "tabula.interpreter.scenario", fake_scenario_module(tmp_path))
     assert cli.main(["verify", str(tmp_path)]) == 1
     out = capsys.readouterr().out

@@ -258,7 +258,8 @@ def files_of(kind: str) -> list[Path]:
 
 
 @pytest.mark.parametrize(
-    "kind", ["game", "pack", pytest.param("scenario", marks=pytest.mark.slow)]  # 300 files to read
+    "kind",
+    ["game", "pack", pytest.param("scenario", marks=pytest.mark.slow)],  # 300 files to read
 )
 def test_every_file_validates_against_its_json_schema(capsys: pytest.CaptureFixture[str], kind: str) -> None:
     jsonschema = pytest.importorskip("jsonschema")
@@ -295,7 +296,7 @@ def test_the_editor_globs_map_every_file_to_its_one_schema() -> None:
 
 def test_the_label_key_is_documented() -> None:
     text = (ROOT / "docs" / "language.md").read_text()
-    assert re.search(r"`label:?`", text) and "{" in text[text.index("label"):]
+    assert re.search(r"`label:?`", text) and "{" in text[text.index("label") :]
 
 
 def test_glory_to_rome_actions_have_labels_that_read_in_the_games_words() -> None:

@@ -21,8 +21,11 @@ def test_a_rule_no_scenario_reaches_is_listed_with_its_location(tmp_path: Path) 
     folder = tmp_path / "mini"
     shutil.copytree(ROOT / "tests" / "games" / "mini", folder)
     text = (folder / "game.yaml").read_text()
-    (folder / "game.yaml").write_text(text.replace(
-        "      set last = me\n", "      set last = me\n      if pile > 100:\n        gain 1 score(me)\n"))
+    (folder / "game.yaml").write_text(
+        text.replace(
+            "      set last = me\n", "      set last = me\n      if pile > 100:\n        gain 1 score(me)\n"
+        )
+    )
     report = measure(folder)
     assert [name for name, _ in report.missed.get("action", [])] == ["stop"]  # no scenario stops
     missed = report.missed["branch"]

@@ -50,8 +50,14 @@ def test_grammar_has_no_conflicts() -> None:
     # strict mode (it needs interegular, a test extra) fails on LALR conflicts and terminal collisions
     from tabula.interpreter.dsl.parser import _DslIndenter
 
-    parser = Lark(GRAMMAR_PATH.read_text(), parser="lalr", start=["block", "expr"], strict=True,
-                  postlex=_DslIndenter(), maybe_placeholders=True)
+    parser = Lark(
+        GRAMMAR_PATH.read_text(),
+        parser="lalr",
+        start=["block", "expr"],
+        strict=True,
+        postlex=_DslIndenter(),
+        maybe_placeholders=True,
+    )
     assert parser.parse("a + 1", start="expr") is not None
 
 

@@ -1,4 +1,4 @@
-""""Why not?": explanations name the failing condition in the game's words, with its location."""
+""" "Why not?": explanations name the failing condition in the game's words, with its location."""
 
 from __future__ import annotations
 

@@ -35,7 +35,13 @@ def test_ruff() -> None:
 def test_mypy(tmp_path: Path) -> None:
     package_tree(tmp_path)
     result = run(
-        "mypy", "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path / ".mypy"),
-        "-p", "tabula", cwd=tmp_path,
+        "mypy",
+        "--config-file",
+        str(ROOT / "pyproject.toml"),
+        "--cache-dir",
+        str(tmp_path / ".mypy"),
+        "-p",
+        "tabula",
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -101,7 +101,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     run = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(out)],
-        capture_output=True, text=True, timeout=1800, check=False,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     [built] = out.glob("tabula-*.whl")

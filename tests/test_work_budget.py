@@ -28,8 +28,16 @@ def rt(tmp_path_factory: pytest.TempPathFactory) -> Runtime:
 @pytest.mark.parametrize(
     ("a", "b"),
     [
-        (3, 4), (-7, 6), (True, 3), (2**40, 3), (2**100, -(2**90)),
-        ([1, 2], 3), (3, [1]), ("ab", 4), ([1], -2), ("x", 0),
+        (3, 4),
+        (-7, 6),
+        (True, 3),
+        (2**40, 3),
+        (2**100, -(2**90)),
+        ([1, 2], 3),
+        (3, [1]),
+        ("ab", 4),
+        ([1], -2),
+        ("x", 0),
     ],
 )
 def test_times_and_plus_give_what_python_gives(rt: Runtime, a: object, b: object) -> None:
@@ -219,8 +227,12 @@ def test_a_large_number_below_the_limit_is_kept(tmp_path: Path) -> None:
     ("effect", "code", "limit"),
     [
         ("let a = range(0, 100000)\nset text = [a for i in range(0, 100)]", "R003", "list items"),
-        ("set text = 'x'\nset text = text * 100000\nset text = [text, text, text, text, text, text, "
-         "text, text, text, text, text]", "R003", "characters"),
+        (
+            "set text = 'x'\nset text = text * 100000\nset text = [text, text, text, text, text, text, "
+            "text, text, text, text, text]",
+            "R003",
+            "characters",
+        ),
         # each large value stored has the whole state measured, and charged: a loop nesting one
         # list in the next runs out of budget before it reaches the total
         ("let a = range(0, 90000)\nrepeat 20:\n  set text = [a] + [text]", "R002", "work budget"),

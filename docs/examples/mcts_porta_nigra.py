@@ -1,4 +1,5 @@
 """Evaluate OpenSpiel's MCTS against a uniform random player on Porta Nigra, one game in each seat."""
+
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import evaluate_bots, mcts

@@ -1,4 +1,5 @@
 """Play Porta Nigra in PettingZoo with random legal actions (from the action mask)."""
+
 import numpy as np
 
 from tabula.rl.pettingzoo import TabulaEnv

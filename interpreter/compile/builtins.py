@@ -346,6 +346,8 @@ _add(
         (0,),
     )
 )
+
+
 def _flatten(rt: Runtime, xs: list[Any]) -> list[Any]:
     """The items of each list or zone of `xs` in turn. The lists and their items are charged, and
     the size limit of a list checked, before the result is built."""

@@ -14,6 +14,7 @@ from harness import HERE, MEMORY, RUN_DIR, Case, exit_codes, problems, read_case
 
 CASES = read_cases()
 
+
 def params() -> list[object]:
     out: list[object] = []
     for case in CASES:

@@ -46,12 +46,7 @@ def test_render_snippet_with_caret_and_hint(actions: str) -> None:
 
 def test_gutter_width_follows_the_line_number(actions: str) -> None:
     d = Diagnostic("warning", "W001", "odd comment", Span(actions, 3, 3, 3, 7))
-    assert render(d) == (
-        "actions.yaml:3:3: warning[W001]: odd comment\n"
-        "  |\n"
-        "3 | # line 3\n"
-        "  |   ^^^^"
-    )
+    assert render(d) == ("actions.yaml:3:3: warning[W001]: odd comment\n  |\n3 | # line 3\n  |   ^^^^")
 
 
 def test_multi_line_span_is_underlined_to_the_end_of_its_first_line(actions: str) -> None:

@@ -98,9 +98,7 @@ class _Builder:
         self.game = game
         self.strings = strings
         self.numbers = numbers
-        self.seats = [
-            game.seats[i] if i < len(game.seats) else f"P{i + 1}" for i in range(game.max_players)
-        ]
+        self.seats = [game.seats[i] if i < len(game.seats) else f"P{i + 1}" for i in range(game.max_players)]
 
     def none(self, u: Universe) -> None:
         u._add("none")

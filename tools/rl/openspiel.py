@@ -93,6 +93,7 @@ def game_string(
     **params: Any,
 ) -> str:
     """The OpenSpiel game string of a Tabula game, quoting what needs quoting."""
+
     def text(v: Any) -> str:
         return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
