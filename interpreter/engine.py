@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabula.interpreter import rng, saves, validate
-from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.options import checked_values, declared_specs
-from tabula.interpreter.packfiles import find_pack
-from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
-from tabula.interpreter.source import AuthorError, Report, Span
-from tabula.interpreter.state import State, clone, new_state, state_hash
+from tabula.interpreter.base import rng
+from tabula.interpreter.base.source import AuthorError, Report, Span
+from tabula.interpreter.load.options import checked_values, declared_specs
+from tabula.interpreter.load.packfiles import find_pack
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.state import State, clone, new_state, state_hash
+from tabula.interpreter.run import saves, validate
+from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
 
@@ -63,7 +64,7 @@ def load_game(
     """Load, check and compile a game, with a variant and expansions (names shipped beside the game, or
     paths to pack files); raises AuthorError with every diagnostic of the failing stage. An
     `instrument`ed game records the blocks it runs in `game.coverage` (rules coverage)."""
-    from tabula.interpreter.compile import cache
+    from tabula.interpreter.compile.python import cache
 
     validate.load_arguments(name_or_path, options, variant, expansions)
     folder = find_game(name_or_path)
@@ -91,11 +92,11 @@ def _compile(
     key: str | None,
 ) -> CompiledGame:
     """The stages of `load_game`, each gated on the one before."""
-    from tabula.interpreter.compile.game import compile_game
-    from tabula.interpreter.overlay import apply_packs, load_packs
-    from tabula.interpreter.presentation import compile_presentation
-    from tabula.interpreter.schema import validate_game
-    from tabula.interpreter.yamlsource import load_game_folder
+    from tabula.interpreter.authoring.presentation import compile_presentation
+    from tabula.interpreter.compile.python.game import compile_game
+    from tabula.interpreter.load.overlay import apply_packs, load_packs
+    from tabula.interpreter.load.schema import validate_game
+    from tabula.interpreter.load.yamlsource import load_game_folder
 
     report = Report()
     source = load_game_folder(folder, report)
@@ -207,7 +208,7 @@ class Engine:
 
     def labels(self, st: State) -> list[tuple[str, str]]:
         """(id, label) for each legal choice: actions with a `label:` template read in the game's words."""
-        from tabula.interpreter.compile.support import render_template
+        from tabula.interpreter.run.support import render_template
 
         dec = st["dec"]
         if dec is None:
@@ -227,7 +228,7 @@ class Engine:
 
     def explain(self, st: State, name: str) -> str:
         """Why the action `name` (or `name:args`) is not a legal choice now, in the game's words."""
-        from tabula.interpreter.explain import explain
+        from tabula.interpreter.authoring.explain import explain
 
         validate.text(name, "an action name")
         return explain(self.game, st, name)
@@ -330,8 +331,8 @@ class Engine:
 
     def _hidden_from(self, st: State, dec: dict[str, Any], value: Any) -> list[int]:
         """Players who may not see which components were chosen (so the log line is masked for them)."""
-        from tabula.interpreter.compile.scope import COMP
-        from tabula.interpreter.view import visible_to
+        from tabula.interpreter.base.types import COMP
+        from tabula.interpreter.model.view import visible_to
 
         if dec["k"] == "choose":
             typed = [(value, dec.get("t", ""))]
@@ -406,7 +407,7 @@ class Engine:
         return st
 
     def view(self, st: State, player: int) -> dict[str, Any]:
-        from tabula.interpreter.view import view
+        from tabula.interpreter.model.view import view
 
         validate.seat(st, player)
         return view(self.game, st, player)

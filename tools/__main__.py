@@ -1,5 +1,5 @@
 """`python -m tabula`: the same command line as `tabula`."""
 
-from tabula.cli import main
+from tabula.cli.main import main
 
 raise SystemExit(main())

@@ -3,7 +3,7 @@ types), loading, exit codes of author errors, error text and JSON output.
 
 Every front end reports author mistakes the same way: an `AuthorError` is already rendered text; a
 `GameRuntimeError` is shown as `file:line:col: error: message` with the source snippet and caret that
-`tabula.interpreter.source.render` draws, so a rule that fails while playing points at its line.
+`tabula.interpreter.base.source.render` draws, so a rule that fails while playing points at its line.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tabula.interpreter.base.source import AuthorError, Diagnostic, render
 from tabula.interpreter.engine import load_game
-from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.options import OptionText
-from tabula.interpreter.runtime import GameRuntimeError
-from tabula.interpreter.source import AuthorError, Diagnostic, render
+from tabula.interpreter.load.options import OptionText
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.run.runtime import GameRuntimeError
 
 
 class CliError(Exception):

@@ -5,7 +5,7 @@ Registered as the `pytest11` entry point `tabula`, so it is active wherever Tabu
 collected when it has a top-level `scenario:` key or lies in a folder named `scenarios` below the
 rootdir. Every item has the marker `scenario` and one marker per `tags:` entry of its file or case
 (`tags: [slow]`), so `-m`, `-k`, `--lf`, `-x`, `-n` (xdist) and JUnit XML work as for any test.
-Items run on the shared scenario runner (`tabula.interpreter.scenario`): compiled games are shared
+Items run on the shared scenario runner (`tabula.interpreter.scenarios`): compiled games are shared
 by every item of a process. Only pytest imports this module.
 """
 
@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from tabula.interpreter.scenario import Case, ScenarioResult, load_cases, run_case
-from tabula.interpreter.scenario_files import is_scenario_file
+from tabula.interpreter.scenarios import Case, ScenarioResult, load_cases, run_case
+from tabula.interpreter.scenarios.files import is_scenario_file
 
 LOG_TAIL = 10
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tabula.interpreter.source import Span
+from tabula.interpreter.base.source import Span
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import Indenter
 
 from tabula.grammar import GRAMMAR_PATH
-from tabula.interpreter import limits
+from tabula.interpreter.base import limits
+from tabula.interpreter.base.source import Report, Span
 from tabula.interpreter.dsl import ast
-from tabula.interpreter.source import Report, Span
 
 
 class TextOrigin(Protocol):

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from tabula.interpreter import rng
+from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine, load_game
-from tabula.interpreter.runtime import Runtime
-from tabula.interpreter.state import clone
+from tabula.interpreter.model.state import clone
+from tabula.interpreter.run.runtime import Runtime
 
 # Benchmarks measure; as plain tests they only run whole games once: the full suite runs them.
 pytestmark = pytest.mark.slow

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tabula.interpreter.knowledge import hidden_from
+from tabula.interpreter.run.knowledge import hidden_from
 from tabula.serve.app import create_app
 from tabula.serve.table import GameSpec, SeatSpec, Table
 

@@ -226,7 +226,7 @@ def test_start_from_a_scenario_and_export_it(page: Any, serve: Any, tmp_path: Pa
         page.click("#export")
     path = tmp_path / "position.yaml"
     download.value.save_as(path)
-    from tabula.interpreter.scenario import run_scenario_file
+    from tabula.interpreter.scenarios import run_scenario_file
 
     assert run_scenario_file(path).passed
 

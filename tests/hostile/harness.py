@@ -80,7 +80,7 @@ def read_cases(path: Path = HERE / "CASES.txt") -> list[Case]:
 def load_save(path: str) -> int:
     """`load-save`: load a save file into the corpus's base game, as a program would."""
     from tabula.interpreter.engine import Engine, load_game
-    from tabula.interpreter.saves import InvalidSave
+    from tabula.interpreter.run.saves import InvalidSave
 
     engine = Engine(load_game(HERE / "base"))
     try:
@@ -107,7 +107,7 @@ def _child(case: Case, out: str, err: str) -> None:
         if case.command == "load-save":
             runner = lambda: load_save(case.argv()[1])  # noqa: E731
         else:
-            from tabula.cli import main
+            from tabula.cli.main import main
 
             runner = lambda: main(case.argv())  # noqa: E731
         code = runner()
@@ -125,7 +125,7 @@ def _child(case: Case, out: str, err: str) -> None:
 def warm_up() -> None:
     """Import and build in the parent what every child would otherwise build again (modules, the
     DSL parser, the schema's validators): a case's CPU time is then its own work."""
-    from tabula.cli import build_parser
+    from tabula.cli.main import build_parser
     from tabula.interpreter.dsl.parser import _parser
     from tabula.interpreter.engine import load_game
 

@@ -21,10 +21,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tabula.interpreter.base.source import Report
 from tabula.interpreter.dsl.parser import PlainOrigin, parse_block, parse_expr
 from tabula.interpreter.engine import AuthorError, Engine, GameRuntimeError, load_game
-from tabula.interpreter.runtime import Runtime
-from tabula.interpreter.source import Report
+from tabula.interpreter.run.runtime import Runtime
 
 HERE = Path(__file__).resolve().parent
 MINI = HERE.parent / "games" / "mini"

@@ -1,7 +1,7 @@
 """The hostile corpus (tests/hostile/, listed in CASES.txt): every case ends by itself within 2 s of
 CPU and 1 GiB of memory, with its expected diagnostic code and never a traceback (see harness.py).
 The runtime cases (work budget R002, sizes of values R003, `declare_winner` and `choose ... by`
-checked at check time) run on the generated code of the compiler (interpreter/compile/budget.py).
+checked at check time) run on the generated code of the compiler (interpreter/run/budget.py).
 """
 
 from __future__ import annotations

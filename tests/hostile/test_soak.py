@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
-from tabula.interpreter import rng
+from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine, load_game
-from tabula.interpreter.overlay import list_packs
-from tabula.interpreter.saves import state_problems
-from tabula.interpreter.state import clone, state_hash
+from tabula.interpreter.load.overlay import list_packs
+from tabula.interpreter.model.state import clone, state_hash
+from tabula.interpreter.run.saves import state_problems
 
 GAMES = ["high-card", "porta-nigra", "glory-to-rome"]
 MAX_DECISIONS = 5_000

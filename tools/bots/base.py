@@ -2,7 +2,7 @@
 
 A bot decides from the view only. It gets an `Observation` of its seat: the view
 (`Engine.view(state, seat)`), its legal choice ids, and `determinize(gen)`, which deals the cards
-hidden from it at random (`tabula.interpreter.determinize`; the result depends on the view only).
+hidden from it at random (`tabula.interpreter.run.determinize`; the result depends on the view only).
 The true state stays private to the observation: no bot reads it.
 """
 
@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tabula.interpreter.determinize import determinize
 from tabula.interpreter.engine import Engine
-from tabula.interpreter.state import State
+from tabula.interpreter.model.state import State
+from tabula.interpreter.run.determinize import determinize
 
 
 class Observation:

@@ -12,12 +12,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from tabula.interpreter.compile.scope import PLAYER
+from tabula.interpreter.base.source import AuthorError, Report
+from tabula.interpreter.base.types import PLAYER
 from tabula.interpreter.dsl.parser import PlainOrigin
 from tabula.interpreter.engine import Engine
-from tabula.interpreter.runtime import Runtime
-from tabula.interpreter.source import AuthorError, Report
-from tabula.interpreter.state import State
+from tabula.interpreter.model.state import State
+from tabula.interpreter.run.runtime import Runtime
 
 WIN = 1_000_000.0
 DEFAULT_SCALE = 10.0

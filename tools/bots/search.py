@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 
 from tabula.bots.base import Budget, Observation
 from tabula.bots.evaluation import EvaluatingBot
-from tabula.interpreter import rng
+from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
-from tabula.interpreter.state import State
+from tabula.interpreter.model.state import State
 
 EXPLORATION = 0.7
 DEFAULT_DEPTH = 20

@@ -11,7 +11,7 @@ import time
 
 from tabula.bots.base import BotStats, Observation
 from tabula.bots.evaluation import EvaluatingBot
-from tabula.interpreter import rng
+from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
 
 GREEDY_SAMPLES = 3

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from tabula.common import parse_option
-from tabula.interpreter.source import AuthorError
+from tabula.interpreter.base.source import AuthorError
 from tabula.rl.actions import DEFAULT_NUMBERS, UnindexedChoice
 from tabula.rl.match import Ruleset, Setup
 

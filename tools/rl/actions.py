@@ -1,6 +1,6 @@
 """The stable action index: every choice id a compiled game can ever offer gets a fixed number.
 
-Choice ids (see `tabula.interpreter.choices`) are `action` or `action:arg1,arg2` for the actions of
+Choice ids (see `tabula.interpreter.model.choices`) are `action` or `action:arg1,arg2` for the actions of
 a window, and single values for a `choose` decision: a component's name (or its key `Name#2` when
 several copies of that name are offered together), a player's name, a number, a string (symbols
 are strings), `true`/`false`, or `none`. The index is computed from the compiled game alone, never
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabula.interpreter.compile.scope import ANY, BOOL, COMP, INT, PLAYER, STR
-from tabula.interpreter.model import ActionDef, CompiledGame
-from tabula.interpreter.source import Span
+from tabula.interpreter.base.source import Span
+from tabula.interpreter.base.types import ANY, BOOL, COMP, INT, PLAYER, STR
+from tabula.interpreter.model.game import ActionDef, CompiledGame
 
 DEFAULT_NUMBERS = (0, 200)
 _INT = re.compile(r"-?[0-9]+")

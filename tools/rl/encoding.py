@@ -32,8 +32,8 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from tabula.interpreter.compile.scope import BOOL, COMP, INT, PLAYER, STR
-from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.base.types import BOOL, COMP, INT, PLAYER, STR
+from tabula.interpreter.model.game import CompiledGame
 
 Vector: TypeAlias = npt.NDArray[np.float32]
 # writes one value into out[at:at + width]; returns nothing

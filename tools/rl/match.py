@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabula.interpreter.engine import Engine, load_game
-from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.state import State
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.state import State
 from tabula.rl.actions import DEFAULT_NUMBERS, ActionIndex, IdMapper
 from tabula.rl.strings import game_strings, source_files
 

@@ -36,7 +36,7 @@ from urllib.parse import quote, unquote
 import numpy as np
 import pyspiel
 
-from tabula.interpreter.source import AuthorError
+from tabula.interpreter.base.source import AuthorError
 from tabula.rl.actions import DEFAULT_NUMBERS
 from tabula.rl.encoding import Encoder
 from tabula.rl.match import DEFAULT_MAX_LENGTH, Match, Ruleset, Setup

@@ -19,11 +19,11 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from tabula.interpreter.base.source import Report
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import PlainOrigin, parse_block, parse_expr
-from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.packfiles import find_pack
-from tabula.interpreter.source import Report
+from tabula.interpreter.load.packfiles import find_pack
+from tabula.interpreter.model.game import CompiledGame
 
 
 def _leaves(value: Any) -> Iterator[str]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabula.interpreter.compile.scope import COMP, PLAYER, elem
-from tabula.interpreter.model import CompiledGame
+from tabula.interpreter.base.types import COMP, PLAYER, elem
+from tabula.interpreter.model.game import CompiledGame
 
 
 def _value(game: CompiledGame, names: list[str], v: Any, t: str) -> str:

@@ -22,8 +22,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from tabula.interpreter.runtime import GameRuntimeError
-from tabula.interpreter.source import AuthorError
+from tabula.interpreter.base.source import AuthorError
+from tabula.interpreter.run.runtime import GameRuntimeError
 from tabula.serve.bots import SEAT_KINDS
 from tabula.serve.export import scenario_yaml
 from tabula.serve.start import TableError

@@ -12,7 +12,7 @@ import json
 import random
 
 from tabula.interpreter.engine import Engine
-from tabula.interpreter.state import State
+from tabula.interpreter.model.state import State
 
 HUMAN = "human"
 BOT_KINDS = ("random",)

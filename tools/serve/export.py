@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedSeq
 
-from tabula.interpreter.compile.scope import COMP, PLAYER, elem
+from tabula.interpreter.base.source import AuthorError
+from tabula.interpreter.base.types import COMP, PLAYER, elem
 from tabula.interpreter.engine import BUNDLED
-from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.runtime import GameRuntimeError
-from tabula.interpreter.source import AuthorError
-from tabula.interpreter.state import State
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.state import State
+from tabula.interpreter.run.runtime import GameRuntimeError
 
 if TYPE_CHECKING:
     from tabula.serve.table import Table

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from tabula.common import runtime_error_text
 from tabula.interpreter.engine import Engine
-from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice
-from tabula.interpreter.state import State
-from tabula.interpreter.view import HIDDEN
+from tabula.interpreter.model.state import State
+from tabula.interpreter.model.view import HIDDEN
+from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.serve.export import counter_refs
 
 if TYPE_CHECKING:

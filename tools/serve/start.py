@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.engine import Engine
-from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.scenario_files import load_cases
-from tabula.interpreter.scenario_run import Run  # the runner of `tabula verify`: its setup and `given`
-from tabula.interpreter.state import State
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.state import State
+from tabula.interpreter.scenarios.files import load_cases
+from tabula.interpreter.scenarios.runner import Run  # the runner of `tabula verify`: its setup and `given`
 
 if TYPE_CHECKING:
     from tabula.serve.table import GameSpec

@@ -7,7 +7,7 @@ its choices and loaded again by replaying them, and the game's files can be relo
 choices replayed with the new rules. Seats are people or bots (`tabula.serve.bots.pick`); after
 each person's choice the bots play until a person must decide.
 
-Every method that a seat calls returns what that seat may see (a `tabula.board.Board` built from
+Every method that a seat calls returns what that seat may see (a `tabula.play.board.Board` built from
 its view); the save file and the exported scenario describe the whole game, for the designer.
 """
 
@@ -18,18 +18,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabula.board import Board, build_board
 from tabula.common import runtime_error_text
+from tabula.dev.traces import semantic_hash
+from tabula.interpreter.base.source import AuthorError
 from tabula.interpreter.engine import Engine, find_game, load_game
-from tabula.interpreter.model import CompiledGame
-from tabula.interpreter.runtime import GameRuntimeError, IllegalChoice
-from tabula.interpreter.source import AuthorError
-from tabula.interpreter.state import State
-from tabula.interpreter.view import visible_log
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.state import State
+from tabula.interpreter.model.view import visible_log
+from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
+from tabula.play.board import Board, build_board
 from tabula.serve.bots import BOT_KINDS, HUMAN, SEAT_KINDS, pick
 from tabula.serve.replay import Replayed, differences, replay
 from tabula.serve.start import Start, TableError, begin, scenario_start
-from tabula.traces import semantic_hash
 
 SAVE_FORMAT = "tabula-table/1"
 MAX_BOT_MOVES = 20_000  # bots stop after this many decisions in a row (a game that never ends)
@@ -256,7 +256,7 @@ class Table:
 
     def explain(self, seat: int, action: str) -> str:
         """ "Why not?" for `seat`, answered on what that seat may know."""
-        from tabula.interpreter.knowledge import seat_state
+        from tabula.interpreter.run.knowledge import seat_state
 
         with self.lock:
             self.check_seat(seat)

@@ -1,0 +1,716 @@
+"""YAML text -> plain Python data plus a position map (first half of the `load` stage).
+
+Input: a YAML file, or a game folder of `*.yaml` files whose top-level sections are merged.
+Output: `YamlDoc` / `GameSource`: plain data (dict, list, str, int, float, bool, None; no ruamel
+types) and, for every node, where it came from: `key_span[path]` for mapping keys, `value_span[path]`
+for every value, and `value_origin[path]` for scalars, which maps positions inside a scalar's text
+(as the DSL parser sees it) back to the file.
+
+A path is the tuple of keys and list indices from the document root to a node, e.g.
+`("flow", "turn", "phases", 0, "do")`; in a `GameSource` the first element is the section.
+
+Invariants: nothing past this module sees a ruamel object; loading never raises on author input,
+every problem becomes a Diagnostic in the Report (codes `Y0xx`). Every value loaded survives a JSON
+round trip exactly: keys are text (a number key is Y009), numbers are finite and have at most
+`limits.MAX_INT_DIGITS` digits (Y010). Names are normalised (NFKC, as Python reads identifiers):
+every key, and every text that is a name once normalised; two that become the same name are Y007.
+The file size, the values after alias expansion and the nesting depth are bounded (Y011, Y005, Y008:
+`yamlbounds.py`) and measured before anything is copied, so a hostile file is refused at once.
+
+Why we compose instead of `YAML().load()`: the round-trip parser's node tree keeps a start and end
+mark for every node (the loaded CommentedMap's `lc` only knows where keys and values start) and the
+scalar style, and building the data ourselves lets us report *every* duplicate key instead of
+stopping at the first one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
+
+from ruamel.yaml import YAML
+from ruamel.yaml.composer import MaxDepthExceededError
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.reader import ReaderError
+
+from tabula.interpreter.base import limits
+from tabula.interpreter.base.source import Report, Span, register_source
+from tabula.interpreter.load import bounds
+
+YamlPath: TypeAlias = tuple[str | int, ...]
+ScalarStyle = Literal["plain", "single", "double", "literal", "folded"]
+
+_STYLES: dict[str | None, ScalarStyle] = {
+    None: "plain",
+    "'": "single",
+    '"': "double",
+    "|": "literal",
+    ">": "folded",
+}
+_CORE = "tag:yaml.org,2002:"
+_MERGE_TAG = _CORE + "merge"
+_PLAIN_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
+_MAX_NODES = limits.MAX_YAML_VALUES
+# A plain name once normalised: what NFKC may turn a scalar into for it to count as a name.
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# ruamel counts these as line breaks; positions must be computed the same way.
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+# Double-quoted escapes that produce whitespace (or nothing: a backslash before a line break), so
+# the alignment skips them like blanks.
+_BLANK_ESCAPES = frozenset(" \tnrvfN_LP\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# Scalar origins: positions inside a scalar's text -> file positions
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScalarOrigin:
+    """Where a scalar's content starts in its file, to map DSL positions back to the file.
+
+    `line`/`col` (1-based) are the file position of the first character of the value text:
+    after the opening quote for quoted scalars, and on the first line after the `|`/`>` indicator
+    at the content indentation for block scalars. `indent` is the block content indentation (in
+    spaces) for block scalars, and the 0-based column where the scalar starts for the others.
+    `raw` (the file text from column 1 of `line` to the end of the scalar) and `text` (the value
+    as the DSL sees it) let `locate` align folded and multi-line scalars; both are optional.
+    """
+
+    file: str
+    line: int
+    col: int
+    style: ScalarStyle
+    indent: int
+    raw: str = field(default="", repr=False, compare=False)
+    text: str = field(default="", repr=False, compare=False)
+
+    def locate(self, line: int, col: int) -> tuple[int, int]:
+        """Map a 1-based (line, col) inside the value text to a 1-based (line, col) in the file."""
+        if self.style == "literal":
+            # Literal blocks keep every line verbatim minus the content indentation.
+            return self.line + line - 1, self.indent + col
+        if self._is_verbatim():
+            return self.line + line - 1, (self.col if line == 1 else self.indent + 1) + col - 1
+        return self._align(line, col)
+
+    def span(self, line: int, col: int, end_line: int, end_col: int) -> Span:
+        """The file span of a region given in value-text coordinates (end exclusive)."""
+        start = self.locate(line, col)
+        end = self.locate(end_line, end_col)
+        if end <= start:
+            end = (start[0], start[1] + 1)
+        return Span(self.file, start[0], start[1], end[0], end[1])
+
+    def _is_verbatim(self) -> bool:
+        """True when the value text is a verbatim copy of one file line (no folding, no escapes)."""
+        if not self.raw or not self.text:
+            return True  # nothing to align with: fall back to the simple rule
+        if self.style == "folded":
+            return False
+        content = self.raw[self.col - 1 :]
+        if self.style in ("single", "double"):
+            content = content[:-1]
+        return content == self.text
+
+    def _align(self, line: int, col: int) -> tuple[int, int]:
+        # Best effort for folded and multi-line scalars: the value and the file hold the same
+        # non-blank characters in the same order, only the blanks between them differ.
+        offset = _offset_in(self.text, line, col)
+        start = 0 if self.style in ("literal", "folded") else self.col - 1
+        j = start
+        last_value_char, last_raw_end = -1, start
+        for i, ch in enumerate(self.text[:offset]):
+            if ch.isspace():
+                continue
+            j = _consume_raw_char(self.raw, _skip_raw_blanks(self.raw, j, self.style), self.style)
+            last_value_char, last_raw_end = i, j
+        if offset < len(self.text) and not self.text[offset].isspace():
+            target = _skip_raw_blanks(self.raw, j, self.style)
+        else:
+            target = last_raw_end + (offset - last_value_char - 1)
+            newline = self.raw.find("\n", last_raw_end, target)
+            target = newline if newline >= 0 else target
+        target = min(target, len(self.raw))
+        line_no = self.line + self.raw.count("\n", 0, target)
+        return line_no, target - (self.raw.rfind("\n", 0, target) + 1) + 1
+
+
+def _offset_in(text: str, line: int, col: int) -> int:
+    lines = text.split("\n")
+    offset = sum(len(text_line) + 1 for text_line in lines[: max(line - 1, 0)]) + col - 1
+    return min(max(offset, 0), len(text))
+
+
+def _skip_raw_blanks(raw: str, j: int, style: ScalarStyle) -> int:
+    while j < len(raw):
+        if raw[j] in " \t\r\n":
+            j += 1
+        elif style == "double" and raw.startswith("\\", j) and raw[j + 1 : j + 2] in _BLANK_ESCAPES:
+            j += 2
+        else:
+            break
+    return j
+
+
+def _consume_raw_char(raw: str, j: int, style: ScalarStyle) -> int:
+    if style == "single" and raw.startswith("''", j):
+        return j + 2
+    if style == "double" and raw.startswith("\\", j) and j + 1 < len(raw):
+        return j + {"x": 4, "u": 6, "U": 10}.get(raw[j + 1], 2)
+    return j + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Documents
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class YamlDoc:
+    """One loaded YAML file: plain data and the position of every key and value, by path."""
+
+    file: str
+    data: Any
+    value_origin: dict[YamlPath, ScalarOrigin] = field(default_factory=dict)
+    key_span: dict[YamlPath, Span] = field(default_factory=dict)
+    value_span: dict[YamlPath, Span] = field(default_factory=dict)
+
+
+@dataclass
+class GameSource:
+    """A game folder: its files' sections merged into one mapping, positions keyed by merged path."""
+
+    folder: Path
+    data: dict[str, Any]
+    docs: list[YamlDoc]
+    value_origin: dict[YamlPath, ScalarOrigin] = field(default_factory=dict)
+    key_span: dict[YamlPath, Span] = field(default_factory=dict)
+    value_span: dict[YamlPath, Span] = field(default_factory=dict)
+
+
+def span_for(source: GameSource | YamlDoc, path: Sequence[str | int], *, key: bool = False) -> Span | None:
+    """The span of the node at `path` (its key's span if `key`), else of its nearest ancestor.
+
+    For an ancestor the key is preferred: an error about a missing entry of `flow` points at
+    `flow:`, not at whatever happens to be the mapping's first entry.
+    """
+    path = tuple(path)
+    exact = source.key_span.get(path) if key else None
+    exact = exact or source.value_span.get(path) or source.key_span.get(path)
+    if exact is not None:
+        return exact
+    for i in range(len(path) - 1, -1, -1):
+        ancestor = path[:i]
+        found = source.key_span.get(ancestor) or source.value_span.get(ancestor)
+        if found is not None:
+            return found
+    return None
+
+
+def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
+    """Load one YAML file; problems go to `report` and the result is None if it could not be parsed.
+
+    Spans name the file as `str(path)`, so a relative path stays relative.
+    """
+    file = str(path)
+    try:
+        with path.open("rb") as stream:
+            # Never read more than the limit: the file may be huge, or never end.
+            raw = stream.read(limits.MAX_FILE_BYTES + 1)
+        if len(raw) > limits.MAX_FILE_BYTES:
+            bounds.too_large(file, report)
+            return None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        report.error("Y000", f"cannot read {file}: not UTF-8 text ({exc.reason})", None)
+        return None
+    except OSError as exc:
+        report.error("Y000", f"cannot read {file}: {exc.strerror or exc}", None)
+        return None
+    return load_yaml_text(text, file, report)
+
+
+def load_yaml_text(text: str, file: str, report: Report) -> YamlDoc | None:
+    """Load YAML from a string; `file` is the name used in spans (and for rendering snippets)."""
+    register_source(file, text)
+    if not bounds.text_fits(text, file, report):
+        return None
+    yaml = YAML(typ="rt")
+    # The composer recurses once per level (a scalar is one level below its container).
+    yaml.max_depth = limits.MAX_YAML_DEPTH + 1
+    try:
+        root = yaml.compose(text)
+    except MaxDepthExceededError as exc:
+        bounds.too_deep(_mark_span(exc, file, False), report)
+        return None
+    except YAMLError as exc:
+        _report_syntax_error(exc, file, text, report)
+        return None
+    except RecursionError:
+        bounds.too_deep(None, report)
+        return None
+    if root is not None and not bounds.tree_fits(root, file, report):
+        return None
+    doc = YamlDoc(file, None)
+    if root is not None:
+        doc.data = _Builder(doc, text, report).build(root, ())
+    return doc
+
+
+class _Builder:
+    """Walks a composed node tree, building plain data and recording positions in a YamlDoc."""
+
+    def __init__(self, doc: YamlDoc, text: str, report: Report) -> None:
+        self.doc = doc
+        self.text = text
+        self.report = report
+        self.line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+        # The round-trip constructor knows YAML 1.2 scalar syntax (0x1F, .inf, folding, ...).
+        self.constructor = YAML(typ="rt").constructor
+        self.active: set[int] = set()
+        # Aliases are expanded into copies (each copy has its own path and positions), so a few
+        # nested aliases could make a small file explode; a hostile file gets an error instead.
+        self.budget = _MAX_NODES
+
+    def span(self, node: Node) -> Span:
+        start, end = node.start_mark, node.end_mark
+        end_line, end_col = end.line + 1, end.column + 1
+        if (end_line, end_col) <= (start.line + 1, start.column + 1):
+            end_line, end_col = start.line + 1, start.column + 2
+        return Span(self.doc.file, start.line + 1, start.column + 1, end_line, end_col)
+
+    def build(self, node: Node, path: YamlPath) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            if self.budget == -1:
+                message = f"the document expands to more than {_MAX_NODES} values (nested aliases?)"
+                self.report.error("Y005", message, self.span(node))
+            return None
+        self.doc.value_span[path] = self.span(node)
+        if id(node) in self.active:
+            self.report.error("Y005", "an alias refers to a node that contains it", self.span(node))
+            return None
+        self.active.add(id(node))
+        try:
+            if isinstance(node, MappingNode):
+                if str(node.tag) != _CORE + "map":
+                    self.unsupported_tag(str(node.tag), node)
+                return self.mapping(node, path)
+            if isinstance(node, SequenceNode):
+                if str(node.tag) != _CORE + "seq":
+                    self.unsupported_tag(str(node.tag), node)
+                items = [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+                self.name_collisions(items, node.value, path)
+                return items
+            # Composed trees hold only the three node kinds; anything else has no data.
+            return self.scalar(node, path) if isinstance(node, ScalarNode) else None
+        finally:
+            self.active.discard(id(node))
+
+    def scalar(self, node: ScalarNode, path: YamlPath) -> Any:
+        value = self.scalar_value(node)
+        if value is not None:
+            self.doc.value_origin[path] = self.origin(node, value if isinstance(value, str) else node.value)
+        if isinstance(value, str) and not value.isascii():
+            # A value that is a name once normalised (a list of parameters, of symbols, an id) is
+            # read as that name, as Python reads identifiers; other text is kept as written.
+            normal = unicodedata.normalize("NFKC", value)
+            if _NAME.fullmatch(normal):
+                return normal
+        return value
+
+    def scalar_value(self, node: ScalarNode) -> Any:
+        tag = str(node.tag)
+        if tag not in _PLAIN_TAGS:
+            self.unsupported_tag(tag, node)
+            return str(node.value)
+        if tag == _CORE + "int" and len(str(node.value).lstrip("+-")) > limits.MAX_INT_DIGITS + 2:
+            return self.too_big(node)  # before int(): Python refuses to read 4,300 digits or more
+        value = self.constructor.construct_object(node, deep=True)
+        # Strip ruamel's scalar subclasses (ScalarInt, LiteralScalarString, ...).
+        if value is None or isinstance(value, bool):
+            return value
+        if isinstance(value, int):
+            return int(value) if abs(value) < 10**limits.MAX_INT_DIGITS else self.too_big(node)
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                return self.not_finite(node)
+            return float(value)
+        if isinstance(value, str):
+            return str(value)
+        return str(node.value)  # timestamps and the like stay as written
+
+    def too_big(self, node: ScalarNode) -> None:
+        self.report.error(
+            "Y010",
+            f"this number has more than {limits.MAX_INT_DIGITS} digits",
+            self.span(node),
+            "numbers in game files and scenarios have at most 20 digits (every seed below 2^64 fits)",
+        )
+
+    def not_finite(self, node: ScalarNode) -> None:
+        self.report.error(
+            "Y010",
+            f"'{node.value}' is not a finite number",
+            self.span(node),
+            "a game's values are saved as JSON, which has no NaN or infinity: write a number",
+        )
+
+    def name_collisions(self, items: list[Any], nodes: list[Node], path: YamlPath) -> None:
+        """Two items of one list that became the same name only through normalisation."""
+        first: dict[str, int] = {}
+        for i, (item, node) in enumerate(zip(items, nodes, strict=True)):
+            if not isinstance(item, str) or not isinstance(node, ScalarNode):
+                continue
+            j = first.setdefault(item, i)
+            if j != i and str(nodes[j].value) != str(node.value):
+                self.collision(str(node.value), item, f"item {j + 1} of this list", self.span(node))
+
+    def unsupported_tag(self, tag: str, node: Node) -> None:
+        self.report.error(
+            "Y005",
+            f"unsupported YAML tag '{tag}'",
+            self.span(node),
+            hint="game files use plain YAML values; remove the tag",
+        )
+
+    def origin(self, node: ScalarNode, text: str) -> ScalarOrigin:
+        style = _STYLES.get(node.style, "plain")
+        start, end = node.start_mark, node.end_mark
+        if style in ("literal", "folded"):
+            first = min(start.line + 1, len(self.line_starts) - 1)
+            raw = self.text[self.line_starts[first] : end.index]
+            indent = _block_indent(raw, text)
+            return ScalarOrigin(self.doc.file, first + 1, indent + 1, style, indent, raw, text)
+        raw = self.text[self.line_starts[start.line] : end.index]
+        col = start.column + (1 if style == "plain" else 2)
+        return ScalarOrigin(self.doc.file, start.line + 1, col, style, start.column, raw, text)
+
+    def mapping(self, node: MappingNode, path: YamlPath) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        merges: list[Node] = []
+        written: dict[str, str] = {}  # each key as the file writes it
+        for key_node, value_node in node.value:
+            if str(key_node.tag) == _MERGE_TAG:
+                merges.append(value_node)
+                continue
+            key = self.key(key_node)
+            if key is None:
+                continue
+            child = (*path, key)
+            if key in result:
+                if written[key] != str(key_node.value):
+                    first = self.doc.key_span[child]
+                    self.collision(
+                        str(key_node.value), key, f"the key at line {first.line}", self.span(key_node)
+                    )
+                else:
+                    self.duplicate(key, key_node, child)
+                continue
+            written[key] = str(key_node.value)
+            self.doc.key_span[child] = self.span(key_node)
+            result[key] = self.build(value_node, child)
+            if result[key] is None and value_node.start_mark.index == value_node.end_mark.index:
+                # An empty value has no text; its marks point at the next token. Point at the ':'.
+                key_end = self.doc.key_span[child]
+                self.doc.value_span[child] = Span.point(self.doc.file, key_end.end_line, key_end.end_col)
+        for merged in merges:
+            self.merge(merged, path, result)
+        return result
+
+    def merge(self, node: Node, path: YamlPath, result: dict[Any, Any]) -> None:
+        # `<<: *base` (or a list of aliases): entries written explicitly win over merged ones.
+        sources = node.value if isinstance(node, SequenceNode) else [node]
+        for source in sources:
+            if not isinstance(source, MappingNode):
+                self.report.error("Y005", "'<<' must be followed by a mapping or an alias", self.span(source))
+                continue
+            for key_node, value_node in source.value:
+                key = self.key(key_node)
+                if key is not None and key not in result:
+                    self.doc.key_span[(*path, key)] = self.span(key_node)
+                    result[key] = self.build(value_node, (*path, key))
+
+    def key(self, node: Node) -> str | None:
+        """A mapping key: text, normalised (NFKC) as every name is; a number is refused."""
+        if not isinstance(node, ScalarNode):
+            self.report.error("Y005", "a mapping key must be a plain value", self.span(node))
+            return None
+        if str(node.tag) == _CORE + "int":
+            # JSON (saves, views) has only text keys: an integer key would come back as text.
+            self.report.error(
+                "Y009",
+                f"a mapping key must be text, not the number {node.value}",
+                self.span(node),
+                f"write '{node.value}': in quotes, or use a list indexed by the number",
+            )
+            return None
+        tag = str(node.tag)
+        value = self.scalar_value(node) if tag == _CORE + "str" or tag not in _PLAIN_TAGS else None
+        text = value if isinstance(value, str) else str(node.value)  # `true:`, `1.5:` as written
+        return unicodedata.normalize("NFKC", text)
+
+    def collision(self, written: str, name: str, other: str, span: Span) -> None:
+        self.report.error(
+            "Y007",
+            f"'{written}' is the name '{name}' once Unicode-normalised (NFKC), the same as {other}",
+            span,
+            "names that look alike are the same name: write both the same way, or rename one",
+        )
+
+    def duplicate(self, key: str | int, node: Node, path: YamlPath) -> None:
+        first = self.doc.key_span[path]
+        again = self.span(node)
+        self.report.error(
+            "Y002",
+            f"duplicate key '{key}': first defined at line {first.line}, again at line {again.line}",
+            again,
+            hint="a key may appear only once in a mapping; merge the two entries or rename one",
+        )
+
+
+def _block_indent(raw: str, text: str) -> int:
+    """The content indentation of a block scalar: file indentation minus what the value keeps."""
+    file_line = next((line for line in raw.split("\n") if line.strip()), "")
+    value_line = next((line for line in text.split("\n") if line.strip()), "")
+    file_lead = len(file_line) - len(file_line.lstrip(" "))
+    value_lead = len(value_line) - len(value_line.lstrip(" "))
+    return max(file_lead - value_lead, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Syntax errors
+# ---------------------------------------------------------------------------------------------
+
+# (pattern on "problem | context", message ({problem} is ruamel's), hint, point at the context mark
+# instead of the problem mark: for an unclosed quote or bracket the problem mark is the end of file)
+_SYNTAX_HINTS: list[tuple[str, str | None, str, bool]] = [
+    (
+        r"found character '\\t'",
+        "tab character in indentation",
+        "YAML indentation must use spaces, not tabs",
+        False,
+    ),
+    (
+        r"end of stream.*quoted scalar",
+        "quoted string is never closed",
+        "add the closing quote (write '' for a quote inside '...', or \\\" inside \"...\")",
+        True,
+    ),
+    (
+        r"mapping values are not allowed",
+        None,
+        "a ': ' inside a plain value starts a mapping: quote the value, or check the indentation",
+        False,
+    ),
+    (
+        r"could not find expected ':'",
+        None,
+        "a key needs ':' after it; a value continued on the next line must be indented more than its key",
+        True,
+    ),
+    (
+        r"expected <block end>|did not find expected key|expected <block mapping start>",
+        "bad indentation",
+        "check the indentation: entries of one mapping or list must start in the same column",
+        False,
+    ),
+    (
+        r"found character '[@`%]' that cannot start",
+        None,
+        "'@', '`' and '%' cannot start a plain value: quote the value",
+        False,
+    ),
+    (
+        r"found another document",
+        "more than one YAML document in the file",
+        "a file holds one YAML document: remove the '---' line",
+        False,
+    ),
+    (
+        r"undefined alias",
+        None,
+        "'*name' must refer to an anchor '&name' defined earlier in the file",
+        False,
+    ),
+    (
+        r"flow (sequence|mapping)",
+        "this bracket is not closed ({problem})",
+        "close the bracket opened here, and quote items containing ',', ':', '[', ']', '{' or '}'",
+        True,
+    ),
+]
+
+
+def _report_syntax_error(exc: YAMLError, file: str, text: str, report: Report) -> None:
+    if isinstance(exc, ReaderError):
+        line, col = _line_col(text, exc.position)
+        report.error(
+            "Y001",
+            f"YAML syntax error: character {_describe_char(exc.character)} is not allowed",
+            Span.point(file, line, col),
+            hint="remove control characters; game files are UTF-8 text",
+        )
+        return
+    problem = str(getattr(exc, "problem", None) or exc)
+    context = str(getattr(exc, "context", None) or "")
+    message, hint, use_context = problem, None, False
+    for pattern, better, advice, at_context in _SYNTAX_HINTS:
+        if re.search(pattern, f"{problem} | {context}"):
+            message, hint, use_context = (better or "{problem}").format(problem=problem), advice, at_context
+            break
+    report.error("Y001", f"YAML syntax error: {message}", _mark_span(exc, file, use_context), hint=hint)
+
+
+def _describe_char(character: int | str) -> str:
+    code = character if isinstance(character, int) else ord(character[:1] or "\0")
+    return f"U+{code:04X}"
+
+
+def _mark_span(exc: YAMLError, file: str, use_context: bool) -> Span | None:
+    if not isinstance(exc, MarkedYAMLError):
+        return None
+    mark = exc.context_mark if use_context and exc.context_mark is not None else exc.problem_mark
+    if mark is None:
+        return None
+    return Span.point(file, mark.line + 1, mark.column + 1)
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text, 0, index)]
+    return len(starts), index - starts[-1] + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Game folders
+# ---------------------------------------------------------------------------------------------
+
+
+def load_game_folder(folder: Path, report: Report) -> GameSource | None:
+    """Load and merge every `*.yaml` directly in `folder` (sorted by name; subfolders are ignored).
+
+    Mapping sections merge their keys, list sections concatenate; a key (or a non-mergeable
+    section) defined twice is error Y003 naming both places. Returns None when a file could not be
+    loaded, so later stages do not report the symptoms of a half-read game.
+    """
+    if not folder.is_dir():
+        report.error("Y000", f"game folder not found: {folder}", None)
+        return None
+    files = sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    if not files:
+        report.error("Y000", f"no *.yaml files in {folder}", None)
+        return None
+    source = GameSource(folder, {}, [])
+    complete = True
+    for file in files:
+        doc = load_yaml_file(file, report)
+        if doc is None:
+            complete = False
+            continue
+        source.docs.append(doc)
+        _merge_doc(source, doc, report)
+    return source if complete else None
+
+
+def _merge_doc(source: GameSource, doc: YamlDoc, report: Report) -> None:
+    if doc.data is None:
+        report.warning("Y006", "empty file (ignored)", Span.point(doc.file, 1, 1))
+        return
+    if not isinstance(doc.data, dict):
+        report.error(
+            "Y004",
+            "a game file must be a mapping of sections",
+            doc.value_span.get(()),
+            hint="start every top-level line with a section name, e.g. 'components:'",
+        )
+        return
+    groups = _paths_by_entry(doc)
+    for section, value in doc.data.items():
+        _merge_section(source, doc, groups, section, value, report)
+
+
+def _merge_section(
+    source: GameSource,
+    doc: YamlDoc,
+    groups: dict[YamlPath, list[YamlPath]],
+    section: str,
+    value: Any,
+    report: Report,
+) -> None:
+    if value is None and section in source.data:
+        return  # an empty `section:` in one file adds nothing to the same section elsewhere
+    if source.data.get(section, ...) is None:
+        # The section was left empty in an earlier file: this file's content takes its place.
+        del source.data[section]
+        for positions in (source.key_span, source.value_span):
+            positions.pop((section,), None)
+    if section not in source.data:
+        # Copy containers: later files extend the merged section, never the first file's data.
+        if isinstance(value, dict):
+            value = dict(value)
+        elif isinstance(value, list):
+            value = list(value)
+        source.data[section] = value
+        for prefix, paths in groups.items():
+            if prefix[:1] == (section,):
+                _copy_positions(source, doc, paths, 0)
+        return
+    existing = source.data[section]
+    if isinstance(existing, dict) and isinstance(value, dict):
+        for key, entry in value.items():
+            if key in existing:
+                _report_redefined(source, doc, (section, key), report)
+                continue
+            existing[key] = entry
+            _copy_positions(source, doc, groups.get((section, key), []), 0)
+    elif isinstance(existing, list) and isinstance(value, list):
+        offset = len(existing)
+        existing.extend(value)
+        for index in range(len(value)):
+            _copy_positions(source, doc, groups.get((section, index), []), offset)
+    else:
+        _report_redefined(source, doc, (section,), report)
+
+
+def _paths_by_entry(doc: YamlDoc) -> dict[YamlPath, list[YamlPath]]:
+    """Every recorded path of `doc`, grouped by its first two elements (section, entry)."""
+    groups: dict[YamlPath, list[YamlPath]] = defaultdict(list)
+    for path in {*doc.value_span, *doc.key_span, *doc.value_origin}:
+        if path:
+            groups[path[:2]].append(path)
+    return groups
+
+
+def _copy_positions(source: GameSource, doc: YamlDoc, paths: list[YamlPath], offset: int) -> None:
+    # `offset` shifts the list index of a concatenated section's entries (second path element).
+    for path in paths:
+        target = path
+        if offset and len(path) >= 2 and isinstance(path[1], int):
+            target = (path[0], path[1] + offset, *path[2:])
+        if path in doc.key_span:
+            source.key_span.setdefault(target, doc.key_span[path])
+        if path in doc.value_span:
+            source.value_span.setdefault(target, doc.value_span[path])
+        if path in doc.value_origin:
+            source.value_origin.setdefault(target, doc.value_origin[path])
+
+
+def _report_redefined(source: GameSource, doc: YamlDoc, path: YamlPath, report: Report) -> None:
+    first = source.key_span.get(path)
+    where = f"{first.file}:{first.line}:{first.col}" if first else "another file"
+    name = ".".join(str(part) for part in path)
+    what = f"section '{name}'" if len(path) == 1 else f"'{name}'"
+    hint = (
+        "only mapping and list sections can be split over several files"
+        if len(path) == 1
+        else "a section may be split over several files, but each entry must be defined only once"
+    )
+    report.error("Y003", f"{what} is already defined at {where}", doc.key_span.get(path), hint=hint)

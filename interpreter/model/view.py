@@ -1,0 +1,92 @@
+"""Per-player views: the state with everything that player may not see removed.
+
+A component is visible to a player when it lies in a public zone, in a zone of theirs marked
+`owner`, out of play, or has been revealed to everyone. In a view, each invisible component id is
+replaced by -1 (so zone sizes stay public), its location and marks are blanked, and the parts of the
+state that could leak hidden facts are dropped: the generator (future shuffles), a scenario's
+rigged shuffle orders (`rig`: the future order of a zone), the frame stack (locals may hold hidden
+components), and other players' pending options. Vars declared with a
+component type are scrubbed the same way. Log entries carry the players they are hidden from.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabula.interpreter.base.types import COMP
+from tabula.interpreter.model.game import CompiledGame
+
+HIDDEN = -1
+
+
+def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) -> bool:
+    """May `player` see which component `cid` is?"""
+    if st["rv"][cid]:
+        return True
+    loc = st["loc"][cid]
+    if loc < 0:
+        return True
+    vis = game.zone_layouts[loc].visibility
+    if vis == "public":
+        return True
+    if vis == "owner":
+        return bool(game.zone_owner[loc] == player)
+    return False
+
+
+def _scrub(game: CompiledGame, st: dict[str, Any], v: Any, player: int) -> Any:
+    if isinstance(v, list):
+        return [_scrub(game, st, x, player) for x in v]
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(game.components):
+        return v if visible_to(game, st, v, player) else HIDDEN
+    return v
+
+
+def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
+    """What `player` may know of state `st`, as plain data."""
+    ncomp = len(game.components)
+    seen = [visible_to(game, st, c, player) for c in range(ncomp)]
+    zones = [[c if seen[c] else HIDDEN for c in z] for z in st["z"]]
+    loc = [st["loc"][c] if seen[c] else HIDDEN for c in range(ncomp)]
+    marks = {k: [vals[c] if seen[c] else None for c in range(ncomp)] for k, vals in st["m"].items()}
+    vars_: dict[str, Any] = {}
+    for name, value in st["v"].items():
+        layout = game.vars.get(name)
+        if layout is not None and COMP in layout.type:
+            vars_[name] = _scrub(game, st, value, player)
+        else:
+            vars_[name] = value
+    dec = st["dec"]
+    if dec is None:
+        decision = None
+    elif dec["p"] == player:
+        decision = {"p": dec["p"], "ids": list(dec["ids"]), "prompt": dec["prompt"]}
+    else:
+        decision = {"p": dec["p"]}
+    # every key is listed: nothing new in the state (such as "rig") reaches a view unless added here
+    return {
+        "viewer": player,
+        "z": zones,
+        "loc": loc,
+        "c": list(st["c"]),
+        "v": vars_,
+        "m": marks,
+        "rv": list(st["rv"]),
+        "dec": decision,
+        "t": dict(st["t"]),
+        "names": list(st["names"]),
+        "o": dict(st["o"]),
+    }
+
+
+def visible_log(log: list[dict[str, Any]], player: int) -> list[str]:
+    """The log lines a player may read; entries hidden from them read as a neutral line."""
+    out: list[str] = []
+    for entry in log:
+        if player in entry.get("hidden_from", []):
+            text = str(entry.get("redacted", ""))
+            if text:
+                out.append(text)
+        else:
+            out.append(str(entry["text"]))
+    return out

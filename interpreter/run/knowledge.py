@@ -1,0 +1,110 @@
+"""Seat states: full game states that hold only what one seat may know, to evaluate display text.
+
+Screens show values computed by DSL expressions (a summary line, the parts of a score, an action's
+label, a "why not?" answer). Evaluated on the true state, such an expression could reveal a hidden
+component (the sum of the values in a hidden pile). So screens evaluate them on *seat states*
+instead: copies of the state in which every component the seat may not see is replaced by a stand-in
+chosen by a fixed rule, the same whatever the hidden truth is.
+
+The stand-ins: the components hidden from the seat, sorted by id, fill the hidden places of the zones
+in zone order (`fill=0`), or in the reverse order (`fill=1`). A var holding a hidden component holds
+the first (`fill=0`) or the last (`fill=1`) hidden component; marks of hidden components hold their
+defaults; the generator is a fixed one. Everything else (visible components, counters, turn data,
+names, options) is the true state, which the seat's view shows anyway. So a seat state is a function
+of the seat's view alone and cannot leak. An expression that gives the same value on both fillings
+does not depend on the hidden components (`known`); one that does not is shown as unknown.
+
+The frame stack is kept unchanged (explanations read where the pending decision is; no expression
+can read its locals), and the pending decision is kept only for the seat that makes it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tabula.interpreter.base import rng
+from tabula.interpreter.base.types import COMP
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.view import visible_to
+
+State = dict[str, Any]
+FIXED_SEED = 0
+
+
+def hidden_from(game: CompiledGame, st: State, viewer: int) -> list[int]:
+    """The components `viewer` may not see, by id."""
+    return [c for c in range(len(game.components)) if not visible_to(game, st, c, viewer)]
+
+
+def seat_state(game: CompiledGame, st: State, viewer: int, fill: int = 0) -> State:
+    """A copy of `st` with every component hidden from `viewer` replaced by a stand-in (see above)."""
+    hidden = hidden_from(game, st, viewer)
+    if not hidden:
+        out = copy.deepcopy(st)
+        _keep_own_decision(out, viewer)
+        return out
+    secret = set(hidden)
+    order = hidden if fill == 0 else hidden[::-1]
+    stand_in = iter(order)
+    loc = [-1 if c in secret else where for c, where in enumerate(st["loc"])]
+    zones: list[list[int]] = []
+    for index, zone in enumerate(st["z"]):
+        placed: list[int] = []
+        for c in zone:
+            if c in secret:
+                c = next(stand_in)
+                loc[c] = index
+            placed.append(c)
+        zones.append(placed)
+    out = copy.deepcopy({k: v for k, v in st.items() if k not in ("z", "loc", "m", "v")})
+    out["z"], out["loc"] = zones, loc
+    out["m"] = {
+        name: [
+            copy.deepcopy(game.marks[name]) if c in secret else copy.deepcopy(v) for c, v in enumerate(vals)
+        ]
+        for name, vals in st["m"].items()
+    }
+    out["v"] = _vars(game, st["v"], secret, order[0])
+    out["rng"] = rng.seed_state(FIXED_SEED)
+    _keep_own_decision(out, viewer)
+    return out
+
+
+def seat_states(game: CompiledGame, st: State, viewer: int) -> tuple[State, State]:
+    """Both fillings of `viewer`'s seat state."""
+    return seat_state(game, st, viewer, 0), seat_state(game, st, viewer, 1)
+
+
+def known(states: Sequence[State], compute: Callable[[State], Any]) -> tuple[bool, Any]:
+    """(True, value) when `compute` gives the same value on every state, else (False, None)."""
+    values = [compute(s) for s in states]
+    if all(v == values[0] for v in values[1:]):
+        return True, values[0]
+    return False, None
+
+
+def _vars(game: CompiledGame, values: dict[str, Any], secret: set[int], stand_in: int) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        layout = game.vars.get(name)
+        if layout is not None and COMP in layout.type:
+            out[name] = _replace(value, secret, stand_in, len(game.components))
+        else:
+            out[name] = copy.deepcopy(value)
+    return out
+
+
+def _replace(value: Any, secret: set[int], stand_in: int, ncomp: int) -> Any:
+    if isinstance(value, list):
+        return [_replace(v, secret, stand_in, ncomp) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and value in secret:
+        return stand_in
+    return value
+
+
+def _keep_own_decision(st: State, viewer: int) -> None:
+    dec = st.get("dec")
+    if dec is not None and dec.get("p") != viewer:
+        st["dec"] = {"k": dec.get("k"), "p": dec.get("p"), "ids": [], "v": [], "prompt": ""}

@@ -1,0 +1,288 @@
+"""Support functions that generated effect code calls: moving components, logging, writes that fail.
+
+Stage: run. Generated code (see effects.py) carries out simple statements inline — counter and var
+writes, `let`, control flow — and calls these for the rest. Each is a plain module-level function,
+so a cached game rebuilds its namespace by name (module.py `helper`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabula.interpreter.base import rng
+from tabula.interpreter.model.choices import option_ids, value_id
+from tabula.interpreter.run.budget import number
+from tabula.interpreter.run.runtime import GameEnded, GameRuntimeError, Runtime
+
+
+def zone_label(rt: Runtime, zone: int) -> str:
+    """A zone instance in the game's words: `hand(Ann)` or `market`."""
+    if zone < 0:
+        return "out of play"
+    layout = rt.g.zone_layouts[zone]
+    owner = rt.g.zone_owner[zone]
+    return f"{layout.name}({rt.st['names'][owner]})" if owner is not None else layout.name
+
+
+def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
+    """Log lines for moves; a component nobody may see on either side reads as 'a hidden <type>'."""
+    from tabula.interpreter.model.view import visible_to
+
+    comps = rt.g.components
+    if len(cids) > 5:
+        rt.say(f"{len(cids)} components: {zone_label(rt, src[0])} -> {zone_label(rt, dest)}")
+        return
+    n = rt.st["t"]["n"]
+    for cid, old in zip(cids, src, strict=True):
+        after = [q for q in range(n) if visible_to(rt.g, rt.st, cid, q)]
+        rt.st["loc"][cid] = old  # look at where it was, to know who saw it there
+        before = [q for q in range(n) if visible_to(rt.g, rt.st, cid, q)]
+        rt.st["loc"][cid] = dest
+        hidden = [q for q in range(n) if q not in after and q not in before]
+        route = f"{zone_label(rt, old)} -> {zone_label(rt, dest)}"
+        rt.say(f"{comps[cid].name}: {route}", hidden, f"a hidden {comps[cid].type}: {route}")
+
+
+def move_component(rt: Runtime, cid: int, dest: int, top: bool) -> None:
+    """Move one component to zone instance `dest` (front when `top`)."""
+    st = rt.st
+    loc = st["loc"]
+    old = loc[cid]
+    if old >= 0:
+        st["z"][old].remove(cid)
+    if top:
+        st["z"][dest].insert(0, cid)
+    else:
+        st["z"][dest].append(cid)
+    loc[cid] = dest
+    if st["rv"][cid] and old != dest and rt.g.zone_layouts[dest].visibility != "public":
+        st["rv"][cid] = 0
+
+
+def move(rt: Runtime, v: Any, dest: int, many: bool, top: bool) -> None:
+    """`move X to Z [top]`: X a component, a list of components, or (when `many`) a zone's contents."""
+    if v is None:
+        return
+    if isinstance(v, int) and not isinstance(v, bool):
+        items = [v] if not many else list(rt.st["z"][v])
+    else:
+        items = list(v)
+    if top:
+        items.reverse()
+    st = rt.st
+    loc = st["loc"]
+    src = [loc[c] for c in items] if rt.log is not None else []
+    zones = st["z"]
+    rv = st["rv"]
+    for cid in items:  # move_component, written out
+        old = loc[cid]
+        if old >= 0:
+            zones[old].remove(cid)
+        if top:
+            zones[dest].insert(0, cid)
+        else:
+            zones[dest].append(cid)
+        loc[cid] = dest
+        if rv[cid] and old != dest and rt.g.zone_layouts[dest].visibility != "public":
+            rv[cid] = 0
+    if rt.log is not None and items:
+        log_moves(rt, items, src, dest)
+
+
+def move_one(rt: Runtime, cid: Any, dest: int, top: bool) -> None:
+    """`move X to Z` for X statically a component (or none)."""
+    if cid is None:
+        return
+    if not isinstance(cid, int) or isinstance(cid, bool):
+        move(rt, cid, dest, False, top)
+        return
+    if rt.log is None:
+        move_component(rt, cid, dest, top)
+        return
+    old = rt.st["loc"][cid]
+    move_component(rt, cid, dest, top)
+    log_moves(rt, [cid], [old], dest)
+
+
+def draw(rt: Runtime, src: int, dst: int, n: int) -> None:
+    """`draw N from A to B`: the first N components of A (fewer when it runs out)."""
+    zone = rt.st["z"][src]
+    moved: list[int] = []
+    for _ in range(max(n, 0)):
+        if not zone:
+            break
+        moved.append(zone[0])
+        move_component(rt, zone[0], dst, False)
+    if rt.log is not None and moved:
+        log_moves(rt, moved, [src] * len(moved), dst)
+
+
+def shuffle(rt: Runtime, zone: int) -> None:
+    if "rig" in rt.st:  # a scenario fixed this zone's order after its next shuffle (rig.py)
+        from tabula.interpreter.run import rig
+
+        rig.shuffle(rt.g, rt.st, zone)
+    else:
+        rng.shuffle(rt.st["rng"], rt.st["z"][zone])
+    if rt.log is not None:
+        rt.say(f"shuffle {zone_label(rt, zone)}")
+
+
+def reveal(rt: Runtime, v: Any, value: int) -> None:
+    items = [v] if isinstance(v, int) else list(v or [])
+    rv = rt.st["rv"]
+    for cid in items:
+        rv[cid] = value
+
+
+def template(rt: Runtime, parts: list[Any], values: list[Any]) -> str:
+    """A template's text: literal parts, and each `{expr}` value shown by name (its type in `parts`)."""
+    out = []
+    it = iter(values)
+    for p in parts:
+        if isinstance(p, str):
+            out.append(p)
+        else:
+            out.append(value_id(rt.g, rt.st["names"], next(it), p[0]).replace("+", ", "))
+    return "".join(out)
+
+
+def watched(rt: Runtime, event: str, me: Any, base: dict[str, Any]) -> None:
+    """An event nothing triggers on, shown to the run's watcher (scenario `check ... at:`)."""
+    if "me" not in base:
+        base["me"] = me if me is not None else rt.st["t"]["active"]
+    rt.watch(event, base)  # type: ignore[misc]
+
+
+def render_template(rt: Runtime, parts: list[Any]) -> str:
+    """A template of literal parts and (closure, type) pairs, as text now (action labels)."""
+    out = []
+    for p in parts:
+        if isinstance(p, str):
+            out.append(p)
+        else:
+            f, t = p
+            out.append(value_id(rt.g, rt.st["names"], f(rt), t).replace("+", ", "))
+    return "".join(out)
+
+
+def say(rt: Runtime, parts: list[Any], values: list[Any]) -> None:
+    rt.say(template(rt, parts, values))
+
+
+def write_failure(what: str, op: str, old: Any, v: Any, lo: int | None, hi: int | None) -> None:
+    """Called by generated writes whose checks failed: raises, the runtime adds the statement's
+    location (returns only for a sum that is merely large: the write goes on)."""
+    if type(v) is not int:
+        raise GameRuntimeError(f"the amount must be a number, got {v!r}", None)
+    if v < 0 and op in ("gain", "pay"):
+        raise GameRuntimeError(f"cannot {op} a negative amount ({v})", None)
+    new = old + v if op in ("+=", "gain") else old - v
+    if lo is not None and new < lo:
+        raise GameRuntimeError(f"{what} would fall to {new} (it holds {old}); below its minimum {lo}", None)
+    if hi is not None and new > hi:
+        raise GameRuntimeError(f"{what} would rise to {new}, above its maximum {hi}", None)
+    number(None, new)  # only large: at most MAX_NUMBER_DIGITS digits (R003), else written
+
+
+def end_game() -> None:
+    raise GameEnded()
+
+
+def declare_winner(rt: Runtime, v: Any) -> None:
+    """`declare_winner P` / `declare_winner [P, Q]`: the game ends with these winners."""
+    who = sorted(v) if isinstance(v, list) else [v]
+    n = rt.st["t"]["n"]
+    for p in who:
+        if type(p) is not int or not 0 <= p < n:
+            raise GameRuntimeError(f"declare_winner needs a player or a list of players, got {v!r}", None)
+    raise GameEnded(who)
+
+
+def ending(rt: Runtime, mode: str) -> None:
+    """Appended to an end check's effect: records how the game will end."""
+    if mode == "immediately":
+        raise GameEnded()
+    t = rt.st["t"]
+    if t["ending"] is None:
+        t["ending"] = mode
+        t["trigger"] = t["active"]
+        rt.memo.clear()
+
+
+def choose(
+    rt: Runtime, values: Any, optional: bool, t: str, by: Any, parts: list[Any], shown: list[Any], var: str
+) -> None:
+    """`choose var from L [by P] [prompt "..."] [optional]`: the pending decision, one id per value
+    (a repeated id keeps its first value)."""
+    if by.__class__ is not int or not 0 <= by < rt.st["t"]["n"]:
+        raise GameRuntimeError(f"'choose ... by' needs a player of the game, got {by!r}", None)
+    values = list(values)
+    if optional:
+        values.append(None)
+    if not values:
+        raise GameRuntimeError(
+            "this choice has no options (guard the action or effect with a condition)", None
+        )
+    ids = option_ids(rt.g, rt.st["names"], values, t)
+    if len(set(ids)) != len(ids):
+        seen: dict[str, int] = {}
+        for i, x in enumerate(ids):
+            seen.setdefault(x, i)
+        keep = sorted(seen.values())
+        values = [values[i] for i in keep]
+        ids = [ids[i] for i in keep]
+    rt.st["dec"] = {
+        "t": t,
+        "k": "choose",
+        "p": by,
+        "ids": ids,
+        "v": values,
+        "var": var,
+        "prompt": template(rt, parts, shown),
+    }
+
+
+def repeat_count(n: Any) -> int:
+    if not isinstance(n, int):
+        raise GameRuntimeError(f"repeat needs a number, got {n!r}", None)
+    return n
+
+
+def over_budget(rt: Runtime) -> None:
+    from tabula.interpreter.run.runtime import over_budget as raise_over
+
+    raise_over()
+
+
+def add_single(
+    rt: Runtime, ids: list[str], values: list[Any], prefix: str, ai: int, items: list[Any], t: str
+) -> None:
+    """Append a window's choices for an action of one parameter (`prefix` is "action:"), given the
+    legal values themselves: the common case, without a list per combination to build and take apart."""
+    ids.extend(map(prefix.__add__, option_ids(rt.g, rt.st["names"], items, t)))
+    values.extend([[ai, [v]] for v in items])
+
+
+def add_options(
+    rt: Runtime,
+    ids: list[str],
+    values: list[Any],
+    name: str,
+    ai: int,
+    legal: list[list[Any]],
+    types: list[str],
+) -> None:
+    """Append a window's choices for one action: ids per parameter column, so that repeated component
+    names get unique keys (Road#2)."""
+    g = rt.g
+    names = rt.st["names"]
+    if len(types) == 1:
+        column = option_ids(g, names, [combo[0] for combo in legal], types[0])
+        ids.extend(map((name + ":").__add__, column))
+        values.extend([[ai, combo] for combo in legal])
+        return
+    columns = [option_ids(g, names, [combo[k] for combo in legal], t) for k, t in enumerate(types)]
+    for row, combo in enumerate(legal):
+        ids.append(name + ":" + ",".join(col[row] for col in columns))
+        values.append([ai, combo])

@@ -1,0 +1,101 @@
+"""Hidden information stays hidden: changing what a player cannot see changes nothing in that player's
+observation tensor, observation string or information-state string (OpenSpiel and PettingZoo alike),
+while changing what they can see does."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from tabula.interpreter.model.state import State  # noqa: E402
+from tabula.rl.encoding import Encoder  # noqa: E402
+from tabula.rl.match import Match, Ruleset, Setup  # noqa: E402
+from tabula.rl.text import observation_string  # noqa: E402
+
+
+def _swap(st: State, a: int, b: int) -> State:
+    """A copy of `st` with components a and b trading places (zones and locations)."""
+    out: State = copy.deepcopy(st)
+    za, zb = st["loc"][a], st["loc"][b]
+    ia, ib = st["z"][za].index(a), st["z"][zb].index(b)
+    out["z"][za][ia], out["z"][zb][ib] = b, a
+    out["loc"][a], out["loc"][b] = zb, za
+    return out
+
+
+def _zone(rules: Ruleset, name: str, owner: int | None = None) -> int:
+    return rules.game.zones[name].index(owner)
+
+
+def _seen(rules: Ruleset, m: Match, p: int, encoder: Encoder) -> tuple[Any, str, str]:
+    view = m.view(p)
+    return encoder.tensor(view).tobytes(), observation_string(rules.game, view), m.recall(p)
+
+
+def test_a_swap_between_an_opponents_hand_and_deck_is_invisible() -> None:
+    rules = Ruleset.get(Setup("porta-nigra"))
+    encoder = Encoder(rules.game, 3)
+    st = Match.start(rules, 3, 7).st
+    hand, deck = st["z"][_zone(rules, "hand", 1)], st["z"][_zone(rules, "deck", 1)]
+    changed = _swap(st, hand[0], deck[-1])
+    a, b = Match.from_state(rules, st), Match.from_state(rules, changed)
+    assert rules.engine.hash(a.st) != rules.engine.hash(b.st)
+    for p in (0, 2):  # the other players see nothing of it
+        assert _seen(rules, a, p, encoder) == _seen(rules, b, p, encoder)
+    seen_a, seen_b = _seen(rules, a, 1, encoder), _seen(rules, b, 1, encoder)  # the owner sees the hand
+    assert seen_a[0] != seen_b[0] and seen_a[1] != seen_b[1] and seen_a[2] != seen_b[2]
+
+
+def test_a_swap_with_my_own_hand_is_visible() -> None:
+    rules = Ruleset.get(Setup("high-card"))
+    encoder = Encoder(rules.game, 2)
+    st = Match.start(rules, 2, 3).st
+    mine, deck = st["z"][_zone(rules, "hand", 0)], st["z"][_zone(rules, "deck")]
+    a, b = Match.from_state(rules, st), Match.from_state(rules, _swap(st, mine[0], deck[0]))
+    assert _seen(rules, a, 0, encoder)[0] != _seen(rules, b, 0, encoder)[0]
+    assert _seen(rules, a, 1, encoder) == _seen(rules, b, 1, encoder)
+
+
+def test_games_differing_only_in_the_deck_look_the_same_to_everyone() -> None:
+    """Two Glory to Rome games whose decks differ in their last two cards: played with the same
+    choices, every player's information state is the same at every step until one is drawn."""
+    pytest.importorskip("pyspiel")
+    from tabula.rl.openspiel import load
+
+    game = load("glory-to-rome", 3, options={"surrender_allowed": False})
+    rules = game.rules
+    st = game.state_with_seed(11).match.st
+    deck = st["z"][_zone(rules, "deck")]
+    a = game.state_of(Match.from_state(rules, st))
+    b = game.state_of(Match.from_state(rules, _swap(st, deck[-1], deck[-2])))
+    gen = random.Random(11)
+    for _ in range(40):
+        assert str(a) != str(b)  # the true states differ all along
+        for p in range(3):
+            assert a.information_state_string(p) == b.information_state_string(p)
+            assert a.observation_string(p) == b.observation_string(p)
+            assert a.observation_tensor(p) == b.observation_tensor(p)
+        assert a.legal_actions() == b.legal_actions()
+        action = gen.choice(a.legal_actions())
+        a.apply_action(action)
+        b.apply_action(action)
+
+
+def test_pettingzoo_observations_hide_the_same() -> None:
+    pytest.importorskip("pettingzoo")
+    from tabula.rl.pettingzoo import TabulaEnv
+
+    env = TabulaEnv("porta-nigra", 2)
+    env.reset(seed=4)
+    m = env.match
+    assert m is not None
+    before = {a: env.observe(a)["observation"].copy() for a in env.agents}
+    hand, deck = m.st["z"][_zone(env.rules, "hand", 1)], m.st["z"][_zone(env.rules, "deck", 1)]
+    env.match = Match.from_state(env.rules, _swap(m.st, hand[0], deck[0]))
+    assert (env.observe("player_0")["observation"] == before["player_0"]).all()
+    assert not (env.observe("player_1")["observation"] == before["player_1"]).all()

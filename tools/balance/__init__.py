@@ -1,0 +1,2 @@
+"""Balancing: games between bots, their statistics, reports, plots, exports and parallel runs
+(`tabula simulate`, `tabula compare`)."""

@@ -1,0 +1,228 @@
+"""`tabula compare`: two configurations of one game on the same seeds, and whether they differ.
+
+A is the game with the shared flags (`--variant`, `--with`, `--option`, `--bot`); `--a FLAGS` and
+`--b FLAGS` add to them for each side (`--b "--variant family"`, `--b "--bot 0=greedy"`). Both
+play games on seeds S..S+K-1. Per seat: the win rates with their difference, its 95 % interval and
+a two-proportion z-test; the mean scores with a paired bootstrap (same seeds) of the difference;
+game length likewise. The verdict line counts a difference when its p-value is below 0.05 divided
+by the number of tests (Bonferroni), so that many seats do not make chance findings likely.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from tabula.balance.match import Config, GameRecord
+from tabula.balance.simulate import (
+    EXIT_INTERRUPTED,
+    add_bot_options,
+    add_run_options,
+    config_from,
+    report_failure,
+    run_games,
+)
+from tabula.balance.stats import BOOTSTRAP_ROUNDS, bootstrap_diff, two_proportion_z
+from tabula.balance.summary import header, summarize
+from tabula.common import CliError, parse_option
+
+ALPHA = 0.05
+
+
+def side_parser() -> argparse.ArgumentParser:
+    """The flags one side (--a or --b) may add."""
+    p = argparse.ArgumentParser(prog="--a/--b", add_help=False, exit_on_error=False)
+    p.add_argument("--variant")
+    p.add_argument("--with", dest="expansions", action="append", default=[])
+    p.add_argument("--option", action="append", type=parse_option, default=[])
+    p.add_argument("--bot", action="append", default=[])
+    return p
+
+
+def side_args(args: argparse.Namespace, flags: str | None) -> tuple[argparse.Namespace, str]:
+    """The arguments of one side (the shared ones plus its own), and a label for it."""
+    try:
+        own = side_parser().parse_args(shlex.split(flags or ""))
+    except (argparse.ArgumentError, ValueError, SystemExit) as err:
+        raise CliError(f"cannot read {flags!r}: {err}") from None
+    merged = argparse.Namespace(**vars(args))
+    merged.variant = own.variant or args.variant
+    merged.expansions = [*args.expansions, *own.expansions]
+    merged.option = [*(args.option or []), *own.option]
+    merged.bot = [*(args.bot or []), *own.bot]
+    return merged, (flags or "").strip() or "base"
+
+
+def _seat_rows(
+    da: dict[str, Any], db: dict[str, Any], ra: list[GameRecord], rb: list[GameRecord]
+) -> list[dict[str, Any]]:
+    rows = []
+    for sa, sb in zip(da["seats"], db["seats"], strict=True):
+        p = sa["seat"]
+        rows.append(
+            {
+                "seat": p,
+                "name": ra[0].names[p],
+                "win_rate_a": sa["win_rate"],
+                "win_rate_b": sb["win_rate"],
+                "win_rate_diff": two_proportion_z(sa["wins"], sa["games"], sb["wins"], sb["games"]).as_dict(),
+                "score_a": sa["score"]["mean"],
+                "score_b": sb["score"]["mean"],
+                "score_diff": bootstrap_diff(
+                    [r.scores[p] for r in ra], [r.scores[p] for r in rb], seed=p, paired=len(ra) == len(rb)
+                ).as_dict(),
+            }
+        )
+    return rows
+
+
+def _length(ra: list[GameRecord], rb: list[GameRecord], key: str) -> dict[str, float]:
+    a = [float(getattr(r, key)) for r in ra]
+    b = [float(getattr(r, key)) for r in rb]
+    return {
+        "a": sum(a) / len(a),
+        "b": sum(b) / len(b),
+        **bootstrap_diff(a, b, seed=99, paired=len(a) == len(b)).as_dict(),
+    }
+
+
+def p_text(p: float) -> str:
+    """`p=0.012`, or `p<0.001` when no bootstrap resample crossed zero (p is twice the share)."""
+    return f"p<{2 / BOOTSTRAP_ROUNDS:.2g}" if p == 0 else f"p={p:.2g}"
+
+
+def spread(data: dict[str, Any]) -> float:
+    """How unequal the seats are: the highest seat win rate minus the lowest."""
+    rates = [s["win_rate"]["rate"] for s in data["seats"]]
+    return max(rates) - min(rates) if rates else 0.0
+
+
+def verdict(result: dict[str, Any]) -> str:
+    """One plain sentence: what differs significantly (Bonferroni over every test), or that nothing does."""
+    tests: list[tuple[str, dict[str, float], str]] = []
+    for row in result["seats"]:
+        who = f"seat {row['seat']} ({row['name']})"
+        tests.append((f"{who} win rate", row["win_rate_diff"], "pct"))
+        tests.append((f"{who} mean score", row["score_diff"], "num"))
+    tests.append(("game length (turns)", result["turns"], "num"))
+    tests.append(("game length (decisions)", result["decisions"], "num"))
+    threshold = ALPHA / len(tests)
+    found = []
+    for label, d, kind in tests:
+        if d["p"] < threshold:
+            amount = f"{d['diff']:+.1%}" if kind == "pct" else f"{d['diff']:+.2f}"
+            found.append(f"{label} {amount} ({p_text(d['p'])})")
+    n = result["games"]
+    balance = f"seat win rates spread {result['spread_a']:.1%} in A, {result['spread_b']:.1%} in B"
+    if not found:
+        return (
+            f"verdict: no significant difference between A and B in {n} games each "
+            f"(p >= {threshold:.2g} for all {len(tests)} tests); {balance}"
+        )
+    return f"verdict: B differs from A: {'; '.join(found)}; {balance}"
+
+
+def compare_lines(result: dict[str, Any]) -> list[str]:
+    a, b = result["a"], result["b"]
+    lines = [
+        f"{result['game']}: {result['games']} games per side on seeds {result['seed']}.."
+        f"{result['seed'] + result['games'] - 1}, {result['players']} players",
+        f"A: {a['label']}  (bots: {', '.join(a['bots'])})",
+        f"B: {b['label']}  (bots: {', '.join(b['bots'])})",
+        "",
+        f"{'seat':<14} {'A win rate':>22} {'B win rate':>22} {'B-A [95% CI]':>26} {'p':>7}",
+    ]
+    for row in result["seats"]:
+        d = row["win_rate_diff"]
+        wa, wb = row["win_rate_a"], row["win_rate_b"]
+        lines.append(
+            f"{row['seat']} {row['name']:<12} {wa['rate']:>6.1%} [{wa['low']:.0%}, {wa['high']:.0%}]      "
+            f"{wb['rate']:>6.1%} [{wb['low']:.0%}, {wb['high']:.0%}]     "
+            f"{d['diff']:+7.1%} [{d['low']:+.1%}, {d['high']:+.1%}] {d['p']:>7.3f}"
+        )
+    lines += ["", f"{'mean score':<14} {'A':>9} {'B':>9} {'B-A [95% CI, paired bootstrap]':>34} {'p':>7}"]
+    for row in result["seats"]:
+        d = row["score_diff"]
+        lines.append(
+            f"{row['seat']} {row['name']:<12} {row['score_a']:>9.2f} {row['score_b']:>9.2f} "
+            f"{d['diff']:+12.2f} [{d['low']:+.2f}, {d['high']:+.2f}]      {d['p']:>7.3f}"
+        )
+    for key in ("turns", "decisions"):
+        d = result[key]
+        lines.append(
+            f"{key:<14} {d['a']:>9.2f} {d['b']:>9.2f} {d['diff']:+12.2f} "
+            f"[{d['low']:+.2f}, {d['high']:+.2f}]      {d['p']:>7.3f}"
+        )
+    lines += ["", "endings:"]
+    for label, side in (("A", a), ("B", b)):
+        ends = ", ".join(f"{k} {v}" for k, v in side["summary"]["endings"].items())
+        lines.append(f"  {label}: {ends}")
+        lines += [f"  warning ({label}): {w}" for w in side["summary"]["warnings"]]
+    lines += ["", result["verdict"]]
+    return lines
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Play both configurations on the same seeds and print the comparison (or JSON)."""
+    if args.games < 2:
+        raise CliError("--games must be at least 2")
+    plot_dir = Path(args.plot) if args.plot else None
+    if plot_dir is not None:
+        from tabula.balance.plots import check_plotting
+
+        check_plotting()
+    seeds = [args.seed + i for i in range(args.games)]
+    sides: list[tuple[str, Config, dict[str, Any], list[GameRecord]]] = []
+    for flags in (args.a, args.b):
+        side, label = side_args(args, flags)
+        config, name, players = config_from(side)
+        records, interrupted, seconds = run_games(config, seeds, args)
+        failed = [r for r in records if r.error]
+        if failed:
+            report_failure(config, failed[0], args.seed)
+            return 1
+        if interrupted:
+            print(f"interrupted while playing {label}: no comparison", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        sides.append(
+            (label, config, summarize(records, header(config, name, players, args.seed), seconds), records)
+        )
+    (la, ca, da, ra), (lb, cb, db, rb) = sides
+    result: dict[str, Any] = {
+        "game": da["game"],
+        "games": args.games,
+        "seed": args.seed,
+        "players": da["players"],
+        "a": {"label": la, "bots": list(ca.bots), "summary": da},
+        "b": {"label": lb, "bots": list(cb.bots), "summary": db},
+        "seats": _seat_rows(da, db, ra, rb),
+        "turns": _length(ra, rb, "turns"),
+        "decisions": _length(ra, rb, "decisions"),
+        "spread_a": spread(da),
+        "spread_b": spread(db),
+    }
+    result["verdict"] = verdict(result)
+    lines = compare_lines(result)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print("\n".join(lines))
+    if plot_dir is not None:
+        from tabula.balance.plots import compare_plots
+
+        page = compare_plots(plot_dir, result, (da, ra), (db, rb), lines)
+        if not args.json:
+            print(f"\nplots: {page}")
+    return 0
+
+
+def add_compare_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    add_run_options(p)
+    add_bot_options(p)
+    p.add_argument("--a", metavar="FLAGS", help='flags of configuration A only, e.g. "--variant short-game"')
+    p.add_argument("--b", metavar="FLAGS", help='flags of configuration B only, e.g. "--variant family"')

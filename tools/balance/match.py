@@ -1,0 +1,178 @@
+"""One game between bots, recorded: the loop shared by `simulate`, `compare` and the worker processes.
+
+Game with seed S: the engine is seeded with S and the bots draw from `bot_generator(S)` (the same
+generator `tabula play` gives its bots), so a game replays exactly from its seed and bot specs when
+the bots' budgets are playouts (a CPU-seconds budget depends on the machine). Every decision is
+made from `Observation(engine, state, seat)`: the bot sees the view only.
+
+While it plays, the loop records generic events per player: each action taken (the part of the
+chosen id before ':' when it names an action of the game) and each component gained (a component
+moving into a zone that player owns). They feed the "which card is too strong?" table.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabula.bots import Bot, Observation, make_bot, parse_bot_spec
+from tabula.common import load, runtime_error_text
+from tabula.interpreter.engine import Engine
+from tabula.interpreter.model.state import State
+from tabula.interpreter.run.runtime import GameRuntimeError
+from tabula.play.command import bot_generator
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that defines a run's games except their seeds (picklable: sent to workers)."""
+
+    game: str
+    players: int | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    variant: str | None = None
+    expansions: tuple[str, ...] = ()
+    bots: tuple[str, ...] = ()  # one spec per seat ("random" where none was given)
+    max_decisions: int = 100_000
+    rotate: bool = False  # game i seats bot (seat + i) % n at seat: seats alternate between bots
+
+    def bots_for(self, index: int) -> list[str]:
+        """The bot spec at each seat in game `index` of a run."""
+        if not self.rotate:
+            return list(self.bots)
+        n = len(self.bots)
+        return [self.bots[(seat + index) % n] for seat in range(n)]
+
+
+@dataclass
+class GameRecord:
+    """The result of one game."""
+
+    index: int
+    seed: int
+    bots: list[str]
+    names: list[str]
+    scores: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    turns: int = 0
+    decisions: int = 0
+    ending: str = ""
+    seconds: float = 0.0
+    counters: list[dict[str, int]] = field(default_factory=list)
+    actions: list[dict[str, int]] = field(default_factory=list)
+    gained: list[dict[str, int]] = field(default_factory=list)
+    bot_stats: list[dict[str, float]] = field(default_factory=list)
+    error: str | None = None
+
+
+def ending_of(st: State, finished: bool, last_action: str | None) -> str:
+    """How a game ended: a declared winner (after which action), an ending mode, an end check, normal."""
+    t = st["t"]
+    fired = f" ({', '.join(t['fired'])})" if t["fired"] else ""
+    if not finished:
+        return "unfinished (decision limit)"
+    if t["winners"] is not None:
+        return f"declared winner (after {last_action})" if last_action else "declared winner"
+    if t["ending"] is not None:
+        return f"{t['ending']}{fired}"
+    return f"end check{fired}" if fired else "normal"
+
+
+def player_counters(engine: Engine, st: State) -> list[dict[str, int]]:
+    """Each player's counters (`name`, or `name.key` for counters with keys)."""
+    out: list[dict[str, int]] = [{} for _ in range(st["t"]["n"])]
+    for c in engine.game.counters.values():
+        if not c.per_player:
+            continue
+        for p in range(st["t"]["n"]):
+            for k in range(c.width):
+                name = f"{c.name}.{c.keys[k]}" if c.keys else c.name
+                out[p][name] = int(st["c"][c.base + p * c.width + k])
+    return out
+
+
+class Match:
+    """Plays games of one configuration (one engine, bots made once per process)."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        game = load(config.game, list(config.options), config.variant, list(config.expansions))
+        self.engine = Engine(game)
+        self.players = config.players if config.players is not None else game.min_players
+        self._bots: dict[str, Bot] = {}
+        for spec in config.bots:
+            parse_bot_spec(spec)  # a bad spec fails before any game is played
+
+    def bot(self, spec: str) -> Bot:
+        if spec not in self._bots:
+            self._bots[spec] = make_bot(spec, self.engine)
+        return self._bots[spec]
+
+    def play(self, index: int, seed: int) -> GameRecord:
+        """Game `index` of a run, played with `seed`; a rule failing is recorded, not raised."""
+        engine = self.engine
+        specs = self.config.bots_for(index) or ["random"] * self.players
+        started = time.process_time()
+        st = engine.new_game(self.players, seed)
+        rec = GameRecord(index, seed, specs, list(st["names"]))
+        n = st["t"]["n"]
+        actions: list[Counter[str]] = [Counter() for _ in range(n)]
+        gained: list[Counter[str]] = [Counter() for _ in range(n)]
+        bots = [self.bot(s) for s in specs]
+        before = [(b.stats.searched, b.stats.playouts, b.stats.seconds) for b in bots]
+        gen = bot_generator(seed)
+        last_action: str | None = None
+        try:
+            while st["dec"] is not None and rec.decisions < self.config.max_decisions:
+                seat = int(st["dec"]["p"])
+                choice = bots[seat].choose(Observation(engine, st, seat), gen)
+                name = choice.split(":")[0]
+                if name in engine.game.actions:
+                    actions[seat][name] += 1
+                    last_action = name
+                loc = list(st["loc"])
+                engine.apply_inplace(st, choice)
+                self._gains(loc, st["loc"], gained)
+                rec.decisions += 1
+        except GameRuntimeError as err:
+            rec.error = runtime_error_text(err)
+        finished = st["dec"] is None and rec.error is None
+        rec.scores = engine.scores(st)
+        rec.winners = engine.winners(st) if finished else []
+        rec.turns = int(st["t"]["turn"])
+        rec.ending = "rule error" if rec.error else ending_of(st, finished, last_action)
+        rec.counters = player_counters(engine, st)
+        rec.actions = [dict(a) for a in actions]
+        rec.gained = [dict(g) for g in gained]
+        rec.bot_stats = [
+            {
+                "searched": b.stats.searched - s0,
+                "playouts": b.stats.playouts - p0,
+                "seconds": b.stats.seconds - t0,
+            }
+            for b, (s0, p0, t0) in zip(bots, before, strict=True)
+        ]
+        rec.seconds = time.process_time() - started
+        return rec
+
+    def _gains(self, old: list[int], new: list[int], gained: list[Counter[str]]) -> None:
+        owner = self.engine.game.zone_owner
+        comps = self.engine.game.components
+        for c, (a, b) in enumerate(zip(old, new, strict=True)):
+            if a != b and b >= 0:
+                q = owner[b]
+                if q is not None and q < len(gained):
+                    gained[q][comps[c].name] += 1
+
+
+_MATCHES: dict[Config, Match] = {}
+
+
+def play_game(config: Config, index: int, seed: int) -> GameRecord:
+    """Play one game of `config` (the engine and bots are built once per process and cached)."""
+    match = _MATCHES.get(config)
+    if match is None:
+        match = _MATCHES[config] = Match(config)
+    return match.play(index, seed)

@@ -1,0 +1,252 @@
+"""`tabula simulate`: many games between bots, and what they say about the game.
+
+Game i of a run with seed S is played with seed S+i (see `tabula.balance.match`), so `--seed S+i --games 1`
+with the same bots replays exactly that game (when the bots' budgets are playouts). Games run on
+`--jobs` worker processes or as Ray tasks (`tabula.balance.parallel`) with results in seed order, so the
+output does not depend on how they were run. On a terminal a progress bar shows the rate and the
+time left; Ctrl-C stops the run and prints the results of the games finished so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tabula.balance.export import check_out_path, write_out
+from tabula.balance.match import Config, GameRecord, play_game
+from tabula.balance.parallel import map_seeds
+from tabula.balance.report import summary_lines
+from tabula.balance.summary import header, summarize
+from tabula.bots import BOT_KINDS, parse_bot_spec
+from tabula.bots import BotSpecError as _BotSpecError
+from tabula.common import CliError, count, load, seed
+from tabula.interpreter.engine import Engine
+
+EXIT_INTERRUPTED = 130
+
+
+def bot_specs(pairs: list[str], players: int) -> tuple[str, ...]:
+    """`SEAT=KIND[:BUDGET]` flags (SEAT a 0-based seat or `all`) -> one canonical spec per seat."""
+    specs = ["random"] * players
+    for pair in pairs:
+        seat, sep, spec = pair.partition("=")
+        if not sep:
+            raise CliError(f"--bot {pair}: expected SEAT=KIND[:BUDGET], e.g. 0=ismcts:0.25s")
+        try:
+            text = parse_bot_spec(spec).text
+        except _BotSpecError as err:
+            raise CliError(f"--bot {pair}: {err}") from None
+        if seat == "all":
+            specs = [text] * players
+        elif seat.isdigit() and int(seat) < players:
+            specs[int(seat)] = text
+        else:
+            raise CliError(f"--bot {pair}: seat must be 0..{players - 1} or 'all'")
+    return tuple(specs)
+
+
+def config_from(args: argparse.Namespace) -> tuple[Config, str, int]:
+    """The run's configuration (checked: the game loads, the bots parse), its game name and players."""
+    game = load(args.game, args.option, args.variant, args.expansions)
+    players = args.players if args.players is not None else game.min_players
+    if not game.min_players <= players <= game.max_players:
+        raise CliError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+    config = Config(
+        game=args.game,
+        players=players,
+        options=tuple(args.option or ()),
+        variant=args.variant,
+        expansions=tuple(args.expansions or ()),
+        bots=bot_specs(args.bot or [], players),
+        max_decisions=args.max_decisions,
+        rotate=bool(getattr(args, "rotate_bots", False)),
+    )
+    return config, game.name, players
+
+
+def replay_command(config: Config, rec: GameRecord) -> str:
+    """The command that plays exactly this game again: every flag of the run, its seed, its seats."""
+    parts = ["tabula", "simulate", config.game, "--players", str(config.players), "--games", "1"]
+    parts += ["--seed", str(rec.seed)]
+    if config.variant:
+        parts += ["--variant", config.variant]
+    for e in config.expansions:
+        parts += ["--with", e]
+    for k, v in config.options:
+        parts += ["--option", f"{k}={json.dumps(v) if not isinstance(v, str) else v}"]
+    for seat, spec in enumerate(rec.bots):
+        if spec != "random":
+            parts += ["--bot", f"{seat}={spec}"]
+    if config.max_decisions != 100_000:
+        parts += ["--max-decisions", str(config.max_decisions)]
+    return shlex.join(parts)
+
+
+@contextmanager
+def progress_bar(total: int, enabled: bool) -> Iterator[Callable[[GameRecord], None]]:
+    """A rich progress bar (rate, ETA) on stderr while the games run; a no-op when not enabled."""
+    if not enabled:
+        yield lambda _rec: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    started = time.perf_counter()
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("games", total=total, rate="")
+
+        def advance(_rec: GameRecord) -> None:
+            done = bar.tasks[0].completed + 1
+            rate = done / max(time.perf_counter() - started, 1e-9)
+            bar.update(task, advance=1, rate=f"{rate:.1f} games/s")
+
+        yield advance
+
+
+def run_games(
+    config: Config, seeds: list[int], args: argparse.Namespace
+) -> tuple[list[GameRecord], bool, float]:
+    """Play the games (with a progress bar on a terminal); the records in seed order."""
+    interactive = sys.stderr.isatty() and sys.stdout.isatty() and not args.json
+    started = time.perf_counter()
+    with progress_bar(len(seeds), interactive) as advance:
+        batch = map_seeds(play_game, config, seeds, args.jobs, ray_address(args), advance)
+    return batch.results, batch.interrupted, time.perf_counter() - started
+
+
+def ray_address(args: argparse.Namespace) -> str | None:
+    ray: str | None = getattr(args, "ray", None)
+    return ray
+
+
+def report_failure(config: Config, rec: GameRecord, run_seed: int) -> None:
+    """Where the rule failed, and how to replay exactly that game."""
+    print(rec.error, file=sys.stderr)
+    print(
+        f"in game {rec.index} (game seed {rec.seed}) of the run with --seed {run_seed}; replay it with:\n"
+        f"  {replay_command(config, rec)}",
+        file=sys.stderr,
+    )
+
+
+def record_failure(config: Config, rec: GameRecord) -> str:
+    """The failed game played again through a recording engine and written as a scenario file."""
+    from tabula.balance.match import Match
+    from tabula.interpreter.run.runtime import GameRuntimeError
+    from tabula.interpreter.scenarios.record import record_failed_playout
+
+    match = Match(config)
+
+    def again(engine: Engine) -> None:
+        match.engine, match._bots = engine, {}
+        replayed = match.play(rec.index, rec.seed)
+        if replayed.error:
+            raise GameRuntimeError(replayed.error, None)
+
+    return record_failed_playout(match.engine.game, again, config.variant, list(config.expansions))
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Play the games, print the summary (or JSON), write --out and --plot; 1 when a rule failed."""
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    out = check_out_path(args.out) if args.out else None
+    plot_dir = Path(args.plot) if args.plot else None
+    if plot_dir is not None:
+        from tabula.balance.plots import check_plotting
+
+        check_plotting()
+    config, name, players = config_from(args)
+    records, interrupted, seconds = run_games(config, [args.seed + i for i in range(args.games)], args)
+    failed = [r for r in records if r.error]
+    if failed:
+        report_failure(config, failed[0], args.seed)
+        print(record_failure(config, failed[0]), file=sys.stderr)
+        return 1
+    data = summarize(records, header(config, name, players, args.seed), seconds, interrupted)
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print("\n".join(summary_lines(data, records[0].names if records else [])))
+    if out is not None:
+        write_out(out, records)
+    if plot_dir is not None and records:
+        from tabula.balance.plots import simulate_plots
+
+        page = simulate_plots(plot_dir, data, records)
+        if not args.json:
+            print(f"\nplots: {page}")
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    """Flags shared by simulate and compare: players, games, seed, bots, limits, jobs, Ray."""
+    p.add_argument("--players", type=count(min=1), help="number of players (default: the game's minimum)")
+    p.add_argument("--games", type=count(min=1), default=100, help="number of games (default 100)")
+    p.add_argument("--seed", type=seed, default=0, help="seed of game 0; game i uses seed+i (default 0)")
+    p.add_argument(
+        "--max-decisions",
+        type=count(min=1),
+        default=100_000,
+        help="stop a game after this many decisions (default 100000)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=count(min=1),
+        metavar="N",
+        help="worker processes (default: all cores; 1: this process)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks: a local Ray, or the cluster at ADDRESS (pip install -e '.[ray]')",
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--plot", metavar="DIR", help="write PNG plots and an index.html page into DIR")
+
+
+def add_bot_options(p: argparse.ArgumentParser) -> None:
+    kinds = "; ".join(f"{k}: {v}" for k, v in BOT_KINDS.items())
+    p.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="SEAT=KIND[:BUDGET]",
+        help=f"the bot at a seat (0-based, or 'all'); default random. {kinds}. BUDGET: playouts (300) "
+        "or CPU seconds per decision (0.25s); search bots also take :depth=N and :rollout=greedy",
+    )
+    p.add_argument(
+        "--rotate-bots",
+        action="store_true",
+        help="rotate the bots over the seats from game to game (game i moves every bot i seats on)",
+    )
+
+
+def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
+    add_run_options(p)
+    add_bot_options(p)
+    p.add_argument("--out", metavar="FILE", help="one row per game: FILE.jsonl, FILE.csv or FILE.parquet")

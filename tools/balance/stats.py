@@ -1,0 +1,134 @@
+"""The statistics of a run: proportions with Wilson intervals, distributions, and A/B tests.
+
+Pure functions on plain numbers (no numpy): `wilson` (95 % score interval of a proportion),
+`describe` (mean, sd, quantiles), `two_proportion_z` (is a win rate different between two runs?),
+`bootstrap_diff` (interval and p-value of a difference of means, resampled with Tabula's own seeded
+generator so the same data give the same answer).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tabula.interpreter.base import rng
+
+Z95 = 1.959963984540054
+BOOTSTRAP_ROUNDS = 2000
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """k successes in n trials, with its 95 % Wilson interval."""
+
+    k: float
+    n: int
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.k / self.n if self.n else 0.0
+
+    def as_dict(self) -> dict[str, float]:
+        return {"k": self.k, "n": self.n, "rate": self.rate, "low": self.low, "high": self.high}
+
+
+def wilson(k: float, n: int, z: float = Z95) -> Proportion:
+    """The Wilson score interval (good for small n and rates near 0 or 1)."""
+    if n == 0:
+        return Proportion(k, 0, 0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Proportion(k, n, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def quantile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear interpolation between the closest ranks (numpy's default)."""
+    if not sorted_values:
+        return 0.0
+    pos = q * (len(sorted_values) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def describe(values: Sequence[float]) -> dict[str, float]:
+    """n, mean, sample sd, min, quartiles, max."""
+    xs = sorted(float(v) for v in values)
+    n = len(xs)
+    mean = sum(xs) / n if n else 0.0
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    return {
+        "n": n,
+        "mean": mean,
+        "sd": sd,
+        "min": xs[0] if xs else 0.0,
+        "q25": quantile(xs, 0.25),
+        "median": quantile(xs, 0.5),
+        "q75": quantile(xs, 0.75),
+        "max": xs[-1] if xs else 0.0,
+    }
+
+
+def normal_sf(z: float) -> float:
+    """P(Z > z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+@dataclass(frozen=True)
+class Difference:
+    """B minus A: the estimate, its 95 % interval and a two-sided p-value."""
+
+    diff: float
+    low: float
+    high: float
+    p: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {"diff": self.diff, "low": self.low, "high": self.high, "p": self.p}
+
+
+def two_proportion_z(k1: float, n1: int, k2: float, n2: int) -> Difference:
+    """Difference of two proportions (second minus first): Wald interval, pooled two-sided z-test."""
+    if n1 == 0 or n2 == 0:
+        return Difference(0.0, -1.0, 1.0, 1.0)
+    p1, p2 = k1 / n1, k2 / n2
+    diff = p2 - p1
+    se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+    pooled = (k1 + k2) / (n1 + n2)
+    se0 = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    p = 1.0 if se0 == 0 else 2 * normal_sf(abs(diff) / se0)
+    return Difference(diff, diff - Z95 * se, diff + Z95 * se, min(1.0, p))
+
+
+def bootstrap_diff(a: Sequence[float], b: Sequence[float], seed: int = 0, paired: bool = False) -> Difference:
+    """Difference of means (b minus a): percentile bootstrap interval and two-sided p-value.
+
+    `paired` (the same seeds in A and B, so game i of A and of B share their deal) resamples the
+    games jointly, which removes the variance the two runs share."""
+    if not a or not b:
+        return Difference(0.0, 0.0, 0.0, 1.0)
+    if paired and len(a) != len(b):
+        raise ValueError("paired samples must have the same length")
+    gen = rng.seed_state(seed)
+    diff = sum(b) / len(b) - sum(a) / len(a)
+    diffs = []
+    na, nb = len(a), len(b)
+    for _ in range(BOOTSTRAP_ROUNDS):
+        if paired:
+            picks = [rng.below(gen, na) for _ in range(na)]
+            diffs.append(sum(b[i] - a[i] for i in picks) / na)
+            continue
+        ma = sum(a[rng.below(gen, na)] for _ in range(na)) / na
+        mb = sum(b[rng.below(gen, nb)] for _ in range(nb)) / nb
+        diffs.append(mb - ma)
+    diffs.sort()
+    # two-sided p: how often the resampled difference falls on the other side of zero, doubled
+    below = sum(1 for d in diffs if d <= 0) / len(diffs)
+    above = sum(1 for d in diffs if d >= 0) / len(diffs)
+    p = min(1.0, 2 * min(below, above))
+    return Difference(diff, quantile(diffs, 0.025), quantile(diffs, 0.975), p)

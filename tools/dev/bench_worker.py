@@ -1,0 +1,116 @@
+"""The measuring half of `tabula bench`: run in its own process against one version of Tabula.
+
+It uses only the public engine API (so it can measure an older commit too) and prints one JSON object:
+per player count, CPU seconds for a fixed set of random games (seeds 1..N, the bots' generator of
+`tabula simulate`), the decisions they took, enumerations (the pending window's legal choices
+recomputed), clones, and the CPU time of loading the game.
+
+    python bench_worker.py GAME PLAYERS GAMES [KEY=VALUE ...]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Any
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, raw = pair.partition("=")
+        out[key] = {"true": True, "false": False}.get(raw, int(raw) if raw.lstrip("-").isdigit() else raw)
+    return out
+
+
+def _enumerator(engine: Any) -> Any:
+    """A function recomputing a state's pending window choices (the API moved between versions)."""
+    try:
+        from tabula.interpreter.run.runtime import Runtime
+    except ImportError:  # a commit before the stage folders
+        from tabula.interpreter.runtime import Runtime  # type: ignore[import-not-found,no-redef]
+
+    if hasattr(engine, "recompute_decision"):
+
+        def recompute(st: dict[str, Any]) -> int:
+            dec = engine.recompute_decision(st)
+            return -1 if dec is None else len(dec["ids"])
+
+        return recompute
+
+    def enumerate_now(st: dict[str, Any]) -> int:  # before decisions could be recomputed
+        dec = st["dec"]
+        if dec is None or dec["k"] != "window":
+            return -1
+        st = engine.clone(st)  # as recompute_decision does
+        fr = st["stk"][-1]
+        step = engine.game.blocks[fr[0]][fr[1]]
+        rt = Runtime(engine.game, st)
+        if hasattr(step, "options"):
+            ids, _ = step.options(rt, dec["p"])
+        else:
+            from tabula.interpreter.compile.stmts import legal_window_options  # type: ignore[import-not-found]
+
+            ids, _ = legal_window_options(rt, dec["p"], step.actions)
+        return len(ids)
+
+    return enumerate_now
+
+
+def measure(game: str, players: list[int], games: int, options: dict[str, Any]) -> dict[str, Any]:
+    try:
+        from tabula.interpreter.base import rng
+    except ImportError:  # a commit before the stage folders
+        from tabula.interpreter import rng  # type: ignore[attr-defined,no-redef]
+    from tabula.interpreter.engine import Engine, load_game
+
+    play_only = os.environ.get("TABULA_BENCH_PLAY_ONLY") == "1"  # only the games (counting instructions)
+    t0 = time.process_time()
+    compiled = load_game(game, options or None)
+    load_cpu = time.process_time() - t0
+    engine = Engine(compiled)
+    enumerate_now = _enumerator(engine)
+    out: dict[str, Any] = {"load_cpu": load_cpu, "players": {}}
+    for n in players:
+        decisions = 0
+        sample: list[dict[str, Any]] = []
+        t0 = time.process_time()
+        for seed in range(1, games + 1):
+            st = engine.new_game(n, seed)
+            gen = rng.seed_state(seed + 0xB07)
+            while st["dec"] is not None:
+                if seed == 1 and len(sample) < 400 and not play_only:
+                    sample.append(engine.clone(st))
+                engine.apply_inplace(st, rng.below(gen, len(st["dec"]["ids"])))
+                decisions += 1
+        play_cpu = time.process_time() - t0
+        windows = [s for s in sample if s["dec"]["k"] == "window"]
+        t0 = time.process_time()
+        for _ in range(5):
+            for s in windows:
+                enumerate_now(s)
+        enum_cpu = time.process_time() - t0
+        t0 = time.process_time()
+        for _ in range(20):
+            for s in sample:
+                engine.clone(s)
+        clone_cpu = time.process_time() - t0
+        out["players"][str(n)] = {
+            "games": games,
+            "decisions": decisions,
+            "cpu": play_cpu,
+            "enumerations": 5 * len(windows),
+            "enum_cpu": enum_cpu,
+            "clones": 20 * len(sample),
+            "clone_cpu": clone_cpu,
+        }
+    return out
+
+
+if __name__ == "__main__":
+    name, players_text, games_text, *rest = sys.argv[1:]
+    print(
+        json.dumps(measure(name, [int(p) for p in players_text.split(",")], int(games_text), _options(rest)))
+    )

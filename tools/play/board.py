@@ -1,0 +1,496 @@
+"""The board one seat sees, as plain data: what both `tabula play` and `tabula serve` draw.
+
+`build_board` reads the seat's view (`Engine.view`), never the true state, for every component,
+counter, var and zone it shows; the expressions of the game's presentation (summary lines, computed
+rows, component titles, badges, texts, choice labels, score parts) run on the seat's seat states
+(`tabula.interpreter.run.knowledge`), which are functions of that view. So a board holds nothing the
+seat may not know, and `Board.to_json()` is what a web page of that seat receives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tabula.interpreter.authoring.display import Shown, colour_of, render, show_value, symbols, value_on
+from tabula.interpreter.authoring.presentation import Group, Presentation, Row, ZoneLook, compile_presentation
+from tabula.interpreter.base.source import Report
+from tabula.interpreter.base.types import COMP, INT
+from tabula.interpreter.engine import Engine
+from tabula.interpreter.load.yamlsource import GameSource
+from tabula.interpreter.model.game import CompiledGame, ZoneLayout
+from tabula.interpreter.model.view import HIDDEN
+from tabula.interpreter.run.knowledge import State, seat_states
+
+View = dict[str, Any]
+
+
+@dataclass
+class Badge:
+    text: str
+    colour: str | None = None
+
+
+@dataclass
+class Card:
+    """One component as drawn; a hidden one has no name, key or text."""
+
+    name: str
+    key: str | None
+    title: str
+    colour: str | None = None
+    badges: list[Badge] = field(default_factory=list)
+    text: str = ""
+    hidden: bool = False
+    under: list[Card] = field(default_factory=list)
+    count: int = 1  # hidden cards side by side are one entry
+
+
+@dataclass
+class Entry:
+    """One key of a keyed counter."""
+
+    key: str
+    label: str
+    value: int
+    colour: str | None = None
+
+
+@dataclass
+class Line:
+    """One row of a section: a number, a text, a zone's cards or a keyed counter's entries."""
+
+    label: str
+    name: str
+    kind: str  # number | text | cards | keyed
+    text: str = ""
+    size: int = 0
+    cards: list[Card] = field(default_factory=list)
+    groups: list[tuple[str, list[Card]]] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    colour: str | None = None
+    known: bool = True
+    ordered: bool = False  # a zone whose order matters (identical cards are counted run by run)
+
+
+@dataclass
+class Section:
+    title: str
+    lines: list[Line]
+
+
+@dataclass
+class Panel:
+    title: str
+    player: int | None
+    colour: str | None
+    summary: str
+    sections: list[Section]
+
+
+@dataclass
+class Choice:
+    id: str
+    label: str
+    action: str
+    given: bool = False  # the label is the game's own (an action's `label:`), not the readable id
+
+
+@dataclass
+class Decision:
+    player: int
+    name: str
+    prompt: str
+    mine: bool
+    choices: list[Choice] = field(default_factory=list)
+
+
+@dataclass
+class FinalScore:
+    player: int
+    name: str
+    parts: list[tuple[str, str]]
+    total: str
+    winner: bool
+
+
+@dataclass
+class Seat:
+    name: str
+    colour: str
+    summary: str
+    active: bool
+
+
+@dataclass
+class Board:
+    title: str
+    status: str
+    viewer: int
+    seats: list[Seat]
+    you: Panel
+    table: Panel
+    others: list[Panel]
+    decision: Decision | None
+    final: list[FinalScore] | None
+    problems: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def presentation_of(game: CompiledGame) -> Presentation:
+    """The game's compiled presentation (the generic defaults for a game compiled without one)."""
+    pres = game.presentation
+    if isinstance(pres, Presentation):
+        return pres
+    pres = compile_presentation(GameSource(Path(game.folder), {}, []), game, Report())
+    game.presentation = pres
+    return pres
+
+
+# ------------------------------------------------------------------ building
+
+
+class _Builder:
+    def __init__(self, engine: Engine, st: State, viewer: int) -> None:
+        self.engine = engine
+        self.g = engine.game
+        self.pres = presentation_of(self.g)
+        self.view: View = engine.view(st, viewer)
+        self.states = seat_states(self.g, st, viewer)
+        self.viewer = viewer
+        self.names: list[str] = self.view["names"]
+        self.problems: list[str] = []
+        self.symbols = symbols(self.g)
+        self.instances = self.g.zone_instances()
+        self.outcome = st if engine.is_terminal(st) else None  # read for the winners only
+
+    def note(self, shown: Shown, where: str) -> str:
+        if shown.error and len(self.problems) < 20:
+            self.problems.append(f"{where}: {shown.error}")
+        return shown.text
+
+    # -- components
+    def card(self, cid: int) -> Card:
+        g, pres = self.g, self.pres
+        if cid == HIDDEN or not 0 <= cid < len(g.components):
+            return Card("?", None, "?", hidden=True)
+        comp = g.components[cid]
+        look = pres.looks.get(comp.type)
+        local = {"self": cid}
+        title, colour, text, badges = comp.name, None, "", []
+        if look is not None:
+            if look.title is not None:
+                title = self.note(render(g, look.title, self.states, local, labels=pres.labels), comp.name)
+            if look.colour is not None:
+                shown, value = value_on(g, look.colour, self.states, local)
+                self.note(shown, comp.name)
+                colour = colour_of(pres, g, value, look.colour[1]) if shown.known else None
+            if look.text is not None:
+                text = self.note(render(g, look.text, self.states, local, labels=pres.labels), comp.name)
+            for tpl in look.badges:
+                shown = render(g, tpl, self.states, local, True, pres.labels)
+                if self.note(shown, comp.name).strip():
+                    tint = pres.seat_colour(shown.player) if shown.player is not None else None
+                    badges.append(Badge(shown.text, tint))
+        return Card(comp.name, comp.key, title, colour, badges, text)
+
+    # -- rows
+    def zone_index(self, name: str, player: int | None) -> int:
+        return self.g.zones[name].index(player)
+
+    def zone_line(self, row: Row, player: int | None) -> Line | None:
+        layout = self.g.zones[row.name]
+        index = layout.index(player)
+        ids: list[int] = self.view["z"][index]
+        look = self.pres.zones.get(row.name, ZoneLook())
+        cards = [self.card(c) for c in ids]
+        if look.under_zone is not None:
+            return None  # drawn under the components of its target zone (see attach)
+        self.attach(row.name, player, cards)
+        line = Line(
+            row.label, row.name, "cards", size=len(ids), cards=merge_hidden(cards), ordered=layout.ordered
+        )
+        if look.group_by is not None:
+            line.groups = [(k, merge_hidden(v)) for k, v in self.grouped(ids, cards, look.group_by)]
+        line.text = zone_summary(cards, layout)
+        return line
+
+    def attach(self, zone: str, player: int | None, cards: list[Card]) -> None:
+        """Put under each card of `zone` the cards of the zones whose `under` names it."""
+        for other, look in self.pres.zones.items():
+            if look.under_zone != zone or look.under_mark is None or other not in self.g.zones:
+                continue
+            layout = self.g.zones[other]
+            owner = player if layout.per_player else None
+            ids: list[int] = self.view["z"][layout.index(owner)]
+            marks = self.view["m"].get(look.under_mark, [])
+            by_name = {c.name: c for c in cards if not c.hidden}
+            by_id = {
+                cid: card
+                for cid, card in zip(self.view["z"][self.zone_index(zone, player)], cards, strict=True)
+            }
+            for cid in ids:
+                mark = marks[cid] if 0 <= cid < len(marks) else None
+                target = by_id.get(mark) if isinstance(mark, int) else by_name.get(str(mark))
+                if target is not None:
+                    target.under.append(self.card(cid))
+
+    def grouped(self, ids: list[int], cards: list[Card], prop: str) -> list[tuple[str, list[Card]]]:
+        groups: dict[str, list[Card]] = {}
+        marks = self.view["m"].get(prop)
+        for cid, card in zip(ids, cards, strict=True):
+            if card.hidden:
+                key = "?"
+            else:
+                value = marks[cid] if marks is not None else self.g.components[cid].props.get(prop)
+                vtype = self.pres.mark_types.get(prop, "any") if marks is not None else "any"
+                key = show_value(self.g, self.names, value, vtype, False, self.pres.labels)
+            groups.setdefault(key, []).append(card)
+        return list(groups.items())
+
+    def counter_line(self, row: Row, player: int | None) -> Line:
+        c = self.g.counters[row.name]
+        start = c.base + (player or 0) * c.width
+        values: list[int] = self.view["c"][start : start + c.width]
+        if not c.keys:
+            return Line(row.label, row.name, "number", text=str(values[0]))
+        entries = [
+            Entry(k, self.pres.label(k), v, colour_of(self.pres, self.g, k, "str"))
+            for k, v in zip(c.keys, values, strict=True)
+        ]
+        text = ", ".join(f"{e.label} {e.value}" for e in entries if e.value) or "none"
+        return Line(row.label, row.name, "keyed", text=text, entries=entries)
+
+    def var_line(self, row: Row, player: int | None) -> Line:
+        layout = self.g.vars[row.name]
+        value = self.view["v"].get(row.name)
+        if player is not None and isinstance(value, list):
+            value = value[player] if player < len(value) else None
+        colour = None
+        if layout.type == "player" and isinstance(value, int):
+            colour = self.pres.seat_colour(value)
+        if COMP in layout.type and _holds_hidden(value):
+            return Line(row.label, row.name, "text", text="?", known=False)
+        text = show_value(self.g, self.names, value, layout.type, False, self.pres.labels)
+        return Line(row.label, row.name, "text", text=text, colour=colour)
+
+    def value_line(self, row: Row, player: int | None) -> Line:
+        assert row.value is not None
+        local = {"p": player} if player is not None else {}
+        shown = render(self.g, row.value, self.states, local, labels=self.pres.labels)
+        kind = "number" if shown.text.lstrip("-").isdigit() else "text"
+        colour = self.pres.seat_colour(shown.player) if shown.player is not None else None
+        return Line(
+            row.label, row.name, kind, text=self.note(shown, row.label), colour=colour, known=shown.known
+        )
+
+    def line(self, row: Row, player: int | None) -> Line | None:
+        if row.kind == "counter":
+            return self.counter_line(row, player)
+        if row.kind == "zone":
+            return self.zone_line(row, player)
+        if row.kind == "var":
+            return self.var_line(row, player)
+        return self.value_line(row, player)
+
+    def sections(self, groups: list[Group], player: int | None) -> list[Section]:
+        out = []
+        for group in groups:
+            lines = [ln for row in group.rows if (ln := self.line(row, player)) is not None]
+            if lines:
+                out.append(Section(group.title, lines))
+        return out
+
+    # -- summaries, status, decision, final scores
+    def summary(self, p: int) -> str:
+        pres, g = self.pres, self.g
+        if pres.summary is not None:
+            return self.note(render(g, pres.summary, self.states, {"p": p}, labels=pres.labels), "summary")
+        parts: dict[str, str] = {}
+        if g.score is not None:
+            shown, _ = value_on(g, (g.score, INT), self.states, {"p": p})
+            parts["score"] = self.note(shown, "score")
+        for name, c in g.counters.items():
+            if c.per_player and not c.keys and name not in pres.bookkeeping and len(parts) < 4:
+                parts.setdefault(pres.label(name), str(self.view["c"][c.base + p * c.width]))
+        for layout, owner in self.instances:
+            if owner == p and layout.visibility != "public" and layout.name not in pres.bookkeeping:
+                parts.setdefault(pres.label(layout.name), str(len(self.view["z"][layout.index(p)])))
+        return " · ".join(f"{label} {value}" for label, value in parts.items())
+
+    def panel(self, p: int) -> Panel:
+        title = f"You ({self.names[p]})" if p == self.viewer else self.names[p]
+        sections = self.sections(self.pres.player, p)
+        return Panel(title, p, self.pres.seat_colour(p), self.summary(p), sections)
+
+    def decision(self) -> Decision | None:
+        dec = self.view["dec"]
+        if dec is None:
+            return None
+        p = int(dec["p"])
+        mine = p == self.viewer and "ids" in dec
+        out = Decision(p, self.names[p], str(dec.get("prompt", "")) if mine else "", mine)
+        if mine:
+            labels = self.labels(list(dec["ids"]))
+            out.choices = [Choice(i, *labels[i]) for i in dec["ids"]]
+        return out
+
+    def labels(self, ids: list[str]) -> dict[str, tuple[str, str, bool]]:
+        """(label, action, given) for the seat's own choices: the game's labels (read on the seat
+        states) where it has them, else the id made readable."""
+        found: list[dict[str, str]] = []
+        for st in self.states:
+            try:
+                found.append(dict(self.engine.labels(st)))
+            except Exception as err:  # a label template that fails must not stop the screen
+                self.problems.append(f"labels: {err}")
+                found.append({})
+        out = {}
+        for i in ids:
+            label = found[0].get(i, i)
+            given = label != i and all(f.get(i, i) == label for f in found[1:])
+            out[i] = (self.with_symbols(label) if given else self.readable(i), i.split(":")[0], given)
+        return out
+
+    def with_symbols(self, text: str) -> str:
+        """A game's label with its symbols by their labels (`use buy_any` -> `use buy any colour`)."""
+        return " ".join(self.pres.label(w) if w in self.symbols else w for w in text.split(" "))
+
+    def readable(self, cid: str) -> str:
+        action, sep, args = cid.partition(":")
+        head = self.pres.label(action) if action in self.g.actions else action
+        if not sep:
+            return head
+        words = [self.pres.label(a) if a in self.symbols else a for a in args.split(",")]
+        return f"{head}: {', '.join(words)}"
+
+    def final(self) -> list[FinalScore] | None:
+        """At the end: each player's score parts (and what they leave over), total, and the winners."""
+        if self.view["dec"] is not None:
+            return None
+        winners = set(self.winners())
+        out = [self.final_score(p, p in winners) for p in range(len(self.names))]
+        if any(len(f.parts) > len(self.pres.score) for f in out):  # the same rows for every player
+            rest = self.pres.score_rest or "other"
+            for f in out:
+                if len(f.parts) == len(self.pres.score):
+                    f.parts.append((rest, "0"))
+        return out
+
+    def final_score(self, p: int, winner: bool) -> FinalScore:
+        g, pres = self.g, self.pres
+        total_shown, total = (
+            value_on(g, (g.score, INT), self.states, {"p": p}) if g.score else (Shown("0"), 0)
+        )
+        parts: list[tuple[str, str]] = []
+        explained, complete = 0, total_shown.known
+        for part in pres.score:
+            shown, value = value_on(g, part.value, self.states, {"p": p})
+            parts.append((part.label, self.note(shown, part.label)))
+            if isinstance(value, int) and not isinstance(value, bool) and shown.known:
+                explained += value
+            else:
+                complete = False
+        if pres.score_rest:
+            parts.append((pres.score_rest, str(total - explained) if complete else "?"))
+        elif complete and pres.score and explained != total:
+            parts.append(("other", str(total - explained)))
+        return FinalScore(p, self.names[p], parts, self.note(total_shown, "score"), winner)
+
+    def winners(self) -> list[int]:
+        """Who won: the game's outcome, which every seat learns when it ends."""
+        return list(self.engine.winners(self.outcome)) if self.outcome is not None else []
+
+    def build(self, title: str) -> Board:
+        view = self.view
+        active = view["dec"]["p"] if view["dec"] is not None else None
+        seats = [
+            Seat(name, self.pres.seat_colour(p), self.summary(p), active == p)
+            for p, name in enumerate(self.names)
+        ]
+        table = Panel("Table", None, None, "", self.sections(self.pres.table, None))
+        others = [self.panel(p) for p in range(len(self.names)) if p != self.viewer]
+        return Board(
+            title,
+            status_line(self.g, view),
+            self.viewer,
+            seats,
+            self.panel(self.viewer),
+            table,
+            others,
+            self.decision(),
+            self.final(),
+            self.problems,
+        )
+
+
+def build_board(engine: Engine, st: State, viewer: int, title: str = "") -> Board:
+    """The board `viewer` sees in state `st`."""
+    return _Builder(engine, st, viewer).build(title or engine.game.name)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def zone_summary(cards: list[Card], layout: ZoneLayout) -> str:
+    """Contents by name with counts: runs in order for ordered zones, totals otherwise (`-` if empty)."""
+    if not cards:
+        return "-"
+    groups: list[list[Any]] = []
+    for card in cards:
+        label = card.title if not card.hidden else "?"
+        if layout.ordered:
+            if groups and groups[-1][0] == label:
+                groups[-1][1] += 1
+            else:
+                groups.append([label, 1])
+        else:
+            for grp in groups:
+                if grp[0] == label:
+                    grp[1] += 1
+                    break
+            else:
+                groups.append([label, 1])
+    return ", ".join(label if n == 1 else f"{label} x{n}" for label, n in groups)
+
+
+def merge_hidden(cards: list[Card]) -> list[Card]:
+    """Hidden cards side by side become one entry with a count."""
+    out: list[Card] = []
+    for card in cards:
+        if card.hidden and out and out[-1].hidden:
+            out[-1].count += card.count
+        else:
+            out.append(card)
+    return out
+
+
+def _holds_hidden(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(_holds_hidden(v) for v in value)
+    return value == HIDDEN and not isinstance(value, bool)
+
+
+def status_line(game: CompiledGame, view: View) -> str:
+    """`round 2 | turn 7 | active: Ann (you) | phase action`, or `game over`."""
+    t = view["t"]
+    names: list[str] = view["names"]
+    parts = []
+    if game.flow is not None and game.flow.has_rounds:
+        parts.append(f"round {t['round']}")
+    parts.append(f"turn {t['turn']}")
+    active = t["active"]
+    if view["dec"] is None:
+        parts.append("game over")
+    elif active is not None:
+        you = " (you)" if active == view["viewer"] else ""
+        parts.append(f"active: {names[active]}{you}")
+    if view["dec"] is not None and view["dec"]["p"] != active:
+        decider = view["dec"]["p"]
+        parts.append(f"{'you decide' if decider == view['viewer'] else names[decider] + ' decides'}")
+    if t.get("phase_id") and view["dec"] is not None:
+        parts.append(f"phase {t['phase_id']}")
+    return " | ".join(parts)
