@@ -117,10 +117,10 @@ def test_the_wheel_holds_only_the_tabula_package(wheel: Path) -> None:
     top = {n.split("/")[0] for n in names}
     assert {t for t in top if not t.endswith(".dist-info")} == {"tabula"}
     for expected in (
-        "tabula/cli.py",
+        "tabula/cli/main.py",
         "tabula/__main__.py",
         "tabula/interpreter/engine.py",
-        "tabula/interpreter/compile/game.py",
+        "tabula/interpreter/compile/python/game.py",
         "tabula/grammar/tabula.lark",
         "tabula/gamedefs/porta-nigra/game.yaml",
         "tabula/gamedefs/porta-nigra/scenarios/variants/short-game-rounds.yaml",
