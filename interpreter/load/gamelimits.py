@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report
-from tabula.interpreter.load.yamlsource import GameSource, span_for
+from tabula.interpreter.load.positions import GameSource, span_for
 
 if TYPE_CHECKING:
     from tabula.interpreter.load.schema import GameDef

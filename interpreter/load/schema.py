@@ -37,7 +37,7 @@ from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Diagnostic, Report, Span, did_you_mean
 from tabula.interpreter.load.declared import check_declared
 from tabula.interpreter.load.options import describe as _describe
-from tabula.interpreter.load.yamlsource import GameSource, YamlDoc, YamlPath, span_for
+from tabula.interpreter.load.positions import GameSource, YamlDoc, YamlPath, span_for
 
 
 def _scalar_as_text(value: Any) -> Any:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tabula.interpreter.base.source import Report, render_report
+from tabula.interpreter.load.gamefolder import load_game_folder
 from tabula.interpreter.load.schema import (
     GameDef,
     Scenario,
@@ -17,7 +18,7 @@ from tabula.interpreter.load.schema import (
     validate_game,
     validate_scenario,
 )
-from tabula.interpreter.load.yamlsource import load_game_folder, load_yaml_file
+from tabula.interpreter.load.yamlsource import load_yaml_file
 
 GAME = """\
 game:
