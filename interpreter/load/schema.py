@@ -35,7 +35,6 @@ from pydantic_core import ErrorDetails
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Diagnostic, Report, Span, did_you_mean
-from tabula.interpreter.load.declared import check_declared
 from tabula.interpreter.load.options import describe as _describe
 from tabula.interpreter.load.positions import GameSource, YamlDoc, YamlPath, span_for
 
@@ -620,16 +619,9 @@ class Scenario(_ScenarioParts):
 # ---------------------------------------------------------------------------------------------
 
 
-def validate_game(source: GameSource, report: Report) -> GameDef | None:
-    """Validate a merged game folder; every problem (all at once) goes to `report`."""
-    where = _Where(source, True, str(source.folder))
-    game = _validate(GameDef, source.data, where, report)
-    if game is not None:
-        from tabula.interpreter.load.gamelimits import check_game_limits
-
-        check_game_limits(game, source, report)
-        check_declared(source, report)
-    return game
+def validate_game_shape(source: GameSource, report: Report) -> GameDef | None:
+    """Validate a merged game folder's sections (S001-S003); every problem (all at once) goes to `report`."""
+    return _validate(GameDef, source.data, _Where(source, True, str(source.folder)), report)
 
 
 def validate_scenario(doc: YamlDoc, report: Report) -> Scenario | None:

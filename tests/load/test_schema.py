@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tabula.interpreter.base.source import Report, render_report
+from tabula.interpreter.load.gamecheck import validate_game
 from tabula.interpreter.load.gamefolder import load_game_folder
 from tabula.interpreter.load.schema import (
     GameDef,
@@ -15,7 +16,6 @@ from tabula.interpreter.load.schema import (
     WhenStep,
     game_json_schema,
     scenario_json_schema,
-    validate_game,
     validate_scenario,
 )
 from tabula.interpreter.load.yamlsource import load_yaml_file
