@@ -12,7 +12,7 @@ from tabula.interpreter.base.source import Report
 from tabula.interpreter.load.declared import check_declared
 from tabula.interpreter.load.gamelimits import check_game_limits
 from tabula.interpreter.load.positions import GameSource
-from tabula.interpreter.load.schema import GameDef, validate_game_shape
+from tabula.interpreter.load.schema.game import GameDef, validate_game_shape
 
 
 def validate_game(source: GameSource, report: Report) -> GameDef | None:

@@ -18,7 +18,7 @@ from tabula.interpreter.base.source import Report
 from tabula.interpreter.load.positions import GameSource, span_for
 
 if TYPE_CHECKING:
-    from tabula.interpreter.load.schema import GameDef
+    from tabula.interpreter.load.schema.game import GameDef
 
 # Sections whose keys are names the rules use (the compiler checks the same list, later).
 NAMED_SECTIONS = (

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tabula.interpreter.load.options import show_value
 from tabula.interpreter.load.positions import YamlPath
-from tabula.interpreter.load.schema import GameDef
+from tabula.interpreter.load.schema.game import GameDef
 
 Value = bool | int | str
 
