@@ -94,9 +94,9 @@ def _compile(
     """The stages of `load_game`, each gated on the one before."""
     from tabula.interpreter.authoring.presentation import compile_presentation
     from tabula.interpreter.compile.python.game import compile_game
+    from tabula.interpreter.load.gamecheck import validate_game
+    from tabula.interpreter.load.gamefolder import load_game_folder
     from tabula.interpreter.load.overlay import apply_packs, load_packs
-    from tabula.interpreter.load.schema import validate_game
-    from tabula.interpreter.load.yamlsource import load_game_folder
 
     report = Report()
     source = load_game_folder(folder, report)

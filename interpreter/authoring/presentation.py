@@ -22,7 +22,7 @@ from typing import Any
 from tabula.interpreter.base.source import Diagnostic, Report, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, PLAYER
 from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, _Shifted  # template origins
-from tabula.interpreter.load.yamlsource import GameSource, YamlPath, span_for
+from tabula.interpreter.load.positions import GameSource, YamlPath, span_for
 from tabula.interpreter.model.game import Closure, CompiledGame
 
 SECTION = "presentation"

@@ -15,7 +15,7 @@ from typing import Any
 
 from tabula.interpreter.base.source import Report, did_you_mean
 from tabula.interpreter.load.options import check_declarations, describe
-from tabula.interpreter.load.yamlsource import GameSource, YamlPath, span_for
+from tabula.interpreter.load.positions import GameSource, YamlPath, span_for
 
 _WORDS = {
     "int": "an integer",

@@ -2,7 +2,7 @@
 components, the work budget, seat names, and definition names that must be identifiers before
 anything compiles them.
 
-Called by `schema.validate_game` once the game's shape is valid; every problem is a located
+Called by `gamecheck.validate_game` once the game's shape is valid; every problem is a located
 diagnostic (S004 sizes, S005 seat names, S007 the work budget, C005 names), so the compiler never
 sees a game too large to lay out or a name that is not one (it would become an identifier in
 generated code).
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report
-from tabula.interpreter.load.yamlsource import GameSource, span_for
+from tabula.interpreter.load.positions import GameSource, span_for
 
 if TYPE_CHECKING:
-    from tabula.interpreter.load.schema import GameDef
+    from tabula.interpreter.load.schema.game import GameDef
 
 # Sections whose keys are names the rules use (the compiler checks the same list, later).
 NAMED_SECTIONS = (

@@ -29,8 +29,9 @@ from tabula.interpreter.base.source import Report, Span, did_you_mean
 from tabula.interpreter.load.options import OptionSpec, declared_specs, describe, hint_for
 from tabula.interpreter.load.packfiles import find_pack
 from tabula.interpreter.load.packtypes import PackDef, common_kind, is_open, kind_of, mismatch, show
-from tabula.interpreter.load.schema import validate_document
-from tabula.interpreter.load.yamlsource import GameSource, YamlDoc, YamlPath, load_yaml_file, span_for
+from tabula.interpreter.load.positions import GameSource, YamlDoc, YamlPath, span_for
+from tabula.interpreter.load.schema.errors import validate_document
+from tabula.interpreter.load.yamlsource import load_yaml_file
 
 _SEGMENT = re.compile(r"([^.\[\]]+)(?:\[([^\]]+)\])?")
 PACK_KEYS = {"pack", "kind", "description", "game", "options", "add", "replace", "remove"}

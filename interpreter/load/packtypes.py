@@ -18,8 +18,8 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field
 
 from tabula.interpreter.load.options import show_value
-from tabula.interpreter.load.schema import GameDef
-from tabula.interpreter.load.yamlsource import YamlPath
+from tabula.interpreter.load.positions import YamlPath
+from tabula.interpreter.load.schema.game import GameDef
 
 Value = bool | int | str
 

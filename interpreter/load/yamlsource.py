@@ -1,13 +1,8 @@
-"""YAML text -> plain Python data plus a position map (first half of the `load` stage).
+"""YAML text -> plain Python data plus the position of every node (first step of the `load` stage).
 
-Input: a YAML file, or a game folder of `*.yaml` files whose top-level sections are merged.
-Output: `YamlDoc` / `GameSource`: plain data (dict, list, str, int, float, bool, None; no ruamel
-types) and, for every node, where it came from: `key_span[path]` for mapping keys, `value_span[path]`
-for every value, and `value_origin[path]` for scalars, which maps positions inside a scalar's text
-(as the DSL parser sees it) back to the file.
-
-A path is the tuple of keys and list indices from the document root to a node, e.g.
-`("flow", "turn", "phases", 0, "do")`; in a `GameSource` the first element is the section.
+Input: one YAML file or text. Output: a `YamlDoc` (positions.py): plain data (dict, list, str, int,
+float, bool, None; no ruamel types) with a span for every key and value and a `ScalarOrigin` for
+every scalar. A game folder's files are merged by gamefolder.py.
 
 Invariants: nothing past this module sees a ruamel object; loading never raises on author input,
 every problem becomes a Diagnostic in the Report (codes `Y0xx`). Every value loaded survives a JSON
@@ -15,7 +10,7 @@ round trip exactly: keys are text (a number key is Y009), numbers are finite and
 `limits.MAX_INT_DIGITS` digits (Y010). Names are normalised (NFKC, as Python reads identifiers):
 every key, and every text that is a name once normalised; two that become the same name are Y007.
 The file size, the values after alias expansion and the nesting depth are bounded (Y011, Y005, Y008:
-`yamlbounds.py`) and measured before anything is copied, so a hostile file is refused at once.
+`bounds.py`) and measured before anything is copied, so a hostile file is refused at once.
 
 Why we compose instead of `YAML().load()`: the round-trip parser's node tree keeps a start and end
 mark for every node (the loaded CommentedMap's `lc` only knows where keys and values start) and the
@@ -28,11 +23,8 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.composer import MaxDepthExceededError
@@ -43,9 +35,7 @@ from ruamel.yaml.reader import ReaderError
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report, Span, register_source
 from tabula.interpreter.load import bounds
-
-YamlPath: TypeAlias = tuple[str | int, ...]
-ScalarStyle = Literal["plain", "single", "double", "literal", "folded"]
+from tabula.interpreter.load.positions import ScalarOrigin, ScalarStyle, YamlDoc, YamlPath
 
 _STYLES: dict[str | None, ScalarStyle] = {
     None: "plain",
@@ -62,157 +52,6 @@ _MAX_NODES = limits.MAX_YAML_VALUES
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # ruamel counts these as line breaks; positions must be computed the same way.
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
-# Double-quoted escapes that produce whitespace (or nothing: a backslash before a line break), so
-# the alignment skips them like blanks.
-_BLANK_ESCAPES = frozenset(" \tnrvfN_LP\n")
-
-
-# ---------------------------------------------------------------------------------------------
-# Scalar origins: positions inside a scalar's text -> file positions
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ScalarOrigin:
-    """Where a scalar's content starts in its file, to map DSL positions back to the file.
-
-    `line`/`col` (1-based) are the file position of the first character of the value text:
-    after the opening quote for quoted scalars, and on the first line after the `|`/`>` indicator
-    at the content indentation for block scalars. `indent` is the block content indentation (in
-    spaces) for block scalars, and the 0-based column where the scalar starts for the others.
-    `raw` (the file text from column 1 of `line` to the end of the scalar) and `text` (the value
-    as the DSL sees it) let `locate` align folded and multi-line scalars; both are optional.
-    """
-
-    file: str
-    line: int
-    col: int
-    style: ScalarStyle
-    indent: int
-    raw: str = field(default="", repr=False, compare=False)
-    text: str = field(default="", repr=False, compare=False)
-
-    def locate(self, line: int, col: int) -> tuple[int, int]:
-        """Map a 1-based (line, col) inside the value text to a 1-based (line, col) in the file."""
-        if self.style == "literal":
-            # Literal blocks keep every line verbatim minus the content indentation.
-            return self.line + line - 1, self.indent + col
-        if self._is_verbatim():
-            return self.line + line - 1, (self.col if line == 1 else self.indent + 1) + col - 1
-        return self._align(line, col)
-
-    def span(self, line: int, col: int, end_line: int, end_col: int) -> Span:
-        """The file span of a region given in value-text coordinates (end exclusive)."""
-        start = self.locate(line, col)
-        end = self.locate(end_line, end_col)
-        if end <= start:
-            end = (start[0], start[1] + 1)
-        return Span(self.file, start[0], start[1], end[0], end[1])
-
-    def _is_verbatim(self) -> bool:
-        """True when the value text is a verbatim copy of one file line (no folding, no escapes)."""
-        if not self.raw or not self.text:
-            return True  # nothing to align with: fall back to the simple rule
-        if self.style == "folded":
-            return False
-        content = self.raw[self.col - 1 :]
-        if self.style in ("single", "double"):
-            content = content[:-1]
-        return content == self.text
-
-    def _align(self, line: int, col: int) -> tuple[int, int]:
-        # Best effort for folded and multi-line scalars: the value and the file hold the same
-        # non-blank characters in the same order, only the blanks between them differ.
-        offset = _offset_in(self.text, line, col)
-        start = 0 if self.style in ("literal", "folded") else self.col - 1
-        j = start
-        last_value_char, last_raw_end = -1, start
-        for i, ch in enumerate(self.text[:offset]):
-            if ch.isspace():
-                continue
-            j = _consume_raw_char(self.raw, _skip_raw_blanks(self.raw, j, self.style), self.style)
-            last_value_char, last_raw_end = i, j
-        if offset < len(self.text) and not self.text[offset].isspace():
-            target = _skip_raw_blanks(self.raw, j, self.style)
-        else:
-            target = last_raw_end + (offset - last_value_char - 1)
-            newline = self.raw.find("\n", last_raw_end, target)
-            target = newline if newline >= 0 else target
-        target = min(target, len(self.raw))
-        line_no = self.line + self.raw.count("\n", 0, target)
-        return line_no, target - (self.raw.rfind("\n", 0, target) + 1) + 1
-
-
-def _offset_in(text: str, line: int, col: int) -> int:
-    lines = text.split("\n")
-    offset = sum(len(text_line) + 1 for text_line in lines[: max(line - 1, 0)]) + col - 1
-    return min(max(offset, 0), len(text))
-
-
-def _skip_raw_blanks(raw: str, j: int, style: ScalarStyle) -> int:
-    while j < len(raw):
-        if raw[j] in " \t\r\n":
-            j += 1
-        elif style == "double" and raw.startswith("\\", j) and raw[j + 1 : j + 2] in _BLANK_ESCAPES:
-            j += 2
-        else:
-            break
-    return j
-
-
-def _consume_raw_char(raw: str, j: int, style: ScalarStyle) -> int:
-    if style == "single" and raw.startswith("''", j):
-        return j + 2
-    if style == "double" and raw.startswith("\\", j) and j + 1 < len(raw):
-        return j + {"x": 4, "u": 6, "U": 10}.get(raw[j + 1], 2)
-    return j + 1
-
-
-# ---------------------------------------------------------------------------------------------
-# Documents
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class YamlDoc:
-    """One loaded YAML file: plain data and the position of every key and value, by path."""
-
-    file: str
-    data: Any
-    value_origin: dict[YamlPath, ScalarOrigin] = field(default_factory=dict)
-    key_span: dict[YamlPath, Span] = field(default_factory=dict)
-    value_span: dict[YamlPath, Span] = field(default_factory=dict)
-
-
-@dataclass
-class GameSource:
-    """A game folder: its files' sections merged into one mapping, positions keyed by merged path."""
-
-    folder: Path
-    data: dict[str, Any]
-    docs: list[YamlDoc]
-    value_origin: dict[YamlPath, ScalarOrigin] = field(default_factory=dict)
-    key_span: dict[YamlPath, Span] = field(default_factory=dict)
-    value_span: dict[YamlPath, Span] = field(default_factory=dict)
-
-
-def span_for(source: GameSource | YamlDoc, path: Sequence[str | int], *, key: bool = False) -> Span | None:
-    """The span of the node at `path` (its key's span if `key`), else of its nearest ancestor.
-
-    For an ancestor the key is preferred: an error about a missing entry of `flow` points at
-    `flow:`, not at whatever happens to be the mapping's first entry.
-    """
-    path = tuple(path)
-    exact = source.key_span.get(path) if key else None
-    exact = exact or source.value_span.get(path) or source.key_span.get(path)
-    if exact is not None:
-        return exact
-    for i in range(len(path) - 1, -1, -1):
-        ancestor = path[:i]
-        found = source.key_span.get(ancestor) or source.value_span.get(ancestor)
-        if found is not None:
-            return found
-    return None
 
 
 def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
@@ -587,130 +426,3 @@ def _mark_span(exc: YAMLError, file: str, use_context: bool) -> Span | None:
 def _line_col(text: str, index: int) -> tuple[int, int]:
     starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text, 0, index)]
     return len(starts), index - starts[-1] + 1
-
-
-# ---------------------------------------------------------------------------------------------
-# Game folders
-# ---------------------------------------------------------------------------------------------
-
-
-def load_game_folder(folder: Path, report: Report) -> GameSource | None:
-    """Load and merge every `*.yaml` directly in `folder` (sorted by name; subfolders are ignored).
-
-    Mapping sections merge their keys, list sections concatenate; a key (or a non-mergeable
-    section) defined twice is error Y003 naming both places. Returns None when a file could not be
-    loaded, so later stages do not report the symptoms of a half-read game.
-    """
-    if not folder.is_dir():
-        report.error("Y000", f"game folder not found: {folder}", None)
-        return None
-    files = sorted(p for p in folder.glob("*.yaml") if p.is_file())
-    if not files:
-        report.error("Y000", f"no *.yaml files in {folder}", None)
-        return None
-    source = GameSource(folder, {}, [])
-    complete = True
-    for file in files:
-        doc = load_yaml_file(file, report)
-        if doc is None:
-            complete = False
-            continue
-        source.docs.append(doc)
-        _merge_doc(source, doc, report)
-    return source if complete else None
-
-
-def _merge_doc(source: GameSource, doc: YamlDoc, report: Report) -> None:
-    if doc.data is None:
-        report.warning("Y006", "empty file (ignored)", Span.point(doc.file, 1, 1))
-        return
-    if not isinstance(doc.data, dict):
-        report.error(
-            "Y004",
-            "a game file must be a mapping of sections",
-            doc.value_span.get(()),
-            hint="start every top-level line with a section name, e.g. 'components:'",
-        )
-        return
-    groups = _paths_by_entry(doc)
-    for section, value in doc.data.items():
-        _merge_section(source, doc, groups, section, value, report)
-
-
-def _merge_section(
-    source: GameSource,
-    doc: YamlDoc,
-    groups: dict[YamlPath, list[YamlPath]],
-    section: str,
-    value: Any,
-    report: Report,
-) -> None:
-    if value is None and section in source.data:
-        return  # an empty `section:` in one file adds nothing to the same section elsewhere
-    if source.data.get(section, ...) is None:
-        # The section was left empty in an earlier file: this file's content takes its place.
-        del source.data[section]
-        for positions in (source.key_span, source.value_span):
-            positions.pop((section,), None)
-    if section not in source.data:
-        # Copy containers: later files extend the merged section, never the first file's data.
-        if isinstance(value, dict):
-            value = dict(value)
-        elif isinstance(value, list):
-            value = list(value)
-        source.data[section] = value
-        for prefix, paths in groups.items():
-            if prefix[:1] == (section,):
-                _copy_positions(source, doc, paths, 0)
-        return
-    existing = source.data[section]
-    if isinstance(existing, dict) and isinstance(value, dict):
-        for key, entry in value.items():
-            if key in existing:
-                _report_redefined(source, doc, (section, key), report)
-                continue
-            existing[key] = entry
-            _copy_positions(source, doc, groups.get((section, key), []), 0)
-    elif isinstance(existing, list) and isinstance(value, list):
-        offset = len(existing)
-        existing.extend(value)
-        for index in range(len(value)):
-            _copy_positions(source, doc, groups.get((section, index), []), offset)
-    else:
-        _report_redefined(source, doc, (section,), report)
-
-
-def _paths_by_entry(doc: YamlDoc) -> dict[YamlPath, list[YamlPath]]:
-    """Every recorded path of `doc`, grouped by its first two elements (section, entry)."""
-    groups: dict[YamlPath, list[YamlPath]] = defaultdict(list)
-    for path in {*doc.value_span, *doc.key_span, *doc.value_origin}:
-        if path:
-            groups[path[:2]].append(path)
-    return groups
-
-
-def _copy_positions(source: GameSource, doc: YamlDoc, paths: list[YamlPath], offset: int) -> None:
-    # `offset` shifts the list index of a concatenated section's entries (second path element).
-    for path in paths:
-        target = path
-        if offset and len(path) >= 2 and isinstance(path[1], int):
-            target = (path[0], path[1] + offset, *path[2:])
-        if path in doc.key_span:
-            source.key_span.setdefault(target, doc.key_span[path])
-        if path in doc.value_span:
-            source.value_span.setdefault(target, doc.value_span[path])
-        if path in doc.value_origin:
-            source.value_origin.setdefault(target, doc.value_origin[path])
-
-
-def _report_redefined(source: GameSource, doc: YamlDoc, path: YamlPath, report: Report) -> None:
-    first = source.key_span.get(path)
-    where = f"{first.file}:{first.line}:{first.col}" if first else "another file"
-    name = ".".join(str(part) for part in path)
-    what = f"section '{name}'" if len(path) == 1 else f"'{name}'"
-    hint = (
-        "only mapping and list sections can be split over several files"
-        if len(path) == 1
-        else "a section may be split over several files, but each entry must be defined only once"
-    )
-    report.error("Y003", f"{what} is already defined at {where}", doc.key_span.get(path), hint=hint)

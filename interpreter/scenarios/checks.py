@@ -18,7 +18,7 @@ from typing import Any
 from tabula.interpreter.base.source import AuthorError, Report
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import PlainOrigin, parse_expr
-from tabula.interpreter.load.yamlsource import YamlDoc, YamlPath, span_for
+from tabula.interpreter.load.positions import YamlDoc, YamlPath, span_for
 from tabula.interpreter.model.game import CompiledGame
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

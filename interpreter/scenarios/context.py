@@ -15,7 +15,7 @@ from tabula.interpreter.base.source import AuthorError, Report, Span
 from tabula.interpreter.base.types import ANY, BOOL, INT, PLAYER, STR, elem, list_of
 from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin
 from tabula.interpreter.engine import Engine
-from tabula.interpreter.load.yamlsource import YamlDoc, YamlPath, span_for
+from tabula.interpreter.load.positions import YamlDoc, YamlPath, span_for
 from tabula.interpreter.model.choices import value_id
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State

@@ -20,8 +20,9 @@ from typing import Any
 
 from tabula.interpreter.base.source import AuthorError, Report, did_you_mean, render_report
 from tabula.interpreter.engine import BUNDLED
-from tabula.interpreter.load.schema import Scenario, validate_scenario
-from tabula.interpreter.load.yamlsource import YamlDoc, YamlPath, load_yaml_file, span_for
+from tabula.interpreter.load.positions import YamlDoc, YamlPath, span_for
+from tabula.interpreter.load.schema.scenario import Scenario, validate_scenario
+from tabula.interpreter.load.yamlsource import load_yaml_file
 
 SCENARIO_KEY = re.compile(r"^scenario[ \t]*:", re.MULTILINE)
 PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")

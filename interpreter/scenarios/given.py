@@ -14,8 +14,8 @@ from typing import Any
 
 import tabula.interpreter.scenarios.checks as checks
 from tabula.interpreter.base.source import AuthorError, Report, did_you_mean
-from tabula.interpreter.load.schema import Given, GivenState
-from tabula.interpreter.load.yamlsource import YamlPath
+from tabula.interpreter.load.positions import YamlPath
+from tabula.interpreter.load.schema.scenario import Given, GivenState
 from tabula.interpreter.model.game import Component
 from tabula.interpreter.run import rig
 from tabula.interpreter.run.runtime import Runtime

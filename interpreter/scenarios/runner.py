@@ -23,8 +23,8 @@ from tabula.interpreter.base.source import (
     render_report,
 )
 from tabula.interpreter.engine import Engine, load_game
-from tabula.interpreter.load.schema import WhenStep
-from tabula.interpreter.load.yamlsource import YamlPath
+from tabula.interpreter.load.positions import YamlPath
+from tabula.interpreter.load.schema.scenario import WhenStep
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.interpreter.scenarios.context import Context

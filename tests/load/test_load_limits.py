@@ -10,7 +10,8 @@ import pytest
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report, render_report
-from tabula.interpreter.load.yamlsource import YamlDoc, load_yaml_file, load_yaml_text
+from tabula.interpreter.load.positions import YamlDoc
+from tabula.interpreter.load.yamlsource import load_yaml_file, load_yaml_text
 
 
 def load(text: str) -> tuple[YamlDoc | None, Report]:

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 from tabula.interpreter.base.source import Report, render_report
-from tabula.interpreter.load.schema import (
-    GameDef,
+from tabula.interpreter.load.gamecheck import validate_game
+from tabula.interpreter.load.gamefolder import load_game_folder
+from tabula.interpreter.load.schema.game import GameDef, game_json_schema
+from tabula.interpreter.load.schema.scenario import (
     Scenario,
     WhenStep,
-    game_json_schema,
     scenario_json_schema,
-    validate_game,
     validate_scenario,
 )
-from tabula.interpreter.load.yamlsource import load_game_folder, load_yaml_file
+from tabula.interpreter.load.yamlsource import load_yaml_file
 
 GAME = """\
 game:

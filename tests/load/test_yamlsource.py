@@ -8,15 +8,9 @@ from typing import Any
 import pytest
 
 from tabula.interpreter.base.source import Report, Span, render_report
-from tabula.interpreter.load.yamlsource import (
-    GameSource,
-    ScalarOrigin,
-    YamlDoc,
-    load_game_folder,
-    load_yaml_file,
-    load_yaml_text,
-    span_for,
-)
+from tabula.interpreter.load.gamefolder import load_game_folder
+from tabula.interpreter.load.positions import GameSource, ScalarOrigin, YamlDoc, span_for
+from tabula.interpreter.load.yamlsource import load_yaml_file, load_yaml_text
 
 
 @pytest.fixture(autouse=True)

@@ -136,7 +136,8 @@ def run_schema(args: argparse.Namespace) -> int:
     """Print the JSON Schema of game files, scenario files or pack files."""
     # imported here: the schema models (pydantic) cost time that other commands need not pay
     from tabula.interpreter.load.packtypes import pack_json_schema
-    from tabula.interpreter.load.schema import game_json_schema, scenario_json_schema
+    from tabula.interpreter.load.schema.game import game_json_schema
+    from tabula.interpreter.load.schema.scenario import scenario_json_schema
 
     schemas = {"game": game_json_schema, "scenario": scenario_json_schema, "pack": pack_json_schema}
     print_json(schemas[args.kind]())

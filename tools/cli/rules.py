@@ -18,7 +18,7 @@ from typing import Any
 from tabula.common import load, options_dict, print_json
 from tabula.interpreter.base.source import Report, Span
 from tabula.interpreter.engine import find_game
-from tabula.interpreter.load.yamlsource import GameSource, span_for
+from tabula.interpreter.load.positions import GameSource, span_for
 
 _ABILITY_KINDS = ("modifiers", "allow", "deny", "triggers", "hooks")
 _NOT_NUMBERS = ("name", "copies", "text", *_ABILITY_KINDS)
@@ -180,8 +180,8 @@ def card_reference(src: GameSource, root: Path | None = None) -> list[CardType]:
 
 def merged_source(folder: Path, variant: str | None, expansions: list[str]) -> GameSource:
     """The game's data with the packs applied, as the load stage builds it (the game loaded first)."""
+    from tabula.interpreter.load.gamefolder import load_game_folder
     from tabula.interpreter.load.overlay import apply_packs, load_packs
-    from tabula.interpreter.load.yamlsource import load_game_folder
 
     report = Report()
     source = load_game_folder(folder, report)

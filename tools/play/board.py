@@ -18,7 +18,7 @@ from tabula.interpreter.authoring.presentation import Group, Presentation, Row, 
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.base.types import COMP, INT
 from tabula.interpreter.engine import Engine
-from tabula.interpreter.load.yamlsource import GameSource
+from tabula.interpreter.load.positions import GameSource
 from tabula.interpreter.model.game import CompiledGame, ZoneLayout
 from tabula.interpreter.model.view import HIDDEN
 from tabula.interpreter.run.knowledge import State, seat_states

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.dsl import ast
-from tabula.interpreter.load.yamlsource import span_for
+from tabula.interpreter.load.positions import span_for
 
 if TYPE_CHECKING:
     from tabula.interpreter.compile.python.game import GameCompiler

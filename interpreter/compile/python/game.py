@@ -40,7 +40,7 @@ from tabula.interpreter.compile.python.windows import ActionSource, WindowCompil
 from tabula.interpreter.compile.suspend import Suspension
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr, parse_template
-from tabula.interpreter.load.yamlsource import GameSource, span_for
+from tabula.interpreter.load.positions import GameSource, span_for
 from tabula.interpreter.model.game import (
     ActionDef,
     Closure,

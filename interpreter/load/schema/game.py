@@ -1,0 +1,351 @@
+"""Pydantic models of a game file's sections (docs/language.md §1, §4, §5; `load` stage, schema/).
+
+`GameDef` is a whole game folder's merged sections; the `presentation` section's models are in
+presentation.py. `validate_game_shape` checks a merged folder against it (S001-S003); the checks
+that come after it are run by load/gamecheck.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from tabula.interpreter.base import limits
+from tabula.interpreter.base.source import Report
+from tabula.interpreter.load.positions import GameSource
+from tabula.interpreter.load.schema.common import Dsl, StrictModel
+from tabula.interpreter.load.schema.errors import Where, validate
+from tabula.interpreter.load.schema.presentation import PresentationDef
+
+Per = Literal["player"] | None
+Visibility = Literal["public", "owner", "hidden"]
+PropertyType = Literal["int", "str", "bool", "list", "symbol", "any"]
+EndMode = Literal["immediately", "after_turn", "final_turns"]
+
+
+class PlayerCount(StrictModel):
+    """How many players the game supports."""
+
+    min: int = Field(ge=1, le=limits.MAX_PLAYERS, description="Fewest players.")
+    max: int = Field(ge=1, le=limits.MAX_PLAYERS, description=f"Most players (at most {limits.MAX_PLAYERS}).")
+
+    @model_validator(mode="after")
+    def _min_not_above_max(self) -> PlayerCount:
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+class GameInfo(StrictModel):
+    """The `game` section: identity and player counts."""
+
+    id: str = Field(description="The game's id; by convention the folder name.")
+    name: str | None = Field(default=None, description="Display name.")
+    players: PlayerCount = Field(description="Supported player counts, e.g. {min: 2, max: 4}.")
+    seats: list[str] = Field(
+        default=[], description="Default player names in seat order (P1, P2, ... otherwise)."
+    )
+    description: str | None = Field(default=None, description="Free text for people; ignored by the engine.")
+
+
+class OptionDef(StrictModel):
+    """A named rules option; a variant or a scenario sets it."""
+
+    default: bool | int | str = Field(description="Value when no variant sets the option.")
+    type: Literal["bool", "int", "str"] | None = Field(
+        default=None, description="bool, int or str (default: the type of `default`)."
+    )
+    min: int | None = Field(default=None, description="Smallest allowed value of an int option.")
+    max: int | None = Field(default=None, description="Largest allowed value of an int option.")
+    choices: list[bool | int | str] | None = Field(
+        default=None, description="The only values allowed, e.g. ['2', '2,3', '3']."
+    )
+    description: str | None = Field(default=None, description="What the option changes.")
+
+
+class TriggerDef(StrictModel):
+    """`whenever EVENT happens [where COND]: EFFECT`, for the game, a component type or one card."""
+
+    id: str | None = Field(default=None, description="A name for the trigger, used in logs and errors.")
+    on: str = Field(description="The event name (as in `emit name(...)`).")
+    where: Dsl | None = Field(default=None, description="Condition on the event's arguments.")
+    do: Dsl = Field(description="Effect run when the event happens and `where` holds.")
+
+
+class InstanceDef(BaseModel):
+    """One instance of a component type; any extra key (source, notes, ...) is kept as a property.
+
+    An instance may carry its own abilities (the same keys as its type, active under the type's
+    `active`), bodies for the hooks its type declares, and its printed text."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
+
+    name: str = Field(description="The component's name; also its choice id.")
+    copies: int = Field(
+        default=1,
+        ge=1,
+        le=limits.MAX_COPIES,
+        description=f"Makes this many components of that name (at most {limits.MAX_COPIES}).",
+    )
+    text: str | None = Field(default=None, description="The card's printed text (never read by the rules).")
+    modifiers: dict[str, Dsl | list[Dsl]] = Field(
+        default={}, description="This card's own modifiers: value name -> '+N', '*N' or '+expr'."
+    )
+    allow: dict[str, Dsl] = Field(default={}, description="This card's own allows: rule name -> condition.")
+    deny: dict[str, Dsl] = Field(default={}, description="This card's own denies: rule name -> condition.")
+    triggers: list[TriggerDef] = Field(default=[], description="This card's own triggers (self and p bound).")
+    hooks: dict[str, Dsl] = Field(
+        default={}, description="Hook name (declared by the type) -> effect run by `run c.hook(args)`."
+    )
+
+
+class HookDecl(StrictModel):
+    """A hook of a component type: each instance may give a body, run with `run c.name(args)`."""
+
+    params: list[str | dict[str, str]] = Field(
+        default=[], description="Parameter names, each optionally typed: [p: player, r]."
+    )
+    description: str | None = Field(default=None, description="What the hook is for.")
+
+
+class ComponentType(StrictModel):
+    """A component type: its properties, mutable marks, abilities and instances."""
+
+    properties: dict[str, PropertyType] = Field(default={}, description="Property name -> type.")
+    marks: dict[str, Any] = Field(default={}, description="Mutable per-component values with their defaults.")
+    per_player: bool = Field(
+        default=False, description="One copy of every instance per seat; `owner` = that seat."
+    )
+    active: Dsl | None = Field(
+        default=None, description="Condition (self, p bound): is the ability working for p?"
+    )
+    modifiers: dict[str, Dsl | list[Dsl]] = Field(
+        default={}, description="Value name -> '+N', '*N' or '+expr' (or a list of them) while active."
+    )
+    allow: dict[str, Dsl] = Field(
+        default={}, description="Rule name -> condition that also allows it while active."
+    )
+    deny: dict[str, Dsl] = Field(
+        default={}, description="Rule name -> condition that denies it while active."
+    )
+    triggers: list[TriggerDef] = Field(default=[], description="Triggers run with self and p while active.")
+    hooks: dict[str, HookDecl] = Field(
+        default={}, description="Hook name -> its parameters; instances give the bodies."
+    )
+    defaults: dict[str, Any] = Field(
+        default={}, description="Property values of every instance that does not give its own."
+    )
+    instances: list[InstanceDef] = Field(default=[], description="The components of this type.")
+
+
+class ZoneDef(StrictModel):
+    """A place components can be: a hand, a deck, a market, a supply."""
+
+    per: Per = Field(default=None, description="'player' for one zone per player; absent for a global zone.")
+    visibility: Visibility = Field(description="Who sees the contents: public, owner or hidden.")
+    ordered: bool = Field(default=False, description="Keep order (index 0 is the top).")
+
+
+class CounterDef(StrictModel):
+    """An integer quantity, global or per player, optionally one per enum symbol."""
+
+    per: Per = Field(default=None, description="'player' for one counter per player.")
+    keys: str | None = Field(default=None, description="An enum name: one counter per symbol.")
+    initial: int | dict[str, int] = Field(default=0, description="Start value, or symbol -> start value.")
+    min: int | None = Field(default=0, description="Lowest allowed value (default 0; null for none).")
+    max: int | None = Field(default=None, description="Highest allowed value (default: none).")
+
+
+class VarDef(StrictModel):
+    """A variable holding any JSON value, global or per player."""
+
+    per: Per = Field(default=None, description="'player' for one variable per player.")
+    initial: Any = Field(default=None, description="Start value.")
+    type: (
+        Literal["int", "bool", "str", "symbol", "player", "component", "list", "players", "components", "any"]
+        | None
+    ) = Field(
+        default=None, description="What it holds (used for choice ids and to hide components in views)."
+    )
+
+
+class _WithParams(StrictModel):
+    """Definitions that take parameters."""
+
+    params: list[str | dict[str, str]] = Field(
+        default=[], description="Parameter names, each optionally typed: [p: player, n]."
+    )
+
+    @field_validator("params")
+    @classmethod
+    def _each_name_once(cls, params: list[str | dict[str, str]]) -> list[str | dict[str, str]]:
+        names = [name for param in params for name in ([param] if isinstance(param, str) else param)]
+        twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+        if twice is not None:
+            raise ValueError(f"parameter '{twice}' is declared twice")
+        return params
+
+
+class FunctionDef(_WithParams):
+    """A pure, named expression."""
+
+    expr: Dsl = Field(description="The expression.")
+
+
+class ProcedureDef(_WithParams):
+    """A named effect, called with `run name(args)`."""
+
+    do: Dsl = Field(description="The statements.")
+
+
+class ActionDef(StrictModel):
+    """An action a `window` statement offers to a player."""
+
+    params: dict[str, Dsl] = Field(
+        default={}, description="Parameter -> list expression; each value is one choice."
+    )
+    cost: dict[str, Dsl] = Field(
+        default={}, description="Counter -> amount: must be affordable to offer the action, paid first."
+    )
+    when: Dsl | None = Field(default=None, description="Condition for the action to be legal.")
+    do: Dsl = Field(description="The effect of choosing the action.")
+    label: str | None = Field(default=None, description="Display template, e.g. 'use {sym}'.")
+    closes_window: bool = Field(default=False, description="Choosing it ends the window.")
+
+
+class ValueDef(_WithParams):
+    """A derived value that active components modify (+N before *N)."""
+
+    base: Dsl = Field(description="The unmodified value.")
+
+
+class RuleDef(_WithParams):
+    """An extensible predicate that active components allow or deny."""
+
+    base: Dsl = Field(description="The condition before allows and denies.")
+
+
+class RoundsDef(StrictModel):
+    """Round structure; without it, turns repeat until the game ends."""
+
+    count: Dsl | None = Field(default=None, description="Number of rounds (unbounded if absent).")
+    first: Dsl | None = Field(default=None, description="Who starts each round.")
+    ends_when: Dsl | None = Field(default=None, description="Checked before each turn; true ends the round.")
+    on_start: Dsl | None = Field(default=None, description="Effect at the start of each round.")
+    on_end: Dsl | None = Field(
+        default=None, description="Effect at the end of each round (not after an early end)."
+    )
+
+
+class PhaseDef(StrictModel):
+    """One phase of a turn."""
+
+    id: str = Field(description="The phase's name (used by scenarios' `given.start`).")
+    do: Dsl = Field(description="The phase's effect; `p` and `active` are the turn's player.")
+
+
+class TurnDef(StrictModel):
+    """What a turn is: whose it is, when it is skipped, its phases."""
+
+    player: Dsl | None = Field(default=None, description="Without rounds: who takes the next turn.")
+    skip_if: Dsl | None = Field(default=None, description="Condition with p bound: the turn is skipped.")
+    phases: list[PhaseDef] = Field(default=[], description="Run in order.")
+    on_end: Dsl | None = Field(default=None, description="Effect at the end of each turn.")
+
+
+class EndCheck(StrictModel):
+    """A game-end condition, evaluated after every decision and every turn."""
+
+    id: str = Field(description="The check's name.")
+    when: Dsl = Field(description="The condition.")
+    do: Dsl | None = Field(default=None, description="Effect run once, when the check first holds.")
+    end: EndMode = Field(description="immediately, after_turn, or final_turns (each other player once).")
+
+
+class FlowDef(StrictModel):
+    """The game's flow: setup, rounds, turns, end checks, finish."""
+
+    setup: Dsl | None = Field(default=None, description="Effect run once at the start.")
+    rounds: RoundsDef | None = Field(default=None, description="Round structure (optional).")
+    turn: TurnDef = Field(description="The turn structure.")
+    end_checks: list[EndCheck] = Field(default=[], description="Game-end conditions.")
+    finish: Dsl | None = Field(default=None, description="Effect run once when the game ends.")
+
+
+class ScoringDef(StrictModel):
+    """How the winner is found when the game ends without `declare_winner`."""
+
+    score: Dsl = Field(description="Expression with p bound; higher is better.")
+    tiebreak: list[Dsl] = Field(default=[], description="Compared in order; still tied means a shared win.")
+
+
+class BotsDef(StrictModel):
+    """How bots judge a position they cannot play to the end (read by `tabula simulate --bot`)."""
+
+    evaluate: Dsl | None = Field(
+        default=None,
+        description="Expression with p bound: how well player p stands (higher is better); "
+        "default: the score.",
+    )
+    scale: int | float = Field(
+        default=10,
+        gt=0,
+        description="A difference in `evaluate` worth a clear advantage (search bots turn differences "
+        "into win chances with tanh(difference / scale)).",
+    )
+
+
+class LimitsDef(StrictModel):
+    """The `limits` section: the game's own work budget (docs/language.md, section 9)."""
+
+    work_budget: int | None = Field(
+        default=None,
+        description=(
+            f"Units of work between two decisions (default {limits.WORK_BUDGET:,}, at most "
+            f"{limits.MAX_WORK_BUDGET:,})."
+        ),
+    )
+
+
+class GameDef(StrictModel):
+    """A whole game definition: the merged sections of a game folder."""
+
+    game: GameInfo = Field(description="Identity and player counts.")
+    options: dict[str, OptionDef] = Field(default={}, description="Named rules options.")
+    constants: dict[str, Any] = Field(default={}, description="Any YAML value, read by name in the DSL.")
+    enums: dict[str, list[str]] = Field(
+        default={}, description="Symbol sets; each symbol is a bare name in the DSL."
+    )
+    components: dict[str, ComponentType] = Field(
+        default={}, description="Component types and their instances."
+    )
+    zones: dict[str, ZoneDef] = Field(default={}, description="Where components can be.")
+    counters: dict[str, CounterDef] = Field(default={}, description="Integer quantities.")
+    vars: dict[str, VarDef] = Field(default={}, description="Variables holding any JSON value.")
+    functions: dict[str, FunctionDef] = Field(default={}, description="Pure named expressions.")
+    procedures: dict[str, ProcedureDef] = Field(default={}, description="Named effects.")
+    actions: dict[str, ActionDef] = Field(default={}, description="Actions offered by `window` statements.")
+    triggers: list[TriggerDef] = Field(default=[], description="Game-wide triggers.")
+    values: dict[str, ValueDef] = Field(default={}, description="Derived values with modifiers.")
+    rules: dict[str, RuleDef] = Field(default={}, description="Extensible predicates.")
+    flow: FlowDef | None = Field(default=None, description="Setup, rounds, turns, end checks, finish.")
+    scoring: ScoringDef | None = Field(default=None, description="Final scoring.")
+    bots: BotsDef | None = Field(default=None, description="How bots evaluate positions.")
+    limits: LimitsDef | None = Field(default=None, description="The game's own work budget.")
+    presentation: PresentationDef | None = Field(
+        default=None, description="How screens show the game (tabula play, tabula serve)."
+    )
+
+
+def validate_game_shape(source: GameSource, report: Report) -> GameDef | None:
+    """Validate a merged game folder's sections (S001-S003); every problem (all at once) goes to `report`."""
+    return validate(GameDef, source.data, Where(source, True, str(source.folder)), report)
+
+
+def game_json_schema() -> dict[str, Any]:
+    """JSON Schema of a game file's sections (for editors); every file holds a subset of them."""
+    schema = GameDef.model_json_schema()
+    # A single file holds only some sections: nothing is required at the top level of a file.
+    schema.pop("required", None)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
