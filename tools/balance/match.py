@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabula.bots import Bot, Observation, make_bot, parse_bot_spec
+from tabula.bots.base import bot_generator
 from tabula.common import load, runtime_error_text
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.runtime import GameRuntimeError
-from tabula.play.command import bot_generator
 
 
 @dataclass(frozen=True)
