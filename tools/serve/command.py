@@ -8,8 +8,8 @@ import sys
 
 from tabula.common import CliError, options_dict
 from tabula.serve.bots import SEAT_KINDS
-from tabula.serve.start import TableError
-from tabula.serve.table import GameSpec, Table, seat_specs
+from tabula.serve.model import GameSpec, TableError
+from tabula.serve.table import Table, seat_specs
 
 DEFAULT_PORT = 8765
 
