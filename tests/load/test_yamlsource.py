@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from tabula.interpreter.base.source import Report, Span, render_report
+from tabula.interpreter.load.origins import ScalarOrigin
 from tabula.interpreter.load.yamlsource import (
     GameSource,
-    ScalarOrigin,
     YamlDoc,
     load_game_folder,
     load_yaml_file,

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.dsl import ast
-from tabula.interpreter.load.yamlsource import span_for
 
 if TYPE_CHECKING:
     from tabula.interpreter.compile.python.game import GameCompiler
@@ -61,6 +60,8 @@ class HookInfo:
 
 def declare_hooks(gc: GameCompiler) -> dict[str, HookInfo]:
     """Every type's hooks and every instance's bodies, parsed and checked (C006, C008, E125)."""
+    from tabula.interpreter.load.yamlsource import span_for  # ruamel: not for a game from the cache
+
     hooks: dict[str, HookInfo] = {}
     comps = gc.data.get("components") or {}
     for tname, tdef in comps.items():
