@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabula.bots.base import Bot, BotStats, Budget, Observation
+from tabula.bots.base import Bot, Budget
 from tabula.bots.search import DEFAULT_DEPTH, SearchBot, SearchSettings
 from tabula.bots.simple import GREEDY_SAMPLES, GreedyBot, RandomBot
 from tabula.interpreter.engine import Engine
-
-__all__ = ["BOT_KINDS", "Bot", "BotSpec", "BotStats", "Budget", "Observation", "make_bot", "parse_bot_spec"]
 
 BOT_KINDS = {
     "random": "uniform over the legal choices",
