@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabula.bots import Bot, Observation, make_bot, parse_bot_spec
-from tabula.bots.base import bot_generator
+from tabula.bots.base import Bot, Observation, bot_generator
+from tabula.bots.spec import make_bot, parse_bot_spec
 from tabula.common import load, runtime_error_text
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State

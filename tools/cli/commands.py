@@ -91,8 +91,8 @@ def add_full(sub: SubParsers[argparse.ArgumentParser], name: str, command: Comma
 
 
 def bot_spec(text: str) -> str:
-    """A --bot value checked at parse time (tabula.bots), in canonical form."""
-    from tabula.bots import BotSpecError, parse_bot_spec
+    """A --bot value checked at parse time (tabula.bots.spec), in canonical form."""
+    from tabula.bots.spec import BotSpecError, parse_bot_spec
 
     try:
         return parse_bot_spec(text).text

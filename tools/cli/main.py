@@ -27,7 +27,6 @@ EXIT_FAILED = 1  # an author error in a file, a rule that failed while running, 
 EXIT_USAGE = 2  # a bad call: argparse errors, CliError, an unknown game, pack or option (is_call_error)
 EXIT_INTERNAL = 70
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
-FALLBACK_VERSION = "0.1.0"  # when the package metadata is not installed
 
 
 def version() -> str:
@@ -36,7 +35,9 @@ def version() -> str:
     try:
         return metadata.version("tabula")
     except metadata.PackageNotFoundError:
-        return FALLBACK_VERSION
+        from tabula import __version__
+
+        return __version__
 
 
 class VersionAction(argparse.Action):

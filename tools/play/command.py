@@ -22,8 +22,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from tabula.bots import Observation, make_bot
-from tabula.bots.base import bot_generator
+from tabula.bots.base import Observation, bot_generator
+from tabula.bots.spec import make_bot
 from tabula.common import CliError, load
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.game import CompiledGame
@@ -103,7 +103,7 @@ class Session:
     bots: list[int]
     log: list[dict[str, Any]] = field(default_factory=list)
     shown: int = 0
-    opponent: Any = None  # the bot playing every other seat (tabula.bots), from --bot
+    opponent: Any = None  # the bot playing every other seat (tabula.bots.spec), from --bot
 
     @property
     def game(self) -> CompiledGame:
