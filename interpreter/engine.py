@@ -18,7 +18,7 @@ from tabula.interpreter.load.options import checked_values, declared_specs
 from tabula.interpreter.load.packfiles import find_pack
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, new_state, state_hash
-from tabula.interpreter.run import saves, validate
+from tabula.interpreter.run import decisions, saves, validate
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
@@ -122,16 +122,6 @@ def _compile(
     bots = source.data.get("bots") or {}
     game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
     return game
-
-
-class _Probe(Runtime):
-    """A runtime that re-poses a pending decision: the end checks before it were tested already."""
-
-    __slots__ = ()
-    probing = True
-
-    def fire_end_checks(self) -> bool:
-        return False
 
 
 @dataclass(frozen=True)
@@ -241,21 +231,7 @@ class Engine:
         """The decision the state's frames pose, computed again from the rest of the state (the
         state is not changed): equal to `st["dec"]` for any state the engine made. Saves are checked
         with it, and benchmarks time it as one legal-choice enumeration."""
-        stk = st.get("stk") or []
-        if st.get("dec") is None or not stk:
-            return None
-        fr = stk[-1]
-        here = self.game.decision_points.get((fr[0], fr[1]))
-        if here is None:
-            return None
-        probe = clone(st)
-        probe["dec"] = None
-        top = probe["stk"][-1]
-        top[1] = here
-        rt = _Probe(self.game, probe)
-        self.game.blocks[top[0]](rt, top)
-        dec: dict[str, Any] | None = probe["dec"]
-        return dec
+        return decisions.recompute_decision(self.game, st)
 
     # ------------------------------------------------------------ acting
     def apply(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> State:

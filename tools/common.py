@@ -11,13 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.source import AuthorError, Diagnostic, render
-from tabula.interpreter.engine import load_game
 from tabula.interpreter.load.options import OptionText
-from tabula.interpreter.model.game import CompiledGame
-from tabula.interpreter.run.runtime import GameRuntimeError
+
+if TYPE_CHECKING:  # the engine is imported when a game is loaded: `tabula --help` needs none of it
+    from tabula.interpreter.model.game import CompiledGame
+    from tabula.interpreter.run.runtime import GameRuntimeError
 
 
 class CliError(Exception):
@@ -96,6 +97,8 @@ def load(
     expansions: list[str] | None = None,
 ) -> CompiledGame:
     """Load a bundled game or a game folder with the chosen rules options."""
+    from tabula.interpreter.engine import load_game
+
     return load_game(game, options_dict(pairs) or None, variant, tuple(expansions or ()))
 
 

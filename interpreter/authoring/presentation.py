@@ -17,13 +17,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.source import Diagnostic, Report, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, PLAYER
-from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, _Shifted  # template origins
 from tabula.interpreter.load.positions import GameSource, YamlPath, span_for
 from tabula.interpreter.model.game import Closure, CompiledGame
+
+# The parser (lark) is imported by the functions that compile: a game from the compile cache
+# unpickles its Presentation from this module and does not need it.
+if TYPE_CHECKING:
+    from tabula.interpreter.dsl.parser import TextOrigin
 
 SECTION = "presentation"
 NAMED_COLOURS = {
@@ -164,9 +168,12 @@ class _Compiler:
 
     # -- positions
     def span(self, *path: str | int, key: bool = False) -> Any:
+
         return span_for(self.src, (SECTION, *path), key=key)
 
     def origin(self, path: YamlPath) -> TextOrigin:
+        from tabula.interpreter.dsl.parser import PlainOrigin
+
         found = self.src.value_origin.get((SECTION, *path))
         if found is not None:
             return found  # type: ignore[return-value]
@@ -422,6 +429,8 @@ class _Compiler:
 
     def template(self, text: str, path: YamlPath, local: dict[str, str], shift: int = 0) -> Template | None:
         """Split `text {expr} text` and compile each expression; None if one of them has errors."""
+        from tabula.interpreter.dsl.parser import _Shifted
+
         base = self.origin(path)
         parts: list[str | tuple[Closure, str]] = []
         ok = True
@@ -455,6 +464,8 @@ def typed_expr(
 
     `snippets.expr` gives no type; `compare_parts` of `(text) == none` gives the left side's type.
     """
+    from tabula.interpreter.dsl.parser import PlainOrigin
+
     before = len(report.errors)
     f = game.snippets.expr(text, origin, report, dict(local))
     if f is None or len(report.errors) > before:
@@ -464,6 +475,8 @@ def typed_expr(
 
 
 def _prop_closure(game: CompiledGame, prop: str) -> Closure:
+    from tabula.interpreter.dsl.parser import PlainOrigin
+
     f: Closure | None = game.snippets.expr(
         f"self.{prop}", PlainOrigin("<presentation>"), Report(), {"self": COMP}
     )

@@ -1,4 +1,4 @@
-"""Game state as plain, JSON-serialisable data: creation, cheap copies, canonical form and hash.
+"""Game state as plain, JSON-serialisable data: creation, cheap copies, canonical form and hashes.
 
 Layout (every key is engine-owned; the game's own data lives in z/c/v/m):
 
@@ -124,6 +124,18 @@ def canonical(st: State) -> str:
 
 def state_hash(st: State) -> str:
     return hashlib.sha256(canonical(st).encode()).hexdigest()
+
+
+SEMANTIC_HASH_CHARS = 10
+
+
+def semantic_hash(st: State) -> str:
+    """A short hash of everything in the state but the frame stack: `stk` is how the engine keeps
+    its place inside a running effect, an encoding of its own that may change while the game does
+    not. Trace files (tabula.dev.traces) and the replays of `tabula serve` compare positions by it."""
+    body = {k: v for k, v in st.items() if k != "stk"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:SEMANTIC_HASH_CHARS]
 
 
 def from_json(text: str) -> State:

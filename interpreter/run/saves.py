@@ -29,6 +29,7 @@ from typing import Any
 from tabula.interpreter.base import limits
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State
+from tabula.interpreter.run.decisions import recompute_decision
 from tabula.interpreter.run.flow import STAGES as FLOW_STAGES
 from tabula.interpreter.run.runtime import MAX_DEPTH
 
@@ -437,12 +438,10 @@ def check_decision_against_stack(game: CompiledGame, st: State) -> list[Problem]
     """Whether the pending decision is the one the state's frame stack asks for.
 
     The top frame must wait at one of the game's decision points (`game.decision_points`), and
-    `Engine.recompute_decision` (which runs that point again on a copy) must pose the saved decision
+    `recompute_decision` (decisions.py: it runs that point again on a copy) must pose the saved decision
     exactly: an edited pending decision (a card from another player's hand, another player deciding)
     is refused.
     """
-    from tabula.interpreter.engine import Engine
-
     dec = st["dec"]
     if dec is None:
         return []
@@ -450,7 +449,7 @@ def check_decision_against_stack(game: CompiledGame, st: State) -> list[Problem]
     if fr is None or (fr[0], fr[1]) not in game.decision_points:
         return [("L007", "the pending decision does not match the frame stack (no decision is asked there)")]
     try:
-        again = Engine(game).recompute_decision(st)
+        again = recompute_decision(game, st)
     except Exception as err:  # a tampered state can break the rules' code in any way
         return [("L007", f"the pending decision cannot be recomputed from the state ({_short(str(err))})")]
     if again != dec:

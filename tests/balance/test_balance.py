@@ -18,7 +18,7 @@ from tabula.balance.match import Config, play_game
 from tabula.balance.parallel import map_seeds
 from tabula.balance.simulate import replay_command
 from tabula.balance.stats import bootstrap_diff, describe, two_proportion_z, wilson
-from tabula.bots import BotSpecError, parse_bot_spec
+from tabula.bots.spec import BotSpecError, parse_bot_spec
 from tabula.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +92,7 @@ def test_bad_bot_flags_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bots_section_errors_are_located(tmp_path: Path) -> None:
     import shutil
 
-    from tabula.bots import make_bot
+    from tabula.bots.spec import make_bot
     from tabula.interpreter.base.source import AuthorError
     from tabula.interpreter.engine import Engine, load_game
 

@@ -23,7 +23,8 @@ import pytest
 
 from tabula.interpreter.run.knowledge import hidden_from
 from tabula.serve.app import create_app
-from tabula.serve.table import GameSpec, SeatSpec, Table
+from tabula.serve.model import GameSpec, SeatSpec
+from tabula.serve.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")

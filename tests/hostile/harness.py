@@ -125,11 +125,13 @@ def _child(case: Case, out: str, err: str) -> None:
 def warm_up() -> None:
     """Import and build in the parent what every child would otherwise build again (modules, the
     DSL parser, the schema's validators): a case's CPU time is then its own work."""
-    from tabula.cli.main import build_parser
+    from tabula.cli.commands import COMMANDS, named
     from tabula.interpreter.dsl.parser import _parser
     from tabula.interpreter.engine import load_game
 
-    build_parser()
+    for command in COMMANDS.values():  # the command line imports a subcommand's modules when it runs
+        named(command.arguments)
+        named(command.run)
     _parser()
     load_game(HERE / "base")
 

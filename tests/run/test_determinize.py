@@ -6,7 +6,8 @@ from functools import cache
 
 import pytest
 
-from tabula.bots import Observation, make_bot
+from tabula.bots.base import Observation
+from tabula.bots.spec import make_bot
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.model.state import State

@@ -26,7 +26,8 @@ from tabula.interpreter.scenarios import run_scenario_file
 from tabula.serve import app as app_module
 from tabula.serve.app import create_app
 from tabula.serve.bots import pick
-from tabula.serve.table import GameSpec, SeatSpec, Table
+from tabula.serve.model import GameSpec, SeatSpec
+from tabula.serve.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 HIGH_CARD = ROOT / "gamedefs" / "high-card"

@@ -17,12 +17,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabula.bots import Bot, Observation, make_bot, parse_bot_spec
+from tabula.bots.base import Bot, Observation, bot_generator
+from tabula.bots.spec import make_bot, parse_bot_spec
 from tabula.common import load, runtime_error_text
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.runtime import GameRuntimeError
-from tabula.play.command import bot_generator
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from tabula.balance.match import Config, GameRecord, play_game
 from tabula.balance.parallel import map_seeds
 from tabula.balance.report import summary_lines
 from tabula.balance.summary import header, summarize
-from tabula.bots import BOT_KINDS, parse_bot_spec
-from tabula.bots import BotSpecError as _BotSpecError
+from tabula.bots.spec import BOT_KINDS, parse_bot_spec
+from tabula.bots.spec import BotSpecError as _BotSpecError
 from tabula.common import CliError, count, load, seed
 from tabula.interpreter.engine import Engine
 

@@ -3,7 +3,8 @@
 A bot decides from the view only. It gets an `Observation` of its seat: the view
 (`Engine.view(state, seat)`), its legal choice ids, and `determinize(gen)`, which deals the cards
 hidden from it at random (`tabula.interpreter.run.determinize`; the result depends on the view only).
-The true state stays private to the observation: no bot reads it.
+The true state stays private to the observation: no bot reads it. Bots draw from their own
+generator, seeded from the game's seed (`bot_generator`), so a game is its seed and its choices.
 """
 
 from __future__ import annotations
@@ -12,9 +13,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.determinize import determinize
+
+BOT_SALT = 0xB07
+
+
+def bot_generator(seed: int) -> list[int]:
+    """The bots' own generator for a game with this seed (`tabula play`, `tabula simulate` and the
+    trace files draw from it)."""
+    return rng.seed_state(seed + BOT_SALT)
 
 
 class Observation:

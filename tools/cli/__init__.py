@@ -1,2 +1,2 @@
-"""The command line: `tabula` argument parsing and dispatch (main), and the small commands that
-tell about a game (check, variants, options, coverage, schema, verify, rules)."""
+"""The command line: the table of subcommands (commands), argument parsing and dispatch (main), and
+the small commands that tell about a game (check, variants, options, coverage, schema, verify, rules)."""

@@ -307,13 +307,8 @@ def run_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_rules(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], parent: argparse.ArgumentParser
-) -> None:
+def rules_arguments(p: argparse.ArgumentParser) -> None:
     """`tabula rules GAME [--variant V] [--with X] [--format md|html] [--type T] [--json]`."""
-    help_text = "a card reference from the data: numbers, text, abilities, where each is defined"
-    p = sub.add_parser("rules", help=help_text, description=help_text, parents=[parent])
-    p.set_defaults(run=run_rules)
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     p.add_argument("--format", choices=["md", "html"], default="md", help="Markdown (default) or HTML")
     p.add_argument("--type", action="append", metavar="TYPE", help="only this component type; repeatable")

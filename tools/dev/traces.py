@@ -6,10 +6,10 @@ options, player count — and, for each recorded game, its seed, every choice id
 hash of the state after every decision (and after setup). Choices are drawn by the bots' own
 generator (`bot_generator(seed)`, as `tabula simulate` draws them), so a game is seed + choices.
 
-The hash covers the whole state except the frame stack (`stk`): that is how the engine keeps its
-place inside a running effect, an encoding of its own that may change while the game does not. The
-pending decision (who decides, every legal choice id and its value) is inside the hash, so the same
-hashes mean the same legal choice lists too.
+The hash (`semantic_hash`, model/state.py) covers the whole state except the frame stack (`stk`):
+that is how the engine keeps its place inside a running effect, an encoding of its own that may
+change while the game does not. The pending decision (who decides, every legal choice id and its
+value) is inside the hash, so the same hashes mean the same legal choice lists too.
 
     tabula trace record porta-nigra --players 2 3 4 --games 200 --out tests/traces
     tabula trace check tests/traces/*.jsonl.gz
@@ -18,27 +18,18 @@ hashes mean the same legal choice lists too.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabula.bots.base import bot_generator
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine, load_game
-from tabula.interpreter.model.state import State
-from tabula.play.command import bot_generator
+from tabula.interpreter.model.state import SEMANTIC_HASH_CHARS, semantic_hash
 
 FORMAT = 1
-HASH_CHARS = 10
-
-
-def semantic_hash(st: State) -> str:
-    """A short hash of everything in the state but the frame stack (see the module docstring)."""
-    body = {k: v for k, v in st.items() if k != "stk"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:HASH_CHARS]
 
 
 @dataclass(frozen=True)
@@ -135,7 +126,7 @@ def read(path: Path) -> tuple[Config, Iterator[Trace]]:
             yield Trace(
                 int(d["seed"]),
                 list(d["choices"]),
-                [h[i : i + HASH_CHARS] for i in range(0, len(h), HASH_CHARS)],
+                [h[i : i + SEMANTIC_HASH_CHARS] for i in range(0, len(h), SEMANTIC_HASH_CHARS)],
             )
 
     return cfg, traces()

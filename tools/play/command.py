@@ -22,9 +22,9 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from tabula.bots import Observation, make_bot
+from tabula.bots.base import Observation, bot_generator
+from tabula.bots.spec import make_bot
 from tabula.common import CliError, load
-from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State
@@ -43,7 +43,6 @@ from tabula.play.screen import (
     show_lines,
 )
 
-BOT_SALT = 0xB07
 HELP = """Commands:
   <number>     make the numbered choice
   <choice id>  make a choice by its id (e.g. take:2, play_card:A)
@@ -54,11 +53,6 @@ HELP = """Commands:
   log          the whole game log you may read
   help         this text
   q            quit"""
-
-
-def bot_generator(seed: int) -> list[int]:
-    """The bots' own generator for a game with this seed (shared with `tabula simulate`)."""
-    return rng.seed_state(seed + BOT_SALT)
 
 
 class Terminal:
@@ -109,7 +103,7 @@ class Session:
     bots: list[int]
     log: list[dict[str, Any]] = field(default_factory=list)
     shown: int = 0
-    opponent: Any = None  # the bot playing every other seat (tabula.bots), from --bot
+    opponent: Any = None  # the bot playing every other seat (tabula.bots.spec), from --bot
 
     @property
     def game(self) -> CompiledGame:

@@ -1,6 +1,8 @@
 """`tabula serve`: play a game in the browser, against bots or hot seat, with the designer's tools.
 
-`table` keeps the game and its history (undo, the history slider, save and load, live reload),
-`start` how it began (a seed or a scenario file), `replay` replays choices under new rules, `bots`
-plays the bot seats, `app` is the web application (FastAPI) and `static/` the page it serves.
+In import order: `model` (the rules, seats, reload report and refusals a table is made of), `bots`
+(plays the bot seats), `start` (how a game began: a seed or a scenario file), `export` (a position
+as a scenario file), `replay` (choices replayed under new rules, and what moved), `table` (the game
+and its history: undo, the history slider, save and load, live reload), `app` (the web application,
+FastAPI) and `command` (`tabula serve`); `static/` holds the page the app serves.
 """

@@ -26,7 +26,7 @@ from tabula.interpreter.base.source import AuthorError
 from tabula.interpreter.run.runtime import GameRuntimeError
 from tabula.serve.bots import SEAT_KINDS
 from tabula.serve.export import scenario_yaml
-from tabula.serve.start import TableError
+from tabula.serve.model import TableError
 from tabula.serve.table import Table, seat_specs
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -203,7 +203,7 @@ def create_app(table: Table) -> FastAPI:
     @app.get("/api/export")
     def export() -> Response:
         name = f"{table.game.id}-position-{len(table.choices)}.yaml"
-        return Response(scenario_yaml(table), media_type="text/yaml", headers=_attachment(name))
+        return Response(scenario_yaml(table.position()), media_type="text/yaml", headers=_attachment(name))
 
     @app.post("/api/reload")
     def reload() -> dict[str, Any]:

@@ -8,8 +8,8 @@ import sys
 
 from tabula.common import CliError, options_dict
 from tabula.serve.bots import SEAT_KINDS
-from tabula.serve.start import TableError
-from tabula.serve.table import GameSpec, Table, seat_specs
+from tabula.serve.model import GameSpec, TableError
+from tabula.serve.table import Table, seat_specs
 
 DEFAULT_PORT = 8765
 
@@ -61,16 +61,8 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_serve(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]
-) -> None:
-    p = sub.add_parser(
-        "serve",
-        help="play a game in the browser (people and bots, undo, history, save/load, live reload)",
-        description="play a game in the browser: a local web app for people and bots",
-        parents=parents,
-    )
-    p.set_defaults(run=run_serve)
+def serve_arguments(p: argparse.ArgumentParser) -> None:
+    """`tabula serve GAME [--players N] [--names A,B] [--seats KINDS] [--seed S] [--host H] [--port P]`."""
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
     p.add_argument("--names", help="player names in seat order, comma-separated")

@@ -13,8 +13,9 @@ from __future__ import annotations
 import io
 import tempfile
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedSeq
@@ -25,57 +26,66 @@ from tabula.interpreter.engine import BUNDLED
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.runtime import GameRuntimeError
+from tabula.serve.model import GameSpec, TableError
+from tabula.serve.start import _scenario
 
-if TYPE_CHECKING:
-    from tabula.serve.table import Table
+
+@dataclass(frozen=True)
+class Position:
+    """What an export reads of a table: its rules and game, the position, the seed it began with and
+    the number of decisions made since."""
+
+    spec: GameSpec
+    game: CompiledGame
+    state: State
+    seed: int
+    decisions: int
 
 
-def scenario_yaml(table: Table) -> str:
-    """The table's position as the text of a scenario file, starting at the latest phase of the turn
-    that a scenario can reach (one whose start needs no decision before it)."""
-    phases = [pid for pid, _ in table.game.flow.phases] if table.game.flow is not None else []
-    current = table.state["t"].get("phase_id")
+def scenario_yaml(pos: Position) -> str:
+    """The position as the text of a scenario file, starting at the latest phase of the turn that a
+    scenario can reach (one whose start needs no decision before it)."""
+    phases = [pid for pid, _ in pos.game.flow.phases] if pos.game.flow is not None else []
+    current = pos.state["t"].get("phase_id")
     candidates = phases[: phases.index(current) + 1][::-1] if current in phases else []
     text = ""
     for phase in [*candidates, None]:
-        text = _scenario_text(table, phase)
-        if phase is None or _starts(text, table):
+        text = _scenario_text(pos, phase)
+        if phase is None or _starts(text, pos.game):
             return text
     return text
 
 
-def _starts(text: str, table: Table) -> bool:
+def _starts(text: str, game: CompiledGame) -> bool:
     """Whether a scenario's setup and `given` run (its start phase is reachable)."""
-    from tabula.serve.start import TableError, _scenario
-
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "position.yaml"
         path.write_text(text, encoding="utf-8")
         try:
-            _scenario(path, table.game)
+            _scenario(path, game)
         except (AuthorError, GameRuntimeError, TableError):
             return False
     return True
 
 
-def _scenario_text(table: Table, phase: str | None) -> str:
-    g, st = table.game, table.state
+def _scenario_text(pos: Position, phase: str | None) -> str:
+    g, st = pos.game, pos.state
     names: list[str] = st["names"]
     t = st["t"]
     folder = Path(g.folder).resolve()
     bundled = folder.parent == BUNDLED.resolve()
     data: dict[str, Any] = {
-        "scenario": f"Position at {_when(table)} (exported by tabula serve)",
+        "scenario": f"Position at {_when(pos)} (exported by tabula serve)",
         "game": folder.name if bundled else str(folder),
         "players": list(names),
-        "seed": table.start.seed,
+        "seed": pos.seed,
     }
-    if table.spec.options:
-        data["options"] = dict(table.spec.options)
-    if table.spec.variant:
-        data["variant"] = table.spec.variant
-    if table.spec.expansions:
-        data["with"] = list(table.spec.expansions)
+    if pos.spec.options:
+        data["options"] = dict(pos.spec.options)
+    if pos.spec.variant:
+        data["variant"] = pos.spec.variant
+    if pos.spec.expansions:
+        data["with"] = list(pos.spec.expansions)
     given: dict[str, Any] = {}
     if phase:
         given["start"] = phase
@@ -96,20 +106,20 @@ def _scenario_text(table: Table, phase: str | None) -> str:
     yaml.default_flow_style = False
     yaml.width = 100
     yaml.dump(_flow_lists(data), out)
-    return header(table, skipped, phase, bundled) + out.getvalue()
+    return header(pos, skipped, phase, bundled) + out.getvalue()
 
 
-def _when(table: Table) -> str:
-    t = table.state["t"]
-    has_rounds = table.game.flow is not None and table.game.flow.has_rounds
+def _when(pos: Position) -> str:
+    t = pos.state["t"]
+    has_rounds = pos.game.flow is not None and pos.game.flow.has_rounds
     return f"round {t['round']}, turn {t['turn']}" if has_rounds else f"turn {t['turn']}"
 
 
-def header(table: Table, skipped: list[str], phase: str | None, bundled: bool) -> str:
-    st = table.state
+def header(pos: Position, skipped: list[str], phase: str | None, bundled: bool) -> str:
+    st = pos.state
     current = st["t"].get("phase_id")
     lines = [
-        f"# Exported from tabula serve at {_when(table)}, after {len(table.choices)} decisions.",
+        f"# Exported from tabula serve at {_when(pos)}, after {pos.decisions} decisions.",
         "# A scenario starts at the beginning of a phase of the first turn: the round and turn numbers",
         "# are not kept, and neither is a decision in the middle of the phase.",
     ]

@@ -1,28 +1,47 @@
 """Replaying a table's choices with (possibly new) rules, and saying where and how the game moved.
 
-`replay` applies the recorded choices one by one and compares each new position with the recorded
-one by its semantic hash (the state without the frame stack, as the trace files do): the first
-choice that is no longer legal or fails stops the replay there, the first different position is
-where the rules changed the game. `differences` names what differs at that point, read from one
-seat's views only (counters, vars, zone contents by name), so a report can be shown to any seat.
+`replay` applies the recorded choices one by one to a fresh start and compares each new position
+with the recorded one by its semantic hash (the state without the frame stack, as the trace files
+do): the first choice that is no longer legal or fails stops the replay there, the first different
+position is where the rules changed the game. `describe` says so in words. `differences` names what
+differs at that point, read from one seat's views only (counters, vars, zone contents by name), so a
+report can be shown to any seat. `play` is one step of a game with its record, for the table too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from tabula.common import runtime_error_text
 from tabula.interpreter.engine import Engine
-from tabula.interpreter.model.state import State
+from tabula.interpreter.model.state import State, semantic_hash
 from tabula.interpreter.model.view import HIDDEN
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.serve.export import counter_refs
-
-if TYPE_CHECKING:
-    from tabula.serve.table import Table
+from tabula.serve.model import Report
 
 MAX_DIFFERENCES = 6
+
+
+@dataclass(frozen=True)
+class Step:
+    """One choice made and what a table keeps of it: who made it, the position after it (a copy),
+    the length of the log then, and the position's semantic hash."""
+
+    choice: str
+    decider: int
+    state: State
+    log_size: int
+    hash: str
+
+
+def play(engine: Engine, state: State, log: list[dict[str, Any]], choice: str) -> Step:
+    """Apply one choice to `state` in place (raises IllegalChoice, or GameRuntimeError half-way)."""
+    seat = engine.current_player(state)
+    assert seat is not None
+    engine.apply_inplace(state, choice, log)
+    return Step(choice, seat, engine.clone(state), len(log), semantic_hash(state))
 
 
 @dataclass
@@ -31,26 +50,57 @@ class Replayed:
     failed_choice: str = ""
     reason: str = ""
     diverged_at: int | None = None  # the first position (0 = after setup) that differs
+    broke: bool = False  # the failed choice's rules raised half-way: the position before it holds
+    steps: list[Step] = field(default_factory=list)  # the choices that were made
 
 
-def replay(table: Table, choices: list[str], hashes: list[str]) -> Replayed:
-    """Apply `choices` on the table's fresh start, comparing positions with `hashes`."""
+def replay(
+    engine: Engine, state: State, log: list[dict[str, Any]], choices: list[str], hashes: list[str]
+) -> Replayed:
+    """Apply `choices` to `state`, a fresh start, comparing positions with `hashes`."""
     out = Replayed()
-    if hashes and table.hashes[0] != hashes[0]:
+    if hashes and semantic_hash(state) != hashes[0]:
         out.diverged_at = 0
     for i, choice in enumerate(choices):
-        if table.over:
-            return Replayed(i, choice, "the game is already over at this point", out.diverged_at)
+        if engine.is_terminal(state):
+            return _stopped(out, i, choice, "the game is already over at this point")
         try:
-            table.record(choice)
+            step = play(engine, state, log, choice)
         except IllegalChoice as err:
-            return Replayed(i, choice, f"not legal any more: {err.reason}", out.diverged_at)
+            return _stopped(out, i, choice, f"not legal any more: {err.reason}")
         except GameRuntimeError as err:
-            table.back_to_last()
-            return Replayed(i, choice, runtime_error_text(err), out.diverged_at)
-        if out.diverged_at is None and i + 1 < len(hashes) and table.hashes[i + 1] != hashes[i + 1]:
+            out.broke = True
+            return _stopped(out, i, choice, runtime_error_text(err))
+        out.steps.append(step)
+        if out.diverged_at is None and i + 1 < len(hashes) and step.hash != hashes[i + 1]:
             out.diverged_at = i + 1
     return out
+
+
+def _stopped(out: Replayed, at: int, choice: str, reason: str) -> Replayed:
+    out.failed_at, out.failed_choice, out.reason = at, choice, reason
+    return out
+
+
+def describe(result: Replayed, verb: str, total: int) -> Report:
+    """The report of a replay, in words."""
+    if result.failed_at is not None:
+        return Report(
+            "failed",
+            f"rules {verb}: the replay stopped at decision {result.failed_at + 1} of {total}"
+            f" ('{result.failed_choice}'); the game goes on from there",
+            result.reason,
+            result.failed_at,
+        )
+    if result.diverged_at is not None:
+        return Report(
+            "diverged",
+            f"rules {verb}: all {total} decisions replayed, but the positions differ from decision"
+            f" {result.diverged_at} on",
+            result.reason,
+            result.diverged_at,
+        )
+    return Report(verb, f"rules {verb}: all {total} decisions replayed, every position the same")
 
 
 def differences(old: Engine, old_state: State, new: Engine, new_state: State, seat: int) -> list[str]:

@@ -10,22 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State
 from tabula.interpreter.scenarios.files import load_cases
 from tabula.interpreter.scenarios.runner import Run  # the runner of `tabula verify`: its setup and `given`
-
-if TYPE_CHECKING:
-    from tabula.serve.table import GameSpec
+from tabula.serve.model import GameSpec, TableError
 
 Log = list[dict[str, Any]]
-
-
-class TableError(Exception):
-    """A request the table refuses (not your decision, nothing to undo, a bad save file)."""
 
 
 @dataclass
@@ -77,8 +71,6 @@ def begin(spec: GameSpec, game: CompiledGame, start: Start) -> tuple[CompiledGam
 
 def scenario_start(path: Path, current: GameSpec) -> tuple[Start, GameSpec]:
     """The start and the rules of a scenario file (raises AuthorError when it cannot run)."""
-    from tabula.serve.table import GameSpec
-
     run = _scenario(path)
     names = list(run.st["names"])
     folder = Path(run.game.folder).resolve()

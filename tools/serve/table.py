@@ -14,61 +14,26 @@ its view); the save file and the exported scenario describe the whole game, for 
 from __future__ import annotations
 
 import threading
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from tabula.common import runtime_error_text
-from tabula.dev.traces import semantic_hash
 from tabula.interpreter.base.source import AuthorError
-from tabula.interpreter.engine import Engine, find_game, load_game
+from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.game import CompiledGame
-from tabula.interpreter.model.state import State
+from tabula.interpreter.model.state import State, semantic_hash
 from tabula.interpreter.model.view import visible_log
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.play.board import Board, build_board
-from tabula.serve.bots import BOT_KINDS, HUMAN, SEAT_KINDS, pick
-from tabula.serve.replay import Replayed, differences, replay
-from tabula.serve.start import Start, TableError, begin, scenario_start
+from tabula.serve.bots import BOT_KINDS, HUMAN, pick
+from tabula.serve.export import Position
+from tabula.serve.model import GameSpec, Report, SeatSpec, TableError
+from tabula.serve.replay import Replayed, Step, describe, differences, play, replay
+from tabula.serve.start import Start, begin, scenario_start
 
 SAVE_FORMAT = "tabula-table/1"
 MAX_BOT_MOVES = 20_000  # bots stop after this many decisions in a row (a game that never ends)
-
-
-@dataclass
-class SeatSpec:
-    name: str
-    kind: str = HUMAN
-
-    def __post_init__(self) -> None:
-        if self.kind not in SEAT_KINDS:
-            raise TableError(f"seat kind '{self.kind}' is not one of: {', '.join(SEAT_KINDS)}")
-
-
-@dataclass
-class GameSpec:
-    """Which rules: the game (a bundled name or a folder), its variant, expansions and options."""
-
-    game: str
-    variant: str | None = None
-    expansions: list[str] = field(default_factory=list)
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def load(self) -> CompiledGame:
-        return load_game(self.game, self.options or None, self.variant, tuple(self.expansions))
-
-    def folder(self) -> Path:
-        return find_game(self.game)
-
-
-@dataclass
-class Report:
-    """What the last reload (or load) found: ok, where the replay diverged or failed, and why."""
-
-    kind: str  # reloaded | diverged | failed | broken
-    message: str
-    detail: str = ""
-    at: int | None = None
 
 
 class Table:
@@ -138,14 +103,14 @@ class Table:
 
     def record(self, choice: str) -> None:
         """Apply one choice (raises IllegalChoice) and remember it and the position after it."""
-        seat = self.decider()
-        assert seat is not None
-        self.engine.apply_inplace(self.state, choice, self.log)
-        self.choices.append(choice)
-        self.deciders.append(seat)
-        self.states.append(self.engine.clone(self.state))
-        self.log_sizes.append(len(self.log))
-        self.hashes.append(semantic_hash(self.state))
+        self.keep(play(self.engine, self.state, self.log, choice))
+
+    def keep(self, step: Step) -> None:
+        self.choices.append(step.choice)
+        self.deciders.append(step.decider)
+        self.states.append(step.state)
+        self.log_sizes.append(step.log_size)
+        self.hashes.append(step.hash)
 
     def back_to_last(self) -> None:
         """After a choice whose rules failed half-way: the position (and log) before it."""
@@ -250,6 +215,10 @@ class Table:
                 out["detail"] = "\n".join(differences(engine, states[at], self.engine, self.states[at], seat))
         return out
 
+    def position(self) -> Position:
+        """What an exported scenario reads of the table (serve/export.py)."""
+        return Position(self.spec, self.game, self.state, self.start.seed, len(self.choices))
+
     def human_to_decide(self) -> int | None:
         seat = self.decider()
         return seat if seat is not None and self.seats[seat].kind == HUMAN else None
@@ -328,28 +297,12 @@ class Table:
         self.version += 1
 
     def _replay(self, choices: list[str], hashes: list[str]) -> Replayed:
-        return replay(self, choices, hashes)
-
-
-def describe(result: Replayed, verb: str, total: int) -> Report:
-    """The report of a replay, in words."""
-    if result.failed_at is not None:
-        return Report(
-            "failed",
-            f"rules {verb}: the replay stopped at decision {result.failed_at + 1} of {total}"
-            f" ('{result.failed_choice}'); the game goes on from there",
-            result.reason,
-            result.failed_at,
-        )
-    if result.diverged_at is not None:
-        return Report(
-            "diverged",
-            f"rules {verb}: all {total} decisions replayed, but the positions differ from decision"
-            f" {result.diverged_at} on",
-            result.reason,
-            result.diverged_at,
-        )
-    return Report(verb, f"rules {verb}: all {total} decisions replayed, every position the same")
+        result = replay(self.engine, self.state, self.log, choices, hashes)
+        for step in result.steps:
+            self.keep(step)
+        if result.broke:
+            self.back_to_last()
+        return result
 
 
 def parse_save(data: Any) -> tuple[GameSpec, list[SeatSpec], Start, list[str], list[str]]:

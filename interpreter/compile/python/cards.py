@@ -61,6 +61,7 @@ class HookInfo:
 
 def declare_hooks(gc: GameCompiler) -> dict[str, HookInfo]:
     """Every type's hooks and every instance's bodies, parsed and checked (C006, C008, E125)."""
+
     hooks: dict[str, HookInfo] = {}
     comps = gc.data.get("components") or {}
     for tname, tdef in comps.items():

@@ -1,0 +1,108 @@
+"""Bots by name: `random`, `greedy`, `mcts`, `ismcts`, made from a spec `KIND[:BUDGET][:KEY=VALUE...]`.
+
+BUDGET is a number of playouts (`ismcts:300`), CPU seconds (`ismcts:0.25s`), or for `greedy` the
+number of determinisations averaged (`greedy:3`). Search bots also take `depth=N` (rollout length
+before the evaluation is read) and `rollout=random|greedy`: `mcts:0.2s:depth=10:rollout=greedy`.
+A playout budget makes games reproducible from their seed; a seconds budget does not (it depends on
+the machine's speed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tabula.bots.base import Bot, Budget
+from tabula.bots.search import DEFAULT_DEPTH, SearchBot, SearchSettings
+from tabula.bots.simple import GREEDY_SAMPLES, GreedyBot, RandomBot
+from tabula.interpreter.engine import Engine
+
+BOT_KINDS = {
+    "random": "uniform over the legal choices",
+    "greedy": "one-ply lookahead on the evaluation, averaged over a few determinisations",
+    "mcts": "UCT on one determinisation per decision (random or greedy rollouts)",
+    "ismcts": "information-set MCTS: a fresh determinisation every iteration",
+}
+DEFAULT_SEARCH_PLAYOUTS = 200
+
+
+class BotSpecError(ValueError):
+    """A bot spec that does not parse (the message says what is wrong)."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot spec; `text` is its canonical form (used in headers and replay commands)."""
+
+    kind: str
+    budget: Budget | None = None
+    depth: int = DEFAULT_DEPTH
+    rollout: str = "random"
+
+    @property
+    def text(self) -> str:
+        parts = [self.kind]
+        if self.budget is not None:
+            parts.append(str(self.budget))
+        if self.kind in ("mcts", "ismcts"):
+            if self.depth != DEFAULT_DEPTH:
+                parts.append(f"depth={self.depth}")
+            if self.rollout != "random":
+                parts.append(f"rollout={self.rollout}")
+        return ":".join(parts)
+
+
+def _budget(text: str) -> Budget:
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if seconds <= 0:
+                raise ValueError
+            return Budget(seconds=seconds)
+        playouts = int(text)
+        if playouts < 1:
+            raise ValueError
+        return Budget(playouts=playouts)
+    except ValueError:
+        raise BotSpecError(
+            f"budget {text!r} is neither a number of playouts (300) nor CPU seconds (0.25s)"
+        ) from None
+
+
+def parse_bot_spec(text: str) -> BotSpec:
+    """`KIND[:BUDGET][:KEY=VALUE...]` -> BotSpec; BotSpecError says what is wrong."""
+    kind, *rest = text.strip().split(":")
+    if kind not in BOT_KINDS:
+        raise BotSpecError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
+    budget: Budget | None = None
+    depth, rollout = DEFAULT_DEPTH, "random"
+    for part in rest:
+        key, sep, value = part.partition("=")
+        if not sep:
+            if kind == "random":
+                raise BotSpecError("the random bot takes no budget")
+            budget = _budget(part)
+            if kind == "greedy" and budget.playouts is None:
+                raise BotSpecError("greedy's budget is a number of determinisations (greedy:3)")
+        elif kind in ("mcts", "ismcts") and key == "depth" and value.isdigit():
+            depth = int(value)
+        elif kind in ("mcts", "ismcts") and key == "rollout" and value in ("random", "greedy"):
+            rollout = value
+        else:
+            raise BotSpecError(
+                f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy)"
+            )
+    return BotSpec(kind, budget, depth, rollout)
+
+
+def make_bot(spec: BotSpec | str, engine: Engine) -> Bot:
+    """A bot for one engine (it compiles the game's evaluation now: an AuthorError if it is wrong)."""
+    if isinstance(spec, str):
+        spec = parse_bot_spec(spec)
+    if spec.kind == "random":
+        return RandomBot(engine, spec.text)
+    if spec.kind == "greedy":
+        samples = spec.budget.playouts if spec.budget and spec.budget.playouts else GREEDY_SAMPLES
+        return GreedyBot(engine, spec.text, samples)
+    budget = spec.budget or Budget(playouts=DEFAULT_SEARCH_PLAYOUTS)
+    settings = SearchSettings(budget, spec.depth, spec.rollout, redeterminize=spec.kind == "ismcts")
+    return SearchBot(engine, spec.text, settings)
