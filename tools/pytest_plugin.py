@@ -5,6 +5,9 @@ Registered as the `pytest11` entry point `tabula`, so it is active wherever Tabu
 collected when it has a top-level `scenario:` key or lies in a folder named `scenarios` below the
 rootdir. Every item has the marker `scenario` and one marker per `tags:` entry of its file or case
 (`tags: [slow]`), so `-m`, `-k`, `--lf`, `-x`, `-n` (xdist) and JUnit XML work as for any test.
+The scenario files of the bundled games (gamedefs/) are marked `slow` as well: they are the rulebooks'
+examples, about 300 cases over every variant (each variant a game compiled of its own), and run in
+the whole suite, while the fast tier (`pytest -m "not slow"`) keeps the small fixture games' scenarios.
 Items run on the shared scenario runner (`tabula.interpreter.scenarios`): compiled games are shared
 by every item of a process. Only pytest imports this module.
 """
@@ -17,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tabula.interpreter.engine import BUNDLED
 from tabula.interpreter.scenarios import Case, ScenarioResult, load_cases, run_case
 from tabula.interpreter.scenarios.files import is_scenario_file
 
@@ -44,6 +48,9 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ScenarioFi
     if not is_scenario_file(file_path, root):
         return None
     file: ScenarioFile = ScenarioFile.from_parent(parent, path=file_path)
+    if file_path.resolve().is_relative_to(BUNDLED):
+        _register(parent.config, "slow")
+        file.add_marker("slow")  # its items inherit it (see the module docstring)
     return file
 
 

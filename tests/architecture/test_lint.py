@@ -1,10 +1,12 @@
-"""ruff and mypy (strict) run as part of the test suite, so CI runs them."""
+"""ruff (lint and format) and mypy (strict) run as part of the test suite, so CI runs them."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,6 +34,12 @@ def test_ruff() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_ruff_format() -> None:
+    result = run("ruff", "format", "--check", "interpreter", "grammar", "tools", "tests")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.slow  # strict mypy over the whole package
 def test_mypy(tmp_path: Path) -> None:
     package_tree(tmp_path)
     result = run(

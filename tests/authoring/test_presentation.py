@@ -146,6 +146,7 @@ def shuffled_hidden(engine: Engine, st: State, viewer: int, seed: int) -> State:
     return out
 
 
+@pytest.mark.slow  # every state of random games, seen from every seat
 @pytest.mark.parametrize("game", list(GAMES))
 def test_seat_states_and_boards_depend_on_the_view_only(game: str) -> None:
     _, counts = GAMES[game]
@@ -169,6 +170,7 @@ def test_seat_states_and_boards_depend_on_the_view_only(game: str) -> None:
                 assert shown == json.dumps(build_board(engine, other, viewer).to_json())
 
 
+@pytest.mark.slow  # boards of random games
 def test_a_board_holds_no_key_of_a_hidden_component() -> None:
     engine, states = random_game("glory-to-rome", 3, seed=4, stop=7)
     g = engine.game
@@ -179,6 +181,7 @@ def test_a_board_holds_no_key_of_a_hidden_component() -> None:
                 assert f'"{g.components[c].key}"' not in text
 
 
+@pytest.mark.slow  # boards of random games
 def test_a_value_that_depends_on_hidden_cards_is_unknown() -> None:
     engine, states = random_game("glory-to-rome", 2, seed=3, stop=5)
     g = engine.game
@@ -198,6 +201,7 @@ def test_a_value_that_depends_on_hidden_cards_is_unknown() -> None:
 # ------------------------------------------------------------------ the final score
 
 
+@pytest.mark.slow  # plays whole games
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_final_breakdown_adds_up_to_the_score(game: str) -> None:
     _, counts = GAMES[game]
@@ -248,6 +252,7 @@ def test_porta_nigra_points_scored_during_play_are_the_vp_before_the_final_scori
 # ------------------------------------------------------------------ the terminal screen
 
 
+@pytest.mark.slow  # renders every screen of random games
 @pytest.mark.parametrize("game", ["porta-nigra", "glory-to-rome"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_screen_fits_80_by_24(game: str, players: int) -> None:
@@ -290,6 +295,7 @@ def test_game_text_is_printed_literally_on_a_terminal(tmp_path: Path) -> None:
     assert "\x1b[5m" not in text  # nothing blinks
 
 
+@pytest.mark.slow  # compiles a game and plays it at the terminal
 def test_play_with_markup_names_does_not_crash() -> None:
     import subprocess
     import sys

@@ -72,6 +72,7 @@ def test_bot_specs_parse_and_refuse() -> None:
             parse_bot_spec(bad)
 
 
+@pytest.mark.slow  # hundreds of games of search bots
 def test_search_bots_beat_random_at_high_card() -> None:
     """Deterministic (playout budgets): the search bots win clearly more than the 50 % of chance."""
     for spec in ("ismcts:30", "mcts:30", "greedy:2"):
@@ -111,6 +112,7 @@ def test_bots_section_errors_are_located(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ simulate: output and files
 
 
+@pytest.mark.slow  # simulates games with a search bot
 def test_simulate_json_names_the_configuration_and_counts_everything(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -141,6 +143,7 @@ def test_simulate_json_names_the_configuration_and_counts_everything(
     assert data["bot_effort"]["greedy:1"]["playouts_per_decision"] > 1  # type: ignore[index]
 
 
+@pytest.mark.slow  # simulates games twice
 def test_out_rows_are_complete_in_jsonl_and_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     jsonl, table = tmp_path / "games.jsonl", tmp_path / "games.csv"
     for out in (jsonl, table):
@@ -242,6 +245,7 @@ def assert_png(path: Path) -> None:
     assert matplotlib.image.imread(path).shape[:2] == (height, width)
 
 
+@pytest.mark.slow  # simulates a family of variants and draws plots
 def test_compare_family_variant_prints_a_verdict_and_plots(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -280,6 +284,7 @@ def test_compare_finds_a_real_difference(capsys: pytest.CaptureFixture[str]) -> 
     assert "game length (decisions) -6.00" in str(data["verdict"])
 
 
+@pytest.mark.slow  # simulates games and draws plots with matplotlib
 def test_simulate_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         cli.main(
@@ -306,6 +311,7 @@ def test_simulate_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 # ------------------------------------------------------------------ --jobs and Ray
 
 
+@pytest.mark.slow  # the same games in one process and in worker processes
 def test_jobs_give_the_same_results_as_one_process() -> None:
     config = Config("porta-nigra", 2, bots=("greedy:1", "random"), rotate=True)
     seeds = list(range(50, 56))

@@ -14,9 +14,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import ROOT, Served, assert_no_hidden_in_json, assert_page_shows_only_its_seat, shot
 
 from tabula.serve import app as app_module
+
+# every test drives a headless Chromium through whole turns: seconds each, a minute in all
+pytestmark = pytest.mark.slow
 
 CHOICES = "#decision button.choice:not([disabled])"
 

@@ -109,6 +109,7 @@ def test_parse_option_keeps_the_text_for_the_options_type() -> None:
     assert parse_option(" colour = red ") == ("colour", "red")
 
 
+@pytest.mark.slow  # a new Python process
 def test_version() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "tabula", "--version"], capture_output=True, text=True, cwd=ROOT, timeout=120

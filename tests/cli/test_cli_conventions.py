@@ -210,6 +210,7 @@ def test_numbers_are_validated(capsys: pytest.CaptureFixture[str], argv: list[st
 # ------------------------------------------------------------------ packs
 
 
+@pytest.mark.slow  # compiles variants and expansions of a big game
 @pytest.mark.parametrize(
     "argv, message",
     [
@@ -259,7 +260,11 @@ def files_of(kind: str) -> list[Path]:
 
 @pytest.mark.parametrize(
     "kind",
-    ["game", "pack", pytest.param("scenario", marks=pytest.mark.slow)],  # 300 files to read
+    [
+        pytest.param("game", marks=pytest.mark.slow),  # every file of the bundled games
+        "pack",
+        pytest.param("scenario", marks=pytest.mark.slow),  # 300 files to read
+    ],
 )
 def test_every_file_validates_against_its_json_schema(capsys: pytest.CaptureFixture[str], kind: str) -> None:
     jsonschema = pytest.importorskip("jsonschema")

@@ -9,6 +9,8 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tabula.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,6 +35,7 @@ def section(text: str, heading: str) -> str:
     return text[start : end if end >= 0 else len(text)]
 
 
+@pytest.mark.slow  # renders the card reference of a big game
 def test_glory_to_rome_shows_each_buildings_numbers_text_and_function_with_its_place() -> None:
     code, out = tabula("rules", "glory-to-rome", "--type", "order")
     assert code == 0, out
@@ -49,6 +52,7 @@ def test_glory_to_rome_shows_each_buildings_numbers_text_and_function_with_its_p
     assert "card_set republic" in section(out, "### Crane x6")
 
 
+@pytest.mark.slow  # compiles a variant and an expansion of a big game
 def test_a_variant_and_an_expansion_point_into_the_pack_that_adds_the_power() -> None:
     code, out = tabula("rules", "glory-to-rome", "--variant", "imperium", "--type", "order")
     assert code == 0, out
@@ -72,6 +76,7 @@ def test_porta_nigra_honour_cards_with_defaults_text_and_the_expansions_cards() 
     assert "gain 1 torches(p)" in purse
 
 
+@pytest.mark.slow  # renders a card reference three ways
 def test_json_and_html() -> None:
     code, out = tabula("rules", "porta-nigra", "--json")
     assert code == 0, out

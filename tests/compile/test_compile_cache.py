@@ -27,6 +27,7 @@ def entries(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.game")) if folder.is_dir() else []
 
 
+@pytest.mark.slow  # compiles a game into an empty cache and plays it twice
 def test_a_cached_game_plays_as_the_compiled_one(cache_dir: Path) -> None:
     cold = load_game("porta-nigra")
     assert len(entries(cache_dir)) == 1
@@ -69,6 +70,7 @@ def test_a_changed_file_or_option_makes_a_new_entry(cache_dir: Path, tmp_path: P
     assert len(entries(cache_dir)) == 3
 
 
+@pytest.mark.slow  # compiles a variant into an empty cache
 def test_a_variant_given_as_an_expansion_is_refused_even_when_cached(cache_dir: Path) -> None:
     from tabula.interpreter.base.source import AuthorError
 
@@ -112,6 +114,7 @@ def test_no_cache_leaves_the_folder_alone(cache_dir: Path, monkeypatch: pytest.M
     assert entries(cache_dir) == []
 
 
+@pytest.mark.slow  # 600 decisions asked twice
 def test_recomputed_decisions_equal_the_pending_ones() -> None:
     """Engine.recompute_decision asks every pending question again from the rest of the state."""
     for name, players, opts in (("porta-nigra", 3, None), ("glory-to-rome", 3, {"surrender_allowed": False})):

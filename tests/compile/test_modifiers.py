@@ -153,6 +153,7 @@ def settings(game: CompiledGame, st: dict[str, Any], seed: int) -> None:
         st["c"][game.counters["coins"].base + p] = gen.choice([0, 1, 2, 3, 4, 5, 7])
 
 
+@pytest.mark.slow  # 400 settings of the game, each asked twice
 def test_the_answers_match_a_plain_reading_whatever_is_active(game: CompiledGame) -> None:
     st = Engine(game).new_game(["Ann", "Bob"], seed=1)
     for seed in range(400):

@@ -25,6 +25,7 @@ HIGH_CARD_SCENARIOS = find_scenarios([str(HIGH_CARD)])
 # ------------------------------------------------------------------ docs/reference.md
 
 
+@pytest.mark.slow  # regenerates the whole reference
 def test_reference_is_current(capsys: pytest.CaptureFixture[str]) -> None:
     code = gen_docs.main(["--check"])
     assert code == 0, capsys.readouterr().err
@@ -56,6 +57,7 @@ def test_builtin_example_parses(entry: tuple[str, str, str]) -> None:
     assert parse_expr(entry[2], PlainOrigin(entry[0]), report) is not None, render_report(report)
 
 
+@pytest.mark.slow  # scans every source file for error codes
 def test_error_codes_are_found() -> None:
     codes = {d.code for d in gen_docs.error_codes()}
     assert {"Y001", "S001", "D001", "E101", "T001", "C003", "O001", "G001"} <= codes

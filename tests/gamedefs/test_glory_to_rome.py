@@ -111,6 +111,7 @@ def play(players: int, seed: int, every: int = 1, surrender: bool = False) -> in
     return steps
 
 
+@pytest.mark.slow  # eight random games, every state checked
 def test_every_card_is_in_one_place_in_random_games() -> None:
     for players in (2, 3, 4, 5):
         assert play(players, 1, every=50) > 100

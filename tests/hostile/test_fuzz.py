@@ -18,6 +18,7 @@ import string
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -196,6 +197,7 @@ def assert_located(report: Report, text: str) -> None:
         assert d.span is not None and 1 <= d.span.line <= lines and d.span.col >= 1, d
 
 
+@pytest.mark.slow  # hundreds of generated examples
 @profile(short=300, long=40_000)
 @given(text=dsl_texts())
 def test_parsing_any_condition_ends_in_a_tree_or_located_errors(text: str) -> None:
@@ -205,6 +207,7 @@ def test_parsing_any_condition_ends_in_a_tree_or_located_errors(text: str) -> No
     assert_located(report, text)
 
 
+@pytest.mark.slow  # hundreds of generated examples
 @profile(short=200, long=20_000)
 @given(text=st.one_of(blocks(), st.text(max_size=80)))
 def test_parsing_any_effect_ends_in_a_tree_or_located_errors(text: str) -> None:
@@ -214,6 +217,7 @@ def test_parsing_any_effect_ends_in_a_tree_or_located_errors(text: str) -> None:
     assert_located(report, text)
 
 
+@pytest.mark.slow  # hundreds of generated examples
 @profile(short=200, long=25_000)
 @given(text=dsl_texts())
 def test_any_condition_compiles_or_is_reported_and_runs_or_fails_located(text: str) -> None:
@@ -322,6 +326,7 @@ def run_game_text(text: str) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.slow  # dozens of generated games, each compiled and played
 @profile(short=40, long=15_000)
 @given(text=game_texts())
 def test_any_game_file_loads_or_is_reported_and_plays_or_fails_located(text: str) -> None:

@@ -43,6 +43,7 @@ def _warm() -> None:
     warm_up()
 
 
+@pytest.mark.slow  # 135 forked runs, one per case of the corpus
 @pytest.mark.parametrize("case", params())
 def test_case(case: Case) -> None:
     outcome = run_case(case)
@@ -71,6 +72,7 @@ def every_command() -> list[object]:
     return out
 
 
+@pytest.mark.slow  # six commands on every game of the corpus: 390 forked runs
 @pytest.mark.parametrize("case", every_command())
 def test_no_command_prints_a_traceback_for_any_game_of_the_corpus(case: Case) -> None:
     outcome = run_case(case)
@@ -88,6 +90,7 @@ def sample() -> list[Case]:
     return [case for cases in picked.values() for case in cases[:2]]
 
 
+@pytest.mark.slow  # a new Python process per case
 @pytest.mark.parametrize("case", sample(), ids=[case.id for case in sample()])
 def test_the_real_command_line_under_prlimit(case: Case) -> None:
     # The forked runs call the CLI's main; this runs the installed command itself, as a user does.

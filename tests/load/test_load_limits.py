@@ -154,6 +154,7 @@ def test_a_file_with_too_many_values_is_refused_before_parsing() -> None:
     assert error.code == "Y011" and error.message.startswith("<t> has more than 25000 values")
 
 
+@pytest.mark.slow  # reads a YAML file of 25,000 marks
 def test_a_file_just_under_the_marks_limit_is_read() -> None:
     doc, report = load("x: [" + ",".join(["1"] * (limits.MAX_YAML_MARKS - 10)) + "]\n")
     assert doc is not None and not report.errors and len(doc.data["x"]) == limits.MAX_YAML_MARKS - 10

@@ -162,6 +162,7 @@ def test_a_var_initial_value_of_another_type_is_located(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ packs
 
 
+@pytest.mark.slow  # loads and checks the whole of a big game with a new pack (no cache entry)
 def test_a_pack_replacing_a_constant_with_another_type_fails_check_in_the_pack(tmp_path: Path) -> None:
     text = "pack: bad\nkind: variant\nreplace: {constants.starting_money: twenty-two}\n"
     path = write(tmp_path, "bad", text)

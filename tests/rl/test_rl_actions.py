@@ -32,11 +32,13 @@ def _plain(cid: str) -> str:
     return re.sub(r"#[0-9]+", "", cid)
 
 
+@pytest.mark.slow  # enumerates every action of the bundled games
 @pytest.mark.parametrize("game", sorted(SIZES))
 def test_bundled_sizes(game: str) -> None:
     assert Ruleset.get(Setup(game)).index.size == SIZES[game]
 
 
+@pytest.mark.slow  # every action offered in random games of six configurations
 @pytest.mark.parametrize(
     ("setup", "counts"), CONFIGS, ids=[f"{s.game}-{s.variant}-{'+'.join(s.expansions)}" for s, _ in CONFIGS]
 )

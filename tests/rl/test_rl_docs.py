@@ -53,6 +53,7 @@ def test_examples_are_shown_as_they_are(example: Path) -> None:
 COMMANDS = console_commands(PAGE.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow  # a new Python process per command
 @pytest.mark.parametrize(("command", "expected"), COMMANDS, ids=[c for c, _ in COMMANDS])
 def test_commands_print_what_the_page_says(command: str, expected: list[str]) -> None:
     if "examples/" in command or "tabula.rl" in command:

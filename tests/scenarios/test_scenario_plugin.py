@@ -9,6 +9,8 @@ import textwrap
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 from tabula.interpreter.scenarios import find_scenarios, load_cases
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,6 +55,7 @@ def write_suite(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow  # a pytest of its own in a new process
 def test_items_are_named_by_title_and_carry_markers(tmp_path: Path) -> None:
     write_suite(tmp_path)
     run = pytest_in(tmp_path, "--collect-only", "-q", "-p", "no:cacheprovider")
@@ -71,6 +74,7 @@ def test_items_are_named_by_title_and_carry_markers(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow  # a pytest of its own in a new process
 def test_failures_show_the_condition_and_junit_xml_names_each_case(tmp_path: Path) -> None:
     write_suite(tmp_path)
     run = pytest_in(tmp_path, "-p", "no:cacheprovider", "--junitxml", str(tmp_path / "out.xml"))
@@ -89,6 +93,7 @@ def test_failures_show_the_condition_and_junit_xml_names_each_case(tmp_path: Pat
     }
 
 
+@pytest.mark.slow  # five runs of pytest in new processes, one with xdist
 def test_k_x_lf_and_xdist(tmp_path: Path) -> None:
     write_suite(tmp_path)
     run = pytest_in(tmp_path, "-k", "three or Outline", "-p", "no:cacheprovider")
@@ -102,6 +107,7 @@ def test_k_x_lf_and_xdist(tmp_path: Path) -> None:
     assert "2 failed, 3 passed" in run.stdout, run.stdout
 
 
+@pytest.mark.slow  # a pytest collecting every scenario file
 def test_every_bundled_and_test_scenario_is_collected() -> None:
     paths = find_scenarios([str(ROOT / "gamedefs"), str(ROOT / "tests" / "games")])
     expected = sum(len(load_cases(p).cases) or 1 for p in paths)

@@ -61,6 +61,7 @@ def random_game(rec: Recorder, players: int, seed: int, limit: int) -> dict[str,
     return st
 
 
+@pytest.mark.slow  # records and replays whole games
 @pytest.mark.parametrize(
     ("game", "players", "limit", "variant", "expansions"),
     [
@@ -142,6 +143,7 @@ def tabula(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow  # plays, records and verifies a game
 def test_play_record_writes_a_scenario_that_verifies(tmp_path: Path) -> None:
     run = tabula(
         "play", str(RELAY), "--seed", "5", "--record", "game.yaml", cwd=tmp_path, stdin="1\n1\n1\nq\n"
@@ -154,6 +156,7 @@ def test_play_record_writes_a_scenario_that_verifies(tmp_path: Path) -> None:
     assert verify.returncode == 0 and "PASS Recorded game of Relay, seed 5" in verify.stdout, verify.stdout
 
 
+@pytest.mark.slow  # plays and records a game
 def test_play_record_beside_the_game_uses_a_relative_path(tmp_path: Path) -> None:
     run = tabula(
         "play",
@@ -170,6 +173,7 @@ def test_play_record_beside_the_game_uses_a_relative_path(tmp_path: Path) -> Non
     assert 'game: "high-card"' in text and "expect_end: [" in text
 
 
+@pytest.mark.slow  # compiles a game and simulates it
 def test_simulate_writes_the_failed_game_as_a_scenario(tmp_path: Path) -> None:
     folder = tmp_path / "failing"
     folder.mkdir()

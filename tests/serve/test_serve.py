@@ -71,6 +71,7 @@ def play_to_end(table: Table, c: TestClient, seat: int, limit: int = 2000) -> in
 # ------------------------------------------------------------------ playing
 
 
+@pytest.mark.slow  # whole games through the HTTP API
 @pytest.mark.parametrize(
     ("game", "seats", "options"),
     [
@@ -191,6 +192,7 @@ def test_the_history_shows_each_earlier_position() -> None:
     assert c.get("/api/seat/0", params={"at": 99}).json()["live"]
 
 
+@pytest.mark.slow  # replays a game through the HTTP API
 def test_save_and_load_replay_the_same_game() -> None:
     table, c = client("porta-nigra", [("Red", "human"), ("Green", "random")], seed=11)
     rnd = random.Random(2)
@@ -237,6 +239,7 @@ def test_start_from_a_scenario_and_export_the_position() -> None:
     assert_same_position(table, exported)
 
 
+@pytest.mark.slow  # two games played, exported and verified
 def test_an_exported_position_runs_as_a_scenario_with_the_same_position() -> None:
     for game, options in [("glory-to-rome", {"surrender_allowed": False}), ("porta-nigra", {})]:
         table, c = client(game, [("A", "human"), ("B", "random")], **options)
@@ -349,6 +352,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.slow  # starts the real server in a new process
 def test_the_serve_command_serves_the_page() -> None:
     port = free_port()
     proc = subprocess.Popen(
@@ -393,6 +397,7 @@ def test_the_serve_command_serves_the_page() -> None:
         proc.wait(timeout=20)
 
 
+@pytest.mark.slow  # a new Python process per call
 @pytest.mark.parametrize(
     ("args", "message"),
     [

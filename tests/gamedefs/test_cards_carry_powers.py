@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +44,7 @@ def shared_text(path: Path) -> list[str]:
     return out
 
 
+@pytest.mark.slow  # parses every expression of two games
 def test_no_card_names_are_tested_in_shared_procedures_and_functions() -> None:
     found: dict[str, list[str]] = {}
     for game in ("glory-to-rome", "porta-nigra"):
