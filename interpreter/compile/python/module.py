@@ -30,6 +30,7 @@ from typing import Any
 
 from tabula.interpreter.base.linemap import register
 from tabula.interpreter.base.source import Span
+from tabula.interpreter.run.builtins import IMPLS
 
 # The only Python builtins generated code may use (it never names anything else).
 SAFE_BUILTINS: dict[str, Any] = {
@@ -59,7 +60,9 @@ SAFE_BUILTINS: dict[str, Any] = {
 }
 SAFE_BUILTINS.update(KeyError=KeyError, TypeError=TypeError, IndexError=IndexError)
 
-HelperRef = tuple[str, str]  # (module, qualified name) or ("builtin", builtin name)
+# (module, qualified name), or ("builtin", name) for a builtin's implementation (run/builtins.py
+# IMPLS): the generated code names it after the builtin (`_h_max_4`), most implementations being lambdas
+HelperRef = tuple[str, str]
 
 _WORDS = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 # the fixed prologue lines of generated functions, dropped where the function does not use the name
@@ -71,9 +74,7 @@ def resolve_helper(ref: HelperRef) -> Any:
     """The helper object a reference names (used when a cached game is rebuilt)."""
     module, name = ref
     if module == "builtin":
-        from tabula.interpreter.compile.python.builtins import BUILTINS
-
-        return BUILTINS[name].impl
+        return IMPLS[name]
     obj: Any = importlib.import_module(module)
     for part in name.split("."):
         obj = getattr(obj, part)
@@ -93,7 +94,7 @@ class GenModule:
         self.lines: dict[int, Span] = {}
         self.data: dict[str, Any] = {}
         self.helpers: dict[str, HelperRef] = {}
-        self.bindings: dict[str, str] = {}  # local name -> the state part it stands for (ExprCompiler.bind)
+        self.bindings: dict[str, str] = {}  # local name -> the state part it stands for (ExprBase.bind)
         self._by_id: dict[int, str] = {}
         self._names: set[str] = set()
         register(self)
