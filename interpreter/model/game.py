@@ -10,16 +10,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tabula.interpreter.base.limits import WORK_BUDGET
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.load.options import OptionSpec
 
-if TYPE_CHECKING:
-    from tabula.interpreter.run.runtime import Runtime
-
-Closure = Callable[["Runtime"], Any]
+# a generated function of the game: f(rt), where rt is the running `run.runtime.Runtime` (Any here:
+# the model is the contract between compile and run, and sits below both)
+Closure = Callable[[Any], Any]
 Ability = Callable[..., Any]  # generated f(rt, self, p, *rest) for component abilities
 
 
@@ -201,7 +200,7 @@ class CompiledGame:
     block_spans: dict[int, Span] = field(default_factory=dict)  # where each block's first statement is
     block_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # (kind, name) of named blocks
     coverage: set[int] | None = None  # when measuring: the blocks that ran (instrumented compiles)
-    module: Any = None  # the generated module (compile/module.py): namespace, source, line table
+    module: Any = None  # the generated module (compile/python/module.py): namespace, source, line table
     # the static type of every local a block's frames may hold (to find component ids in a stack)
     block_local_types: dict[int, dict[str, str]] = field(default_factory=dict)
     # the `bots:` section as data, key -> (value, ScalarOrigin | None); compiled lazily by the bots

@@ -2,14 +2,14 @@
 
 Every decision point starts with `Runtime.budget` = the game's work budget (STEP_BUDGET unless
 game.yaml sets `limits: work_budget`). Generated loops, frames, the flow and DSL function calls
-charge one unit each (effects.py, machines.py, exprs.py, runtime.py, flow.py); the helpers here
-charge what a single expression can do: each element a comprehension or an aggregate goes through
-(`each`), each item of a list or character of a text built (`bounded`, `plus`, `times`), each 64-bit
-word of a product of big numbers (`times`). Running out is error R002 (the work budget), located at
-the rule's line by the runtime. Sizes are bounded too, before anything is built: a list at most
-MAX_LIST_ITEMS items, a text MAX_TEXT_CHARS characters, a number MAX_NUMBER_DIGITS digits (R003).
-Every check is a few comparisons on values the generated code already has, so the cost stays
-within a few per cent of the game's run time.
+charge one unit each (compile/python: effects.py, machines.py, functions.py; runtime.py, flow.py);
+the helpers here charge what a single expression can do: each element a comprehension or an
+aggregate goes through (`each`), each item of a list or character of a text built (`bounded`,
+`plus`, `times`), each 64-bit word of a product of big numbers (`times`). Running out is error R002
+(the work budget), located at the rule's line by the runtime. Sizes are bounded too, before anything
+is built: a list at most MAX_LIST_ITEMS items, a text MAX_TEXT_CHARS characters, a number
+MAX_NUMBER_DIGITS digits (R003). Every check is a few comparisons on values the generated code
+already has, so the cost stays within a few per cent of the game's run time.
 
 Where a value is kept (effects.py `kept`): a number stored into a var, a mark, a local or a counter
 has its digits bounded (an addition of two numbers the compiler knows to be numbers is not checked
@@ -19,18 +19,18 @@ whole state measured (`state_totals`): the game's values together hold at most M
 items, MAX_STATE_CHARS characters and MAX_STATE_DIGITS digits, every copy of a shared value counted
 as a save writes it (R003). Smaller values are not measured: each adds at most LIGHT to the totals.
 
-A comparison (`==`, `!=`, `<`, ...) whose operands may both be lists (static type a list or
-unknown) is charged the items of the shorter list, and the items of the lists nested in either
-(`COMPARE`); numbers, texts, players and components are compared as plain Python, and an operand
-that is cheap to read twice is tested for being a list inline. Inside a generator, a comparison
-between two values of unknown type is left plain (a test per element would cost a bundled game
-about 3 %): each element compared reads at most the items of the two lists, and a list repeated
-(`[xs] * n`) is charged the items of the lists it copies. Not charged per element: the builtins that
-read one item or none (`len`, `first`, `top`, ...); `x in L` where L has at most 64 items
-(exprs.SHORT_LIST: a C loop of bounded work, like comparing two short lists; a longer L is charged
-every item). Every generator's elements are charged, even over the players or a short list: one
-function or loop body may hold many generators, and charged only as one call or iteration they would
-hide up to 64 times their work each.
+A comparison (`==`, `!=`, `<`, ...) whose operands may both be lists (static type a list or unknown)
+is charged the items of the shorter list, and the items of the lists nested in either (`COMPARE`);
+numbers, texts, players and components are compared as plain Python, and an operand that is cheap to
+read twice is tested for being a list inline. Inside a generator, a comparison between two values of
+unknown type is left plain (a test per element would cost a bundled game about 3 %): each element
+compared reads at most the items of the two lists, and a list repeated (`[xs] * n`) is charged the
+items of the lists it copies. Not charged per element: the builtins that read one item or none
+(`len`, `first`, `top`, ...); `x in L` where L has at most 64 items (compile/python/operators.py
+SHORT_LIST: a C loop of bounded work, like comparing two short lists; a longer L is charged every
+item). Every generator's elements are charged, even over the players or a short list: one function
+or loop body may hold many generators, and charged only as one call or iteration they would hide up
+to 64 times their work each.
 """
 
 from __future__ import annotations
@@ -320,4 +320,5 @@ def ge(rt: Runtime, a: Any, b: Any) -> bool:
 
 
 COMPARE = {"==": eq, "!=": ne, "<": lt, "<=": le, ">": gt, ">=": ge}
-"""The helper for each comparison whose operands may both be lists (exprs.py `_Compare`)."""
+"""The helper for each comparison whose operands may both be lists (compile/python/operators.py
+`_Compare`)."""

@@ -3,7 +3,7 @@
 Stage: run. Where the game is inside its effects is a stack of frames kept *in the state*
 (`state["stk"]`), so a game waiting for a decision is plain data that can be copied, saved and
 resumed. A frame is `[block, pc, locals]`: `block` names a generated function of the game
-(`game.blocks`), `pc` where that function goes on (compile/machines.py), `locals` its locals. The
+(`game.blocks`), `pc` where that function goes on (compile/python/machines.py), `locals` its locals. The
 bottom frame is the flow driver (flow.py). Only effects that can stop for a decision ever get a frame;
 everything else runs as plain function calls inside them.
 
@@ -11,7 +11,7 @@ A block's function returns SUSPEND when it has put a decision into `state["dec"]
 choice and runs on. Work is charged to a budget per decision (`Runtime.budget`, STEP_BUDGET units:
 each loop iteration, frame, flow step and DSL function call, each element a comprehension or an
 aggregate goes through, each item of a list or character of a text built, each 64-bit word of a
-product of big numbers; compile/budget.py), and values have maximal sizes (compile/budget.py), so a
+product of big numbers; run/budget.py), and values have maximal sizes (run/budget.py), so a
 hostile game file fails with a located error naming the budget or the limit (R002, R003; the
 failing line is found from the traceback), never hangs nor exhausts memory.
 """
@@ -22,8 +22,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.limits import WORK_BUDGET
+from tabula.interpreter.base.linemap import span_of_traceback
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.python.module import span_of_traceback
 
 if TYPE_CHECKING:
     from tabula.interpreter.model.game import CompiledGame
@@ -120,7 +120,7 @@ class Runtime:
         """Run until a decision is pending or the game is over.
 
         Each frame is `[block, pc, locals]`; the block's generated function carries on from `pc`
-        (compile/machines.py) and says whether it is over, waits for a decision, or pushed a frame."""
+        (compile/python/machines.py) and says whether it is over, waits for a decision, or pushed a frame."""
         stk = self.stk
         blocks = self.g.blocks
         while True:
@@ -211,7 +211,7 @@ class Runtime:
     def fire_end_checks(self) -> bool:
         """Evaluate the game's end checks; push the effect of each that newly holds. True if any did."""
         fused = self.g.fire_end_checks
-        if fused is not None:  # the same, generated (compile/game.py): what generated code calls
+        if fused is not None:  # the same, generated (compile/python/game.py): what generated code calls
             return fused(self)
         checks = self.g.end_checks
         if not checks:

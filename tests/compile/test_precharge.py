@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tabula.interpreter.compile.python.builtins import settle_reads
+from tabula.interpreter.compile.python.aggregates import settle_reads
 from tabula.interpreter.compile.python.module import GenModule
 from tabula.interpreter.compile.python.precharge import precharge
 from tabula.interpreter.run import budget

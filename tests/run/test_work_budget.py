@@ -13,9 +13,9 @@ from test_sandbox import hostile, line_of, run_error
 
 from tabula.interpreter.base.limits import MAX_NUMBER_DIGITS, MAX_WORK_BUDGET, WORK_BUDGET
 from tabula.interpreter.base.source import AuthorError, Span
-from tabula.interpreter.compile.python.builtins import _distinct, _flatten
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.run import budget
+from tabula.interpreter.run.builtins import _distinct, _flatten
 from tabula.interpreter.run.runtime import STEP_BUDGET, GameRuntimeError, Runtime
 
 

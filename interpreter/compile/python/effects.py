@@ -21,7 +21,8 @@ from tabula.interpreter.base import types as static
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, a, elem, list_of
 from tabula.interpreter.compile.python.cards import HookInfo
-from tabula.interpreter.compile.python.exprs import ExprCompiler, is_literal, literal
+from tabula.interpreter.compile.python.exprs import ExprCompiler
+from tabula.interpreter.compile.python.fragments import is_literal, literal
 from tabula.interpreter.compile.python.machines import MachineCompiler
 from tabula.interpreter.compile.suspend import Suspension
 from tabula.interpreter.dsl import ast

@@ -25,6 +25,7 @@ from tabula.interpreter.base.types import (
     type_of_value,
 )
 from tabula.interpreter.base.types import a as article
+from tabula.interpreter.compile.python.analysis import FunctionSlot, and_chain, conjuncts, names_in
 from tabula.interpreter.compile.python.cards import (
     INSTANCE_KEYS,
     compile_hooks,
@@ -32,7 +33,7 @@ from tabula.interpreter.compile.python.cards import (
     instance_holders,
 )
 from tabula.interpreter.compile.python.effects import EffectCompiler, ProcInfo
-from tabula.interpreter.compile.python.exprs import ExprCompiler, FunctionSlot, and_chain, conjuncts, names_in
+from tabula.interpreter.compile.python.exprs import ExprCompiler
 from tabula.interpreter.compile.python.modifiers import Contribution, rule_source, value_source
 from tabula.interpreter.compile.python.module import GenModule
 from tabula.interpreter.compile.python.snippets import Snippets

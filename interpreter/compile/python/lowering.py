@@ -3,7 +3,7 @@
 A function of the DSL is one expression, and its generated Python was `return <expression>`. Some
 forms at the top of that expression cost a Python object each time they run: `any(...)` and
 `all(...)` are a generator under `next` (a generator made, started and thrown away), and the
-loop-invariant hoisting (exprs.py) wraps a loop in a lambda called at once. As statements they need
+loop-invariant hoisting (aggregates.py) wraps a loop in a lambda called at once. As statements they need
 neither: `A and B` tests A and returns it when it is false; a lambda called at once binds its
 parameters as locals; an `any` is a `for` loop that returns at the first element that decides.
 Everything is evaluated in the same order, as often, and charged the same (a loop's source is still
@@ -28,6 +28,22 @@ def lower(src: str, finish: Finish) -> list[str] | None:
     except SyntaxError:
         return None
     return _lower(tree.body, finish)
+
+
+def lowered(src: str, finish: Finish) -> list[str]:
+    """The statements of a function's end that computes `src`: `finish(src)` when there is nothing
+    to lower."""
+    return lower(src, finish) or finish(src)
+
+
+def returning(value: str) -> list[str]:
+    """The end of a plain function: return the value."""
+    return [f"return {value}"]
+
+
+def remembering(value: str) -> list[str]:
+    """The end of a remembered function (functions.py `memo_function`): store the value, return it."""
+    return [f"r = M[K] = {value}", "return r"]
 
 
 def _src(node: pyast.expr) -> str:

@@ -14,7 +14,8 @@ prefixed) and as `repr`'d literals, so a game file cannot run Python of its own.
 
 The line table maps each generated line that carries out a DSL statement to that statement's span:
 when a rule fails inside generated code, the runtime walks the traceback to the innermost such line
-(`span_of_traceback`), so errors point at the statement without any bookkeeping while running.
+(base/linemap.py, where every module registers), so errors point at the statement without any
+bookkeeping while running.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ import ast as pyast
 import importlib
 import itertools
 import re
-import weakref
 from collections.abc import Callable
-from types import CodeType, TracebackType
+from types import CodeType
 from typing import Any
 
+from tabula.interpreter.base.linemap import register
 from tabula.interpreter.base.source import Span
+from tabula.interpreter.run.builtins import IMPLS
 
 # The only Python builtins generated code may use (it never names anything else).
 SAFE_BUILTINS: dict[str, Any] = {
@@ -58,20 +60,13 @@ SAFE_BUILTINS: dict[str, Any] = {
 }
 SAFE_BUILTINS.update(KeyError=KeyError, TypeError=TypeError, IndexError=IndexError)
 
-HelperRef = tuple[str, str]  # (module, qualified name) or ("builtin", builtin name)
+# (module, qualified name), or ("builtin", name) for a builtin's implementation (run/builtins.py
+# IMPLS): the generated code names it after the builtin (`_h_max_4`), most implementations being lambdas
+HelperRef = tuple[str, str]
 
 _WORDS = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 # the fixed prologue lines of generated functions, dropped where the function does not use the name
 _PROLOGUE_LINES = frozenset({"S = rt.st", "L = rt.loc", "M = rt.memo", "L = fr[2]"})
-# live modules by filename: a game loaded twice from one cache entry is two modules of one name
-# (equal line tables but for snippets compiled into one of them later), and either may be running
-_MODULES: dict[str, weakref.WeakSet[GenModule]] = {}
-
-
-def _register(module: GenModule) -> None:
-    _MODULES.setdefault(module.filename, weakref.WeakSet()).add(module)
-
-
 _serial = itertools.count()
 
 
@@ -79,9 +74,7 @@ def resolve_helper(ref: HelperRef) -> Any:
     """The helper object a reference names (used when a cached game is rebuilt)."""
     module, name = ref
     if module == "builtin":
-        from tabula.interpreter.compile.python.builtins import BUILTINS
-
-        return BUILTINS[name].impl
+        return IMPLS[name]
     obj: Any = importlib.import_module(module)
     for part in name.split("."):
         obj = getattr(obj, part)
@@ -101,10 +94,10 @@ class GenModule:
         self.lines: dict[int, Span] = {}
         self.data: dict[str, Any] = {}
         self.helpers: dict[str, HelperRef] = {}
-        self.bindings: dict[str, str] = {}  # local name -> the state part it stands for (ExprCompiler.bind)
+        self.bindings: dict[str, str] = {}  # local name -> the state part it stands for (ExprBase.bind)
         self._by_id: dict[int, str] = {}
         self._names: set[str] = set()
-        _register(self)
+        register(self)
 
     # ------------------------------------------------------------ names
     def fresh(self, hint: str) -> str:
@@ -229,21 +222,8 @@ class GenModule:
         mod._by_id = {}
         mod._names = set(names)
         mod.bindings = dict(bindings)
-        _register(mod)
+        register(mod)
         return mod
 
     def span_at(self, line: int) -> Span | None:
         return self.lines.get(line)
-
-
-def span_of_traceback(tb: TracebackType | None) -> Span | None:
-    """The innermost generated line of a traceback that carries out a DSL statement."""
-    found: Span | None = None
-    while tb is not None:
-        for module in list(_MODULES.get(tb.tb_frame.f_code.co_filename, ())):
-            span = module.lines.get(tb.tb_lineno)
-            if span is not None:
-                found = span
-                break
-        tb = tb.tb_next
-    return found

@@ -1,0 +1,328 @@
+"""Names, calls and attributes: what each name of a DSL expression stands for in the game.
+
+Stage: compile. A name is resolved in one order: a value the scope knows (an inlined argument, a
+component ability's `self`), a parameter, a local of the effect, an engine name (`players`,
+`active`, ...), a component type, a constant, an enum symbol, a counter, a var, a zone, a DSL
+function; a call in the same spirit (a DSL function, a counter or var of a player, a zone of a
+player, a builtin). Counters and zones are laid out as flat lists, so a counter's read is an index
+computed from its base, its player and its key (`counter_index_code`). `.name` and the other
+attributes read a component's property column, its marks or its place.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tabula.interpreter.base.source import did_you_mean
+from tabula.interpreter.base.types import (
+    ANY,
+    BOOL,
+    COMP,
+    INT,
+    NONE,
+    PLAYER,
+    STR,
+    ZONE,
+    Scope,
+    elem,
+    join,
+    list_of,
+    type_of_value,
+)
+from tabula.interpreter.base.types import a as article
+from tabula.interpreter.compile.python.aggregates import aggregate_code
+from tabula.interpreter.compile.python.builtins import AGGREGATES, BUILTINS, builtin_attr_code
+from tabula.interpreter.compile.python.exprbase import BROKEN
+from tabula.interpreter.compile.python.fragments import Code, literal
+from tabula.interpreter.compile.python.functions import FunctionCompiler
+from tabula.interpreter.dsl import ast
+
+# the attributes every component has, and the engine's own names (docs/reference.md lists both)
+BUILTIN_ATTRS = {"name": STR, "key": STR, "type": STR, "zone": ZONE, "holder": PLAYER, "id": INT}
+SPECIAL_NAMES = {"players", "num_players", "active", "round", "turn"}
+# a counter's index made of numbers and Python locals (players): reading it cannot fail
+_FIXED_INDEX = re.compile(r"[\d\s()+*]*(?:\bv_\w+[\d\s()+*]*)*")
+
+
+class NameCompiler(FunctionCompiler):
+    """Names, calls, counters' indexes and attributes (part of `ExprCompiler`, exprs.py)."""
+
+    def all_names(self, scope: Scope) -> list[str]:
+        """Every name an expression in `scope` may use (for "did you mean" hints)."""
+        g = self.g
+        return [
+            *scope.locals,
+            *scope.py,
+            *SPECIAL_NAMES,
+            *g.constants,
+            *(s for syms in g.enums.values() for s in syms),
+            *g.counters,
+            *g.vars,
+            *g.zones,
+            *g.by_type,
+            *self.functions,
+            *BUILTINS,
+        ]
+
+    # ------------------------------------------------------------ names
+    def _Name(self, n: ast.Name, scope: Scope) -> Code:
+        name = n.id
+        g = self.g
+        if name in scope.known:
+            return scope.known[name]
+        if name in scope.py:
+            return f"v_{name}", scope.py[name]
+        if name in scope.locals:
+            return f"L[{name!r}]", scope.locals[name]
+        special = {
+            "players": (f"list(range({self.bind('NP')}))", list_of(PLAYER)),
+            "num_players": (self.bind("NP"), INT),
+            "active": ("S['t']['active']", PLAYER),
+            "round": ("S['t']['round']", INT),
+            "turn": ("S['t']['turn']", INT),
+        }
+        if name in special:
+            return special[name]
+        if name in g.by_type:
+            return self.inject(g.by_type[name], name), list_of(COMP)
+        if name in g.constants:
+            v = g.constants[name]
+            if isinstance(v, (int, str, bool)) or v is None:
+                return repr(v), type_of_value(v)
+            return self.inject(v, name), type_of_value(v)
+        for syms in g.enums.values():
+            if name in syms:
+                return repr(name), STR
+        if name in g.counters:
+            c = g.counters[name]
+            if c.per_player or c.keys:
+                args = ("p" if c.per_player else "") + (", key" if c.keys else "")
+                return self.error(
+                    "E102", f"counter '{name}' needs arguments", n.span, f"write {name}({args})"
+                )
+            return f"{self.bind('C')}[{c.base}]", INT
+        if name in g.vars:
+            v_ = g.vars[name]
+            if v_.per_player:
+                return self.error("E102", f"'{name}' is kept per player: write {name}(p)", n.span)
+            return f"S['v'][{name!r}]", v_.type
+        if name in g.zones:
+            z = g.zones[name]
+            if z.per_player:
+                return self.error("E102", f"zone '{name}' is per player: write {name}(p)", n.span)
+            return repr(z.base), ZONE
+        if name in self.functions:
+            slot = self.functions[name]
+            if slot.params:
+                return self.error(
+                    "E105",
+                    f"'{name}' takes {len(slot.params)} argument(s)",
+                    n.span,
+                    f"{name}({', '.join(slot.params)})",
+                )
+            return self._call_function(slot, [])
+        if name in ("me", "self", "p"):
+            return self.error(
+                "E101",
+                f"'{name}' is not defined here",
+                n.span,
+                "'me' exists inside actions, 'self' inside component abilities, "
+                "'p' inside phases and procedures that declare it",
+            )
+        if name in scope.pending:
+            return self.error("E101", f"'{name}' is not known yet here", n.span, scope.pending[name])
+        return self.error("E101", f"unknown name '{name}'", n.span, did_you_mean(name, self.all_names(scope)))
+
+    # ------------------------------------------------------------ calls
+    def _Call(self, n: ast.Call, scope: Scope) -> Code:
+        if not isinstance(n.func, ast.Name):
+            return self.error("E103", "only named functions can be called", n.func.span)
+        name = n.func.id
+        g = self.g
+        if name in ("value", "rule", "option"):
+            return self._named_lookup(name, n, scope)
+        if name in self.functions:
+            slot = self.functions[name]
+            if len(n.args) != len(slot.params):
+                return self.error(
+                    "E105",
+                    f"'{name}' takes {len(slot.params)} argument(s), got {len(n.args)}",
+                    n.span,
+                    f"{name}({', '.join(slot.params)})",
+                )
+            args = []
+            for a, pname in zip(n.args, slot.params, strict=True):
+                src, t = self.code(a, scope)
+                if t == ZONE and slot.param_types.get(pname, ANY).startswith("list["):
+                    src = f"{self.bind('Z')}[{src}]"  # a zone given where a list is declared: its contents
+                args.append(src)
+            return self._call_function(slot, args)
+        if name in g.counters:
+            idx = self.counter_index_code(name, n, scope)
+            if idx is None:
+                return BROKEN[0], ANY
+            read = f"{self.bind('C')}[{idx}]"
+            if self._loops and _FIXED_INDEX.fullmatch(idx):
+                return self.invariant_read(read), INT
+            return read, INT
+        if name in g.vars:
+            v_ = g.vars[name]
+            if not v_.per_player or len(n.args) != 1:
+                want = "one player" if v_.per_player else "no"
+                return self.error("E105", f"'{name}' takes {want} argument", n.span)
+            p, pt = self.code(n.args[0], scope)
+            read = f"{self.bind('pv_' + name)}[{p}]"
+            if self._loops and pt == PLAYER and _FIXED_INDEX.fullmatch(p):
+                return self.invariant_read(read), v_.type
+            return read, v_.type
+        if name in g.zones:
+            z = g.zones[name]
+            if not z.per_player or len(n.args) != 1:
+                want = "one player" if z.per_player else "no"
+                return self.error("E105", f"zone '{name}' takes {want} argument", n.span)
+            p, pt = self.code(n.args[0], scope)
+            self.expect(pt, PLAYER, n.args[0].span)
+            lit = literal(p)
+            if isinstance(lit, int) and not isinstance(lit, bool):
+                return repr(z.base + lit), ZONE
+            return (f"({z.base} + {p})" if z.base else f"({p})"), ZONE
+        if name in BUILTINS:
+            return BUILTINS[name].code(self, n, scope)
+        return self.error(
+            "E104",
+            f"unknown function '{name}'",
+            n.func.span,
+            did_you_mean(name, [*self.functions, *BUILTINS, *g.counters, *g.vars, *g.zones]),
+        )
+
+    def _CallGen(self, n: ast.CallGen, scope: Scope) -> Code:
+        if not isinstance(n.func, ast.Name) or n.func.id not in AGGREGATES:
+            return self.error(
+                "E106",
+                "a 'for' generator can only be used inside " + ", ".join(sorted(AGGREGATES)),
+                n.span,
+            )
+        return aggregate_code(self, n.func.id, n.gen, scope)
+
+    def counter_index_code(self, name: str, n: ast.Call | ast.Name, scope: Scope) -> str | None:
+        """Source for the flat index of counter `name(args)` in state["c"]."""
+        c = self.g.counters[name]
+        args = n.args if isinstance(n, ast.Call) else ()
+        want = (1 if c.per_player else 0) + (1 if c.keys else 0)
+        if len(args) != want:
+            form = f"{name}({', '.join((['p'] if c.per_player else []) + (['key'] if c.keys else []))})"
+            self.report.error(
+                "E105", f"counter '{name}' takes {want} argument(s), got {len(args)}", n.span, f"write {form}"
+            )
+            return None
+        base, width = c.base, c.width
+        player = ""
+        if c.per_player:
+            p, pt = self.code(args[0], scope)
+            self.expect(pt, PLAYER, args[0].span)
+            player = f"({p}) * {width}" if c.keys else f"({p})"
+
+        def at(offset: int | str) -> str:  # the offsets are added up here, not at every read
+            if not player:
+                return f"({offset})"
+            return f"({player})" if offset == 0 else f"({offset} + {player})"
+
+        if not c.keys:
+            return at(base)
+        key_node = args[-1]
+        if isinstance(key_node, (ast.Name, ast.String)):
+            word = key_node.id if isinstance(key_node, ast.Name) else key_node.value
+            shadowed = isinstance(key_node, ast.Name) and (
+                word in scope.locals or word in scope.py or word in scope.known
+            )
+            if word in c.keys and not shadowed:
+                return at(base + c.keys.index(word))
+            if isinstance(key_node, ast.String) or (
+                not shadowed
+                and word not in self.g.constants
+                and word not in self.g.vars
+                and word not in self.functions
+                and not any(word in syms for syms in self.g.enums.values())
+            ):
+                self.report.error(
+                    "E109", f"counter '{name}' has no key '{word}'", key_node.span, did_you_mean(word, c.keys)
+                )
+                return None
+        k, _ = self.code(key_node, scope)
+        lit = literal(k)
+        if isinstance(lit, str) and lit in c.keys:
+            return at(base + c.keys.index(lit))
+        # a missing key raises KeyError, reported at the statement as "no such entry"; the table
+        # holds each key's offset from the start of the counters (the base added in)
+        table = self._counter_tables.get(name)
+        if table is None:
+            table = self._counter_tables[name] = self.inject(
+                {key: base + i for i, key in enumerate(c.keys)}, f"at_{name}"
+            )
+        return at(f"{table}[{k}]")
+
+    # ------------------------------------------------------------ postfix
+    def _Attr(self, n: ast.Attr, scope: Scope) -> Code:
+        obj, ot = self.code(n.obj, scope)
+        name = n.name
+        if ot not in (ANY, COMP, NONE):
+            return self.error("T003", f"'.{name}' needs a component, but this is {article(ot)}", n.obj.span)
+        g = self.g
+        cid = literal(obj)
+        comp = scope.static.get(obj)
+        if isinstance(cid, int) and not isinstance(cid, bool) and 0 <= cid < len(g.components):
+            comp = g.components[cid]
+        if name in g.marks:
+            default = g.marks[name]
+            return f"{self.bind('m_' + name)}[{obj}]", (
+                type_of_value(default) if default is not None else ANY
+            )
+        if name in self.props:
+            if comp is not None:
+                return repr(comp.props.get(name)), self._prop_type(name)
+            return f"{self.column(name)}[{obj}]", self._prop_type(name)
+        if name in BUILTIN_ATTRS:
+            if comp is not None and name in ("name", "key", "type"):
+                return repr(getattr(comp, name)), STR
+            return builtin_attr_code(self, name, obj), BUILTIN_ATTRS[name]
+        return self.error(
+            "E108",
+            f"no component has a property or mark named '{name}'",
+            n.span,
+            did_you_mean(name, [*self.props, *g.marks, *BUILTIN_ATTRS]),
+        )
+
+    def column(self, prop: str) -> str:
+        """The injected list of one property's value for every component (None where absent)."""
+        if prop not in self._columns:
+            self._columns[prop] = self.inject([c.props.get(prop) for c in self.g.components], "prop_" + prop)
+        return self._columns[prop]
+
+    def _prop_type(self, name: str) -> str:
+        t = NONE
+        for c in self.g.components:
+            if name in c.props:
+                t = join(t, type_of_value(c.props[name]))
+                if t == ANY:
+                    break
+        return ANY if t == NONE else t
+
+    def _Index(self, n: ast.Index, scope: Scope) -> Code:
+        obj, ot = self.code(n.obj, scope)
+        key, _ = self.code(n.key, scope)
+        if ot.startswith("list["):
+            return f"{obj}[{key}]", elem(ot)
+        return f"{obj}[{key}]", self._table_type(n.obj, scope)
+
+    def _table_type(self, node: ast.Expr, scope: Scope) -> str:
+        """The type of every value of a constant table (a YAML map of numbers, say), else ANY: so
+        that `price[c] + 1` is known to add numbers."""
+        if not isinstance(node, ast.Name) or node.id in scope.known or node.id in scope.py:
+            return ANY
+        if node.id in scope.locals:
+            return ANY
+        table = self.g.constants.get(node.id)
+        if not isinstance(table, dict) or not table:
+            return ANY
+        types = {type_of_value(v) for v in table.values()}
+        return types.pop() if len(types) == 1 and types <= {INT, STR, BOOL} else ANY
