@@ -31,11 +31,12 @@ from tabula.interpreter.compile.python.cards import (
     declare_hooks,
     instance_holders,
 )
-from tabula.interpreter.compile.python.effects import EffectCompiler, ProcInfo
+from tabula.interpreter.compile.python.effects import EffectCompiler
 from tabula.interpreter.compile.python.exprs import ExprCompiler, FunctionSlot, and_chain, conjuncts, names_in
 from tabula.interpreter.compile.python.modifiers import Contribution, rule_source, value_source
 from tabula.interpreter.compile.python.module import GenModule
 from tabula.interpreter.compile.python.snippets import Snippets
+from tabula.interpreter.compile.python.statements import ProcInfo
 from tabula.interpreter.compile.python.windows import ActionSource, WindowCompiler
 from tabula.interpreter.compile.suspend import Suspension
 from tabula.interpreter.dsl import ast
