@@ -17,20 +17,16 @@ cached game rebuilds them with the rest of its module.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import COMP
+from tabula.interpreter.compile.layout import INSTANCE_KEYS, InstanceIds
+from tabula.interpreter.compile.python.module import GenModule
+from tabula.interpreter.compile.reader import GameReader, Path_
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.load.positions import span_for
 
-if TYPE_CHECKING:
-    from tabula.interpreter.compile.python.game import GameCompiler
-
-Path_ = tuple[str | int, ...]
-
-# instance keys that are not properties (everything else an instance lists is one)
-INSTANCE_KEYS = ("copies", "text", "modifiers", "allow", "deny", "triggers", "hooks")
 _NEAR = ("text", "modifiers", "allow", "deny", "triggers", "hooks", "defaults")
 
 
@@ -59,24 +55,42 @@ class HookInfo:
     suspends: bool = False
 
 
-def declare_hooks(gc: GameCompiler) -> dict[str, HookInfo]:
+class BodyCompiler(Protocol):
+    """What compiles a hook body: the game compiler's entry of an effect and its rules-coverage name
+    (context.GameContext)."""
+
+    def compile_entry(
+        self,
+        path: Path_,
+        types: dict[str, str],
+        where: str,
+        args: list[str] | None,
+        tail: list[Any] | None = None,
+        fn_name: str | None = None,
+        stmts: ast.Block | None = None,
+    ) -> int | None: ...
+
+    def name_block(self, block: int | None, kind: str, name: str, path: Path_) -> None: ...
+
+
+def declare_hooks(read: GameReader, instance_ids: InstanceIds, mod: GenModule) -> dict[str, HookInfo]:
     """Every type's hooks and every instance's bodies, parsed and checked (C006, C008, E125)."""
 
     hooks: dict[str, HookInfo] = {}
-    comps = gc.data.get("components") or {}
+    comps = read.data.get("components") or {}
     for tname, tdef in comps.items():
         for hname in (tdef or {}).get("hooks") or {}:
             path: Path_ = ("components", tname, "hooks", hname)
-            typed = gc._params(path)
-            if not gc._identifier(str(hname), path):
+            typed = read.params(path)
+            if not read.identifier(str(hname), path):
                 continue
             if hname in hooks:
                 other = hooks[hname]
                 if other.params != [p for p, _ in typed] or other.types != dict(typed):
-                    gc.report.error(
+                    read.report.error(
                         "E125",
                         f"hook '{hname}' is declared by '{other.owner}' and '{tname}' with other parameters",
-                        span_for(gc.src, path, key=True),
+                        span_for(read.src, path, key=True),
                         f"give both the parameters of '{other.owner}': {', '.join(other.params)}",
                     )
                 continue
@@ -85,8 +99,8 @@ def declare_hooks(gc: GameCompiler) -> dict[str, HookInfo]:
                 tname,
                 [p for p, _ in typed],
                 dict(typed),
-                span_for(gc.src, path, key=True),
-                gc.mod.fresh(f"hooks_{hname}"),
+                span_for(read.src, path, key=True),
+                mod.fresh(f"hooks_{hname}"),
             )
     for tname, tdef in comps.items():
         tdef = tdef or {}
@@ -97,51 +111,53 @@ def declare_hooks(gc: GameCompiler) -> dict[str, HookInfo]:
             for key in inst:
                 hint = did_you_mean(str(key), _NEAR)
                 if key not in INSTANCE_KEYS and key not in declared and hint and key != "name":
-                    gc.report.error(
+                    read.report.error(
                         "C008",
                         f"'{key}' on {inst.get('name', tname)} looks like a misspelt key",
-                        span_for(gc.src, (*base, key), key=True),
+                        span_for(read.src, (*base, key), key=True),
                         hint,
                     )
             for hname in inst.get("hooks") or {}:
                 hpath: Path_ = (*base, "hooks", hname)
                 if hname not in own:
-                    gc.report.error(
+                    read.report.error(
                         "C006",
                         f"'{tname}' declares no hook '{hname}'",
-                        span_for(gc.src, hpath, key=True),
+                        span_for(read.src, hpath, key=True),
                         did_you_mean(str(hname), own) or "declare it under the type's `hooks:`",
                     )
                     continue
                 if hname in hooks:  # two types may share a hook with the same parameters
-                    body = HookBody(tname, str(inst.get("name")), gc.instance_ids[(tname, i)], hpath, None)
-                    body.stmts = gc.block_at(hpath)
+                    body = HookBody(tname, str(inst.get("name")), instance_ids[(tname, i)], hpath, None)
+                    body.stmts = read.block_at(hpath)
                     hooks[hname].bodies.append(body)
     return hooks
 
 
-def instance_holders(gc: GameCompiler, tname: str) -> list[tuple[Path_, dict[str, Any], list[int]]]:
-    """Whatever carries abilities for type `tname`: the type itself (all its components), then each
-    instance with abilities of its own (its components only)."""
-    tdef = (gc.data.get("components") or {}).get(tname) or {}
+def instance_holders(
+    data: dict[str, Any], by_type: dict[str, list[int]], instance_ids: InstanceIds, tname: str
+) -> list[tuple[Path_, dict[str, Any], list[int]]]:
+    """Whatever carries abilities for type `tname` in the game's `data`: the type itself (all its
+    components, `by_type`), then each instance with abilities of its own (its components only)."""
+    tdef = (data.get("components") or {}).get(tname) or {}
     out: list[tuple[Path_, dict[str, Any], list[int]]] = [
-        (("components", tname), tdef, gc.g.by_type.get(tname, []))
+        (("components", tname), tdef, by_type.get(tname, []))
     ]
     for i, inst in enumerate(tdef.get("instances") or []):
         if any(inst.get(k) for k in ("modifiers", "allow", "deny", "triggers")):
-            out.append((("components", tname, "instances", i), inst, gc.instance_ids[(tname, i)]))
+            out.append((("components", tname, "instances", i), inst, instance_ids[(tname, i)]))
     return out
 
 
-def compile_hooks(gc: GameCompiler, hooks: dict[str, HookInfo]) -> None:
+def compile_hooks(compiler: BodyCompiler, mod: GenModule, hooks: dict[str, HookInfo]) -> None:
     """Each body once, then each hook's dispatch table (component id -> function or block)."""
     for info in hooks.values():
         entries: list[str] = []
         for body in info.bodies:
             types = {"self": COMP, **info.types}
-            fn_name = gc.mod.fresh(f"H_{info.name}")
+            fn_name = mod.fresh(f"H_{info.name}")
             where = f"hook '{info.name}' of {body.instance}"
-            bid = gc.compile_entry(
+            bid = compiler.compile_entry(
                 body.path,
                 types,
                 where,
@@ -152,9 +168,9 @@ def compile_hooks(gc: GameCompiler, hooks: dict[str, HookInfo]) -> None:
             )
             if bid is None:
                 continue
-            gc.name_block(bid, "hook", f"{body.instance}.{info.name}", body.path)
+            compiler.name_block(bid, "hook", f"{body.instance}.{info.name}", body.path)
             target = str(bid) if info.suspends else fn_name
-            if not info.suspends and fn_name not in gc.mod.ns:
+            if not info.suspends and fn_name not in mod.ns:
                 continue  # failed to compile: reported
             entries += [f"{cid}: {target}" for cid in body.ids]
-        gc.mod.define(f"{info.table} = {{{', '.join(entries)}}}\n")
+        mod.define(f"{info.table} = {{{', '.join(entries)}}}\n")

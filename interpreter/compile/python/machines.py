@@ -15,23 +15,18 @@ The frame of a procedure it runs it calls itself at once, as the run loop would:
 over it goes on, else it returns what that one returned (SUSPEND, or CALL for a frame it pushed).
 """
 
-# MachineCompiler is a mixin of EffectCompiler whose methods are typed with `self: EffectCompiler`
-# (they use its whole state); mypy calls that an erased self type that is not a supertype: allowed.
-# mypy: disable-error-code="misc"
-
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import PLAYER, Scope, elem
+from tabula.interpreter.compile.python.calls import CallStatements
+from tabula.interpreter.compile.python.lines import Lines
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import support
 from tabula.interpreter.run.runtime import CALL, SUSPEND
-
-if TYPE_CHECKING:
-    from tabula.interpreter.compile.python.effects import EffectCompiler, Lines
 
 
 class Machine:
@@ -42,8 +37,6 @@ class Machine:
         self.cur = self.piece()
 
     def piece(self) -> Lines:
-        from tabula.interpreter.compile.python.effects import Lines
-
         self.pieces.append(Lines())
         return self.pieces[-1]
 
@@ -153,11 +146,12 @@ def bad_pc(pc: Any) -> None:
     raise GameRuntimeError(f"this saved game is not at a place its effect can resume from (pc {pc})", None)
 
 
-class MachineCompiler:
-    """The resumable half of EffectCompiler (mixed in): see the module docstring. Its methods take
-    `self: EffectCompiler`, which mypy refuses for a base class (allowed for this module above)."""
+class MachineCompiler(CallStatements):
+    """The resumable half of EffectCompiler (mixed in): see the module docstring. A resumable `run`
+    is compiled like a plain one first (its procedure checked, its arguments stored), hence the base
+    class."""
 
-    def machine(self: EffectCompiler, stmts: ast.Block, scope: Scope, tail: list[str] | None = None) -> int:
+    def machine(self, stmts: ast.Block, scope: Scope, tail: list[str] | None = None) -> int:
         """A resumable effect's block id (locals in the frame's dict)."""
         bid = self.new_block(stmts, scope)
         m = Machine()
@@ -177,28 +171,28 @@ class MachineCompiler:
         self.g.block_local_types[bid] = {**scope.locals, **self.hidden}
         return bid
 
-    def m_stmts(self: EffectCompiler, m: Machine, stmts: list[ast.Stmt], scope: Scope, bid: int) -> None:
+    def m_stmts(self, m: Machine, stmts: list[ast.Stmt], scope: Scope, bid: int) -> None:
         for s in stmts:
             if self.suspension.stmt(s):
                 getattr(self, "_m_" + type(s).__name__)(m, s, scope, bid)
             else:
                 self.stmts(m.cur, 0, [s], scope, "dict")
 
-    def m_body(self: EffectCompiler, m: Machine, stmts: ast.Block, scope: Scope, bid: int) -> None:
+    def m_body(self, m: Machine, stmts: ast.Block, scope: Scope, bid: int) -> None:
         body = self.new_block(stmts, scope)
         self.g.block_local_types[body] = dict(scope.locals)
         if self.instrument:
             m.add(f"rt.g.coverage.add({body})")
         self.m_stmts(m, list(stmts), scope, bid)
 
-    def hide(self: EffectCompiler, kind: str, t: str) -> str:
+    def hide(self, kind: str, t: str) -> str:
         """A hidden local of a machine's loop (its name cannot be a DSL name)."""
         name = f"@{kind}{len(self.hidden)}"
         self.hidden[name] = t
         return name
 
     # -- control flow around a suspension point
-    def _m_If(self: EffectCompiler, m: Machine, n: ast.If, scope: Scope, bid: int) -> None:
+    def _m_If(self, m: Machine, n: ast.If, scope: Scope, bid: int) -> None:
         labels = [m.label() for _ in n.branches]
         other = m.label() if n.otherwise is not None else None
         end = m.label()
@@ -217,7 +211,7 @@ class MachineCompiler:
             m.goto(end)
         m.enter(end)
 
-    def _m_For(self: EffectCompiler, m: Machine, n: ast.For, scope: Scope, bid: int) -> None:
+    def _m_For(self, m: Machine, n: ast.For, scope: Scope, bid: int) -> None:
         items, t = self.ex.list_code(n.iter, scope)
         scope.locals[n.var] = elem(t)
         it, i = self.hide("it", t if t.startswith("list[") else "any"), self.hide("i", "int")
@@ -243,7 +237,7 @@ class MachineCompiler:
         m.goto(head)
         m.enter(end)
 
-    def _m_While(self: EffectCompiler, m: Machine, n: ast.While, scope: Scope, bid: int) -> None:
+    def _m_While(self, m: Machine, n: ast.While, scope: Scope, bid: int) -> None:
         head, body, end = m.label(), m.label(), m.label()
         m.goto(head)
         m.enter(head)
@@ -256,7 +250,7 @@ class MachineCompiler:
         m.goto(head)
         m.enter(end)
 
-    def _m_Repeat(self: EffectCompiler, m: Machine, n: ast.Repeat, scope: Scope, bid: int) -> None:
+    def _m_Repeat(self, m: Machine, n: ast.Repeat, scope: Scope, bid: int) -> None:
         count, t = self.ex.code(n.count, scope)
         self.ex.expect(t, "int", n.count.span)
         left = self.hide("n", "int")
@@ -275,12 +269,12 @@ class MachineCompiler:
         m.goto(head)
         m.enter(end)
 
-    def m_charge(self: EffectCompiler, m: Machine, span: Span, units: int = 1) -> None:
+    def m_charge(self, m: Machine, span: Span, units: int = 1) -> None:
         m.add(f"rt.budget -= {units}")
         m.add(f"if rt.budget < 0: {self.ex.helper(support.over_budget)}(rt)", span)
 
     # -- calls that may suspend
-    def _m_Run(self: EffectCompiler, m: Machine, n: ast.Run, scope: Scope, bid: int) -> None:
+    def _m_Run(self, m: Machine, n: ast.Run, scope: Scope, bid: int) -> None:
         info = self.procedure(n)
         if info is None:
             return
@@ -300,7 +294,7 @@ class MachineCompiler:
         m.goto(nxt)
         m.enter(nxt)
 
-    def _m_RunHook(self: EffectCompiler, m: Machine, n: ast.RunHook, scope: Scope, bid: int) -> None:
+    def _m_RunHook(self, m: Machine, n: ast.RunHook, scope: Scope, bid: int) -> None:
         # a hook some card's body of which can wait: the body's block is pushed like a procedure's
         call = self.hook_call(n, scope)
         if call is None:
@@ -320,7 +314,7 @@ class MachineCompiler:
         m.goto(nxt)
         m.enter(nxt)
 
-    def _m_Emit(self: EffectCompiler, m: Machine, n: ast.Emit, scope: Scope, bid: int) -> None:
+    def _m_Emit(self, m: Machine, n: ast.Emit, scope: Scope, bid: int) -> None:
         self.emitted.add(n.event)
         kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]
         base = "{" + ", ".join(f"{k!r}: {v}" for k, v in kwargs) + "}"
@@ -334,7 +328,7 @@ class MachineCompiler:
         m.enter(nxt)
 
     # -- decisions
-    def _m_Choose(self: EffectCompiler, m: Machine, n: ast.Choose, scope: Scope, bid: int) -> None:
+    def _m_Choose(self, m: Machine, n: ast.Choose, scope: Scope, bid: int) -> None:
         options, t = self.ex.list_code(n.options, scope)
         if n.by is not None:
             by, byt = self.ex.code(n.by, scope)
@@ -372,7 +366,7 @@ class MachineCompiler:
         m.enter(after)
         self.g.decision_points[(bid, after)] = here
 
-    def _m_Window(self: EffectCompiler, m: Machine, n: ast.Window, scope: Scope, bid: int) -> None:
+    def _m_Window(self, m: Machine, n: ast.Window, scope: Scope, bid: int) -> None:
         self.ex.used.update(n.actions)
         player, pt = self.ex.code(n.player, scope)
         self.ex.expect(pt, PLAYER, n.player.span)

@@ -1,0 +1,224 @@
+"""The layouts of a game: its options, components, zones, counters and vars, as the CompiledGame's
+tables that the generated code and the runtime index.
+
+Stage: check + compile, independent of the target language; the first step of compiling a game
+(python/game.py), before any DSL is compiled. Components get ids in declaration order (each
+instance's copies, per player for a `per_player` type); zones and counters get base offsets into
+the state's flat lists. Names the engine keeps, misspelt declarations and marks that clash with
+properties are reported here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabula.interpreter.base.limits import WORK_BUDGET
+from tabula.interpreter.base.source import did_you_mean
+from tabula.interpreter.base.types import ANY, type_of_value
+from tabula.interpreter.compile.reader import VAR_TYPES, GameReader
+from tabula.interpreter.load.positions import span_for
+from tabula.interpreter.model.game import CompiledGame, Component, CounterLayout, VarLayout, ZoneLayout
+
+INSTANCE_KEYS = ("copies", "text", "modifiers", "allow", "deny", "triggers", "hooks")
+"""The keys of a component instance that are not properties (everything else it lists is one)."""
+
+InstanceIds = dict[tuple[str, int], list[int]]
+"""(component type, index in its `instances:`) -> the ids of that instance's components."""
+
+
+def build_layouts(read: GameReader, chosen_options: dict[str, Any]) -> tuple[CompiledGame, InstanceIds]:
+    """The CompiledGame with its layouts filled in (nothing compiled yet), and each instance's ids."""
+    g = _game(read, chosen_options)
+    _reserved_names(read)
+    instance_ids = _components(read, g)
+    _zones(read, g)
+    _counters(read, g)
+    _vars(read, g)
+    return g, instance_ids
+
+
+def _game(read: GameReader, chosen_options: dict[str, Any]) -> CompiledGame:
+    """The game's identity, player counts, limits, rules options (the chosen ones checked, O001),
+    constants and enums; its layouts still empty."""
+    d = read.data
+    info = d.get("game", {})
+    players = info.get("players", {})
+    max_players = int(players.get("max", 4))
+    options = {
+        k: (v.get("default") if isinstance(v, dict) else v) for k, v in (d.get("options") or {}).items()
+    }
+    for k, v in chosen_options.items():
+        if k not in options:
+            read.report.error(
+                "O001", f"unknown rules option '{k}'", read.span(("options",)), did_you_mean(k, options)
+            )
+        else:
+            options[k] = v
+    enums = {k: [str(x) for x in v] for k, v in (d.get("enums") or {}).items()}
+    return CompiledGame(
+        id=str(info.get("id", read.src.folder.name)),
+        name=str(info.get("name", read.src.folder.name)),
+        folder=str(read.src.folder),
+        min_players=int(players.get("min", 2)),
+        max_players=max_players,
+        work_budget=int((d.get("limits") or {}).get("work_budget") or WORK_BUDGET),
+        seats=[str(s) for s in info.get("seats", [])] or [f"P{i + 1}" for i in range(max_players)],
+        options=options,
+        option_descriptions={
+            k: str(v.get("description", ""))
+            for k, v in (d.get("options") or {}).items()
+            if isinstance(v, dict)
+        },
+        constants=dict(d.get("constants") or {}),
+        enums=enums,
+        components=[],
+        by_type={},
+        zones={},
+        counters={},
+        vars={},
+        marks={},
+        mark_types={},
+    )
+
+
+def _reserved_names(read: GameReader) -> None:
+    """Names the engine keeps may not be declared by a game (they could never be read)."""
+    reserved = {"players", "num_players", "active", "round", "turn", "me", "self"}
+    from tabula.interpreter.load.gamelimits import NAMED_SECTIONS
+
+    for section in NAMED_SECTIONS:
+        for name in read.data.get(section) or {}:
+            read.identifier(str(name), (section, name))
+            if name in reserved:
+                read.report.error(
+                    "C004",
+                    f"'{name}' is a name the engine keeps",
+                    span_for(read.src, (section, name), key=True),
+                    "choose another name",
+                )
+
+
+def _components(read: GameReader, g: CompiledGame) -> InstanceIds:
+    """Every component (ids in declaration order, a repeated name keyed `name#k`) and every mark."""
+    max_players = g.max_players
+    names: dict[str, int] = {}
+    raw: list[tuple[str, dict[str, Any], int | None]] = []
+    instance_ids: InstanceIds = {}
+    for tname, tdef in (read.data.get("components") or {}).items():
+        g.by_type[tname] = []
+        for mark, default in ((tdef or {}).get("marks") or {}).items():
+            if mark in g.marks and g.marks[mark] != default:
+                read.report.warning(
+                    "C002",
+                    f"mark '{mark}' has different defaults in different types",
+                    read.span(("components", tname, "marks", mark)),
+                )
+            g.marks.setdefault(mark, _none(default))
+            g.mark_types.setdefault(mark, []).append(tname)
+        defaults = (tdef or {}).get("defaults") or {}
+        for i, inst in enumerate((tdef or {}).get("instances") or []):
+            # an instance lists only what differs from its type's defaults; its abilities, hook
+            # bodies and text are not properties
+            props = {**defaults, **{k: v for k, v in inst.items() if k not in INSTANCE_KEYS}}
+            owners: list[int | None] = list(range(max_players)) if tdef.get("per_player") else [None]
+            instance_ids[(tname, i)] = []
+            for owner in owners:
+                for _ in range(int(inst.get("copies", 1))):
+                    p = dict(props)
+                    if owner is not None:
+                        p["owner"] = owner
+                    instance_ids[(tname, i)].append(len(raw))
+                    raw.append((tname, p, owner))
+                    names[str(inst["name"])] = names.get(str(inst["name"]), 0) + 1
+    seen: dict[str, int] = {}
+    for tname, props, _ in raw:
+        nm = str(props["name"])
+        seen[nm] = seen.get(nm, 0) + 1
+        key = nm if names[nm] == 1 else f"{nm}#{seen[nm]}"
+        cid = len(g.components)
+        g.components.append(Component(cid, nm, key, tname, props))
+        g.by_type[tname].append(cid)
+    for mark in g.marks:
+        for c in g.components:
+            if mark in c.props:
+                read.report.error(
+                    "C003",
+                    f"'{mark}' is both a property and a mark of '{c.type}'",
+                    span_for(read.src, ("components", c.type, "marks", mark), key=True),
+                    "rename the mark or the property",
+                )
+                break
+    return instance_ids
+
+
+def _zones(read: GameReader, g: CompiledGame) -> None:
+    """Each zone's layout; a per-player zone takes one slot per seat."""
+    max_players = g.max_players
+    base = 0
+    for name, zdef in (read.data.get("zones") or {}).items():
+        zdef = zdef or {}
+        per = zdef.get("per") == "player"
+        z = ZoneLayout(
+            name,
+            per,
+            str(zdef.get("visibility", "public")),
+            bool(zdef.get("ordered", False)),
+            base,
+            read.span(("zones", name)),
+        )
+        g.zones[name] = z
+        for i in range(max_players if per else 1):
+            g.zone_layouts.append(z)
+            g.zone_owner.append(i if per else None)
+        base += max_players if per else 1
+
+
+def _counters(read: GameReader, g: CompiledGame) -> None:
+    """Each counter's layout: its keys (an enum), bounds and offset (E120, E109)."""
+    max_players = g.max_players
+    base = 0
+    for name, cdef in (read.data.get("counters") or {}).items():
+        cdef = cdef or {}
+        keys: list[str] = []
+        if cdef.get("keys") is not None:
+            kname = str(cdef["keys"])
+            if kname not in g.enums:
+                read.report.error(
+                    "E120",
+                    f"unknown enum '{kname}' for the keys of counter '{name}'",
+                    read.span(("counters", name, "keys")),
+                    did_you_mean(kname, g.enums),
+                )
+            keys = g.enums.get(kname, [])
+        per = cdef.get("per") == "player"
+        initial = cdef.get("initial", 0)
+        if isinstance(initial, dict):
+            for key in initial:
+                if key not in keys:
+                    read.report.error(
+                        "E109",
+                        f"counter '{name}' has no key '{key}'",
+                        span_for(read.src, ("counters", name, "initial", key), key=True),
+                        did_you_mean(str(key), keys) or f"keys: {', '.join(keys)}",
+                    )
+        c = CounterLayout(name, per, keys, base, initial, cdef.get("min", 0), cdef.get("max"))
+        g.counters[name] = c
+        base += c.width * (max_players if per else 1)
+    g.counter_count = base
+
+
+def _vars(read: GameReader, g: CompiledGame) -> None:
+    """Each var's layout and static type (declared, else the type of its initial value)."""
+    for name, vdef in (read.data.get("vars") or {}).items():
+        vdef = vdef or {}
+        initial = _none(vdef.get("initial"))
+        declared = vdef.get("type")
+        t = VAR_TYPES.get(str(declared), ANY) if declared else type_of_value(initial)
+        if t == "none":
+            t = ANY
+        g.vars[name] = VarLayout(name, vdef.get("per") == "player", initial, t)
+
+
+def _none(v: Any) -> Any:
+    """YAML has no `none`; the DSL does. An initial value written `none` means none."""
+    return None if v == "none" else v

@@ -1,0 +1,138 @@
+"""What every family of effect statements shares: the compiler's state, block ids, the dispatch
+from a statement to its method, and the small helpers of generated code.
+
+Stage: compile (the Python target). `EffectCompiler` (effects.py) is this class with one mixin per
+family of statements: writes.py (`let`, `set`, `gain`, `pay`), moves.py (components and units),
+control.py (`if` and the loops), calls.py (`run`, hooks, `emit`) and machines.py (what can wait for a
+decision). A statement `ast.X` is compiled by the method `_X` of whichever family has it (`_m_X` for
+its resumable form), in `mode` PY (locals are Python locals) or DICT (locals are one dict `L`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabula.interpreter.base.source import Span
+from tabula.interpreter.base.types import Scope
+from tabula.interpreter.compile.python.cards import HookInfo
+from tabula.interpreter.compile.python.exprs import ExprCompiler
+from tabula.interpreter.compile.python.lines import Lines
+from tabula.interpreter.compile.suspend import Suspension
+from tabula.interpreter.dsl import ast
+
+PY = "py"
+DICT = "dict"
+
+
+@dataclass
+class ProcInfo:
+    """A procedure: parameters, the block id of its resumable form, whether it can suspend."""
+
+    name: str
+    params: list[str]
+    types: dict[str, str]
+    cell: list[int] = field(default_factory=lambda: [0])
+    suspends: bool = False
+    body: ast.Block | tuple[()] = ()
+
+
+class StatementCompiler:
+    """The state and helpers every family of statements uses (see the module docstring)."""
+
+    def __init__(
+        self,
+        ex: ExprCompiler,
+        procedures: dict[str, ProcInfo],
+        action_index: dict[str, int],
+        suspension: Suspension,
+        windows: Callable[[list[int], Span], Callable[..., Any]],
+        instrument: bool = False,
+    ) -> None:
+        self.ex = ex
+        self.g = ex.g
+        self.mod = ex.mod
+        self.report = ex.report
+        self.procedures = procedures
+        self.emitted: set[str] = set()  # events some `emit` fires
+        self.action_index = action_index
+        self.suspension = suspension
+        self.windows = windows
+        self.instrument = instrument
+        self.dispatchers: dict[str, str] = {}  # event -> name of its generated dispatcher
+        self.hooks: dict[str, HookInfo] = {}  # set by the game compiler (cards.py)
+        self._tmp = 0
+
+    # ------------------------------------------------------------ blocks and functions
+    def new_block(self, stmts: ast.Block, scope: Scope) -> int:
+        """A block id: for an effect (its function goes in `game.blocks`), or for a branch or loop
+        body, which rules coverage counts (its entry stays None)."""
+        bid = len(self.g.blocks)
+        self.g.blocks.append(None)
+        if stmts:
+            self.g.block_spans[bid] = stmts[0].span
+        return bid
+
+    # ------------------------------------------------------------ statements (generated code)
+    def stmts(self, out: Lines, depth: int, stmts: list[ast.Stmt], scope: Scope, mode: str) -> None:
+        before = len(out.lines)
+        for s in stmts:
+            method = getattr(self, "_" + type(s).__name__)
+            method(out, depth, s, scope, mode)
+        if len(out.lines) == before:
+            out.add(depth, "pass")
+
+    def body(self, out: Lines, depth: int, stmts: ast.Block, scope: Scope, mode: str) -> None:
+        """A nested body (if branch, loop): its own block id for coverage."""
+        bid = self.new_block(stmts, scope)
+        self.g.block_local_types[bid] = {**scope.locals, **scope.py}
+        if self.instrument:
+            out.add(depth, f"rt.g.coverage.add({bid})")
+        self.stmts(out, depth, list(stmts), scope, mode)
+
+    @staticmethod
+    def written(out: Lines, depth: int) -> None:
+        """After a statement that changes the state: remembered function results may be stale."""
+        out.add(depth, "if M: M.clear()")
+
+    def tmp(self) -> str:
+        self._tmp += 1
+        return f"_t{self._tmp}"
+
+    def me(self, scope: Scope, mode: str) -> str:
+        """Source of the deciding player passed on to `run` and `emit` (None when there is none)."""
+        return "v_me" if mode == PY else "L.get('me')"
+
+    def weight(self, stmts: ast.Block | tuple[()]) -> int:
+        """What one pass of a loop's body is charged: its statements, those of its branches and of
+        the procedures it runs counted in (at least 1). A loop inside charges its own iterations;
+        a procedure that runs itself is counted once."""
+        return max(1, self._statements(stmts, set()))
+
+    def _statements(self, stmts: ast.Block | tuple[()], seen: set[str]) -> int:
+        n = 0
+        for s in stmts:
+            n += 1
+            if isinstance(s, ast.If):
+                n += sum(self._statements(b, seen) for _, b in s.branches)
+                n += self._statements(s.otherwise, seen) if s.otherwise is not None else 0
+            elif isinstance(s, ast.Run) and s.name in self.procedures and s.name not in seen:
+                n += self._statements(self.procedures[s.name].body, seen | {s.name})
+        return n
+
+    def template(self, text: str, scope: Scope, span: Span) -> tuple[list[Any], list[str]]:
+        """Literal parts and `(type,)` markers for `{expr}` parts, with the sources of those parts."""
+        from tabula.interpreter.dsl.parser import PlainOrigin, parse_template
+
+        parts: list[Any] = []
+        values: list[str] = []
+        origin = PlainOrigin(span.file, span.line, span.col + 1)  # inside the opening quote
+        for part in parse_template(text, origin, self.report):
+            if isinstance(part, str):
+                parts.append(part)
+            else:
+                src, t = self.ex.code(part, scope)
+                parts.append((t,))
+                values.append(src)
+        return parts, values

@@ -1,0 +1,236 @@
+"""Statements that write: `let`, `set`, `gain` and `pay`, and what a writable target is.
+
+Stage: compile (the Python target). A target is a Python local, a frame local, a counter (bounded by
+its `min` and `max`), a var or a mark; `writer` finds which, `write` reads the old value, checks the
+amount and the bounds and stores the new one. A value stored where it stays in the state is measured
+against the state's totals (run/budget.py) when it may be large.
+"""
+
+from __future__ import annotations
+
+from tabula.interpreter.base import types as static
+from tabula.interpreter.base.source import Span, did_you_mean
+from tabula.interpreter.base.types import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, list_of
+from tabula.interpreter.compile.python.fragments import is_literal, literal
+from tabula.interpreter.compile.python.lines import Lines
+from tabula.interpreter.compile.python.statements import PY, StatementCompiler
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.run import budget, support
+
+
+class WriteStatements(StatementCompiler):
+    """`let`, `set`, `gain`, `pay` (mixed into EffectCompiler)."""
+
+    def _Let(self, out: Lines, depth: int, n: ast.Let, scope: Scope, mode: str) -> None:
+        src, t = self.ex.code(n.value, scope)
+        t = t if t != NONE else ANY
+        if mode == PY:
+            scope.py[n.name] = t
+            scope.known.pop(n.name, None)
+            out.add(depth, f"v_{n.name} = {src}", n.span)
+            self.kept_after(out, depth, n.span, f"v_{n.name}", src, t, saved=False)
+        else:
+            scope.locals[n.name] = t
+            out.add(depth, f"L[{n.name!r}] = {self.kept(src, t, True, 'L', repr(n.name))}", n.span)
+            self.kept_after(out, depth, n.span, f"L[{n.name!r}]", src, t, saved=True)
+
+    def _Set(self, out: Lines, depth: int, n: ast.Set, scope: Scope, mode: str) -> None:
+        self.write(out, depth, n.span, n.target, n.value, n.op, scope)
+
+    def _Gain(self, out: Lines, depth: int, n: ast.Gain, scope: Scope, mode: str) -> None:
+        self.counter_write(out, depth, n, scope, "gain")
+
+    def _Pay(self, out: Lines, depth: int, n: ast.Pay, scope: Scope, mode: str) -> None:
+        self.counter_write(out, depth, n, scope, "pay")
+
+    def writer(self, target: ast.Expr, scope: Scope) -> tuple[str, str, str, int | None, int | None] | None:
+        """(container source, index source, description, min, max) for a writable target; for a
+        Python local, (the local's name, "", description, None, None)."""
+        g = self.g
+        ex = self.ex
+        if isinstance(target, ast.Name) and target.id in scope.py and target.id not in scope.known:
+            return f"v_{target.id}", "", f"'{target.id}'", None, None
+        if isinstance(target, ast.Name) and target.id in scope.locals:
+            return "L", repr(target.id), f"'{target.id}'", None, None
+        if isinstance(target, ast.Call) and not isinstance(target.func, ast.Name):
+            self.report.error("E110", "this cannot be changed", target.span)
+            return None
+        name = target_name(target)
+        if name in g.counters and isinstance(target, (ast.Call, ast.Name)):
+            idx = ex.counter_index_code(name, target, scope)
+            if idx is None:
+                return None
+            c = g.counters[name]
+            return self.ex.bind("C"), idx, f"counter '{name}'", c.min, c.max
+        if name in g.vars:
+            if not g.vars[name].per_player:
+                return "S['v']", repr(name), f"'{name}'", None, None
+            if not isinstance(target, ast.Call) or len(target.args) != 1:
+                self.report.error("E105", f"'{name}' is kept per player: write {name}(p)", target.span)
+                return None
+            return ex.bind("pv_" + name), ex.code(target.args[0], scope)[0], f"'{name}'", None, None
+        if isinstance(target, ast.Attr):
+            if target.name not in g.marks:
+                self.report.error(
+                    "E111",
+                    f"'{target.name}' is not a mark: only marks can be changed",
+                    target.span,
+                    did_you_mean(target.name, g.marks) or "declare it under the type's 'marks:'",
+                )
+                return None
+            return (
+                ex.bind("m_" + target.name),
+                ex.code(target.obj, scope)[0],
+                f"mark '{target.name}'",
+                None,
+                None,
+            )
+        if name in ("players", "num_players", "active", "round", "turn"):
+            self.report.error(
+                "E110",
+                f"'{name}' is kept by the engine: it can be read, not set",
+                target.span,
+                "keep your own count in a var or a counter",
+            )
+            return None
+        hint = did_you_mean(name, [*g.counters, *g.vars, *scope.locals, *scope.py]) if name else None
+        self.report.error(
+            "E110",
+            "this cannot be changed: expected a counter, a var, a mark or a local",
+            target.span,
+            hint or "declare it under 'counters:' or 'vars:'",
+        )
+        return None
+
+    def write(
+        self, out: Lines, depth: int, span: Span, target: ast.Expr, value: ast.Expr, op: str, scope: Scope
+    ) -> None:
+        """`set` / `gain` / `pay`: read, check the amount and the bounds, write."""
+        w = self.writer(target, scope)
+        v, t = self.ex.code(value, scope)
+        if op != "=":
+            self.ex.expect(t, INT, value.span)
+        if w is None:
+            return
+        box, index, what, lo, hi = w
+        if index == "":  # a Python local
+            cur = box
+            slot = box
+        else:
+            i = self.tmp()
+            if not (is_literal(index) or index.isidentifier()):
+                out.add(depth, f"{i} = {index}", span)
+                index = i
+            cur = f"{box}[{index}]"
+            slot = cur
+        local = index == "" or box == "L"  # functions cannot see locals: nothing to forget
+        if op == "=":
+            saved = index != "" and lo is None and hi is None and not what.startswith("counter")
+            out.add(depth, f"{slot} = {self.kept(v, t, saved, box, index)}", span)
+            self.kept_after(out, depth, span, slot, v, t, saved)
+            if not local:
+                self.written(out, depth)
+            return
+        val, new = self.tmp(), self.tmp()
+        out.add(depth, f"{val} = {v}", span)
+        sign = "+" if op in ("+=", "gain") else "-"
+        out.add(depth, f"{new} = {cur} {sign} {val}", span)
+        checks = [f"{val}.__class__ is not int"]
+        lit = literal(v)
+        if isinstance(lit, int) and not isinstance(lit, bool) and lit >= 0:
+            checks = []  # a literal amount: its type and sign are known
+        elif op in ("gain", "pay"):
+            checks.append(f"{val} < 0")
+        if checks:  # an amount that may be large: the sum's digits bounded (budget.SMALL)
+            checks.append(f"not -{budget.SMALL} < {new} < {budget.SMALL}")
+        if lo is not None:
+            checks.append(f"{new} < {lo}")
+        if hi is not None:
+            checks.append(f"{new} > {hi}")
+        if checks:
+            fail = self.ex.helper(support.write_failure)
+            out.add(
+                depth, f"if {' or '.join(checks)}: {fail}({what!r}, {op!r}, {cur}, {val}, {lo}, {hi})", span
+            )
+        out.add(depth, f"{slot} = {new}", span)
+        if not local:
+            self.written(out, depth)
+
+    def kept(self, src: str, t: str, saved: bool, box: str = "", key: str = "") -> str:
+        """The source of a value stored where it stays: in the state (`saved`: a var, a mark, a
+        local or an argument its frame keeps) or in a Python local or a counter. Wrapped in
+        `budget.stored` when it may be a large list, text or map (stored at `box[key]`, whose value
+        it replaces; none: a new frame's local): the state is measured against its totals."""
+        if not saved or t in (INT, static.BOOL, NONE, COMP, PLAYER, ZONE) or _light_literal(src):
+            return src
+        if box and t in _MEASURED_AFTER:  # checked once stored (kept_number), without a call
+            return src
+        return f"{self.ex.helper(budget.stored)}(rt, {src}{f', {box}, {key}' if box else ''})"
+
+    def kept_after(
+        self, out: Lines, depth: int, span: Span, slot: str, src: str, t: str, saved: bool
+    ) -> None:
+        """After a value (`src`, of static type `t`) is stored into `slot`: a number's digits
+        bounded, and the state measured when a number, a text or a list of components or players
+        is large (`saved`: the slot is part of the state)."""
+        if _light_literal(src):
+            return
+        if t in _MEASURED_AFTER and saved:  # a text, or a list of components or players
+            cls = self.ex.inject(str, "str_class") if t == static.STR else "list"
+            check = f"{self.ex.helper(budget.measured)}(rt, {slot})"
+            out.add(depth, f"if {slot}.__class__ is {cls} and len({slot}) > {budget.LIGHT}: {check}", span)
+        if t != INT or (not saved and src.isidentifier()):
+            return
+        check = self.ex.helper(budget.number_kept if saved else budget.number_stored)
+        check = f"{check}(rt, {slot})"
+        out.add(depth, f"if not -{budget.SMALL} < {slot} < {budget.SMALL}: {check}", span)
+
+    def counter_write(self, out: Lines, depth: int, n: ast.Gain | ast.Pay, scope: Scope, op: str) -> None:
+        if (
+            isinstance(n.amount, ast.Neg)
+            and isinstance(n.amount.operand, ast.Number)
+            and n.amount.operand.value
+        ):
+            self.report.error(
+                "E117",
+                f"cannot {op} a negative amount",
+                n.amount.span,
+                f"write '{'pay' if op == 'gain' else 'gain'} {n.amount.operand.value} ...' instead",
+            )
+        name = target_name(n.target)
+        if name not in self.g.counters:
+            self.ex.code(n.amount, scope)  # its own mistakes are reported too
+            example = next(iter(self.g.counters), "score")
+            self.report.error(
+                "E112",
+                f"'{op}' needs a counter, e.g. {example}",
+                n.target.span,
+                did_you_mean(name, self.g.counters) if name else None,
+            )
+            return
+        self.write(out, depth, n.span, n.target, n.amount, op, scope)
+
+
+_MEASURED_AFTER = (static.STR, list_of(COMP), list_of(PLAYER))
+"""Static types whose stores are measured after the value is in its slot, by two inline tests (a
+list of components or players holds small numbers only: its size is its length)."""
+
+
+def _light_literal(src: str) -> bool:
+    """A literal value too small to measure against the state's totals (budget.stored)."""
+    if not is_literal(src):
+        return False
+    v = literal(src)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return -budget.SMALL < v < budget.SMALL
+    if isinstance(v, list):
+        return len(v) <= budget.LIGHT and budget.plain(v)
+    return not isinstance(v, (str, dict)) or len(v) <= budget.LIGHT
+
+
+def target_name(node: ast.Expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id
+    return ""

@@ -1,0 +1,127 @@
+"""The validated game data as the compiler reads it: the value at a YAML path, its position, and
+its text parsed as DSL at that position.
+
+Stage: check + compile, independent of the target language. Every section of the game compiler
+addresses the data by path tuples (`("actions", name, "when")`); a diagnostic about a value points
+at the value's own YAML position, one about a name at its key. A definition's parameters
+(`params: [p: player, n]`) and declared names are read and checked here, once for every section.
+"""
+
+from __future__ import annotations
+
+import keyword
+from typing import Any
+
+from tabula.interpreter.base.source import Report, Span, did_you_mean
+from tabula.interpreter.base.types import ANY, COMP, INT, PLAYER, STR, list_of
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr
+from tabula.interpreter.load.positions import GameSource, span_for
+
+Path_ = tuple[str | int, ...]
+VAR_TYPES = {
+    "int": INT,
+    "player": PLAYER,
+    "component": COMP,
+    "str": STR,
+    "symbol": STR,
+    "bool": "bool",
+    "any": ANY,
+    "list": list_of(ANY),
+    "players": list_of(PLAYER),
+    "components": list_of(COMP),
+}
+"""The static type of each type name a game may write for a var or a parameter."""
+
+
+class GameReader:
+    """Reads one game's validated data; `report` receives every problem found while reading (the
+    game compiler swaps it for a throw-away one while it reads what it checks again later)."""
+
+    def __init__(self, source: GameSource, report: Report) -> None:
+        self.src = source
+        self.data: dict[str, Any] = source.data
+        self.report = report
+
+    def span(self, path: Path_) -> Span | None:
+        """Where the value at `path` is written (else its nearest ancestor)."""
+        return span_for(self.src, path)
+
+    def origin(self, path: Path_) -> TextOrigin:
+        """Where each position of the scalar text at `path` is in its file (for parse errors)."""
+        origin = self.src.value_origin.get(path)
+        if origin is not None:
+            return origin  # type: ignore[return-value]
+        sp = self.span(path)
+        return PlainOrigin(sp.file, sp.line, sp.col) if sp else PlainOrigin()
+
+    def text(self, path: Path_) -> str | None:
+        """The scalar at `path` as DSL text (YAML booleans as `true`/`false`); None if absent."""
+        node: Any = self.data
+        for k in path:
+            if isinstance(node, dict) and k in node:
+                node = node[k]
+                continue
+            if not (isinstance(node, list) and isinstance(k, int) and k < len(node)):
+                return None
+            node = node[k]
+        if node is None:
+            return None
+        if isinstance(node, bool):
+            return "true" if node else "false"
+        return str(node)
+
+    def expr_at(self, path: Path_) -> ast.Expr | None:
+        """The expression written at `path`, parsed at its position (None: absent or broken)."""
+        text = self.text(path)
+        return None if text is None else parse_expr(text, self.origin(path), self.report)
+
+    def block_at(self, path: Path_) -> ast.Block | None:
+        """The effect written at `path`, parsed at its position (None: absent or broken)."""
+        text = self.text(path)
+        return None if text is None else parse_block(text, self.origin(path), self.report)
+
+    def params(self, path: Path_) -> list[tuple[str, str]]:
+        """A definition's parameters as (name, static type): `[p: player, n]`."""
+        out: list[tuple[str, str]] = []
+        node: Any = self.data
+        for k in path:
+            node = (node or {}).get(k) if isinstance(node, dict) else None
+        for i, entry in enumerate((node or {}).get("params") or []):
+            if isinstance(entry, dict):
+                for pname, tname in entry.items():
+                    t = VAR_TYPES.get(str(tname))
+                    if t is None:
+                        self.report.error(
+                            "E123",
+                            f"unknown type '{tname}' for parameter '{pname}'",
+                            self.span((*path, "params", i, pname)),
+                            did_you_mean(str(tname), VAR_TYPES) or f"types: {', '.join(VAR_TYPES)}",
+                        )
+                        t = ANY
+                    if self.identifier(str(pname), (*path, "params", i)):
+                        out.append((str(pname), t))
+            elif self.identifier(str(entry), (*path, "params", i)):
+                out.append((str(entry), ANY))
+        return out
+
+    def identifier(self, name: str, path: Path_) -> bool:
+        """Declared names must be DSL names (they become identifiers in generated code)."""
+        if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_"):
+            return True
+        self.report.error(
+            "C005",
+            f"{name!r} is not a valid name",
+            span_for(self.src, path, key=True) or self.span(path),
+            f"'{name}' is a reserved word"
+            if keyword.iskeyword(name)
+            else "use letters, digits and '_', starting with a letter",
+        )
+        return False
+
+
+def origin_of(span: Span | None) -> PlainOrigin:
+    """The origin of DSL text written at `span` (a key or a list entry that has no scalar origin)."""
+    if span is None:
+        return PlainOrigin("<game>", 1, 1)
+    return PlainOrigin(span.file, span.line, span.col)
