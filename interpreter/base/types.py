@@ -113,3 +113,18 @@ def a(t: str) -> str:
     if word == "none":
         return "none"
     return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+VAR_TYPES = {
+    "int": INT,
+    "player": PLAYER,
+    "component": COMP,
+    "str": STR,
+    "symbol": STR,
+    "bool": "bool",
+    "any": ANY,
+    "list": list_of(ANY),
+    "players": list_of(PLAYER),
+    "components": list_of(COMP),
+}
+"""The static type of each type name a game may write for a var or a parameter."""

@@ -10,14 +10,16 @@ properties are reported here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.limits import WORK_BUDGET
 from tabula.interpreter.base.source import did_you_mean
-from tabula.interpreter.base.types import ANY, type_of_value
-from tabula.interpreter.compile.reader import VAR_TYPES, GameReader
+from tabula.interpreter.base.types import ANY, VAR_TYPES, type_of_value
 from tabula.interpreter.load.positions import span_for
 from tabula.interpreter.model.game import CompiledGame, Component, CounterLayout, VarLayout, ZoneLayout
+
+if TYPE_CHECKING:  # the reader imports the DSL parser (lark), which a warm load never needs
+    from tabula.interpreter.compile.reader import GameReader
 
 INSTANCE_KEYS = ("copies", "text", "modifiers", "allow", "deny", "triggers", "hooks")
 """The keys of a component instance that are not properties (everything else it lists is one)."""

@@ -13,25 +13,12 @@ import keyword
 from typing import Any
 
 from tabula.interpreter.base.source import Report, Span, did_you_mean
-from tabula.interpreter.base.types import ANY, COMP, INT, PLAYER, STR, list_of
+from tabula.interpreter.base.types import ANY, VAR_TYPES
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr
 from tabula.interpreter.load.positions import GameSource, span_for
 
 Path_ = tuple[str | int, ...]
-VAR_TYPES = {
-    "int": INT,
-    "player": PLAYER,
-    "component": COMP,
-    "str": STR,
-    "symbol": STR,
-    "bool": "bool",
-    "any": ANY,
-    "list": list_of(ANY),
-    "players": list_of(PLAYER),
-    "components": list_of(COMP),
-}
-"""The static type of each type name a game may write for a var or a parameter."""
 
 
 class GameReader:

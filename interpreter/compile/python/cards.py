@@ -17,15 +17,17 @@ cached game rebuilds them with the rest of its module.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.compile.layout import INSTANCE_KEYS, InstanceIds
 from tabula.interpreter.compile.python.module import GenModule
-from tabula.interpreter.compile.reader import GameReader, Path_
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.load.positions import span_for
+
+if TYPE_CHECKING:  # the reader imports the DSL parser (lark): a game from the compile cache needs neither
+    from tabula.interpreter.compile.reader import GameReader, Path_
 
 _NEAR = ("text", "modifiers", "allow", "deny", "triggers", "hooks", "defaults")
 
