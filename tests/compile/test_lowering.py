@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tabula.interpreter.compile.python.lowering import lower
+from tabula.interpreter.compile.python.expressions.lowering import lower
 
 
 class _Rt:

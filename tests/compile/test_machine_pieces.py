@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabula.interpreter.compile.python.machines import Machine, jump
+from tabula.interpreter.compile.python.statements.machines import Machine, jump
 
 
 def _machine() -> Machine:

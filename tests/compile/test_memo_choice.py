@@ -4,7 +4,7 @@ functions more than once; not those whose only loop runs in C, nor those calling
 from __future__ import annotations
 
 from tabula.interpreter.base.source import Report
-from tabula.interpreter.compile.python.analysis import FunctionSlot, mark_expensive
+from tabula.interpreter.compile.python.expressions.analysis import FunctionSlot, mark_expensive
 from tabula.interpreter.dsl.parser import PlainOrigin, parse_expr
 
 

@@ -1,7 +1,7 @@
-"""Values and rules with contributions (interpreter/compile/python/modifiers.py): the generated code groups
-components by shape, looks only at components whose `active` mark is not empty, and tests a
-condition that does not read `self` once per group; every answer stays (base + adds) x multiplies
-and (base or an active allow) and not an active deny.
+"""Values and rules with contributions (interpreter/compile/python/sections/modifiers.py): the
+generated code groups components by shape, looks only at components whose `active` mark is not
+empty, and tests a condition that does not read `self` once per group; every answer stays (base +
+adds) x multiplies and (base or an active allow) and not an active deny.
 
 A tiny game written here: cards are active for the players in their `owners` mark; the answers are
 checked against a plain reading of the rules over many mark and counter settings.

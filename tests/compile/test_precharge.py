@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tabula.interpreter.compile.python.aggregates import settle_reads
+from tabula.interpreter.compile.python.expressions.aggregates import settle_reads
+from tabula.interpreter.compile.python.expressions.precharge import precharge
 from tabula.interpreter.compile.python.module import GenModule
-from tabula.interpreter.compile.python.precharge import precharge
 from tabula.interpreter.run import budget
 from tabula.interpreter.run.runtime import STEP_BUDGET
 

@@ -11,7 +11,7 @@ import pytest
 
 from tabula.dev import gen_docs
 from tabula.interpreter.base.source import Report, render_report
-from tabula.interpreter.compile.python.builtins import doc_entries
+from tabula.interpreter.compile.python.expressions.builtins import doc_entries
 from tabula.interpreter.dsl.parser import PlainOrigin, parse_block, parse_expr
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.scenarios import find_scenarios, run_scenario_file

@@ -3,13 +3,13 @@
     python -m tabula.dev.gen_docs          write docs/reference.md
     python -m tabula.dev.gen_docs --check  exit 1 if docs/reference.md is not what would be written
 
-Sources: builtin functions from `tabula.interpreter.compile.python.builtins.doc_entries()` and
-`AGGREGATES`; engine names and component attributes from `tabula.interpreter.compile.python.names`;
-statements from the table
-`STATEMENTS` below, checked against the grammar's `-> *_stmt` aliases (a statement added to the
-grammar without an entry here, or an entry the grammar no longer has, is an error); error codes
-from the `"E101"`-style string literals in interpreter/, with the message written next to them.
-"""
+Sources: builtin functions from
+`tabula.interpreter.compile.python.expressions.builtins.doc_entries()` and `AGGREGATES`; engine
+names and component attributes from `tabula.interpreter.compile.python.expressions.names`;
+statements from the table `STATEMENTS` below, checked against the grammar's `-> *_stmt` aliases (a
+statement added to the grammar without an entry here, or an entry the grammar no longer has, is an
+error); error codes from the `"E101"`-style string literals in interpreter/, with the message
+written next to them."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tabula.interpreter.compile.python import builtins, names
+from tabula.interpreter.compile.python.expressions import builtins, names
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "docs" / "reference.md"
@@ -264,7 +264,7 @@ NAMED_LOOKUPS: list[tuple[str, str, str]] = [
 
 def name_problems() -> list[str]:
     """Engine names or attributes that the code defines and this file does not document (or back)."""
-    where = "tools/dev/gen_docs.py and interpreter/compile/python/names.py disagree"
+    where = "tools/dev/gen_docs.py and interpreter/compile/python/expressions/names.py disagree"
     problems = [f"engine name '{n}': {where}" for n in sorted(set(names.SPECIAL_NAMES) ^ set(ENGINE_NAMES))]
     problems += [f"attribute '.{n}': {where}" for n in sorted(set(names.BUILTIN_ATTRS) ^ set(ATTRIBUTES))]
     return problems

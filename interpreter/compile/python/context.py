@@ -16,9 +16,9 @@ from typing import Any
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.base.types import Scope
 from tabula.interpreter.compile.layout import InstanceIds
-from tabula.interpreter.compile.python.effects import EffectCompiler
-from tabula.interpreter.compile.python.exprs import ExprCompiler
+from tabula.interpreter.compile.python.expressions.compiler import ExprCompiler
 from tabula.interpreter.compile.python.module import GenModule
+from tabula.interpreter.compile.python.statements.compiler import EffectCompiler
 from tabula.interpreter.compile.reader import GameReader, Path_
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.load.positions import span_for

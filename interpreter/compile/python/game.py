@@ -19,20 +19,20 @@ from typing import Any
 
 from tabula.interpreter.base.source import Report, did_you_mean
 from tabula.interpreter.compile.layout import build_layouts
-from tabula.interpreter.compile.python.abilities import Abilities
-from tabula.interpreter.compile.python.actions import ActionCompiler
-from tabula.interpreter.compile.python.analysis import FunctionSlot
 from tabula.interpreter.compile.python.cards import HookInfo, compile_hooks, declare_hooks
 from tabula.interpreter.compile.python.context import GameContext
-from tabula.interpreter.compile.python.effects import EffectCompiler
-from tabula.interpreter.compile.python.ending import compile_scoring
-from tabula.interpreter.compile.python.exprs import ExprCompiler
-from tabula.interpreter.compile.python.flow import compile_flow
+from tabula.interpreter.compile.python.expressions.analysis import FunctionSlot
+from tabula.interpreter.compile.python.expressions.compiler import ExprCompiler
 from tabula.interpreter.compile.python.module import GenModule
+from tabula.interpreter.compile.python.sections.abilities import Abilities
+from tabula.interpreter.compile.python.sections.actions import ActionCompiler
+from tabula.interpreter.compile.python.sections.ending import compile_scoring
+from tabula.interpreter.compile.python.sections.flow import compile_flow
+from tabula.interpreter.compile.python.sections.triggers import TriggerCompiler, TriggerSource
+from tabula.interpreter.compile.python.sections.windows import WindowCompiler
 from tabula.interpreter.compile.python.snippets import Snippets
-from tabula.interpreter.compile.python.statements import ProcInfo
-from tabula.interpreter.compile.python.triggers import TriggerCompiler, TriggerSource
-from tabula.interpreter.compile.python.windows import WindowCompiler
+from tabula.interpreter.compile.python.statements.base import ProcInfo
+from tabula.interpreter.compile.python.statements.compiler import EffectCompiler
 from tabula.interpreter.compile.reader import GameReader
 from tabula.interpreter.compile.suspend import Suspension
 from tabula.interpreter.dsl import ast

@@ -14,8 +14,8 @@ from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import Closure
 
 if TYPE_CHECKING:
-    from tabula.interpreter.compile.python.effects import EffectCompiler
-    from tabula.interpreter.compile.python.exprs import ExprCompiler
+    from tabula.interpreter.compile.python.expressions.compiler import ExprCompiler
+    from tabula.interpreter.compile.python.statements.compiler import EffectCompiler
     from tabula.interpreter.dsl.parser import TextOrigin
 
 

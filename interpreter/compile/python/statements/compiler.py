@@ -20,12 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.base.types import ANY, INT, NONE, PLAYER, Scope, a, list_of
-from tabula.interpreter.compile.python.control import ControlStatements
-from tabula.interpreter.compile.python.fragments import literal
-from tabula.interpreter.compile.python.lines import Lines
-from tabula.interpreter.compile.python.machines import MachineCompiler
-from tabula.interpreter.compile.python.moves import MoveStatements
-from tabula.interpreter.compile.python.statements import DICT, PY
+from tabula.interpreter.compile.python.expressions.fragments import literal
+from tabula.interpreter.compile.python.statements.base import DICT, PY
+from tabula.interpreter.compile.python.statements.control import ControlStatements
+from tabula.interpreter.compile.python.statements.lines import Lines
+from tabula.interpreter.compile.python.statements.machines import MachineCompiler
+from tabula.interpreter.compile.python.statements.moves import MoveStatements
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import support
 

@@ -13,9 +13,9 @@ import re
 from typing import Any
 
 from tabula.interpreter.base.types import ANY, COMP, PLAYER, Scope
-from tabula.interpreter.compile.python.analysis import conjuncts, names_in
 from tabula.interpreter.compile.python.cards import instance_holders
 from tabula.interpreter.compile.python.context import GameContext
+from tabula.interpreter.compile.python.expressions.analysis import conjuncts, names_in
 from tabula.interpreter.compile.reader import Path_
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import TriggerDef

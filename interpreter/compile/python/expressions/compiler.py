@@ -42,10 +42,10 @@ calls besides the budget).
 from __future__ import annotations
 
 from tabula.interpreter.base.types import ANY, BOOL, INT, NONE, STR, Scope, join, list_of
-from tabula.interpreter.compile.python.aggregates import aggregate_code
-from tabula.interpreter.compile.python.fragments import Code
-from tabula.interpreter.compile.python.names import NameCompiler
-from tabula.interpreter.compile.python.operators import OperatorCompiler
+from tabula.interpreter.compile.python.expressions.aggregates import aggregate_code
+from tabula.interpreter.compile.python.expressions.fragments import Code
+from tabula.interpreter.compile.python.expressions.names import NameCompiler
+from tabula.interpreter.compile.python.expressions.operators import OperatorCompiler
 from tabula.interpreter.dsl import ast
 
 

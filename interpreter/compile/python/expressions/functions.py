@@ -20,11 +20,11 @@ from typing import Any
 
 from tabula.interpreter.base.source import Report, did_you_mean
 from tabula.interpreter.base.types import ANY, BOOL, COMP, INT, PLAYER, STR, Scope, type_of_value
-from tabula.interpreter.compile.python.analysis import FunctionSlot
-from tabula.interpreter.compile.python.exprbase import ExprBase
-from tabula.interpreter.compile.python.fragments import Code, is_cheap, is_simple
-from tabula.interpreter.compile.python.lowering import lower, lowered, remembering, returning
-from tabula.interpreter.compile.python.precharge import precharge
+from tabula.interpreter.compile.python.expressions.analysis import FunctionSlot
+from tabula.interpreter.compile.python.expressions.base import ExprBase
+from tabula.interpreter.compile.python.expressions.fragments import Code, is_cheap, is_simple
+from tabula.interpreter.compile.python.expressions.lowering import lower, lowered, remembering, returning
+from tabula.interpreter.compile.python.expressions.precharge import precharge
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import budget
 from tabula.interpreter.run.builtins import _MISS_FN, _broken

@@ -17,8 +17,8 @@ from typing import Any
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.base.types import Scope
 from tabula.interpreter.compile.python.cards import HookInfo
-from tabula.interpreter.compile.python.exprs import ExprCompiler
-from tabula.interpreter.compile.python.lines import Lines
+from tabula.interpreter.compile.python.expressions.compiler import ExprCompiler
+from tabula.interpreter.compile.python.statements.lines import Lines
 from tabula.interpreter.compile.suspend import Suspension
 from tabula.interpreter.dsl import ast
 

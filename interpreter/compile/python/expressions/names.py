@@ -30,11 +30,11 @@ from tabula.interpreter.base.types import (
     type_of_value,
 )
 from tabula.interpreter.base.types import a as article
-from tabula.interpreter.compile.python.aggregates import aggregate_code
-from tabula.interpreter.compile.python.builtins import AGGREGATES, BUILTINS, builtin_attr_code
-from tabula.interpreter.compile.python.exprbase import BROKEN
-from tabula.interpreter.compile.python.fragments import Code, literal
-from tabula.interpreter.compile.python.functions import FunctionCompiler
+from tabula.interpreter.compile.python.expressions.aggregates import aggregate_code
+from tabula.interpreter.compile.python.expressions.base import BROKEN
+from tabula.interpreter.compile.python.expressions.builtins import AGGREGATES, BUILTINS, builtin_attr_code
+from tabula.interpreter.compile.python.expressions.fragments import Code, literal
+from tabula.interpreter.compile.python.expressions.functions import FunctionCompiler
 from tabula.interpreter.dsl import ast
 
 # the attributes every component has, and the engine's own names (docs/reference.md lists both)

@@ -24,8 +24,8 @@ from tabula.interpreter.base.types import (
     elem,
     list_of,
 )
-from tabula.interpreter.compile.python.exprbase import ExprBase
-from tabula.interpreter.compile.python.fragments import Code, is_literal, literal
+from tabula.interpreter.compile.python.expressions.base import ExprBase
+from tabula.interpreter.compile.python.expressions.fragments import Code, is_literal, literal
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run.budget import MAX_LIST, each
 from tabula.interpreter.run.builtins import IMPLS

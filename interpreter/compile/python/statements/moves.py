@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, INT, NONE, ZONE, Scope, a
-from tabula.interpreter.compile.python.lines import Lines
-from tabula.interpreter.compile.python.statements import StatementCompiler
-from tabula.interpreter.compile.python.writes import target_name
+from tabula.interpreter.compile.python.statements.base import StatementCompiler
+from tabula.interpreter.compile.python.statements.lines import Lines
+from tabula.interpreter.compile.python.statements.writes import target_name
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import support
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from tabula.interpreter.base.types import PLAYER, Scope
 from tabula.interpreter.compile.python.context import GameContext
-from tabula.interpreter.compile.python.ending import compile_end_checks, fuse_end_checks
+from tabula.interpreter.compile.python.sections.ending import compile_end_checks, fuse_end_checks
 from tabula.interpreter.compile.reader import GameReader, Path_
 from tabula.interpreter.load.positions import span_for
 from tabula.interpreter.model.game import FlowDef

@@ -15,8 +15,14 @@ import re
 
 from tabula.interpreter.base.types import ANY, BOOL, INT, ZONE, Scope, join
 from tabula.interpreter.base.types import a as article
-from tabula.interpreter.compile.python.exprbase import ExprBase
-from tabula.interpreter.compile.python.fragments import NO_VALUE, Code, is_cheap, is_literal, literal
+from tabula.interpreter.compile.python.expressions.base import ExprBase
+from tabula.interpreter.compile.python.expressions.fragments import (
+    NO_VALUE,
+    Code,
+    is_cheap,
+    is_literal,
+    literal,
+)
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import budget
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from tabula.interpreter.base import types as static
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, list_of
-from tabula.interpreter.compile.python.fragments import is_literal, literal
-from tabula.interpreter.compile.python.lines import Lines
-from tabula.interpreter.compile.python.statements import PY, StatementCompiler
+from tabula.interpreter.compile.python.expressions.fragments import is_literal, literal
+from tabula.interpreter.compile.python.statements.base import PY, StatementCompiler
+from tabula.interpreter.compile.python.statements.lines import Lines
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import budget, support
 

@@ -15,7 +15,7 @@ from tabula.interpreter.base.source import did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, PLAYER, Scope
 from tabula.interpreter.compile.python.cards import instance_holders
 from tabula.interpreter.compile.python.context import GameContext
-from tabula.interpreter.compile.python.modifiers import Contribution, rule_source, value_source
+from tabula.interpreter.compile.python.sections.modifiers import Contribution, rule_source, value_source
 from tabula.interpreter.compile.reader import Path_, origin_of
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import parse_expr

@@ -18,15 +18,15 @@ from typing import Any
 from tabula.interpreter.base.source import Report, Span
 from tabula.interpreter.base.types import ANY, BOOL, COMP, INT, NONE, PLAYER, ZONE, Scope, list_of
 from tabula.interpreter.base.types import a as article
-from tabula.interpreter.compile.python.analysis import (
+from tabula.interpreter.compile.python.expressions.analysis import (
     FunctionSlot,
     mark_expensive,
     mark_recursion,
     name_uses,
     node_count,
 )
-from tabula.interpreter.compile.python.fragments import Code, is_literal, is_simple
-from tabula.interpreter.compile.python.lowering import lowered, returning
+from tabula.interpreter.compile.python.expressions.fragments import Code, is_literal, is_simple
+from tabula.interpreter.compile.python.expressions.lowering import lowered, returning
 from tabula.interpreter.compile.python.module import GenModule
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import Closure, CompiledGame

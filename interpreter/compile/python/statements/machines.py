@@ -22,8 +22,8 @@ from typing import Any
 
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import PLAYER, Scope, elem
-from tabula.interpreter.compile.python.calls import CallStatements
-from tabula.interpreter.compile.python.lines import Lines
+from tabula.interpreter.compile.python.statements.calls import CallStatements
+from tabula.interpreter.compile.python.statements.lines import Lines
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import support
 from tabula.interpreter.run.runtime import CALL, SUSPEND

@@ -14,9 +14,9 @@ from typing import Any
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.base.types import ANY, PLAYER, ZONE, Scope, elem
 from tabula.interpreter.base.types import a as article
-from tabula.interpreter.compile.python.analysis import and_chain, conjuncts, names_in
 from tabula.interpreter.compile.python.context import GameContext
-from tabula.interpreter.compile.python.windows import ActionSource
+from tabula.interpreter.compile.python.expressions.analysis import and_chain, conjuncts, names_in
+from tabula.interpreter.compile.python.sections.windows import ActionSource
 from tabula.interpreter.compile.reader import origin_of
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import parse_expr, parse_template

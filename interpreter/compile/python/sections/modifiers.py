@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.base.types import ANY, COMP, PLAYER, Scope
-from tabula.interpreter.compile.python.exprs import ExprCompiler
-from tabula.interpreter.compile.python.fragments import is_literal, literal
+from tabula.interpreter.compile.python.expressions.compiler import ExprCompiler
+from tabula.interpreter.compile.python.expressions.fragments import is_literal, literal
 from tabula.interpreter.dsl import ast
 
 

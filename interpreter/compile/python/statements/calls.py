@@ -11,9 +11,9 @@ from __future__ import annotations
 from tabula.interpreter.base.source import did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, Scope
 from tabula.interpreter.compile.python.cards import HookInfo
-from tabula.interpreter.compile.python.lines import Lines
-from tabula.interpreter.compile.python.statements import PY, ProcInfo
-from tabula.interpreter.compile.python.writes import WriteStatements
+from tabula.interpreter.compile.python.statements.base import PY, ProcInfo
+from tabula.interpreter.compile.python.statements.lines import Lines
+from tabula.interpreter.compile.python.statements.writes import WriteStatements
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import support
 

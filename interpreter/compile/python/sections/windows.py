@@ -14,8 +14,8 @@ from typing import Any
 
 from tabula.interpreter.base.source import Report, Span
 from tabula.interpreter.base.types import PLAYER, Scope
-from tabula.interpreter.compile.python.analysis import and_chain, conjuncts, names_in, shape
-from tabula.interpreter.compile.python.exprs import ExprCompiler
+from tabula.interpreter.compile.python.expressions.analysis import and_chain, conjuncts, names_in, shape
+from tabula.interpreter.compile.python.expressions.compiler import ExprCompiler
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import support
 

@@ -13,9 +13,15 @@ from __future__ import annotations
 import re
 
 from tabula.interpreter.base.types import ANY, BOOL, INT, NONE, Scope, elem, list_of
-from tabula.interpreter.compile.python.analysis import equal_to, first_of_each_key
-from tabula.interpreter.compile.python.exprbase import ExprBase
-from tabula.interpreter.compile.python.fragments import Code, is_cheap, is_simple, mentions, split_and
+from tabula.interpreter.compile.python.expressions.analysis import equal_to, first_of_each_key
+from tabula.interpreter.compile.python.expressions.base import ExprBase
+from tabula.interpreter.compile.python.expressions.fragments import (
+    Code,
+    is_cheap,
+    is_simple,
+    mentions,
+    split_and,
+)
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run.budget import each
 from tabula.interpreter.run.builtins import (

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.base.types import INT, Scope, elem
-from tabula.interpreter.compile.python.lines import Lines
-from tabula.interpreter.compile.python.statements import PY, StatementCompiler
+from tabula.interpreter.compile.python.statements.base import PY, StatementCompiler
+from tabula.interpreter.compile.python.statements.lines import Lines
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import support
 
