@@ -8,7 +8,7 @@ bundled games are listed beside each limit) and low enough that refusing is inst
 
 from __future__ import annotations
 
-# ---------------------------------------------------------------- YAML files (yamlsource.py)
+# ---------------------------------------------------------------- YAML files (load/yamlsource.py)
 MAX_FILE_BYTES = 1 << 20
 """Bytes in one YAML file (the largest bundled file has 27 KB)."""
 
@@ -38,7 +38,7 @@ MAX_BLOCK_DEPTH = 16
 """Statement blocks nested inside each other (`if` in `for` in ...; bundled games: 4). Generated
 code nests a Python block for each, and Python refuses more than 20 static blocks."""
 
-# ---------------------------------------------------------------- game sizes (schema.py)
+# ---------------------------------------------------------------- game sizes (load/gamelimits.py)
 MAX_PLAYERS = 100
 """`game.players.max`: every state holds one instance of each per-player zone, counter and
 variable for each possible seat."""

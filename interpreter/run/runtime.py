@@ -206,7 +206,7 @@ class Runtime:
             raise GameRuntimeError(_describe(err), span) from err
 
     # -- end checks
-    probing = False  # a runtime that re-poses a decision tests no end check (Engine._Probe)
+    probing = False  # a runtime that re-poses a decision tests no end check (decisions._Probe)
 
     def fire_end_checks(self) -> bool:
         """Evaluate the game's end checks; push the effect of each that newly holds. True if any did."""

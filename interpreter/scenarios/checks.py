@@ -1,5 +1,5 @@
 """Boundary checks of a scenario file's values, called before each value is used: pack references
-by `Run.load` (scenario_run.py), zones and `given` values by `GivenWriter` (scenario_given.py).
+by `Run.load` (runner.py), zones and `given` values by `GivenWriter` (given.py).
 
 A scenario names packs (confined to the scenario's folder, the game's folder and, under a
 `scenarios` folder, the folder holding it: a scenario never reads a file elsewhere; S006), zones
