@@ -3,8 +3,11 @@ what went into it (a game file, an option, the engine) makes a new entry."""
 
 from __future__ import annotations
 
+import os
+import pickle
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
     monkeypatch.setenv("TABULA_CACHE_DIR", str(folder))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # a key of this test's own
     monkeypatch.delenv("TABULA_NO_CACHE", raising=False)
     return folder
 
@@ -156,3 +160,163 @@ def test_a_game_named_by_another_path_shows_that_path(
     assert files and all(not f.startswith("/") for f in files), files
     assert all(str(span.file).startswith("/") for span in absolute.block_spans.values())
     assert len(entries(cache_dir)) == 2
+
+
+# ------------------------------------------------------------------ a cache that runs nothing it finds
+
+
+class Planted:
+    """An object whose unpickling creates a file: what an attacker would plant as a cache entry."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (open, (str(self.marker), "w"))
+
+
+@pytest.fixture
+def compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The games compiled afresh (a cache miss) from now on."""
+    from tabula.interpreter import engine
+
+    done: list[str] = []
+    compile_game = engine._compile
+
+    def counted(folder: Path, *args: Any) -> Any:
+        done.append(folder.name)
+        return compile_game(folder, *args)
+
+    monkeypatch.setattr(engine, "_compile", counted)
+    return done
+
+
+def test_a_warm_start_hits_the_cache(cache_dir: Path, compiles: list[str]) -> None:
+    load_game("high-card")
+    load_game("high-card")
+    assert compiles == ["high-card"] and len(entries(cache_dir)) == 1
+    key = cache_dir.parent / "state" / "tabula" / "cache-key"
+    assert key.stat().st_mode & 0o777 == 0o600 and key.parent.stat().st_mode & 0o777 == 0o700
+    assert cache_dir.stat().st_mode & 0o777 == 0o700  # a folder the cache made is private
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["bare-pickle", "sealed-with-another-key"])
+def test_a_planted_entry_is_never_unpickled(
+    cache_dir: Path, tmp_path: Path, compiles: list[str], sealed: bool
+) -> None:
+    """A pickle that would run code, put where the game's entry is (bare, or in the entry format with a
+    seal made under a key the attacker chose): never loaded, the game compiled again and playable."""
+    from tabula.interpreter.compile.python import cache
+
+    load_game("high-card")
+    (entry,) = entries(cache_dir)
+    marker = tmp_path / "planted-code-ran"
+    payload = pickle.dumps(Planted(marker))
+    entry.write_bytes(cache.seal(b"k" * 32, entry.stem, payload) if sealed else payload)
+    game = load_game("high-card")
+    assert not marker.exists()
+    assert compiles == ["high-card", "high-card"]
+    assert Engine(game).new_game(2, 1)["dec"] is not None
+    assert entry.read_bytes().startswith(cache.MAGIC) and payload not in entry.read_bytes()
+
+
+def test_a_tampered_entry_is_compiled_again(cache_dir: Path, compiles: list[str]) -> None:
+    load_game("high-card")
+    (entry,) = entries(cache_dir)
+    blob = bytearray(entry.read_bytes())
+    blob[-20] ^= 1  # one bit of the pickle, the seal kept
+    entry.write_bytes(bytes(blob))
+    load_game("high-card")
+    assert compiles == ["high-card", "high-card"]
+    load_game("high-card")  # the entry written anew is good
+    assert compiles == ["high-card", "high-card"]
+
+
+def test_an_entry_under_another_name_is_compiled_again(
+    cache_dir: Path, tmp_path: Path, compiles: list[str]
+) -> None:
+    """A genuine entry copied over another game's entry: the seal covers the key too."""
+    shutil.copytree(ROOT / "gamedefs" / "high-card", tmp_path / "hc")
+    load_game("high-card")
+    load_game(tmp_path / "hc")
+    first, second = entries(cache_dir)
+    second.write_bytes(first.read_bytes())
+    load_game("high-card")
+    load_game(tmp_path / "hc")
+    assert len(compiles) == 3  # the overwritten one only
+
+
+def refused(capsys: pytest.CaptureFixture[str], folder: Path) -> str:
+    """The one line said on stderr about a refused cache folder."""
+    err = capsys.readouterr().err
+    assert err.count("not using the compile cache") == 1, err
+    assert f"the folder {folder} is not safe" in err and "TABULA_CACHE_DIR" in err
+    return err
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o702], ids=["world", "group", "others-only"])
+def test_a_cache_folder_others_can_write_to_is_refused(
+    cache_dir: Path, compiles: list[str], capsys: pytest.CaptureFixture[str], mode: int
+) -> None:
+    cache_dir.mkdir(mode=0o700)
+    cache_dir.chmod(mode)
+    load_game("high-card")
+    load_game("high-card")  # said once
+    assert f"other users can write to it (mode {mode:o})" in refused(capsys, cache_dir)
+    assert compiles == ["high-card", "high-card"] and entries(cache_dir) == []
+
+
+def test_a_cache_folder_owned_by_another_user_is_refused(
+    cache_dir: Path, compiles: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load_game("high-card")  # a good entry, then the folder is someone else's
+    owner = cache_dir.stat().st_uid
+    monkeypatch.setattr(os, "getuid", lambda: owner + 1)
+    load_game("high-card")
+    assert f"owned by another user (uid {owner}, you are {owner + 1})" in refused(capsys, cache_dir)
+    assert compiles == ["high-card", "high-card"]
+
+
+def test_the_default_folder_is_checked_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiles: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("TABULA_CACHE_DIR", raising=False)
+    monkeypatch.delenv("TABULA_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    (tmp_path / "tabula").mkdir(mode=0o700)
+    (tmp_path / "tabula").chmod(0o757)
+    load_game("high-card")
+    refused(capsys, tmp_path / "tabula")
+
+
+def test_a_key_file_open_to_others_is_refused(
+    cache_dir: Path, compiles: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = cache_dir.parent / "state" / "tabula" / "cache-key"
+    key.parent.mkdir(parents=True)
+    key.write_bytes(b"k" * 32)
+    key.chmod(0o644)
+    load_game("high-card")
+    err = capsys.readouterr().err
+    assert f"the key file {key} is not safe (other users can read or write it (mode 644))" in err
+    assert entries(cache_dir) == []
+
+
+def test_a_command_says_why_once(cache_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tabula.cli.main import main
+
+    cache_dir.mkdir(mode=0o700)
+    cache_dir.chmod(0o777)
+    assert main(["check", "high-card"]) == 0
+    assert "chmod 700" in refused(capsys, cache_dir)
+
+
+def test_no_user_ids_no_owner_check(
+    cache_dir: Path, compiles: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows has no os.getuid (nor POSIX modes): the cache works without the checks."""
+    monkeypatch.delattr(os, "getuid")
+    load_game("high-card")
+    load_game("high-card")
+    assert compiles == ["high-card"]
