@@ -80,6 +80,7 @@ def _game(read: GameReader, chosen_options: dict[str, Any]) -> CompiledGame:
         vars={},
         marks={},
         mark_types={},
+        counters_set=set(),
     )
 
 

@@ -173,6 +173,8 @@ class CompiledGame:
     zone_layouts: list[ZoneLayout] = field(default_factory=list)  # per zone instance
     zone_owner: list[int | None] = field(default_factory=list)  # per zone instance
     counter_count: int = 0
+    # counters a rule may write past their min/max (`set C = e`, either end of a `take`); None: unknown
+    counters_set: set[str] | None = None
     # each block's generated function f(rt, frame) (None for the bodies that only coverage counts)
     blocks: list[Any] = field(default_factory=list)
     window_actions: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # (block, pc) -> actions

@@ -6,8 +6,12 @@ that is not JSON (or holds NaN, an integer of thousands of digits, nesting too d
 or version, a save of another game or of another layout of this game (components, zones, counters,
 vars, marks, options, actions), and a state this game could not be in:
 
-- the schema: exactly the engine's keys, each of the right type and length for the game's layout
-  (zone instances, components, counters, vars per player, marks per component);
+- the schema: exactly the engine's keys, each of the right JSON type at every depth and the right
+  length for the game's layout (zone instances, components, counters, vars per player, marks per
+  component); each problem names its path (`state.dec.k: expected a text ..., got a list`);
+- the game's types (savetypes.py): counters integers a rule can keep, within their min/max unless a
+  rule may write past them (`CompiledGame.counters_set`); options of their declared types; vars,
+  marks (their default's type) and the frames' locals of the static types the compiler gives them;
 - known ids: component ids, zone instances, players, action indices, the frame stack's blocks and
   pcs (the flow driver at the bottom, resumable blocks of the game at one of their pcs above it);
 - every component in at most one zone, and `loc` saying where each one is;
@@ -27,11 +31,23 @@ import re
 from typing import Any
 
 from tabula.interpreter.base import limits
-from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.base.types import ANY
+from tabula.interpreter.load.options import declared_specs, type_of
+from tabula.interpreter.model.game import CompiledGame, CounterLayout
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.decisions import recompute_decision
 from tabula.interpreter.run.flow import STAGES as FLOW_STAGES
 from tabula.interpreter.run.runtime import MAX_DEPTH
+from tabula.interpreter.run.savetypes import (
+    Sizes,
+    expected,
+    first_misfit,
+    is_int,
+    is_number_kept,
+    mark_type,
+    misfit,
+    type_words,
+)
 
 FORMAT = "tabula-save"
 VERSION = 1
@@ -41,6 +57,7 @@ ENDINGS = (None, "immediately", "after_turn", "final_turns")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LOCAL = re.compile(r"@?[A-Za-z_][A-Za-z0-9_]*")  # '@it1': a loop's hidden locals
 _MAX_PROBLEMS = 20
+UNCHECKED = "state: a value of a shape the checks did not foresee"
 
 
 Problem = tuple[str, str]  # (code, message)
@@ -145,7 +162,12 @@ def _short(text: str) -> str:
 
 def validate_state(game: CompiledGame, st: Any) -> None:
     """Raise `InvalidSave` unless `st` is a state `game` could be in (see the module docstring)."""
-    problems = state_problems(game, st)
+    try:
+        problems = state_problems(game, st)
+    except (TypeError, ValueError, LookupError, AttributeError, RecursionError):
+        # every check reads only what an earlier one found sound (the property test in
+        # tests/run/test_save_types.py mutates every field): this is a last guard, never the answer
+        problems = [("L004", UNCHECKED)]
     if problems:
         raise InvalidSave(problems)
 
@@ -153,22 +175,23 @@ def validate_state(game: CompiledGame, st: Any) -> None:
 def state_problems(game: CompiledGame, st: Any) -> list[Problem]:
     """Every problem found; later checks run only when what they read is sound."""
     if not isinstance(st, dict):
-        return [("L004", "the state is not a mapping")]
+        return [("L004", expected("state", "an object", st))]
     if set(st) != STATE_KEYS:
         missing, extra = sorted(STATE_KEYS - set(st)), sorted(map(str, set(st) - STATE_KEYS))
-        return [("L004", f"the state's keys: missing {missing}, unknown {extra}")]
+        return [("L004", f"state: the state's keys: missing {missing}, unknown {extra}")]
     out: list[Problem] = []
     n = _players(game, st, out)
     if n is None:
         return out
+    sizes = _sizes(game, st)
     _zones(game, st, out)
     _counters(game, st, out)
-    _vars(game, st, n, out)
-    _marks_and_reveals(game, st, out)
+    _vars(game, st, sizes, out)
+    _marks_and_reveals(game, st, sizes, out)
     _options(game, st, out)
     _rng(st, out)
     _flow(game, st, n, out)
-    _stack(game, st, out)
+    _stack(game, st, sizes, out)
     if not out:
         _decision(game, st, n, out)
     if not out:
@@ -176,21 +199,28 @@ def state_problems(game: CompiledGame, st: Any) -> list[Problem]:
     return out
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _ints(x: Any, length: int | None = None) -> bool:
-    return isinstance(x, list) and all(_is_int(i) for i in x) and (length is None or len(x) == length)
+    return isinstance(x, list) and all(is_int(i) for i in x) and (length is None or len(x) == length)
+
+
+def _sizes(game: CompiledGame, st: State) -> Sizes:
+    return Sizes(len(st["names"]), len(game.components), len(game.zone_layouts))
 
 
 def _players(game: CompiledGame, st: State, out: list[Problem]) -> int | None:
     names, t = st["names"], st["t"]
-    if not isinstance(names, list) or not all(isinstance(x, str) and x for x in names):
-        out.append(("L004", "'names' must be a list of player names"))
+    if not isinstance(names, list):
+        out.append(("L004", expected("state.names", "a list of player names", names)))
         return None
-    if not isinstance(t, dict) or not _is_int(t.get("n")) or t["n"] != len(names):
-        out.append(("L004", "'t.n' must be the number of players' names"))
+    bad = next((i for i, x in enumerate(names) if not isinstance(x, str) or not x), None)
+    if bad is not None:
+        out.append(("L004", expected(f"state.names.{bad}", "a player's name", names[bad])))
+        return None
+    if not isinstance(t, dict):
+        out.append(("L004", expected("state.t", "an object (the flow position)", t)))
+        return None
+    if not is_int(t.get("n")) or t["n"] != len(names):
+        out.append(("L004", "state.t.n: must be the number of players' names"))
         return None
     if not game.min_players <= len(names) <= game.max_players:
         out.append(
@@ -205,13 +235,15 @@ def _players(game: CompiledGame, st: State, out: list[Problem]) -> int | None:
 def _zones(game: CompiledGame, st: State, out: list[Problem]) -> None:
     z, loc, ncomp, nzones = st["z"], st["loc"], len(game.components), len(game.zone_layouts)
     if not isinstance(z, list) or len(z) != nzones or not all(_ints(zone) for zone in z):
-        out.append(("L005", f"'z' must be {nzones} lists of component ids, one per zone instance"))
+        out.append(("L005", f"state.z: must be {nzones} lists of component ids, one per zone instance"))
         return
     if not _ints(loc, ncomp) or not all(-1 <= x < nzones for x in loc):
-        out.append(("L005", f"'loc' must give a zone instance (or -1) for each of the {ncomp} components"))
+        out.append(
+            ("L005", f"state.loc: must give a zone instance (or -1) for each of the {ncomp} components")
+        )
         return
     seen: dict[int, int] = {}
-    n = len(st["names"]) if isinstance(st["names"], list) else 0
+    n = len(st["names"])
     for i, zone in enumerate(z):
         owner = game.zone_owner[i] if i < len(game.zone_owner) else None
         if zone and owner is not None and owner >= n:
@@ -234,69 +266,131 @@ def _zones(game: CompiledGame, st: State, out: list[Problem]) -> None:
 
 
 def _counters(game: CompiledGame, st: State, out: list[Problem]) -> None:
-    # Not their bounds: `set` (and a scenario's `given`) may write any integer into a counter.
-    if not _ints(st["c"], game.counter_count):
-        out.append(("L004", f"'c' must be {game.counter_count} integers"))
+    """Integers a rule can keep; within its min/max unless a rule may write past them (`set C = e`
+    and `take` may, as may a counter's initial value out of its bounds: docs/language.md)."""
+    c = st["c"]
+    if not isinstance(c, list) or len(c) != game.counter_count:
+        out.append(("L004", f"state.c: must be {game.counter_count} integers"))
+        return
+    bad = next((i for i, x in enumerate(c) if not is_number_kept(x)), None)
+    if bad is not None:
+        path = f"state.c.{bad} (counter '{_counter_at(game, bad).name}')"
+        if is_int(c[bad]):
+            out.append(("L004", f"{path}: a number of more than {limits.MAX_NUMBER_DIGITS} digits"))
+        else:
+            out.append(("L004", expected(path, "a number", c[bad])))
+        return
+    for layout in _bounded(game):
+        lo, hi = layout.min, layout.max
+        end = layout.base + layout.width * (game.max_players if layout.per_player else 1)
+        found = next(
+            (
+                i
+                for i in range(layout.base, end)
+                if (lo is not None and c[i] < lo) or (hi is not None and c[i] > hi)
+            ),
+            None,
+        )
+        if found is not None:
+            bounds = f"{'' if lo is None else lo}..{'' if hi is None else hi}"
+            out.append(
+                (
+                    "L004",
+                    f"state.c.{found} (counter '{layout.name}'): {c[found]} is out of its bounds {bounds}",
+                )
+            )
 
 
-def _typed(value: Any, kind: str, n: int, ncomp: int) -> bool:
-    """Whether a var's value can be of its declared type (ids in range); other types: any JSON."""
-    if kind in ("players", "components"):
-        return isinstance(value, list) and all(_typed(x, kind[:-1], n, ncomp) for x in value)
-    if value is None:
-        return True
-    if kind == "player":
-        return _is_int(value) and 0 <= value < n
-    if kind == "component":
-        return _is_int(value) and 0 <= value < ncomp
-    if kind == "int":
-        return _is_int(value)
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind in ("str", "symbol"):
-        return isinstance(value, str)
-    if kind == "list":
-        return isinstance(value, list)
-    return True
+def _counter_at(game: CompiledGame, index: int) -> CounterLayout:
+    """The counter whose instances hold state.c[index]."""
+    return next(
+        layout
+        for layout in game.counters.values()
+        if layout.base <= index < layout.base + layout.width * (game.max_players if layout.per_player else 1)
+    )
 
 
-def _vars(game: CompiledGame, st: State, n: int, out: list[Problem]) -> None:
+def _bounded(game: CompiledGame) -> list[CounterLayout]:
+    """The counters no rule can move past their min/max: none when the compile did not say which."""
+    if game.counters_set is None:
+        return []
+    out = []
+    for layout in game.counters.values():
+        initial = layout.initial.values() if isinstance(layout.initial, dict) else [layout.initial]
+        inside = all(
+            is_int(x) and (layout.min is None or x >= layout.min) and (layout.max is None or x <= layout.max)
+            for x in initial
+        )
+        if (
+            (layout.min is not None or layout.max is not None)
+            and layout.name not in game.counters_set
+            and inside
+        ):
+            out.append(layout)
+    return out
+
+
+def _vars(game: CompiledGame, st: State, sizes: Sizes, out: list[Problem]) -> None:
     v = st["v"]
     if not isinstance(v, dict) or set(v) != set(game.vars):
-        out.append(("L004", f"'v' must hold exactly the game's vars: {sorted(game.vars)}"))
+        out.append(("L004", f"state.v: must hold exactly the game's vars: {sorted(game.vars)}"))
         return
     for name, layout in game.vars.items():
-        values = v[name] if layout.per_player else [v[name]]
-        if layout.per_player and (not isinstance(values, list) or len(values) != n):
-            out.append(("L004", f"var {name} must hold one value per player"))
-            continue
-        kind = layout.type or "any"
-        if not all(_typed(x, kind, n, len(game.components)) for x in values):
-            out.append(("L004", f"var {name} must hold {kind} values"))
+        values, path = v[name], f"state.v.{name}"
+        if layout.per_player:
+            if not isinstance(values, list) or len(values) != sizes.players:
+                out.append(("L004", f"{path}: var {name} must hold one value per player ({sizes.players})"))
+                continue
+            found = first_misfit(path, values, layout.type, sizes)
+        else:
+            found = misfit(path, values, layout.type or ANY, sizes)
+        if found:
+            out.append(("L004", f"{found} (var {name} holds {type_words(layout.type)} values)"))
 
 
-def _marks_and_reveals(game: CompiledGame, st: State, out: list[Problem]) -> None:
+def _marks_and_reveals(game: CompiledGame, st: State, sizes: Sizes, out: list[Problem]) -> None:
     m, ncomp = st["m"], len(game.components)
     if not isinstance(m, dict) or set(m) != set(game.marks):
-        out.append(("L004", f"'m' must hold exactly the game's marks: {sorted(game.marks)}"))
-    elif any(not isinstance(values, list) or len(values) != ncomp for values in m.values()):
-        out.append(("L004", f"every mark must hold one value per component ({ncomp})"))
+        out.append(("L004", f"state.m: must hold exactly the game's marks: {sorted(game.marks)}"))
+    else:
+        for name, values in m.items():
+            if not isinstance(values, list):
+                out.append(("L004", expected(f"state.m.{name}", f"a list of {ncomp} values", values)))
+                continue
+            if len(values) != ncomp:
+                out.append(
+                    ("L004", f"state.m.{name}: every mark must hold one value per component ({ncomp})")
+                )
+                continue
+            kind = mark_type(game.marks[name])
+            found = first_misfit(f"state.m.{name}", values, kind, sizes)
+            if found:
+                out.append(("L004", f"{found} (mark {name} holds {type_words(kind)} values)"))
     if not _ints(st["rv"], ncomp) or any(x not in (0, 1) for x in st["rv"]):
-        out.append(("L004", f"'rv' must be 0 or 1 for each of the {ncomp} components"))
+        out.append(("L004", f"state.rv: must be 0 or 1 for each of the {ncomp} components"))
 
 
 def _options(game: CompiledGame, st: State, out: list[Problem]) -> None:
     o = st["o"]
     if not isinstance(o, dict) or set(o) != set(game.options):
-        out.append(("L004", f"'o' must hold exactly the game's options: {sorted(game.options)}"))
-    elif any(not isinstance(x, bool | int | str) for x in o.values()):
-        out.append(("L004", "an option's value must be true/false, a number or text"))
+        out.append(("L004", f"state.o: must hold exactly the game's options: {sorted(game.options)}"))
+        return
+    specs = game.option_specs or declared_specs(game.options)
+    for name, value in o.items():
+        spec = specs.get(name)
+        if spec is None:  # an option the game declares without a type: a value options can hold
+            if type_of(value) is None:
+                out.append(("L004", expected(f"state.o.{name}", "true/false, a number or a text", value)))
+            continue
+        problem = spec.problem(value)
+        if problem:
+            out.append(("L004", f"state.o.{name}: {problem}"))
 
 
 def _rng(st: State, out: list[Problem]) -> None:
     words = st["rng"]
     if not _ints(words, 2) or not all(0 <= w < 1 << 64 for w in words) or words == [0, 0]:
-        out.append(("L004", "'rng' must be two 64-bit words, not both 0"))
+        out.append(("L004", "state.rng: must be two 64-bit words, not both 0"))
 
 
 _FLOW_TYPES: dict[str, tuple[type | None, ...]] = {
@@ -318,6 +412,13 @@ _FLOW_TYPES: dict[str, tuple[type | None, ...]] = {
     "decisions": (int,),
 }
 _FLOW_OPTIONAL: dict[str, tuple[type | None, ...]] = {"pause": (str, None), "paused": (bool,)}
+_TYPE_WORDS: dict[type | None, str] = {
+    str: "a text",
+    int: "a number",
+    list: "a list",
+    bool: "true/false",
+    None: "null",
+}
 
 
 def _of_type(value: Any, types: tuple[type | None, ...]) -> bool:
@@ -325,111 +426,134 @@ def _of_type(value: Any, types: tuple[type | None, ...]) -> bool:
         return None in types
     if isinstance(value, bool):
         return bool in types
+    if isinstance(value, int) and value.bit_length() > limits.MAX_NUMBER_BITS:
+        return False
     return any(kind is not None and kind is not bool and isinstance(value, kind) for kind in types)
 
 
 def _flow(game: CompiledGame, st: State, n: int, out: list[Problem]) -> None:
     t = st["t"]
     if not set(_FLOW_TYPES) <= set(t) <= set(_FLOW_TYPES) | set(_FLOW_OPTIONAL):
-        out.append(("L004", f"'t' must hold the flow position: {sorted(_FLOW_TYPES)}"))
+        out.append(("L004", f"state.t: must hold the flow position: {sorted(_FLOW_TYPES)}"))
         return
     types = {**_FLOW_TYPES, **_FLOW_OPTIONAL}
-    wrong = sorted(key for key in t if not _of_type(t[key], types[key]))
+    wrong = [key for key in sorted(t) if not _of_type(t[key], types[key])]
     if wrong:
-        out.append(("L004", f"flow position entries of the wrong type: {wrong}"))
+        for key in wrong:
+            what = " or ".join(_TYPE_WORDS[kind] for kind in types[key])
+            out.append(("L004", expected(f"state.t.{key}", what, t[key])))
         return
     if t["stage"] not in STAGES:
-        out.append(("L004", f"unknown stage {_short(repr(t['stage']))}"))
+        out.append(("L004", f"state.t.stage: unknown stage {_short(repr(t['stage']))}"))
     if t["ending"] not in ENDINGS:
-        out.append(("L004", f"unknown way of ending {_short(repr(t['ending']))}"))
+        out.append(("L004", f"state.t.ending: unknown way of ending {_short(repr(t['ending']))}"))
     checks = {check.id for check in game.end_checks}
     if not all(isinstance(x, str) and x in checks for x in t["fired"]):
-        out.append(("L004", "'t.fired' must name end checks of the game"))
+        out.append(("L004", "state.t.fired: must name end checks of the game"))
     players = [t["active"], t["trigger"], *t["final"], *(t["winners"] or [])]
-    if not all(x is None or (_is_int(x) and 0 <= x < n) for x in players) or not 0 <= t["next"] < n:
-        out.append(("L004", "the flow position names a player who is not in the game"))
+    if not all(x is None or (is_int(x) and 0 <= x < n) for x in players) or not 0 <= t["next"] < n:
+        out.append(("L004", "state.t: the flow position names a player who is not in the game"))
     phases = len(game.flow.phases) if game.flow is not None else 0
     if not all(t[k] >= 0 for k in ("round", "turn", "skips", "decisions")) or not 0 <= t["phase"] <= phases:
-        out.append(("L004", "the flow position holds a negative count or an unknown phase"))
+        out.append(("L004", "state.t: the flow position holds a negative count or an unknown phase"))
 
 
-def _stack(game: CompiledGame, st: State, out: list[Problem]) -> None:
+def _stack(game: CompiledGame, st: State, sizes: Sizes, out: list[Problem]) -> None:
     """Frames `[block, pc, locals]`: the flow driver at the bottom (pc 0), above it resumable blocks
-    of this game (compile/machines.py) at one of their pcs, locals a mapping of local names."""
+    of this game (compile/machines.py) at one of their pcs, locals a mapping of local names, each
+    holding a value of the type the block's code gives it."""
     stk = st["stk"]
     if not isinstance(stk, list) or len(stk) > MAX_DEPTH:
-        out.append(("L005", f"'stk' must be a list of at most {MAX_DEPTH} frames"))
+        out.append(("L005", f"state.stk: must be a list of at most {MAX_DEPTH} frames"))
         return
     for i, fr in enumerate(stk):
-        if not _frame(game, fr, i == 0):
-            out.append(("L005", f"frame {i} of the stack is not [block, pc, locals] of this game"))
+        found = _frame(game, fr, f"state.stk.{i}", i == 0, sizes)
+        if found:
+            out.append(("L005", found))
             return
     if not stk and st["t"]["stage"] != "done":
-        out.append(("L005", "the stack is empty but the game is not over"))
+        out.append(("L005", "state.stk: the stack is empty but the game is not over"))
 
 
-def _frame(game: CompiledGame, fr: Any, bottom: bool) -> bool:
-    if not (isinstance(fr, list) and len(fr) == 3 and _is_int(fr[0]) and _is_int(fr[1])):
-        return False
+def _frame(game: CompiledGame, fr: Any, path: str, bottom: bool, sizes: Sizes) -> str | None:
+    """Why `fr` is not a frame of this game, or None."""
+    if not (isinstance(fr, list) and len(fr) == 3 and is_int(fr[0]) and is_int(fr[1])):
+        return f"{path}: a frame is [block, pc, locals] (two numbers and an object)"
     block, pc, local_vars = fr
     if bottom:  # the flow driver keeps its position in t, not in pc
         if block != game.main_block or pc != 0:
-            return False
+            return f"{path}: the bottom frame must be the flow driver's ([{game.main_block}, 0, ...])"
     elif block not in game.block_pcs or not 0 <= pc < game.block_pcs[block]:
-        return False
+        return f"{path}: block {block} at pc {pc} is not a resumable point of this game"
     if not isinstance(local_vars, dict):
-        return False
-    return all(isinstance(k, str) and _LOCAL.fullmatch(k) for k in local_vars)
+        return expected(f"{path}.2", "an object (the frame's locals)", local_vars)
+    bad = next((k for k in local_vars if not isinstance(k, str) or not _LOCAL.fullmatch(k)), None)
+    if bad is not None:
+        return f"{path}.2: {_short(repr(bad))} is not the name of a local"
+    types = game.block_local_types.get(block, {})
+    for name, value in local_vars.items():
+        found = misfit(f"{path}.2.{name}", value, types.get(name, ANY), sizes)
+        if found:
+            return found
+    return None
+
+
+_DECISION_KEYS = {
+    "choose": {"t", "k", "p", "ids", "v", "var", "prompt"},
+    "window": {"k", "p", "ids", "v", "prompt"},
+}
 
 
 def _decision(game: CompiledGame, st: State, n: int, out: list[Problem]) -> None:
     dec = st["dec"]
     if dec is None:
         if st["t"]["stage"] != "done" and not st["t"].get("paused"):
-            out.append(("L006", "no decision is pending, yet the game is neither over nor paused"))
+            out.append(("L006", "state.dec: no decision is pending, yet the game is neither over nor paused"))
         return
-    keys = {
-        "choose": {"t", "k", "p", "ids", "v", "var", "prompt"},
-        "window": {"k", "p", "ids", "v", "prompt"},
-    }
-    if not isinstance(dec, dict) or dec.get("k") not in keys or set(dec) != keys[dec["k"]]:
-        out.append(("L006", "the pending decision must be a 'choose' or a 'window' with its keys"))
+    if not isinstance(dec, dict):
+        out.append(("L006", expected("state.dec", "an object (the pending decision) or null", dec)))
+        return
+    kind = dec.get("k")
+    if not isinstance(kind, str):
+        out.append(("L006", expected("state.dec.k", "a text ('choose' or 'window')", kind)))
+        return
+    if kind not in _DECISION_KEYS or set(dec) != _DECISION_KEYS[kind]:
+        out.append(("L006", "state.dec: the pending decision must be a 'choose' or a 'window' with its keys"))
         return
     ids, values = dec["ids"], dec["v"]
-    if not (_is_int(dec["p"]) and 0 <= dec["p"] < n):
-        out.append(("L006", "the pending decision is for a player who is not in the game"))
+    if not (is_int(dec["p"]) and 0 <= dec["p"] < n):
+        out.append(("L006", "state.dec.p: the pending decision is for a player who is not in the game"))
     if not isinstance(dec["prompt"], str):
-        out.append(("L006", "the pending decision's prompt must be text"))
-    if (
-        not isinstance(ids, list)
-        or not ids
-        or not all(isinstance(x, str) for x in ids)
-        or len(set(ids)) != len(ids)
-    ):
-        out.append(("L006", "the pending decision's ids must be distinct texts"))
+        out.append(("L006", expected("state.dec.prompt", "a text", dec["prompt"])))
+    if not isinstance(ids, list):
+        out.append(("L006", expected("state.dec.ids", "a list of texts", ids)))
+    elif not ids or not all(isinstance(x, str) for x in ids) or len(set(ids)) != len(ids):
+        out.append(("L006", "state.dec.ids: the pending decision's ids must be distinct texts"))
     elif not isinstance(values, list) or len(values) != len(ids):
-        out.append(("L006", "the pending decision must hold one value per id"))
-    elif dec["k"] == "choose":
-        if (
-            not isinstance(dec["var"], str)
-            or not _NAME.fullmatch(dec["var"])
-            or not isinstance(dec["t"], str)
-        ):
-            out.append(("L006", "a pending choice names the variable it sets and its type"))
+        out.append(("L006", "state.dec.v: the pending decision must hold one value per id"))
+    elif kind == "choose":
+        _choice(dec, out)
     else:
-        for value in values:
-            if not _window_value(game, value):
-                out.append(
-                    (
-                        "L006",
-                        f"the pending window offers {_short(repr(value))}, not an action with its arguments",
-                    )
+        bad = next((i for i, value in enumerate(values) if not _window_value(game, value)), None)
+        if bad is not None:
+            offer = _short(repr(values[bad]))
+            out.append(
+                (
+                    "L006",
+                    f"state.dec.v.{bad}: the pending window offers {offer}, not an action with its arguments",
                 )
-                break
+            )
+
+
+def _choice(dec: dict[str, Any], out: list[Problem]) -> None:
+    if not isinstance(dec["var"], str) or not _NAME.fullmatch(dec["var"]):
+        out.append(("L006", "state.dec.var: a pending choice names the variable it sets"))
+    if not isinstance(dec["t"], str):
+        out.append(("L006", expected("state.dec.t", "a text (the type of the choice)", dec["t"])))
 
 
 def _window_value(game: CompiledGame, value: Any) -> bool:
-    if not (isinstance(value, list) and len(value) == 2 and _is_int(value[0]) and isinstance(value[1], list)):
+    if not (isinstance(value, list) and len(value) == 2 and is_int(value[0]) and isinstance(value[1], list)):
         return False
     return 0 <= value[0] < len(game.action_list) and len(value[1]) == len(game.action_list[value[0]].params)
 

@@ -121,6 +121,28 @@ TAMPERINGS: dict[str, Callable[[Doc], Doc | str]] = {
     "window-plays-opponents-card": _play_opponents_card,
     "decision-other-player": _set("dec.p", 1),
     "no-decision-mid-game": _set("dec", None),
+    # held to the game's types (issue 26): each a JSON value of another type, refused at its path
+    "state-list": lambda doc: {**doc, "state": []},
+    "names-number": _set("names.0", 5),
+    "counter-bool": _set("c.0", True),
+    "counter-4215-digits": _set("c.0", 2**14000),
+    "counter-fraction": _set("c.1", 1.5),
+    "counter-below-min": _set("c.1", -1),  # score(Ann): only gain and pay write it, min 0
+    "option-text": _set("o.target", "ten"),
+    "option-bool": _set("o.target", True),
+    "option-list": _set("o.target", [10]),
+    "mark-number": _set("m.seen.0", 7),
+    "mark-object": _set("m.seen.1", {"seen": True}),
+    "mark-not-a-list": _set("m.seen", True),
+    "flow-round-list": _set("t.round", []),
+    "flow-stage-object": _set("t.stage", {"x": 1}),
+    "frame-locals-list": _set("stk.1.2", []),
+    "decision-list": _set("dec", []),
+    "decision-kind-list": _set("dec.k", ["window"]),
+    "decision-kind-object": _set("dec.k", {"k": "window"}),
+    "decision-prompt-object": _set("dec.prompt", {}),
+    "decision-ids-object": _set("dec.ids", {"take:1": 0}),
+    "decision-player-text": _set("dec.p", "0"),
 }
 
 

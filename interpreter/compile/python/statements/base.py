@@ -96,6 +96,11 @@ class StatementCompiler:
         """After a statement that changes the state: remembered function results may be stale."""
         out.add(depth, "if M: M.clear()")
 
+    def unbounded(self, counter: str | None) -> None:
+        """Note a counter this statement may write past its min/max: saves hold the others to theirs."""
+        if self.g.counters_set is not None and counter is not None:
+            self.g.counters_set.add(counter)
+
     def tmp(self) -> str:
         self._tmp += 1
         return f"_t{self._tmp}"

@@ -35,6 +35,7 @@ class MoveStatements(StatementCompiler):
             if idx is None:
                 return
             ends.append(idx)
+            self.unbounded(name)  # the source may fall below its min, the destination pass its max
         s, d, k = self.tmp(), self.tmp(), self.tmp()
         c = self.ex.bind("C")
         out.add(depth, f"{s} = {ends[0]}; {d} = {ends[1]}; {k} = min({amount}, {c}[{s}])", n.span)

@@ -125,6 +125,8 @@ class WriteStatements(StatementCompiler):
             slot = cur
         local = index == "" or box == "L"  # functions cannot see locals: nothing to forget
         if op == "=":
+            if what.startswith("counter"):
+                self.unbounded(target_name(target))
             saved = index != "" and lo is None and hi is None and not what.startswith("counter")
             out.add(depth, f"{slot} = {self.kept(v, t, saved, box, index)}", span)
             self.kept_after(out, depth, span, slot, v, t, saved)
