@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.source import AuthorError, Diagnostic, render
+from tabula.interpreter.base.terminal import safe, safe_json
 from tabula.interpreter.load.options import OptionText
 
 if TYPE_CHECKING:  # the engine is imported when a game is loaded: `tabula --help` needs none of it
@@ -82,7 +83,8 @@ def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
 
 
 def print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    """`data` as JSON on stdout (control and bidi characters as JSON escapes, read back unchanged)."""
+    print(safe_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def options_dict(pairs: list[tuple[str, Any]] | None) -> dict[str, Any]:
@@ -112,8 +114,8 @@ def runtime_error_text(err: GameRuntimeError) -> str:
     snippet with a caret when the span is known."""
     level = f"error[{err.code}]" if err.code else "error"  # R002/R003: the budget or the limit
     if err.span is None:
-        return f"{level}: {err.message}"
+        return f"{level}: {safe(err.message)}"
     span = err.span
-    headline = f"{span.file}:{span.line}:{span.col}: {level}: {err.message}"
+    headline = f"{safe(span.file)}:{span.line}:{span.col}: {level}: {safe(err.message)}"
     snippet = render(Diagnostic("error", err.code or "runtime", err.message, span)).splitlines()[1:]
     return "\n".join([headline, *snippet])

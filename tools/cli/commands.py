@@ -27,6 +27,9 @@ class Command(NamedTuple):
     arguments: str  # module:function, adding the subcommand's arguments to its parser
     description: str | None = None  # the first line of `tabula SUB --help` (default: the help line)
     common: bool = True  # takes --option, --variant and --with
+    # draws its own screen (rich) and escapes the game's texts itself; every other command's stdout and
+    # stderr go through the terminal sanitiser (tabula.interpreter.base.terminal)
+    screen: bool = False
 
 
 def named(ref: str) -> Any:
@@ -202,6 +205,7 @@ COMMANDS: dict[str, Command] = {  # in the order `tabula --help` lists them
         "play a game at the terminal against random bots",
         "tabula.play.command:run_play",
         f"{HERE}:play_arguments",
+        screen=True,
     ),
     "simulate": Command(
         "games between bots and their statistics",
@@ -260,5 +264,6 @@ COMMANDS: dict[str, Command] = {  # in the order `tabula --help` lists them
         "tabula.serve.command:run_serve",
         "tabula.serve.command:serve_arguments",
         "play a game in the browser: a local web app for people and bots",
+        screen=True,
     ),
 }
