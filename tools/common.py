@@ -52,6 +52,25 @@ def parse_option(text: str) -> tuple[str, OptionText]:
     return key.strip(), OptionText(value)
 
 
+class Once(argparse.Action):
+    """An option given at most once (`--variant`): a second one is a bad call naming both, not a
+    silent override of the first."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        earlier = getattr(namespace, self.dest, None)
+        if earlier is not None:
+            raise argparse.ArgumentError(
+                self, f"given twice ({earlier!r} and {values!r}): a game is played with one variant"
+            )
+        setattr(namespace, self.dest, values)
+
+
 def count(min: int = 0) -> Callable[[str], int]:
     """An argparse type: a whole number of at least `min` (`--games -1` is refused as what it is)."""
 

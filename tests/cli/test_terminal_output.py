@@ -1,5 +1,5 @@
 """What the command line prints of a hostile game: no raw control or bidi character reaches the terminal,
-and long names are cut (issue 26, items 4 and 8)."""
+long names are cut, and the calls that were silently misread are refused (issue 26, items 4 and 8)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from rich.console import Console
 from rich.text import Text
 from test_cli import tabula
 
+from tabula.interpreter.base.source import AuthorError
+from tabula.interpreter.engine import Engine, load_game
 from tabula.play.command import safe_text
 
 HOSTILE = Path(__file__).resolve().parents[1] / "hostile"
@@ -57,3 +59,37 @@ def test_a_long_game_name_is_cut_with_its_length(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     first = run.stdout.splitlines()[0]
     assert first.startswith("ok: " + "N" * 200 + "… (900,000 characters) (") and len(first) < 300
+
+
+def test_a_variant_given_twice_is_a_bad_call_naming_both() -> None:
+    run = tabula("simulate", str(HOSTILE / "base"), "--variant", "a", "--variant", "b")
+    assert run.returncode == 2
+    assert "argument --variant: given twice ('a' and 'b')" in run.stderr
+
+
+def test_an_option_of_more_than_20_digits_is_refused() -> None:
+    run = tabula("simulate", str(HOSTILE / "base"), "--option", "target=9999999999999999999999999")
+    assert run.returncode == 2
+    assert (
+        "error[O002]: option 'target' must be an integer of at most 20 digits, not a longer one" in run.stderr
+    )
+    with pytest.raises(AuthorError, match="O002"):
+        Engine(load_game(HOSTILE / "base")).new_game(2, options={"target": 10**20})
+    assert Engine(load_game(HOSTILE / "base")).new_game(2, options={"target": 10**20 - 1})
+
+
+@pytest.mark.parametrize(
+    ("pause", "hint"),
+    [("nosuchphase", "phases: main; or 'turn' (before the first)"), ("mian", "did you mean 'main'?")],
+)
+def test_new_game_refuses_a_pause_that_is_not_a_phase(pause: str, hint: str) -> None:
+    engine = Engine(load_game(HOSTILE / "base"))
+    with pytest.raises(AuthorError) as err:
+        engine.new_game(2, pause=pause)
+    (d,) = err.value.report.errors
+    assert (d.code, d.message, d.hint) == (
+        "G004",
+        f"pause at '{pause}': it is not a phase of Hostile base",
+        hint,
+    )
+    assert engine.new_game(2, pause="main")["t"]["paused"] and engine.new_game(2, pause="turn")["t"]["paused"]

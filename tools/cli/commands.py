@@ -50,7 +50,7 @@ def lazy(ref: str) -> Handler:
 
 
 def common_options() -> argparse.ArgumentParser:
-    from tabula.common import parse_option
+    from tabula.common import Once, parse_option
 
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument(
@@ -61,7 +61,9 @@ def common_options() -> argparse.ArgumentParser:
         default=[],
         help="set a rules option (VALUE is a YAML scalar); repeatable",
     )
-    parent.add_argument("--variant", metavar="NAME", help="a variant shipped with the game, or a pack file")
+    parent.add_argument(
+        "--variant", action=Once, metavar="NAME", help="a variant shipped with the game, or a pack file"
+    )
     parent.add_argument(
         "--with",
         dest="expansions",
