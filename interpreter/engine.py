@@ -151,10 +151,12 @@ class Engine:
         log: list[dict[str, Any]] | None = None,
         pause: str | None = None,
     ) -> State:
-        """A new game run up to its first decision (or to `pause`: "turn" or a phase id of the first turn)."""
+        """A new game run up to its first decision (or to `pause`: "turn" or a phase id of the first
+        turn; any other pause is G004, with the phases or the closest one)."""
         g = self.game
         names = validate.player_names(g, players)  # the count first: nothing is allocated before
         seed = validate.seed(seed)
+        validate.pause(g, pause)
         report = Report()
         chosen = checked_values(g.option_specs or declared_specs(g.options), options, report)
         report.raise_if_errors()

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.source import AuthorError, Diagnostic, render
+from tabula.interpreter.base.terminal import safe, safe_json
 from tabula.interpreter.load.options import OptionText
 
 if TYPE_CHECKING:  # the engine is imported when a game is loaded: `tabula --help` needs none of it
@@ -51,6 +52,25 @@ def parse_option(text: str) -> tuple[str, OptionText]:
     return key.strip(), OptionText(value)
 
 
+class Once(argparse.Action):
+    """An option given at most once (`--variant`): a second one is a bad call naming both, not a
+    silent override of the first."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        earlier = getattr(namespace, self.dest, None)
+        if earlier is not None:
+            raise argparse.ArgumentError(
+                self, f"given twice ({earlier!r} and {values!r}): a game is played with one variant"
+            )
+        setattr(namespace, self.dest, values)
+
+
 def count(min: int = 0) -> Callable[[str], int]:
     """An argparse type: a whole number of at least `min` (`--games -1` is refused as what it is)."""
 
@@ -82,7 +102,8 @@ def diagnostic_json(d: Diagnostic) -> dict[str, Any]:
 
 
 def print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    """`data` as JSON on stdout (control and bidi characters as JSON escapes, read back unchanged)."""
+    print(safe_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def options_dict(pairs: list[tuple[str, Any]] | None) -> dict[str, Any]:
@@ -112,8 +133,8 @@ def runtime_error_text(err: GameRuntimeError) -> str:
     snippet with a caret when the span is known."""
     level = f"error[{err.code}]" if err.code else "error"  # R002/R003: the budget or the limit
     if err.span is None:
-        return f"{level}: {err.message}"
+        return f"{level}: {safe(err.message)}"
     span = err.span
-    headline = f"{span.file}:{span.line}:{span.col}: {level}: {err.message}"
+    headline = f"{safe(span.file)}:{span.line}:{span.col}: {level}: {safe(err.message)}"
     snippet = render(Diagnostic("error", err.code or "runtime", err.message, span)).splitlines()[1:]
     return "\n".join([headline, *snippet])

@@ -13,7 +13,8 @@ snippet and a caret under the offending source, for example::
        = hint: did you mean 'draw_card'?
 
 Invariants: positions are 1-based; `end_col` is exclusive; the rendered text contains no ANSI
-colour codes (a front end may add colour on top). Rendering never raises: when a file cannot be
+colour codes (a front end may add colour on top), and no control or bidi character from a message or
+a file (`base.terminal.safe` shows them escaped). Rendering never raises: when a file cannot be
 read, only the first line and the hint are printed.
 """
 
@@ -26,6 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from tabula.interpreter.base.terminal import safe
 
 Severity = Literal["error", "warning"]
 
@@ -202,17 +205,20 @@ def _source_line(span: Span) -> str | None:
 
 
 def _headline(d: Diagnostic) -> str:
-    where = f"{d.span.file}:{d.span.line}:{d.span.col}: " if d.span is not None else ""
-    return f"{where}{d.severity}[{d.code}]: {d.message}"
+    where = f"{safe(d.span.file)}:{d.span.line}:{d.span.col}: " if d.span is not None else ""
+    return f"{where}{d.severity}[{d.code}]: {safe(d.message)}"
 
 
 def _caret_line(text: str, span: Span) -> str:
     start = max(span.col, 1)
     # A span running onto later lines is underlined to the end of its first line.
     end = span.end_col if span.end_line == span.line else max(len(text) + 1, start + 1)
-    width = max(end - start, 1)
+    # Columns count the source's characters; the line is shown with its control characters escaped,
+    # so the caret is as wide as what each character is shown as.
+    covered = text[start - 1 : end - 1]
+    width = max(len(safe(covered, lines=True)) + end - start - len(covered), 1)
     # Copy tabs from the source so the caret lines up whatever the terminal's tab width.
-    prefix = "".join(ch if ch == "\t" else " " for ch in text[: start - 1])
+    prefix = "".join(ch if ch == "\t" else " " * len(safe(ch)) for ch in text[: start - 1])
     prefix += " " * max(start - 1 - len(text), 0)
     return prefix + "^" * width
 
@@ -225,10 +231,11 @@ def render(d: Diagnostic) -> str:
     pad = " " * (width + 1)
     if d.span is not None and text is not None:
         out.append(f"{pad}|")
-        out.append(f"{d.span.line:>{width}} | {text}" if text else f"{d.span.line:>{width}} |")
+        shown = safe(text, lines=True)  # a line of the file, written by whoever wrote the game
+        out.append(f"{d.span.line:>{width}} | {shown}" if text else f"{d.span.line:>{width}} |")
         out.append(f"{pad}| {_caret_line(text, d.span)}")
     if d.hint:
-        out.append(f"{pad}= hint: {d.hint}")
+        out.append(f"{pad}= hint: {safe(d.hint)}")
     return "\n".join(out)
 
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report, Span, did_you_mean
 
 OptionValue = bool | int | str
@@ -80,6 +81,11 @@ class OptionSpec:
             return f"option '{self.name}' must be {self.expected()}, not {describe(value)}"
         if self.choices is not None and value not in self.choices:
             return f"option '{self.name}' must be {self.expected()}, not {describe(value)}"
+        if self.type == "int" and abs(value) >= 10**limits.MAX_INT_DIGITS:
+            digits = limits.MAX_INT_DIGITS
+            return (
+                f"option '{self.name}' must be {self.expected()} of at most {digits} digits, not a longer one"
+            )
         if self.type == "int" and (
             (self.min is not None and value < self.min) or (self.max is not None and value > self.max)
         ):
@@ -92,7 +98,7 @@ class OptionSpec:
         if self.type == "bool":
             return _BOOL_TEXT.get(raw.lower(), raw)
         if self.type == "int":
-            try:
+            try:  # a text of more than 4,300 digits is refused by Python: it stays text, O002
                 return int(raw)
             except ValueError:
                 return raw

@@ -11,7 +11,8 @@ from pathlib import PurePath
 from typing import Any
 
 from tabula.interpreter.base import limits
-from tabula.interpreter.base.source import AuthorError, Report
+from tabula.interpreter.base.source import AuthorError, Report, did_you_mean
+from tabula.interpreter.base.terminal import shorten
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.runtime import IllegalChoice
 
@@ -79,6 +80,19 @@ def seed(value: Any) -> int:
             "the generator keeps 64 bits: any other seed would play the same game as one of these",
         )
     return int(value)
+
+
+def pause(game: CompiledGame, value: Any) -> None:
+    """`new_game(pause=...)`: "turn" (before the first phase) or a phase id of the game's turn."""
+    if value is None:
+        return
+    phases = [pid for pid, _ in game.flow.phases] if game.flow is not None else []
+    if isinstance(value, str) and value in ("turn", *phases):
+        return
+    hint = (did_you_mean(value, ["turn", *phases]) if isinstance(value, str) else None) or (
+        f"phases: {', '.join(phases) or 'none'}; or 'turn' (before the first)"
+    )
+    raise _fail("G004", f"pause at {_shown(value)}: it is not a phase of {shorten(game.name)}", hint)
 
 
 def choice(value: Any) -> None:

@@ -5,14 +5,16 @@ that reads it and the diagnostic code expected (CASES.txt lists them all). The c
 the test process (so it pays no interpreter start-up), limited to `MEMORY` bytes of address space
 (`resource.setrlimit`, as `prlimit --as` does), and runs the CLI's own `main` with its output in
 files; it is killed if it runs past `WALL` seconds. The test then requires that it ended by itself,
-within `CPU_SECONDS` of CPU time, with exit code 1 (0 for cases expected to be fine, 2 for `usage`:
-a bad call of the command line, refused by its argument checks with a message on stderr), no
-traceback and no internal error on stderr, and the expected code in its output.
+within `CPU_SECONDS` of CPU time, with exit code 1 (0 for cases expected to be fine or to warn, a
+`W` code, 2 for `usage`: a bad call of the command line, refused by its argument checks with a
+message on stderr), no traceback and no internal error on stderr, no raw control or bidi character in
+its output (`RAW_TERMINAL`), and the expected code in its output.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import resource
 import signal
 import sys
@@ -171,8 +173,15 @@ def run_case(case: Case) -> Outcome:
     )
 
 
+# What must never reach a terminal unescaped (interpreter/base/terminal.py): C0 but newline and tab,
+# DEL, C1, and the bidi controls.
+RAW_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def exit_codes(expect: str) -> tuple[int, ...]:
     """The exit codes a case may end with: 0 ok, 1 a diagnostic, 2 a bad call (docs/cli.md)."""
+    if expect.startswith("W"):  # a warning: the command succeeds and says it
+        return (0,)
     return {"ok": (0,), "any": (0, 1, 2), "usage": (2,)}.get(expect, (1,))
 
 
@@ -189,6 +198,9 @@ def problems(case: Case, outcome: Outcome) -> list[str]:
         found.append("printed a traceback")
     if "internal error" in outcome.stderr:
         found.append("reported an internal error")
+    raw = sorted({hex(ord(ch)) for ch in RAW_TERMINAL.findall(outcome.stdout + outcome.stderr)})
+    if raw:
+        found.append(f"printed raw control or bidi characters ({', '.join(raw)}): the terminal runs them")
     wanted = exit_codes(case.expect)
     if outcome.status is not None and outcome.status not in wanted:
         found.append(f"exit code {outcome.status}, not {' or '.join(map(str, wanted))}")

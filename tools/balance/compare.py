@@ -28,7 +28,7 @@ from tabula.balance.simulate import (
 )
 from tabula.balance.stats import BOOTSTRAP_ROUNDS, bootstrap_diff, two_proportion_z
 from tabula.balance.summary import header, summarize
-from tabula.common import CliError, parse_option
+from tabula.common import CliError, Once, parse_option
 
 ALPHA = 0.05
 
@@ -36,7 +36,7 @@ ALPHA = 0.05
 def side_parser() -> argparse.ArgumentParser:
     """The flags one side (--a or --b) may add."""
     p = argparse.ArgumentParser(prog="--a/--b", add_help=False, exit_on_error=False)
-    p.add_argument("--variant")
+    p.add_argument("--variant", action=Once)
     p.add_argument("--with", dest="expansions", action="append", default=[])
     p.add_argument("--option", action="append", type=parse_option, default=[])
     p.add_argument("--bot", action="append", default=[])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabula.interpreter.base.terminal import shorten
+
 EVENT_ROWS = 15
 
 
@@ -19,7 +21,9 @@ def _rate_or_dash(p: dict[str, float]) -> str:
 
 
 def header_lines(data: dict[str, Any]) -> list[str]:
-    parts = [f"{data['game']}: {data['games']} games, {data['players']} players, seed {data['seed']}"]
+    parts = [
+        f"{shorten(data['game'])}: {data['games']} games, {data['players']} players, seed {data['seed']}"
+    ]
     parts.append(
         f"variant: {data['variant'] or 'none'}; expansions: {', '.join(data['expansions']) or 'none'}"
     )

@@ -26,6 +26,7 @@ from tabula.balance.summary import header, summarize
 from tabula.bots.spec import BOT_KINDS, parse_bot_spec
 from tabula.bots.spec import BotSpecError as _BotSpecError
 from tabula.common import CliError, count, load, seed
+from tabula.interpreter.base.terminal import shorten
 from tabula.interpreter.engine import Engine
 
 EXIT_INTERRUPTED = 130
@@ -56,7 +57,9 @@ def config_from(args: argparse.Namespace) -> tuple[Config, str, int]:
     game = load(args.game, args.option, args.variant, args.expansions)
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
-        raise CliError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {players}")
+        raise CliError(
+            f"{shorten(game.name)} is for {game.min_players}-{game.max_players} players, not {players}"
+        )
     config = Config(
         game=args.game,
         players=players,
@@ -112,8 +115,13 @@ def progress_bar(total: int, enabled: bool) -> Iterator[Callable[[GameRecord], N
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
+    from rich.console import Console
+
+    from tabula.interpreter.base.terminal import raw_stream
+
     started = time.perf_counter()
-    with Progress(*columns, transient=True) as bar:
+    # the bar draws terminal sequences itself: on the stream under the sanitiser (tabula.cli.main)
+    with Progress(*columns, console=Console(file=raw_stream(sys.stderr)), transient=True) as bar:
         task = bar.add_task("games", total=total, rate="")
 
         def advance(_rec: GameRecord) -> None:

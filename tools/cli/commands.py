@@ -27,6 +27,9 @@ class Command(NamedTuple):
     arguments: str  # module:function, adding the subcommand's arguments to its parser
     description: str | None = None  # the first line of `tabula SUB --help` (default: the help line)
     common: bool = True  # takes --option, --variant and --with
+    # draws its own screen (rich) and escapes the game's texts itself; every other command's stdout and
+    # stderr go through the terminal sanitiser (tabula.interpreter.base.terminal)
+    screen: bool = False
 
 
 def named(ref: str) -> Any:
@@ -47,7 +50,7 @@ def lazy(ref: str) -> Handler:
 
 
 def common_options() -> argparse.ArgumentParser:
-    from tabula.common import parse_option
+    from tabula.common import Once, parse_option
 
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument(
@@ -58,7 +61,9 @@ def common_options() -> argparse.ArgumentParser:
         default=[],
         help="set a rules option (VALUE is a YAML scalar); repeatable",
     )
-    parent.add_argument("--variant", metavar="NAME", help="a variant shipped with the game, or a pack file")
+    parent.add_argument(
+        "--variant", action=Once, metavar="NAME", help="a variant shipped with the game, or a pack file"
+    )
     parent.add_argument(
         "--with",
         dest="expansions",
@@ -202,6 +207,7 @@ COMMANDS: dict[str, Command] = {  # in the order `tabula --help` lists them
         "play a game at the terminal against random bots",
         "tabula.play.command:run_play",
         f"{HERE}:play_arguments",
+        screen=True,
     ),
     "simulate": Command(
         "games between bots and their statistics",
@@ -260,5 +266,6 @@ COMMANDS: dict[str, Command] = {  # in the order `tabula --help` lists them
         "tabula.serve.command:run_serve",
         "tabula.serve.command:serve_arguments",
         "play a game in the browser: a local web app for people and bots",
+        screen=True,
     ),
 }

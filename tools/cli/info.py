@@ -13,6 +13,7 @@ from typing import Any
 
 from tabula.common import diagnostic_json, load, print_json
 from tabula.interpreter.base.source import Diagnostic, render
+from tabula.interpreter.base.terminal import shorten
 from tabula.interpreter.engine import Engine, find_game
 from tabula.interpreter.load.options import declared_specs, show_value
 
@@ -42,7 +43,7 @@ def run_check(args: argparse.Namespace) -> int:
         return 0
     packs = f" with {', '.join(game.packs)}" if game.packs else ""
     print(
-        f"ok: {game.name}{packs} ({len(game.components)} components, {len(game.zones)} zones, "
+        f"ok: {shorten(game.name)}{packs} ({len(game.components)} components, {len(game.zones)} zones, "
         f"{len(game.actions)} actions)"
     )
     for d in warnings:
@@ -79,7 +80,7 @@ def run_options(args: argparse.Namespace) -> int:
         print_json(rows)
         return 0
     if not rows:
-        print(f"{game.name} has no rules options")
+        print(f"{shorten(game.name)} has no rules options")
         return 0
     table = [
         (name, spec.type_text(), show_value(row["default"]), spec.description)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from tabula.cli.commands import COMMANDS, Handler, add_full, add_stub
@@ -121,6 +122,20 @@ def print_failure(diagnostics: Sequence[Diagnostic]) -> None:
     )
 
 
+@contextmanager
+def safe_output() -> Iterator[None]:
+    """stdout and stderr through the terminal sanitiser while a command runs: a game's names, a file's
+    lines and a player's name print with their control and bidi characters escaped."""
+    from tabula.interpreter.base.terminal import SafeStream
+
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `tabula` console command; returns the exit code."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -131,23 +146,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tabula.interpreter.compile.python import cache
 
         cache.disable()
-    try:
-        return dispatch(args)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # The reader went away (`tabula simulate ... | head`): stop quietly, as Unix tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
-    except Exception as err:
-        if args.debug:
-            raise
-        print(
-            f"tabula: internal error: {type(err).__name__}: {err} (run with --debug for the traceback)",
-            file=sys.stderr,
-        )
-        return EXIT_INTERNAL
+    with nullcontext() if COMMANDS[args.command].screen else safe_output():
+        try:
+            return dispatch(args)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            # The reader went away (`tabula simulate ... | head`): stop quietly, as Unix tools do.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_BROKEN_PIPE
+        except Exception as err:
+            if args.debug:
+                raise
+            print(
+                f"tabula: internal error: {type(err).__name__}: {err} (run with --debug for the traceback)",
+                file=sys.stderr,
+            )
+            return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

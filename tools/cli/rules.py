@@ -17,6 +17,7 @@ from typing import Any
 
 from tabula.common import load, options_dict, print_json
 from tabula.interpreter.base.source import Report, Span
+from tabula.interpreter.base.terminal import shorten
 from tabula.interpreter.engine import find_game
 from tabula.interpreter.load.positions import GameSource, span_for
 
@@ -295,7 +296,7 @@ def run_rules(args: argparse.Namespace) -> int:
     types = card_reference(src, folder.resolve())
     if args.type:
         types = [t for t in types if t.name in args.type]
-    title = game.name + (f" with {', '.join(game.packs)}" if game.packs else "")
+    title = shorten(game.name) + (f" with {', '.join(game.packs)}" if game.packs else "")
     if args.json:
         print_json(
             {"game": game.id, "name": game.name, "packs": game.packs, "types": [t.as_json() for t in types]}

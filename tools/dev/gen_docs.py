@@ -274,7 +274,7 @@ def name_problems() -> list[str]:
 # Error codes
 # ---------------------------------------------------------------------------------------------
 
-CODE = re.compile(r"^[CDEGOPRSTVY]\d{3}$")
+CODE = re.compile(r"^[CDEGOPRSTVWY]\d{3}$")
 STAGES: dict[str, str] = {
     "Y": "YAML files (loading, syntax, merging the files of a folder)",
     "S": "schema (the shape of the YAML: sections, keys, types)",
@@ -288,11 +288,14 @@ STAGES: dict[str, str] = {
     "P": "the presentation section (how screens show the game)",
     "R": "running: a rule past the work budget or a size limit (R002, R003); scenarios: a step that "
     "cannot be carried out, or a rule that failed while one ran",
+    "W": "warnings about a game that runs: definitions nothing uses, triggers on events nothing emits, "
+    "names that look alike or hold invisible characters",
 }
 
 
 # Codes whose message is built elsewhere: what the message says.
 NOTES: dict[str, str] = {
+    "W003": "the hint gives the code points of both names (U+0421 U+0031 against U+0043 U+0031)",
     "O002": "the option's name, what it must be (its type, bounds or choices) and what it was given",
     "Y001": "the YAML parser's complaint, in words, often with a hint (tabs, an unclosed quote or bracket)",
     "Y005": "also: the document expands to too many values (nested aliases)",

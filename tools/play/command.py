@@ -5,7 +5,8 @@ from the game's seed, so the same seed and the same inputs replay the same game.
 must decide, the screen shows that seat's board (`tabula.play.board`, built from `engine.view` only) laid
 out to fit the terminal (80x24 when output is not a terminal, see `tabula.play.screen`), with colour on
 a terminal and as plain text otherwise; `board` and `show NAME` give the details. Everything printed
-is plain text to rich (no markup), so names from the game or the command line print as they are.
+is plain text to rich (no markup), so names from the game or the command line print as they are,
+but for their control and bidi characters, shown escaped (`safe_text`).
 Input is read line by line, so a game can be driven by piping stdin; end of input quits cleanly.
 """
 
@@ -25,6 +26,7 @@ from rich.text import Text
 from tabula.bots.base import Observation, bot_generator
 from tabula.bots.spec import make_bot
 from tabula.common import CliError, load
+from tabula.interpreter.base.terminal import safe
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State
@@ -65,7 +67,7 @@ class Terminal:
         self.look = Look(self.fancy, size.columns if size else WIDTH, size.lines if size else HEIGHT)
 
     def show(self, text: str | Text, style: str | None = None) -> None:
-        line = text if isinstance(text, Text) else Text(text, style=style or "")
+        line = safe_text(text if isinstance(text, Text) else Text(text, style=style or ""))
         if self.console is not None:
             self.console.print(line, soft_wrap=False, overflow="fold")
         else:
@@ -81,14 +83,30 @@ class Terminal:
 
     def ask(self, prompt: str) -> str | None:
         try:
-            line = input(prompt)
+            line = input(safe(prompt))
         except EOFError:
             if not sys.stdin.isatty():
                 print(flush=True)
             return None
         if not sys.stdin.isatty():
-            print(line, flush=True)
+            print(safe(line), flush=True)
         return line.strip()
+
+
+def safe_text(text: Text) -> Text:
+    """`text` with its control and bidi characters escaped (`base.terminal.safe`), its styles kept on
+    the characters they covered: a name from the game or the command line cannot reach the terminal
+    as a sequence (clear the screen, set the title, write the clipboard)."""
+    plain = text.plain
+    if safe(plain, lines=True) == plain:
+        return text
+    starts = [0]  # where each character of `plain` starts once escaped (and where the text ends)
+    for ch in plain:
+        starts.append(starts[-1] + len(safe(ch, lines=True)))
+    out = Text(safe(plain, lines=True), style=text.style, end=text.end)
+    for span in text.spans:
+        out.stylize(span.style, starts[span.start], starts[span.end])
+    return out
 
 
 @dataclass
