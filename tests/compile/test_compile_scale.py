@@ -11,6 +11,7 @@ The budgets leave room for a busy machine and stay far below what a quadratic wa
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -74,18 +75,12 @@ def cold_load_seconds(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[fl
 
 
 @pytest.mark.slow
-def test_two_thousand_triggers_compile_in_linear_time(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("make", "n", "what"), [(many_triggers, 2000, "triggers"), (many_functions, 5000, "functions")]
+)
+def test_a_large_game_compiles_in_linear_time(
+    make: Callable[[Path, int], Path], n: int, what: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seconds, engine = cold_load_seconds(many_triggers(tmp_path / "g", 2000), monkeypatch)
-    assert seconds < 12, f"2,000 triggers took {seconds:.1f} s of CPU to load"
-    assert engine.new_game(2)["c"][0] == 2000  # every trigger fired once: the game is whole
-
-
-@pytest.mark.slow
-def test_five_thousand_functions_compile_in_linear_time(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    seconds, engine = cold_load_seconds(many_functions(tmp_path / "g", 5000), monkeypatch)
-    assert seconds < 12, f"5,000 functions took {seconds:.1f} s of CPU to load"
-    assert engine.new_game(2)["c"][0] == 5000
+    seconds, engine = cold_load_seconds(make(tmp_path / "g", n), monkeypatch)
+    assert seconds < 12, f"{n} {what} took {seconds:.1f} s of CPU to load"
+    assert engine.new_game(2)["c"][0] == n  # every trigger fired once, or f(n - 1)(1) = n: the game is whole
