@@ -64,7 +64,7 @@ MAX_SAVE_BYTES = 16 << 20
 # ---------------------------------------------------------------- values in play (compile/budget.py)
 WORK_BUDGET = 2_000_000
 """Units of work between two decisions (runtime.py, compile/budget.py), unless the game sets its own
-(`limits: {work_budget: N}` in game.yaml). The bundled games use at most about 8,000."""
+(`limits: {work_budget: N}` in game.yaml). The bundled games use at most about 9,000."""
 
 MAX_WORK_BUDGET = 10 * WORK_BUDGET
 """The most a game may set as its `work_budget` (S007 beyond it): a decision still takes seconds at most."""

@@ -324,3 +324,53 @@ def test_flatten_charges_its_lists_and_items_and_refuses_a_list_too_long(rt: Run
     with pytest.raises(GameRuntimeError) as err:
         _flatten(rt, [[1], "ab"])
     assert "expected a list of lists or zones" in err.value.message
+
+
+# ------------------------------------------------------------------ triggers and the flow (issue 26)
+HOSTILE = Path(__file__).resolve().parents[1] / "hostile" / "games"
+
+
+@pytest.mark.parametrize(
+    ("game", "line"),
+    [
+        ("work-trigger-fan-out", "      emit e(k=k + 1)"),
+        ("work-trigger-fan-out-components", "          emit e(k=k + 1)"),
+        ("work-trigger-fan-out-waiting", "      emit e(k=k + 1)"),
+    ],
+)
+def test_a_fan_out_of_triggers_ends_at_the_emit(game: str, line: str) -> None:
+    folder = HOSTILE / game
+    with pytest.raises(GameRuntimeError) as err:
+        Engine(load_game(folder)).new_game(2)  # the setup emits: 2^41 firings if nothing charged them
+    span = err.value.span
+    assert err.value.code == "R002" and span is not None
+    assert (folder / "game.yaml").read_text().splitlines()[span.line - 1] == line
+
+
+def fan_out(folder: Path, depth: int, work_budget: int | None) -> Path:
+    """work-trigger-fan-out at a small depth (2^(depth+1) - 2 firings), with a budget of its own."""
+    text = (HOSTILE / "work-trigger-fan-out" / "game.yaml").read_text().replace("k < 40", f"k < {depth}")
+    if work_budget is not None:
+        text = text.replace("counters:", f"limits:\n  work_budget: {work_budget}\ncounters:")
+    folder.mkdir()
+    (folder / "game.yaml").write_text(text)
+    return folder
+
+
+def test_each_firing_is_charged(tmp_path: Path) -> None:
+    # depth 8: 510 firings, charged 17 units each (FIRING and the one statement of `do`) besides
+    # their emits: 9,000 units do not pay for them, 20,000 do (and the game then runs as before)
+    with pytest.raises(GameRuntimeError) as err:
+        Engine(load_game(fan_out(tmp_path / "small", 8, 9000))).new_game(2)
+    assert err.value.code == "R002" and "9000" in err.value.message
+    st = Engine(load_game(fan_out(tmp_path / "enough", 8, 20000))).new_game(2)
+    assert st["dec"] is not None
+
+
+def test_a_flow_that_never_asks_ends_with_r002_at_its_phase() -> None:
+    folder = HOSTILE / "work-flow-never-asks"
+    with pytest.raises(GameRuntimeError) as err:
+        Engine(load_game(folder)).new_game(2)
+    span = err.value.span
+    assert err.value.code == "R002" and span is not None
+    assert (folder / "game.yaml").read_text().splitlines()[span.line - 1].strip() == "- id: main"

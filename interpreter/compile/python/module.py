@@ -142,13 +142,12 @@ class GenModule:
         offset = self.next_line - 1
         tree = pyast.parse(text, self.filename)
         pyast.increment_lineno(tree, offset)
-        before = set(self.ns)
         exec(compile(tree, self.filename, "exec"), self.ns)  # generated from a checked AST
         self.parts.append(text)
         self.next_line += text.count("\n")
         for line, span in (spans or {}).items():
             self.lines[line + offset] = span
-        return {k: self.ns[k] for k in self.ns if k not in before}
+        return {k: self.ns[k] for k in _top_level_names(tree)}  # not a scan of the namespace: linear
 
     def _bind(self, text: str, spans: dict[int, Span] | None) -> tuple[str, dict[int, Span] | None]:
         """Bind the state parts each function of `text` uses (bindings) on entry, or where the
@@ -227,3 +226,14 @@ class GenModule:
 
     def span_at(self, line: int) -> Span | None:
         return self.lines.get(line)
+
+
+def _top_level_names(tree: pyast.Module) -> list[str]:
+    """The names the top-level statements of a module define (its `def`s and plain assignments)."""
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (pyast.FunctionDef, pyast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, pyast.Assign):
+            names += [t.id for t in node.targets if isinstance(t, pyast.Name)]
+    return names

@@ -235,7 +235,8 @@ def mark_expensive(functions: dict[str, FunctionSlot]) -> None:
 
 def mark_recursion(functions: dict[str, FunctionSlot]) -> None:
     """Set `recursive` on every function that can reach itself through calls."""
-    graph = {name: calls_in(slot.body) & set(functions) for name, slot in functions.items()}
+    known = set(functions)
+    graph = {name: calls_in(slot.body) & known for name, slot in functions.items()}
     for name in functions:
         seen: set[str] = set()
         todo = list(graph[name])

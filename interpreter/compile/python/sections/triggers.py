@@ -19,13 +19,22 @@ from tabula.interpreter.compile.python.expressions.analysis import conjuncts, na
 from tabula.interpreter.compile.reader import Path_
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import TriggerDef
+from tabula.interpreter.run import support
+
+FIRING = 16
+"""Units of the work budget a trigger's firing is charged, besides its `do`'s statements: a firing
+copies the emitted arguments into its locals and calls its effect (measured: a fan-out of triggers
+that emit again took 1 us a firing in a plain run, up to 9 us in the hostile corpus's forked child,
+where each allocation of the recursion page-faulted; a loop's pass takes 0.3 us). Charged one
+unit, such a fan-out spent 3.7 s of CPU there to reach R002; the bundled games fire a few dozen
+triggers a decision at most, far below the budget."""
 
 TriggerSource = tuple[Path_, dict[str, Any], str, str | None, ast.Block | None]
 """A trigger as written: (path, definition, event, component type or None, parsed body)."""
 
-TriggerCode = tuple[TriggerDef, str | None, ast.Expr | None, ast.Expr | None]
+TriggerCode = tuple[TriggerDef, str | None, ast.Expr | None, ast.Expr | None, int]
 """A compiled trigger, for its event's dispatcher: (its def, its plain function's name when it cannot
-wait for a decision, its `where`, its type's `active`)."""
+wait for a decision, its `where`, its type's `active`, the units a firing is charged)."""
 
 
 class TriggerCompiler:
@@ -39,6 +48,7 @@ class TriggerCompiler:
         self.trigger_members: dict[Path_, list[int]] = {}  # a card's own trigger: its components only
         self.trigger_code: dict[str, list[TriggerCode]] = {}  # event -> its triggers, in order
         self.members_of_block: dict[int, list[int]] = {}
+        self.kwargs: dict[str, set[str]] | None = None  # event -> its emitted argument names
 
     def read_sources(self) -> list[TriggerSource]:
         """(path, definition, event, component type, body) of every trigger, parsed once."""
@@ -63,7 +73,9 @@ class TriggerCompiler:
         types: dict[str, str] = {"me": PLAYER}
         if ctype is not None:
             types.update({"self": COMP, "p": PLAYER})
-        for key in _emitted_kwargs(self.read.data, event):
+        if self.kwargs is None:
+            self.kwargs = emitted_kwargs(self.read.data)
+        for key in sorted(self.kwargs.get(event, ())):
             types.setdefault(key, ANY)
         return types
 
@@ -92,7 +104,8 @@ class TriggerCompiler:
             if ctype is not None:
                 tdata = (self.read.data.get("components") or {}).get(ctype) or {}
                 active = self.read.expr_at(("components", ctype, "active")) if tdata.get("active") else None
-            self.trigger_code.setdefault(event, []).append((trig, plain, where, active))
+            units = FIRING + self.ctx.sc.weight(body or ())  # the firing, and its `do` as a loop's body is
+            self.trigger_code.setdefault(event, []).append((trig, plain, where, active, units))
             if path in self.trigger_members:
                 self.members_of_block[block] = self.trigger_members[path]
 
@@ -101,30 +114,48 @@ class TriggerCompiler:
 
         Every condition is tested before any trigger runs, in declaration order; a component type's
         trigger is tried for each of its components and each player, except where its `where` pins
-        `self` or `p` down with an equality (`self == b`): then only that one is tried."""
+        `self` or `p` down with an equality (`self == b`): then only that one is tried. The emit is
+        charged to the work budget: one unit, one per condition tested and, for each trigger that
+        fires, FIRING and its `do`'s statements (a fan-out of triggers that emit again ends with R002 at
+        the `emit`)."""
         ex = self.ex
         with self.ctx.muted():  # every condition was checked in compile
             for event, entries in self.trigger_code.items():
+                over = ex.helper(support.over_budget)
                 lines = [
                     f"def X_{event}(rt, v_me, base):",
                     "    S = rt.st",
                     "    if 'me' not in base: base['me'] = v_me",
                     f"    if rt.watch is not None: rt.watch({event!r}, base)",
                     "    out = []",
+                    f"    _units = {1 + sum(1 for e in entries if e[0].component_type is None)}",
                 ]
-                for trig, fn, where, active in entries:
+                for trig, fn, where, active, units in entries:
                     if trig.component_type is None:
                         scope = Scope(self._types(event, None))
                         test = ex.cond_code(where, scope) if where is not None else "True"
                         lines.append("    L = {**base}")
-                        lines.append(f"    if {test}: out.append(({trig.block}, {fn or 'None'}, L))")
+                        lines.append(
+                            f"    if {test}: out.append(({trig.block}, {fn or 'None'}, L)); _units += {units}"
+                        )
                         continue
-                    lines += self._component_trigger(trig, fn or "None", where, active, event)
+                    lines += self._component_trigger(trig, fn or "None", where, active, event, units)
+                lines += [
+                    "    _units = rt.budget - _units",
+                    "    rt.budget = _units",
+                    f"    if _units < 0: {over}(rt)",
+                ]
                 lines.append("    return out")
                 self.ctx.mod.define("\n".join(lines) + "\n")
 
     def _component_trigger(
-        self, trig: TriggerDef, fn: str, where: ast.Expr | None, active: ast.Expr | None, event: str
+        self,
+        trig: TriggerDef,
+        fn: str,
+        where: ast.Expr | None,
+        active: ast.Expr | None,
+        event: str,
+        units: int,
     ) -> list[str]:
         ex = self.ex
         ctype = trig.component_type
@@ -162,47 +193,53 @@ class TriggerCompiler:
             players = f"((_pinp,) if type(_pinp) is int and 0 <= _pinp < {ex.bind('NP')} else ())"
         else:
             players = f"range({ex.bind('NP')})"
+        fire = f"out.append(({trig.block}, {fn}, {{**base, 'self': v_self, 'p': v_p}})); _units += {units}"
         return [
             *lines,
-            f"    for v_self in {selves}:",
-            f"        for v_p in {players}:",
-            f"            if {test}: out.append(({trig.block}, {fn}, {{**base, 'self': v_self, 'p': v_p}}))",
+            f"    _ss = {selves}; _ps = {players}; _units += len(_ss) * len(_ps)",  # the conditions tried
+            "    for v_self in _ss:",
+            "        for v_p in _ps:",
+            f"            if {test}: {fire}",
         ]
 
 
-def _emitted_kwargs(data: dict[str, Any], event: str) -> set[str]:
-    """Names passed by every `emit event(...)` in the game's text (so triggers may use them)."""
-    found: set[str] = set()
-    start = re.compile(r"\bemit\s+" + re.escape(event) + r"\s*\(")
+_EMIT = re.compile(r"\bemit\s+(\w+)\s*\(")
 
-    def arguments(text: str, at: int) -> None:
-        depth, arg = 0, ""
-        for ch in text[at:]:
-            if ch in "([":
-                depth += 1
-            elif ch in ")]":
-                if depth == 0:
-                    break
-                depth -= 1
-            if ch == "," and depth == 0:
-                if "=" in arg:
-                    found.add(arg.split("=")[0].strip())
-                arg = ""
-            else:
-                arg += ch
-        if "=" in arg:
-            found.add(arg.split("=")[0].strip())
 
-    def walk(node: Any) -> None:
+def emitted_kwargs(data: dict[str, Any]) -> dict[str, set[str]]:
+    """Event -> the names passed by some `emit event(...)` in the game's text (so its triggers may
+    use them), found in one walk of the data: a walk per trigger made compiling quadratic."""
+    found: dict[str, set[str]] = {}
+    stack: list[Any] = [data]
+    while stack:
+        node = stack.pop()
         if isinstance(node, str):
-            for m in start.finditer(node):
-                arguments(node, m.end())
+            for m in _EMIT.finditer(node):
+                found.setdefault(m.group(1), set()).update(_arguments(node, m.end()))
         elif isinstance(node, dict):
-            for v in node.values():
-                walk(v)
+            stack.extend(node.values())
         elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(data)
+            stack.extend(node)
     return found
+
+
+def _arguments(text: str, at: int) -> set[str]:
+    """The names of the `name=value` arguments of the call whose arguments start at `at`."""
+    names: set[str] = set()
+    depth, arg = 0, ""
+    for ch in text[at:]:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            if depth == 0:
+                break
+            depth -= 1
+        if ch == "," and depth == 0:
+            if "=" in arg:
+                names.add(arg.split("=")[0].strip())
+            arg = ""
+        else:
+            arg += ch
+    if "=" in arg:
+        names.add(arg.split("=")[0].strip())
+    return names
