@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_sandbox import line_of
 
 from tabula.interpreter.base import types as static
 from tabula.interpreter.base.source import AuthorError
@@ -57,12 +58,6 @@ def game(tmp_path: Path, vars_: str, setup: str) -> Path:
     text = text.replace("SETUP", "\n".join("    " + line for line in setup.splitlines()))
     (folder / "game.yaml").write_text(text)
     return folder
-
-
-def line_of(folder: Path, text: str) -> int:
-    found = [i + 1 for i, line in enumerate((folder / "game.yaml").read_text().splitlines()) if text in line]
-    assert len(found) == 1, found
-    return found[0]
 
 
 def setup_error(folder: Path) -> GameRuntimeError:
