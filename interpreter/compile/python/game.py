@@ -181,6 +181,8 @@ def _components_in_any(ctx: GameContext) -> None:
     component is a number at run time, so such a var declares a component type or
     `visibility: public` (every player may see it)."""
     read = ctx.read
+    if read.report.has_errors:
+        return  # a value that failed to compile has no type: every store of one would look unknown
     declared = read.data.get("vars") or {}
     public = {name for name, vdef in declared.items() if (vdef or {}).get("visibility") == "public"}
     first: dict[str, tuple[str, Span]] = {}  # a var that may hold a component -> the store that says so

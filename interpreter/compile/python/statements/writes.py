@@ -276,7 +276,7 @@ def value_sources(
     node: ast.Expr, g: CompiledGame, scope: Scope, functions: Container[str]
 ) -> frozenset[str] | None:
     """The vars of type `any` a value is made of, when it is made only of them, literals, counters,
-    operators and builtins that give no component (`a + a`, `w * 100`, `x(p)`, `range(0, n)`);
+    locals of a type that holds no component, operators and builtins that give no component (`a + a`, `w * 100`, `x(p)`, `range(0, n)`);
     None when anything else may give it a component. Names resolve as the expression compiler
     resolves them: locals, functions, counters, vars, then builtins."""
     if isinstance(node, (ast.Number, ast.String, ast.Bool, ast.NoneLit)):
@@ -288,8 +288,11 @@ def value_sources(
             return frozenset()  # a number, a text, a list of numbers... whatever its arguments
         node = node.func  # a per-player var or a counter: its arguments only choose the player
     if isinstance(node, ast.Name):
-        if node.id in scope.py or node.id in scope.locals or node.id in scope.known or node.id in functions:
+        local = scope.py.get(node.id, scope.locals.get(node.id))
+        if node.id in scope.known or (local is None and node.id in functions):
             return None
+        if local is not None:  # a local of a known type holding no component
+            return frozenset() if _plain(local) else None
         if node.id in g.counters:
             return frozenset()
         var = g.vars.get(node.id)
