@@ -276,9 +276,10 @@ def value_sources(
     node: ast.Expr, g: CompiledGame, scope: Scope, functions: Container[str]
 ) -> frozenset[str] | None:
     """The vars of type `any` a value is made of, when it is made only of them, literals, counters,
-    locals of a type that holds no component, operators and builtins that give no component (`a + a`, `w * 100`, `x(p)`, `range(0, n)`);
-    None when anything else may give it a component. Names resolve as the expression compiler
-    resolves them: locals, functions, counters, vars, then builtins."""
+    locals of a type that holds no component, operators and builtins that give no component
+    (`a + a`, `w * 100`, `x(p)`, `range(0, n)`); None when anything else may give it a component.
+    Names resolve as the expression compiler resolves them: locals, functions, counters, vars, then
+    builtins."""
     if isinstance(node, (ast.Number, ast.String, ast.Bool, ast.NoneLit)):
         return frozenset()
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
