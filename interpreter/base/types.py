@@ -128,3 +128,30 @@ VAR_TYPES = {
     "components": list_of(COMP),
 }
 """The static type of each type name a game may write for a var or a parameter."""
+
+
+OK, CHECK, WRONG = "ok", "check", "wrong"
+_KIND = {INT: INT, PLAYER: INT, COMP: INT, BOOL: BOOL, STR: STR}  # what a value is at run time
+
+
+def store_verdict(want: str, got: str) -> str:
+    """Whether a value of static type `got` fits a var declared `want`: OK (proved by the types),
+    CHECK (only the value can tell: players and components are numbers at run time, and `any` is
+    anything) or WRONG (no value of that type fits). `none` fits every var."""
+    if want == ANY or got in (NONE, want) or (want == INT and got == PLAYER):
+        return OK
+    if got == ANY:
+        return CHECK
+    if want.startswith("list["):
+        if not got.startswith("list["):
+            return WRONG
+        return store_verdict(elem(want), elem(got))
+    if got.startswith("list[") or got == ZONE or _KIND.get(want) != _KIND.get(got):
+        return WRONG
+    return CHECK
+
+
+def may_hold_components(t: str) -> bool:
+    """Whether a value of static type `t` may be (or contain) a component id: a component, a list
+    of them, or a value whose type the checker does not know."""
+    return COMP in t or ANY in t

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base import rng
+from tabula.interpreter.base.types import a
 from tabula.interpreter.model.choices import option_ids, value_id
 from tabula.interpreter.run.budget import number
 from tabula.interpreter.run.runtime import GameEnded, GameRuntimeError, Runtime
@@ -183,6 +184,46 @@ def write_failure(what: str, op: str, old: Any, v: Any, lo: int | None, hi: int 
     if hi is not None and new > hi:
         raise GameRuntimeError(f"{what} would rise to {new}, above its maximum {hi}", None)
     number(None, new)  # only large: at most MAX_NUMBER_DIGITS digits (R003), else written
+
+
+def fits(rt: Runtime, v: Any, want: str) -> bool:
+    """Whether value `v` is of DSL type `want` in this game (none fits every var, not a list item)."""
+    if want.startswith("list["):
+        inner = want[5:-1]
+        return v.__class__ is list and all(x is not None and fits(rt, x, inner) for x in v)
+    if want == "player":
+        return v.__class__ is int and 0 <= v < rt.st["t"]["n"]
+    if want == "comp":
+        return v.__class__ is int and 0 <= v < len(rt.g.components)
+    return want == "any" or v.__class__ is _CLASSES[want]
+
+
+_CLASSES = {"int": int, "bool": bool, "str": str}
+
+
+def store_checked(rt: Runtime, v: Any, want: str, what: str) -> Any:
+    """`v`, to be stored in var `what` declared of type `want`; raises (R010, at the `set`) when it
+    is not of that type, so a wrong value is found where it is written, not where it is next read."""
+    if v is None or fits(rt, v, want):
+        return v
+    raise GameRuntimeError(f"set {what}: {dsl_text(v)} is not {a(want)}", None, "R010")
+
+
+def dsl_text(v: Any, room: int = 60) -> str:
+    """A value as the DSL writes it (none, true, 'text', [1, 2]), cut to about `room` characters."""
+    if v is None:
+        text = "none"
+    elif v.__class__ is bool:
+        text = "true" if v else "false"
+    elif v.__class__ is str:
+        text = "'" + v[:room] + "'"
+    elif v.__class__ is list:
+        text = "[" + ", ".join(dsl_text(x, 12) for x in v[:8]) + (", ...]" if len(v) > 8 else "]")
+    elif v.__class__ is int:
+        text = str(v) if -(10**room) < v < 10**room else "a large number"
+    else:
+        text = "a mapping" if v.__class__ is dict else "a value"
+    return text if len(text) <= room + 8 else text[:room] + "..."
 
 
 def end_game() -> None:

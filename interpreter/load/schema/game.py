@@ -168,6 +168,11 @@ class VarDef(StrictModel):
     ) = Field(
         default=None, description="What it holds (used for choice ids and to hide components in views)."
     )
+    visibility: Literal["public"] | None = Field(
+        default=None,
+        description="'public': every player may see what it holds. A var of type any (or list) that a "
+        "rule may give a component must say so, or declare the type component or components (T011).",
+    )
 
 
 class _WithParams(StrictModel):

@@ -62,6 +62,10 @@ class StatementCompiler:
         self.instrument = instrument
         self.dispatchers: dict[str, str] = {}  # event -> name of its generated dispatcher
         self.hooks: dict[str, HookInfo] = {}  # set by the game compiler (cards.py)
+        # stores into a var whose type has `any` in it of a value that may be a component: var ->
+        # (static type, span, the any-typed vars it is made of or None) (compile/python/game.py
+        # checks that views can hide them)
+        self.any_stores: dict[str, list[tuple[str, Span, frozenset[str] | None]]] = {}
         self._tmp = 0
 
     # ------------------------------------------------------------ blocks and functions

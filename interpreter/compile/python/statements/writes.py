@@ -8,13 +8,18 @@ against the state's totals (run/budget.py) when it may be large.
 
 from __future__ import annotations
 
+from collections.abc import Container
+from dataclasses import fields
+
 from tabula.interpreter.base import types as static
 from tabula.interpreter.base.source import Span, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, list_of
-from tabula.interpreter.compile.python.expressions.fragments import is_literal, literal
+from tabula.interpreter.compile.python.expressions.builtins import BUILTINS
+from tabula.interpreter.compile.python.expressions.fragments import NO_VALUE, is_literal, literal
 from tabula.interpreter.compile.python.statements.base import PY, StatementCompiler
 from tabula.interpreter.compile.python.statements.lines import Lines
 from tabula.interpreter.dsl import ast
+from tabula.interpreter.model.game import CompiledGame, VarLayout
 from tabula.interpreter.run import budget, support
 
 
@@ -124,9 +129,12 @@ class WriteStatements(StatementCompiler):
             cur = f"{box}[{index}]"
             slot = cur
         local = index == "" or box == "L"  # functions cannot see locals: nothing to forget
+        var = None if local or what.startswith(("counter", "mark")) else self.g.vars[target_name(target)]
         if op == "=":
             if what.startswith("counter"):
                 self.unbounded(target_name(target))
+            if var is not None:
+                v = self.typed(var, v, t, value, scope)
             saved = index != "" and lo is None and hi is None and not what.startswith("counter")
             out.add(depth, f"{slot} = {self.kept(v, t, saved, box, index)}", span)
             self.kept_after(out, depth, span, slot, v, t, saved)
@@ -154,9 +162,42 @@ class WriteStatements(StatementCompiler):
             out.add(
                 depth, f"if {' or '.join(checks)}: {fail}({what!r}, {op!r}, {cur}, {val}, {lo}, {hi})", span
             )
-        out.add(depth, f"{slot} = {new}", span)
+        out.add(depth, f"{slot} = {self.typed(var, new, INT, value, scope) if var else new}", span)
         if not local:
             self.written(out, depth)
+
+    def typed(self, var: VarLayout, src: str, t: str, value: ast.Expr, scope: Scope) -> str:
+        """The source of a value (`src`, of static type `t`) stored in `var`, checked against the
+        var's declared type at run time where the static types do not prove it; a type that cannot
+        fit is T002 here. Stores that may put a component into an `any` var are noted (the game
+        compiler's `_components_in_any`)."""
+        span = value.span
+        if static.may_hold_components(t) and static.ANY in var.type:
+            self.any_stores.setdefault(var.name, []).append((t, span, self.sources(value, scope)))
+        verdict = static.store_verdict(var.type, t)
+        if verdict == static.WRONG:
+            self.report.error(
+                "T002",
+                f"'{var.name}' holds {static.a(var.type)}, but this is {static.a(t)}",
+                span,
+                "change the value, or the var's 'type:'",
+            )
+        if verdict == static.OK or self._proved(literal(src), var.type):
+            return src
+        return f"{self.ex.helper(support.store_checked)}(rt, {src}, {var.type!r}, {var.name!r})"
+
+    def _proved(self, lit: object, want: str) -> bool:
+        """Whether a literal value (or NO_VALUE) is known to fit: none, an empty list, a seat that
+        every player count has."""
+        if lit is NO_VALUE:
+            return False
+        if want == PLAYER:
+            return lit.__class__ is int and 0 <= lit < self.g.min_players
+        return lit is None or lit == []
+
+    def sources(self, value: ast.Expr, scope: Scope) -> frozenset[str] | None:
+        """The vars of type `any` a stored value is made of (`value_sources`)."""
+        return value_sources(value, self.g, scope, self.ex.functions)
 
     def kept(self, src: str, t: str, saved: bool, box: str = "", key: str = "") -> str:
         """The source of a value stored where it stays: in the state (`saved`: a var, a mark, a
@@ -228,6 +269,66 @@ def _light_literal(src: str) -> bool:
     if isinstance(v, list):
         return len(v) <= budget.LIGHT and budget.plain(v)
     return not isinstance(v, (str, dict)) or len(v) <= budget.LIGHT
+
+
+_THROUGH = (ast.Binary, ast.Neg, ast.Not, ast.And, ast.Or, ast.Compare, ast.In, ast.CondExpr, ast.Index)
+
+
+def value_sources(
+    node: ast.Expr, g: CompiledGame, scope: Scope, functions: Container[str]
+) -> frozenset[str] | None:
+    """The vars of type `any` a value is made of, when it is made only of them, literals, counters,
+    locals of a type that holds no component, operators and builtins that give no component
+    (`a + a`, `w * 100`, `x(p)`, `range(0, n)`); None when anything else may give it a component.
+    Names resolve as the expression compiler resolves them: locals, functions, counters, vars, then
+    builtins."""
+    if isinstance(node, (ast.Number, ast.String, ast.Bool, ast.NoneLit)):
+        return frozenset()
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        builtin = BUILTINS.get(name)
+        if builtin is not None and not _named(name, g, scope, functions) and _plain(builtin.result):
+            return frozenset()  # a number, a text, a list of numbers... whatever its arguments
+        node = node.func  # a per-player var or a counter: its arguments only choose the player
+    if isinstance(node, ast.Name):
+        local = scope.py.get(node.id, scope.locals.get(node.id))
+        if node.id in scope.known or (local is None and node.id in functions):
+            return None
+        if local is not None:  # a local of a known type holding no component
+            return frozenset() if _plain(local) else None
+        if node.id in g.counters:
+            return frozenset()
+        var = g.vars.get(node.id)
+        if var is None or static.may_hold_components(var.type):
+            return frozenset([node.id]) if var is not None and COMP not in var.type else None
+        return frozenset()
+    parts = node.items if isinstance(node, ast.ListLit) else None
+    if isinstance(node, _THROUGH):
+        parts = tuple(
+            getattr(node, f.name) for f in fields(node) if isinstance(getattr(node, f.name), ast.Expr)
+        )
+    if parts is None:
+        return None
+    found: frozenset[str] = frozenset()
+    for part in parts:
+        more = value_sources(part, g, scope, functions)
+        if more is None:
+            return None
+        found |= more
+    return found
+
+
+def _named(name: str, g: CompiledGame, scope: Scope, functions: Container[str]) -> bool:
+    """Whether a name is found before the builtins: a local, a function, a counter, a var, a zone."""
+    return any(
+        name in names
+        for names in (scope.py, scope.locals, scope.known, functions, g.counters, g.vars, g.zones)
+    )
+
+
+def _plain(t: str) -> bool:
+    """A static type that holds no component: numbers, texts, true/false, players, lists of them."""
+    return not t.startswith("=") and not static.may_hold_components(t) and ZONE not in t
 
 
 def target_name(node: ast.Expr) -> str:
