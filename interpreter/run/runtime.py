@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from tabula.interpreter.base.limits import WORK_BUDGET
 from tabula.interpreter.base.linemap import span_of_traceback
 from tabula.interpreter.base.source import Span
+from tabula.interpreter.run import pyerrors
 
 if TYPE_CHECKING:
     from tabula.interpreter.model.game import CompiledGame
@@ -111,7 +112,9 @@ class Runtime:
             over_budget(self.g.block_spans.get(block))  # at the effect about to run
         stk = self.stk
         if len(stk) >= MAX_DEPTH:
-            raise GameRuntimeError(f"effects nested more than {MAX_DEPTH} deep (unbounded recursion?)", None)
+            raise GameRuntimeError(
+                f"effects nested more than {MAX_DEPTH} deep (unbounded recursion?)", None, "R007"
+            )
         stk.append([block, 0, local_vars])
         self.loc = local_vars
 
@@ -150,13 +153,13 @@ class Runtime:
             except IllegalChoice:
                 raise
             except RecursionError as err:
-                raise GameRuntimeError(_too_deep(err), span_of_traceback(err.__traceback__)) from err
+                raise GameRuntimeError(_too_deep(err), span_of_traceback(err.__traceback__), "R007") from err
             except MemoryError as err:  # past the size limits, yet more than the process may hold
                 raise GameRuntimeError(
                     "out of memory (values too large)", span_of_traceback(err.__traceback__), "R003"
                 ) from None
             except Exception as err:  # a rule failed on unexpected data: report where
-                raise GameRuntimeError(_describe(err), span_of_traceback(err.__traceback__)) from err
+                raise python_error(err, span_of_traceback(err.__traceback__)) from err
 
     def _name_budget(self, err: GameRuntimeError) -> None:
         """R002 names the game's own budget where it set one (the helpers raise it with the default)."""
@@ -201,9 +204,9 @@ class Runtime:
             self._name_budget(err)
             raise
         except RecursionError as err:
-            raise GameRuntimeError("functions call each other too deeply", span) from err
+            raise GameRuntimeError("functions call each other too deeply", span, "R007") from err
         except Exception as err:
-            raise GameRuntimeError(_describe(err), span) from err
+            raise python_error(err, span) from err
 
     # -- end checks
     probing = False  # a runtime that re-poses a decision tests no end check (decisions._Probe)
@@ -262,11 +265,14 @@ def _too_deep(err: RecursionError) -> str:
     return "functions call each other too deeply"
 
 
-def _describe(err: Exception) -> str:
-    if isinstance(err, TypeError) and "NoneType" in str(err):
-        return f"a value was 'none' where something else was needed ({err})"
-    if isinstance(err, (IndexError, KeyError)):
-        return f"no such entry: {err}"
-    if isinstance(err, ZeroDivisionError):
-        return "division by zero"
-    return f"{type(err).__name__}: {err}"
+def python_error(err: Exception, span: Span | None) -> GameRuntimeError:
+    """A Python exception raised by a rule, in the DSL's words (pyerrors.py), with its code: R004 a
+    value of the wrong kind, R005 no such entry, R006 division by zero, R007 too deep."""
+    message, kind = pyerrors.describe(err)
+    if kind == pyerrors.NO_ENTRY:
+        return GameRuntimeError(message, span, "R005")
+    if kind == pyerrors.DIVISION:
+        return GameRuntimeError(message, span, "R006")
+    if kind == pyerrors.TOO_DEEP:
+        return GameRuntimeError(message, span, "R007")
+    return GameRuntimeError(message, span, "R004")

@@ -13,6 +13,7 @@ from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import a
 from tabula.interpreter.model.choices import option_ids, value_id
 from tabula.interpreter.run.budget import number
+from tabula.interpreter.run.pyerrors import dsl_text
 from tabula.interpreter.run.runtime import GameEnded, GameRuntimeError, Runtime
 
 
@@ -175,7 +176,7 @@ def write_failure(what: str, op: str, old: Any, v: Any, lo: int | None, hi: int 
     """Called by generated writes whose checks failed: raises, the runtime adds the statement's
     location (returns only for a sum that is merely large: the write goes on)."""
     if type(v) is not int:
-        raise GameRuntimeError(f"the amount must be a number, got {v!r}", None)
+        raise GameRuntimeError(f"the amount must be a number, got {dsl_text(v)}", None, "R004")
     if v < 0 and op in ("gain", "pay"):
         raise GameRuntimeError(f"cannot {op} a negative amount ({v})", None)
     new = old + v if op in ("+=", "gain") else old - v
@@ -209,21 +210,11 @@ def store_checked(rt: Runtime, v: Any, want: str, what: str) -> Any:
     raise GameRuntimeError(f"set {what}: {dsl_text(v)} is not {a(want)}", None, "R010")
 
 
-def dsl_text(v: Any, room: int = 60) -> str:
-    """A value as the DSL writes it (none, true, 'text', [1, 2]), cut to about `room` characters."""
-    if v is None:
-        text = "none"
-    elif v.__class__ is bool:
-        text = "true" if v else "false"
-    elif v.__class__ is str:
-        text = "'" + v[:room] + "'"
-    elif v.__class__ is list:
-        text = "[" + ", ".join(dsl_text(x, 12) for x in v[:8]) + (", ...]" if len(v) > 8 else "]")
-    elif v.__class__ is int:
-        text = str(v) if -(10**room) < v < 10**room else "a large number"
-    else:
-        text = "a mapping" if v.__class__ is dict else "a value"
-    return text if len(text) <= room + 8 else text[:room] + "..."
+def number_checked(v: Any, what: str) -> Any:
+    """`v`, to be set into a counter (`what`): raises (R010, at the `set`) unless it is a number."""
+    if v.__class__ is int:
+        return v
+    raise GameRuntimeError(f"set {what}: {dsl_text(v)} is not a number", None, "R010")
 
 
 def end_game() -> None:
@@ -257,7 +248,9 @@ def choose(
     """`choose var from L [by P] [prompt "..."] [optional]`: the pending decision, one id per value
     (a repeated id keeps its first value)."""
     if by.__class__ is not int or not 0 <= by < rt.st["t"]["n"]:
-        raise GameRuntimeError(f"'choose ... by' needs a player of the game, got {by!r}", None)
+        raise GameRuntimeError(
+            f"'choose ... by' needs a player of the game, got {dsl_text(by)}", None, "R008"
+        )
     values = list(values)
     if optional:
         values.append(None)

@@ -16,8 +16,8 @@ from tabula.interpreter.base import types as static
 from tabula.interpreter.base.source import AuthorError
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.model.view import HIDDEN
+from tabula.interpreter.run.pyerrors import dsl_text
 from tabula.interpreter.run.runtime import GameRuntimeError
-from tabula.interpreter.run.support import dsl_text
 
 GAME = """\
 game:

@@ -304,6 +304,11 @@ NOTES: dict[str, str] = {
     "S001": "a misspelt or misplaced key; the hint names the closest allowed key",
     "S002": "a required key or section is missing",
     "S003": "`'{path}' must be {what}, not {value}`: a value of the wrong type, or not an allowed word",
+    "R004": "a rule met a value of the wrong kind (a text compared with a number, a list indexed by a text), "
+    "in the DSL's words, at the rule's line",
+    "R005": "no such entry: a list position or a mapping key that is not there",
+    "R006": "division by zero",
+    "R007": "functions or effects calling each other too deeply (unbounded recursion?)",
     "R001": "a rule failed while a scenario ran (the runtime's message, at the rule's line)",
     "R002": "the work budget: more than 2,000,000 steps of work without a decision (loop iterations, "
     "frames, DSL function calls, comprehension elements, items read or built), or the game's own "

@@ -133,6 +133,7 @@ class WriteStatements(StatementCompiler):
         if op == "=":
             if what.startswith("counter"):
                 self.unbounded(target_name(target))
+                v = self.counter_typed(what, v, t, value.span)
             if var is not None:
                 v = self.typed(var, v, t, value, scope)
             saved = index != "" and lo is None and hi is None and not what.startswith("counter")
@@ -185,6 +186,16 @@ class WriteStatements(StatementCompiler):
         if verdict == static.OK or self._proved(literal(src), var.type):
             return src
         return f"{self.ex.helper(support.store_checked)}(rt, {src}, {var.type!r}, {var.name!r})"
+
+    def counter_typed(self, what: str, src: str, t: str, span: Span) -> str:
+        """The source of a value set into a counter (`what`), which holds a number: T002 when its static
+        type cannot be one (a text constant), a run-time check (R010) when it is `any`."""
+        if t in (INT, ANY):
+            return src if t == INT else f"{self.ex.helper(support.number_checked)}({src}, {what!r})"
+        self.report.error(
+            "T002", f"{what} holds a number, but this is {static.a(t)}", span, "set it to a number"
+        )
+        return src
 
     def _proved(self, lit: object, want: str) -> bool:
         """Whether a literal value (or NO_VALUE) is known to fit: none, an empty list, a seat that
