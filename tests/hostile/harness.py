@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 RUN_DIR = Path(tempfile.gettempdir()) / "tabula-hostile-runs"  # the folder every case runs in
 RUN_DIR.mkdir(exist_ok=True)
-MEMORY = 1 << 30  # 1 GiB of address space
+MEMORY = 1 << 30  # 1 GiB of address space beyond what the forked child already maps
 CPU_SECONDS = 2.0
 WALL = 60.0  # a hang guard only: a busy machine may be slow, so the limit that counts is CPU time
 COMMANDS = ("check", "verify", "simulate", "variants", "load-save", "cli")
@@ -95,10 +95,24 @@ def load_save(path: str) -> int:
     return 0
 
 
+def mapped_bytes() -> int:
+    """The address space this process maps now (Linux's VmSize; 0 where /proc is absent)."""
+    try:
+        status = Path("/proc/self/status").read_text(encoding="utf-8")
+    except OSError:
+        return 0
+    found = re.search(r"^VmSize:\s+(\d+) kB", status, re.MULTILINE)
+    return int(found.group(1)) * 1024 if found else 0
+
+
 def _child(case: Case, out: str, err: str) -> None:
     code = 1
     try:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+        # The limit counts from what the child inherits: a test process that ran threads (Ray,
+        # a browser driver) keeps their stacks and malloc arenas mapped after the fork, hundreds
+        # of MB that a fixed limit would take from the case itself.
+        limit = mapped_bytes() + MEMORY
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         cpu = int(CPU_SECONDS) + 2  # the kernel stops a runaway child soon after the limit
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - `play` reads its end at once
