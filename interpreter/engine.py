@@ -180,15 +180,15 @@ class Engine:
         chosen = checked_values(g.option_specs or declared_specs(g.options), options, report)
         report.raise_if_errors()
         opts = {**g.options, **chosen}
-        st = new_state(g, names, seed, opts)
-        if pause is not None:
-            st["t"]["pause"] = pause
         nat = self.native
         if nat is not None and pause is None and log is None and self.watch is None:
-            ns = nat.from_plain(st)
+            ns = nat.initial(names, opts, rng.seed_state(seed), lambda: new_state(g, names, seed, opts))
             if nat.start(ns.words, g.work_budget) == 0:
                 return ns  # type: ignore[return-value]
             # native code stopped (an error, the budget): Python runs it again and says where
+        st = new_state(g, names, seed, opts)
+        if pause is not None:
+            st["t"]["pause"] = pause
         Runtime(g, st, log, self.watch).run()
         return st
 
@@ -214,15 +214,16 @@ class Engine:
         except NotNative:
             ns.plain = st
 
-    def _native_apply(self, ns: NativeState, idx: int) -> None:
-        """Apply choice `idx` in native code; on an error, the decision again on Python (the state
-        before it, converted), which reports where it failed or, when Python goes on, goes on."""
+    def _native_failed(self, ns: NativeState, idx: int, code: int) -> None:
+        """Native code refused choice `idx` (code 1) or stopped on an error: the decision again on
+        Python, from the state before it (converted), which reports where it failed or, when
+        Python goes on (native checks are never looser), goes on."""
         nat = self.native
         assert nat is not None
-        before = nat.array.from_buffer_copy(ns.words)
-        if nat.apply(ns.words, idx, self.game.work_budget) == 0:
-            return
-        ns.words = before
+        if code == 1:
+            n = nat.options(ns)
+            raise IllegalChoice(str(idx), f"there are {n} legal choices" if n else "the game is over")
+        ns.words = nat.array.from_buffer_copy(nat.before)
         st = nat.to_plain(ns)
         try:
             self.apply_inplace(st, idx)
@@ -293,6 +294,8 @@ class Engine:
         return explain(self.game, self.plain(st), name)
 
     def legal_ids(self, st: State) -> list[str]:
+        if (live := self._live(st)) is not None:
+            return live[0].ids(live[1])
         dec = self.plain(st)["dec"]
         return [] if dec is None else list(dec["ids"])
 
@@ -314,15 +317,15 @@ class Engine:
     def apply_inplace(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> None:
         if isinstance(st, NativeState):
             ns: NativeState = st
-            live = self._live(ns)
-            if live is not None and log is None and self.watch is None and isinstance(choice, int):
-                n = live[0].options(ns)
-                if n == 0:
-                    raise IllegalChoice(str(choice), "the game is over")
-                if not 0 <= choice < n:
-                    raise IllegalChoice(str(choice), f"there are {n} legal choices")
-                self._native_apply(ns, choice)
-                return
+            nat = self.native
+            if ns.plain is None and nat is not None and log is None and self.watch is None:
+                if isinstance(choice, str) and choice in (named := nat.ids(ns)):
+                    choice = named.index(choice)  # an id: its index
+                if choice.__class__ is int:  # the usual case first: an index, from a bot
+                    code = nat.apply(ns.words, choice, self.game.work_budget, nat.before)
+                    if code:
+                        self._native_failed(ns, choice, code)
+                    return
             plain = self.plain(st)
             try:
                 self.apply_inplace(plain, choice, log)
@@ -458,6 +461,15 @@ class Engine:
         w = set(self.winners(st))
         return [1.0 if p in w else 0.0 for p in range(n)]
 
+    def player_names(self, st: State) -> list[str]:
+        return list(st.names if isinstance(st, NativeState) else st["names"])
+
+    def locations(self, st: State) -> list[int]:
+        """The zone instance of every component (-1: out of play), as `state["loc"]`."""
+        if (live := self._live(st)) is not None:
+            return live[0].locations(live[1])
+        return list(self.plain(st)["loc"])
+
     def num_players(self, st: State) -> int:
         if (live := self._live(st)) is not None:
             return len(live[1].names)
@@ -498,6 +510,20 @@ class Engine:
         st = self.plain(st)
         validate.seat(st, player)
         return view(self.game, st, player)
+
+    def playout(self, st: State, gen: list[int], limit: int = 1 << 40) -> int:
+        """Uniform random choices drawn with `gen` (as `random_choice`) until the game ends or
+        `limit` decisions were taken; the number taken. On the native backend the whole playout
+        runs in native code."""
+        done = 0
+        if (live := self._live(st)) is not None:
+            done, code = live[0].playout(live[1], gen, self.game.work_budget, limit)
+            if code == 0:
+                return done
+        while done < limit and not self.is_terminal(st):  # a native error: the next choice on Python
+            self.apply_inplace(st, self.random_choice(st, gen))
+            done += 1
+        return done
 
     def random_choice(self, st: State, gen: list[int]) -> int:
         """An index among the legal choices, drawn with a bot's own generator words."""

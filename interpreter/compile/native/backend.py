@@ -28,8 +28,8 @@ def var_kinds(game: CompiledGame) -> dict[str, str]:
 def c_source(game: CompiledGame) -> tuple[str | None, list[str]]:
     """The game's C file, or None and the rendered reasons it cannot be written yet."""
     prog, walk = lower_game(game)
-    if walk.report.errors:
-        return None, [d.message for d in walk.report.errors]
+    if walk.report.diagnostics:
+        return None, [d.message for d in walk.report.diagnostics]
     layout = Layout(game, var_kinds(game), walk.low.mark_kinds)
     return unit(CGen(game, prog, layout, walk.low.tables)), []
 

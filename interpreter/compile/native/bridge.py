@@ -11,6 +11,7 @@ decision always stands for the same two frames: the flow's and its phase's, at t
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.compile.native.slots import DEC_WORDS, FLOW_WORDS, NONE, Layout
@@ -65,13 +66,42 @@ class NativeGame:
         self.phase_blocks = [b for _, b in flow.phases] if flow is not None else []
         self.phase_ids = [i for i, _ in flow.phases] if flow is not None else []
         self.window_pc = {b: pc for (b, pc) in game.decision_points}
-        for fn, args in (("tb_start", [_I64]), ("tb_apply", [_I64, _I64]), ("tb_reoffer", [])):
+        for fn, args in (
+            ("tb_start", [_I64]),
+            ("tb_apply", [_I64, _I64, ctypes.c_void_p]),
+            ("tb_reoffer", []),
+        ):
             getattr(lib, fn).argtypes = [ctypes.c_void_p, *args]
             getattr(lib, fn).restype = ctypes.c_int
         lib.tb_score.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
-        lib.tb_playout.argtypes = [ctypes.c_void_p, ctypes.c_void_p, _I64, _I64]
+        lib.tb_playout.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            _I64,
+            _I64,
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+        ]
         self.apply = lib.tb_apply
         self.start = lib.tb_start
+        self.before = self.array()  # the state before the last native apply (replayed on Python)
+        self._starts: dict[str, NativeState] = {}
+        self.dk, self.dn = self.at["DK"], self.at["DN"]
+
+    def initial(
+        self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
+    ) -> NativeState:
+        """The native form of a new game's state before setup: `make()`'s state (model/state.py
+        new_state), converted once per players and options, with the generator words `rng`."""
+        key = repr((names, sorted(options.items())))
+        made = self._starts.get(key)
+        if made is None:
+            made = self._starts[key] = self.from_plain(make())
+        ns = NativeState(self.array.from_buffer_copy(made.words), made.names, made.o)
+        at = self.lay.offsets["RNG"]
+        ns.words[at] = rng[0] - (1 << 64) if rng[0] >> 63 else rng[0]
+        ns.words[at + 1] = rng[1] - (1 << 64) if rng[1] >> 63 else rng[1]
+        return ns
 
     # ------------------------------------------------------------ reading
     def is_terminal(self, ns: NativeState) -> bool:
@@ -84,7 +114,11 @@ class NativeGame:
     def options(self, ns: NativeState) -> int:
         """How many legal choices are pending (0: the game is over)."""
         w = ns.words
-        return 0 if w[self.at["DK"]] == 0 else int(w[self.at["DN"]])
+        return 0 if w[self.dk] == 0 else int(w[self.dn])
+
+    def locations(self, ns: NativeState) -> list[int]:
+        at = self.lay.offsets["LOC"]
+        return list(ns.words[at : at + len(self.g.components)])
 
     def clone(self, ns: NativeState) -> NativeState:
         if ns.plain is not None:
@@ -98,7 +132,7 @@ class NativeGame:
         copy = self.clone(ns)
         if self.lib.tb_reoffer(copy.words) != 0:
             return None
-        return self.to_plain(copy)["dec"]  # type: ignore[no-any-return]
+        return self.plain_decision(copy)
 
     def ranking_keys(self, ns: NativeState) -> list[tuple[Any, ...]] | None:
         """Score and tiebreaks per player, or None when native code stops (Python then says why)."""
@@ -115,6 +149,11 @@ class NativeGame:
         n, base = w[self.at["DN"]], self.dopt
         flat = w[base : base + 2 * n]
         return w[self.at["DP"]], list(zip(flat[0::2], flat[1::2], strict=True))
+
+    def ids(self, ns: NativeState) -> list[str]:
+        """The pending decision's choice ids (named only when asked)."""
+        dec = self.decision(ns)
+        return [] if dec is None else self.choice_ids(dec[1], ns.names)
 
     def choice_ids(self, options: list[tuple[int, int]], names: list[str]) -> list[str]:
         """The choice ids, as the Python backend names them (support.add_single, per action)."""
@@ -133,6 +172,15 @@ class NativeGame:
                 ids += [act.name + ":" + i for i in option_ids(self.g, names, run[: j - k], act.params[0][2])]
             k = j
         return ids
+
+    def playout(self, ns: NativeState, gen: list[int], budget: int, limit: int) -> tuple[int, int]:
+        """Random choices in native code (as Engine.random_choice draws them) until the end or
+        `limit` decisions: (decisions taken, 0 or the error that stopped it before a choice)."""
+        words = (ctypes.c_uint64 * 2)(*gen)
+        done = _I64(0)
+        code = self.lib.tb_playout(ns.words, words, budget, limit, self.before, ctypes.byref(done))
+        gen[0], gen[1] = words[0], words[1]
+        return done.value, code
 
     def scores(self, ns: NativeState, p: int) -> list[int]:
         out = (_I64 * (1 + self.ntie))()
@@ -157,14 +205,7 @@ class NativeGame:
         pid = w[at["PHASE_ID"]]
         t["phase_id"] = None if pid == NONE else self.phase_ids[pid]
         t.update({k: (list(v) if isinstance(v, list) else v) for k, v in _DEFAULT_T.items()})
-        dec = self.decision(ns)
-        plain_dec = None
-        if dec is not None:
-            ids = self.choice_ids(dec[1], ns.names)
-            values = [
-                [ai, [] if arg == NONE and not g.action_list[ai].params else [arg]] for ai, arg in dec[1]
-            ]
-            plain_dec = {"k": "window", "p": dec[0], "ids": ids, "v": values, "prompt": "choose an action"}
+        plain_dec = self.plain_decision(ns)
         return {
             "z": zones,
             "loc": w[off["LOC"] : off["LOC"] + ncomp],
@@ -182,6 +223,16 @@ class NativeGame:
             "names": list(ns.names),
             "o": dict(ns.o),
         }
+
+    def plain_decision(self, ns: NativeState) -> dict[str, Any] | None:
+        """The pending decision as `state["dec"]` (ids named, values as [action, [arguments]])."""
+        dec = self.decision(ns)
+        if dec is None:
+            return None
+        acts = self.g.action_list
+        values = [[ai, [] if arg == NONE and not acts[ai].params else [arg]] for ai, arg in dec[1]]
+        ids = self.choice_ids(dec[1], ns.names)
+        return {"k": "window", "p": dec[0], "ids": ids, "v": values, "prompt": "choose an action"}
 
     def _var(self, w: list[int], name: str, n: int) -> Any:
         v = self.g.vars[name]

@@ -17,8 +17,18 @@ class EffectLowering(Lowering):
     """Lowers effects (blocks of statements) on top of the expression lowering."""
 
     def block(self, stmts: ast.Block | None, scope: Scope) -> tuple[ir.Stmt, ...]:
+        """A block's statements; one that cannot be lowered is kept in `missing` and the next one
+        is tried, so that every such statement of a definition is reported."""
         inner = dict(scope)  # a block's lets are its own (the checker has resolved every name)
-        return tuple(self.stmt(s, inner) for s in stmts or ())
+        out: list[ir.Stmt] = []
+        for s in stmts or ():
+            try:
+                out.append(self.stmt(s, inner))
+            except Unsupported as u:
+                self.missing.append(u)
+                if isinstance(s, ast.Let):
+                    inner[s.name] = "int"  # assumed, to go on with what follows
+        return tuple(out)
 
     def stmt(self, s: ast.Stmt, scope: Scope) -> ir.Stmt:
         method = getattr(self, "_s_" + type(s).__name__, None)

@@ -50,6 +50,7 @@ class Lowering:
         self._making: set[str] = set()
         self.mark_kinds: dict[str, str] = {}
         self.tables: dict[str, tuple[list[int], str]] = {}  # C table name -> values, element type
+        self.missing: list[Unsupported] = []  # statements that could not be lowered (effects.py)
 
     # ------------------------------------------------------------ expressions
     def expr(self, n: ast.Expr, scope: Scope) -> ir.Expr:

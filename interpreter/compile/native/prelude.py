@@ -198,11 +198,12 @@ int tb_start(i64 *s, i64 budget) {
     run(x);
     return 0;
 }
-int tb_apply(i64 *s, i64 k, i64 budget) {
+int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) {  /* `before`: the state kept, or NULL */
     X xx, *x = &xx;
     int code;
     i64 ai, arg, p;
     x->s = s;
+    if (before) memcpy(before, s, sizeof(i64) * STATE_WORDS);
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
     S[T_BUDGET] = budget;
@@ -233,14 +234,23 @@ int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
     g_score(x, p, out);
     return 0;
 }
-int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions) {  /* random choices to the end */
+/* Uniform random choices (rng.below with the bot's generator `gen`) until the game ends or
+   `max_decisions` were taken; `done[0]` counts them. On an error the state and `gen` are as they were
+   before the failing choice (`before` is scratch room), so the caller can replay it on Python. */
+int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64 *done) {
     int code;
-    for (i64 d = 0; d < max_decisions && s[D_K] != 0; d++) {
-        u64 s1 = gen[0], s0 = gen[1];
+    done[0] = 0;
+    while (done[0] < max_decisions && s[D_K] != 0) {
+        u64 s1 = gen[0], s0 = gen[1], g0 = gen[0], g1 = gen[1];
         s1 ^= s1 << 23;
         s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
         gen[0] = s0; gen[1] = s1;
-        if ((code = tb_apply(s, (i64)((s1 + s0) % (u64)s[D_N]), budget)) != 0) return code;
+        if ((code = tb_apply(s, (i64)((s1 + s0) % (u64)s[D_N]), budget, before)) != 0) {
+            memcpy(s, before, sizeof(i64) * STATE_WORDS);
+            gen[0] = g0; gen[1] = g1;
+            return code;
+        }
+        done[0] += 1;
     }
     return 0;
 }

@@ -3,7 +3,8 @@ construct it cannot hold, located.
 
 Stage: compile (native). The game's data is read again (with its variant and expansions) and each
 definition the flow can reach is lowered on its own; a construct the typed form cannot hold yet is
-an N001 diagnostic at its `file:line:col` with a hint, and the walk goes on with the next
+an N001 diagnostic (a warning: the game is valid and runs on Python) at its `file:line:col`
+with a hint, and the walk goes on with the next
 definition, so `tabula check --native` lists all of them: the list is the measure of what is left.
 A game with none runs natively; any other runs on the Python backend.
 """
@@ -65,16 +66,23 @@ class Walk:
         )
 
     def attempt(self, make: Callable[[], T]) -> T | None:
+        """`make()`, or None after reporting every construct it could not lower."""
+        low = self.low
         try:
-            return make()
-        except Unsupported as u:
+            out: T | None = make()
+        except Unsupported as err:
+            low.missing.append(err)
+            out = None
+        for u in low.missing:
             hint = u.hint or "this game runs on the Python backend until the native backend holds it"
-            self.report.error(CODE, f"not in the native backend yet: {u.what}", u.span, hint)
-            return None
+            self.report.warning(CODE, f"not in the native backend yet: {u.what}", u.span, hint)
+        found = bool(low.missing)
+        low.missing.clear()
+        return None if found else out
 
     def refuse(self, what: str, path: Path_, hint: str | None = None) -> None:
         hint = hint or "this game runs on the Python backend until the native backend holds it"
-        self.report.error(CODE, f"not in the native backend yet: {what}", self.read.span(path), hint)
+        self.report.warning(CODE, f"not in the native backend yet: {what}", self.read.span(path), hint)
 
     def expr(self, path: Path_, scope: Scope) -> ir.Expr | None:
         n = self.read.expr_at(path)
@@ -103,8 +111,13 @@ class Walk:
 
     def declarations(self) -> None:
         for section in _SECTIONS:
-            for name in self.data.get(section) or {}:
-                self.refuse(f"{section} ('{name}')", (section, name))
+            entries = self.data.get(section) or {}
+            if isinstance(entries, list):  # triggers: a list of entries with ids
+                for i, entry in enumerate(entries):
+                    self.refuse(f"{section} ('{(entry or {}).get('id', i)}')", (section, i))
+            else:
+                for name in entries:
+                    self.refuse(f"{section} ('{name}')", (section, name))
         for tname, ctype in (self.data.get("components") or {}).items():
             for key in _COMPONENT_KEYS:
                 if (ctype or {}).get(key):
