@@ -5,6 +5,7 @@ choices as the Python loop."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,9 @@ from tabula.interpreter.model.state import semantic_hash
 from tabula.interpreter.run.runtime import GameRuntimeError
 
 HERE = Path(__file__).resolve().parent
+# random games per configuration: 10 in the suite (90 High Card games); on demand, e.g.
+# TABULA_NATIVE_GAMES=11112 for 100,000
+GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "10"))
 TRACES = HERE.parent / "traces"
 FIXTURES = HERE.parent / "games"
 
@@ -61,10 +65,11 @@ def play_both(py: Engine, nat: Engine, players: int, seed: int) -> int:
 @pytest.mark.parametrize("tricks", [1, 5, 6])
 def test_high_card_random_games(players: int, tricks: int) -> None:
     py, nat = engines(load_game("high-card", {"tricks": tricks}))
-    decisions = sum(play_both(py, nat, players, seed) for seed in range(1, 11))
-    assert decisions == 10 * players * min(tricks, 24 // players)
+    decisions = sum(play_both(py, nat, players, seed) for seed in range(1, GAMES + 1))
+    assert decisions == GAMES * players * min(tricks, 24 // players)
 
 
+@pytest.mark.slow  # four games loaded and compiled
 def test_fixture_games_the_native_backend_holds() -> None:
     """Every fixture game is either played identically or refused with a reason (and counted)."""
     held = []

@@ -84,6 +84,7 @@ def test_no_compiler_means_the_python_backend(monkeypatch: pytest.MonkeyPatch, t
     assert eng.playout(eng.new_game(2, 1), [1, 2]) == 8
 
 
+@pytest.mark.slow  # a child process that compiles the game cold
 def test_no_compiler_on_the_command_line(tmp_path: Path) -> None:
     """The command works on Python and says why in one line (a child process: a PATH of its own)."""
     code = "from tabula.cli.main import main; raise SystemExit(main())"

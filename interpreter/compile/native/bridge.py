@@ -17,19 +17,12 @@ from typing import Any
 from tabula.interpreter.compile.native.slots import DEC_WORDS, FLOW_WORDS, NONE, Layout
 from tabula.interpreter.model.choices import option_ids
 from tabula.interpreter.model.game import CompiledGame
-from tabula.interpreter.model.state import State, clone
+from tabula.interpreter.model.state import State, clone, no_ending
 from tabula.interpreter.run.flow import STAGES
 
 _MASK = (1 << 64) - 1
 _I64 = ctypes.c_int64
-_DEFAULT_T: dict[str, Any] = {
-    "ending": None,
-    "trigger": None,
-    "final": [],
-    "final_mode": False,
-    "fired": [],
-    "winners": None,
-}
+_DEFAULT_T = no_ending()
 _T_KEYS = {"stage", "round", "turn", "active", "phase", "phase_id", "n", "next", "skips", "decisions"}
 
 
@@ -204,7 +197,7 @@ class NativeGame:
         t["active"] = None if w[at["ACTIVE"]] == NONE else w[at["ACTIVE"]]
         pid = w[at["PHASE_ID"]]
         t["phase_id"] = None if pid == NONE else self.phase_ids[pid]
-        t.update({k: (list(v) if isinstance(v, list) else v) for k, v in _DEFAULT_T.items()})
+        t.update(no_ending())
         plain_dec = self.plain_decision(ns)
         return {
             "z": zones,
