@@ -69,11 +69,19 @@ def test_high_card_random_games(players: int, tricks: int) -> None:
     assert decisions == GAMES * players * min(tricks, 24 // players)
 
 
-@pytest.mark.slow  # four games loaded and compiled
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_reach_random_games(players: int) -> None:
+    """The constructs beyond High Card (tests/native/games/reach: procedures, counters with keys,
+    constant lists, ranges, clockwise_from, picked moves, top, player, a number parameter)."""
+    py, nat = engines(load_game(HERE / "games" / "reach"))
+    assert sum(play_both(py, nat, players, seed) for seed in range(1, GAMES + 1)) > GAMES * players
+
+
+@pytest.mark.slow  # the fixture games loaded and compiled
 def test_fixture_games_the_native_backend_holds() -> None:
     """Every fixture game is either played identically or refused with a reason (and counted)."""
     held = []
-    for folder in sorted([*FIXTURES.iterdir(), HERE / "games" / "boom"]):
+    for folder in sorted([*FIXTURES.iterdir(), *(HERE / "games").iterdir()]):
         game = load_game(folder)
         native, why = prepare(game)
         if native is None:
@@ -83,7 +91,7 @@ def test_fixture_games_the_native_backend_holds() -> None:
         py, nat = engines(game)
         for seed in range(1, 6):
             play_both(py, nat, game.min_players, seed)
-    assert "boom" in held
+    assert {"boom", "reach"} <= set(held)
 
 
 def test_recorded_traces_replay_on_native() -> None:

@@ -75,6 +75,11 @@ class CGen:
         """The word index of a slot (checked: a player in range, a component id)."""
         base = e.base
         idx = e.index
+        if base.startswith("CNTK_"):
+            c = self.g.counters[base[5:]]
+            assert idx is not None
+            size = c.width * (self.g.max_players if c.per_player else 1)
+            return f"CNT + {c.base} + KEYK(x, {self.num(idx, env)}, {size})"
         if base.startswith("CNT_"):
             c = self.g.counters[base[4:]]
             return f"CNT + {c.base}" + (f" + PK(x, {self.num(idx, env)})" if idx is not None else "")
@@ -130,20 +135,37 @@ class CGen:
         return out
 
     def loop(self, src: ir.Source, env: Env, copy: bool) -> tuple[list[str], str, str]:
-        """C lines that set up a walk over `src`, the array and the count names."""
+        """C lines that set up a walk over `src`, the C expression of its item `{i}` (a format
+        string) and the name of its count; `copy`: a zone is walked as it was before the loop."""
         a, n = self.fresh("a"), self.fresh("n")
+        item = a + "[{i}]"
         if src.kind == "players":
-            return [f"const i64 *{a} = PLAYERS_ARR; i64 {n} = S[T_N];"], a, n
+            return [f"i64 {n} = S[T_N];"], "{i}", n
         if src.kind == "type":
-            return [f"const i64 *{a} = TYPE_{src.name}; i64 {n} = {len(self.g.by_type[src.name])};"], a, n
+            return [f"const i64 *{a} = TYPE_{src.name}; i64 {n} = {len(self.g.by_type[src.name])};"], item, n
+        if src.kind == "const":
+            size = len(self.tables[src.name][0])
+            return [f"const i64 *{a} = {src.name}; i64 {n} = {size};"], item, n
         assert src.expr is not None
+        start = self.fresh("s")
+        if src.kind == "clockwise":
+            return (
+                [f"i64 {start} = N(x, {self.expr(src.expr, env)}), {n} = S[T_N];"],
+                (f"FMOD(x, {start} + {{i}}, S[T_N])"),
+                n,
+            )
+        if src.kind == "range":
+            assert src.upper is not None
+            hi = self.num(src.upper, env)
+            lines = [f"i64 {start} = {self.num(src.expr, env)}, {n} = {hi} > {start} ? {hi} - {start} : 0;"]
+            return [*lines, f"if ({n} > MAX_LIST) fail(x, E_SIZE);"], f"({start} + {{i}})", n
         z = self.fresh("z")
         lines = [f"i64 {z} = ZK(x, {self.num(src.expr, env)});", f"i64 {n} = S[ZLEN + {z}];"]
         if copy:
             lines.append(f"i64 {a}[NCOMP + 1]; memcpy({a}, ZP(x, {z}), (size_t){n} * 8);")
         else:
             lines.append(f"const i64 *{a} = ZP(x, {z});")
-        return lines, a, n
+        return lines, item, n
 
     def _Agg(self, e: ir.Agg, env: Env) -> str:
         setup, a, n = self.loop(e.src, env, False)  # type: ignore[arg-type]
@@ -170,7 +192,9 @@ class CGen:
             "all": f"if (!({elt})) {{ {r} = 0; break; }}",
         }[e.kind]
         lines = [*setup, f"i64 {r} = {init[e.kind]}; int f_ = 0; (void)f_;", f"CHARGE({n});"]
-        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {a}[{i}]; if ({cond}) {body} }}")
+        lines.append(
+            f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {a.format(i=i)}; if ({cond}) {body} }}"
+        )
         if e.default is not None and e.kind in ("max", "min", "first"):
             lines.append(f"if ({r} == NONE && !f_) {r} = {self.expr(e.default, env)};")
         return "({ " + " ".join(lines) + f" {r}; }})"
@@ -220,9 +244,23 @@ class CGen:
             return [f"{{ i64 {c} = {what}; if ({c} != NONE) move_comp(x, {c}, {dest}, {top}); }}"]
         if s.kind == "zone":
             return [f"move_zone(x, {self.num(s.what, env)}, {dest}, {top});"]
+        if isinstance(s.what, ir.Picked):
+            return self.picked(s.what, dest, top, env)
         assert isinstance(s.what, ir.Source)
         name = s.what.name
         return [f"move_list(x, TYPE_{name}, {len(self.g.by_type[name])}, {dest}, {top});"]
+
+    def _s_RunP(self, s: ir.RunP, env: Env, depth: int) -> list[str]:
+        return [f"{s.name}(x{''.join(', ' + self.expr(a, env) for a in s.args)});"]
+
+    def picked(self, p: ir.Picked, dest: str, top: int, env: Env) -> list[str]:
+        setup, item, n = self.loop(p.src, env, False)
+        buf, k, i, v = self.fresh("b"), self.fresh("k"), self.fresh("i"), self.fresh("v_" + p.var)
+        cond = self.expr(p.cond, {**env, p.var: v}) if p.cond is not None else "1"
+        lines = ["{", *setup, f"i64 {buf}[NCOMP + 1], {k} = 0;", f"CHARGE({n});"]
+        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {item.format(i=i)};")
+        lines.append(f"    if ({cond}) {buf}[{k}++] = {v}; }}")
+        return [*lines, f"move_list(x, {buf}, {k}, {dest}, {top});", "}"]
 
     def _s_Draw(self, s: ir.Draw, env: Env, depth: int) -> list[str]:
         return [f"draw(x, {self.num(s.src, env)}, {self.num(s.dest, env)}, {self.num(s.count, env)});"]
@@ -239,7 +277,7 @@ class CGen:
             *setup,
             f"CHARGE({n});",
             f"for (i64 {i} = 0; {i} < {n}; {i}++) {{",
-            f"    i64 {v} = {a}[{i}];",
+            f"    i64 {v} = {a.format(i=i)};",
         ]
         if s.cond is not None:
             lines.append(f"    if (!({self.expr(s.cond, inner)})) continue;")

@@ -7,14 +7,23 @@ stands for is always the same two frames (bridge.py rebuilds them).
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
+from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT, PLAYER, SYM, ZONE
 from tabula.interpreter.compile.native.lower import Lowering, Scope, Unsupported, kind_of
 from tabula.interpreter.dsl import ast
+from tabula.interpreter.model.game import CompiledGame
 
 
 class EffectLowering(Lowering):
-    """Lowers effects (blocks of statements) on top of the expression lowering."""
+    """Lowers effects (blocks of statements) on top of the expression lowering; `procs` are the
+    game's procedures (name -> parameter names, body) and `procedures` their lowered forms."""
+
+    def __init__(self, game: CompiledGame, functions: dict[str, Any], procs: dict[str, Any]) -> None:
+        super().__init__(game, functions)
+        self.procs = procs
+        self.procedures: dict[str, tuple[list[tuple[str, str]], tuple[ir.Stmt, ...]]] = {}
 
     def block(self, stmts: ast.Block | None, scope: Scope) -> tuple[ir.Stmt, ...]:
         """A block's statements; one that cannot be lowered is kept in `missing` and the next one
@@ -56,6 +65,24 @@ class EffectLowering(Lowering):
         window = ir.Window(player, tuple(self.g.actions[a].index for a in w.actions))
         return ir.Phase(self.block(before, scope), window, self.block(stmts[i + 1 :], scope))
 
+    def _s_Run(self, s: ast.Run, scope: Scope) -> ir.Stmt:
+        """A procedure, lowered once per argument types (a statement of it that cannot be lowered,
+        such as a decision, is reported where it is written)."""
+        params, body = self.procs[s.name]
+        args = [self.expr(a, scope) for a in s.args]
+        me: ir.Expr = ir.Local("me", scope["me"]) if "me" in scope else ir.NoneV(PLAYER)
+        key = "P_" + s.name + "".join("_" + a.ty.replace("[", "").replace("]", "") for a in args)
+        if key not in self.procedures:
+            if key in self._making:
+                raise Unsupported(f"procedure '{s.name}' running itself", s.span)
+            self._making.add(key)
+            inner = {p: a.ty for p, a in zip(params, args, strict=True)}  # `me` is passed, not named
+            lowered = self.block(body, inner)
+            self._making.discard(key)
+            typed = [("me", PLAYER), *((p, a.ty) for p, a in zip(params, args, strict=True))]
+            self.procedures[key] = (typed, lowered)
+        return ir.RunP(key, (me, *args))
+
     def _s_Window(self, s: ast.Window, scope: Scope) -> ir.Stmt:
         raise Unsupported(
             "a window inside a block", s.span, "native code holds windows at a phase's top level"
@@ -77,7 +104,7 @@ class EffectLowering(Lowering):
     def _s_Set(self, s: ast.Set, scope: Scope) -> ir.Stmt:
         target = self.expr(s.target, scope)
         value = self.expr(s.value, scope)
-        if isinstance(target, ir.Slot) and target.base.startswith("CNT_"):
+        if isinstance(target, ir.Slot) and target.base.startswith(("CNT_", "CNTK_")):
             if s.op not in ("=", "+=", "-="):
                 raise Unsupported(f"'{s.op}' on a counter", s.span)
             return self.counter(target, s.op[0], value, s)
@@ -99,7 +126,7 @@ class EffectLowering(Lowering):
     def counter(self, target: ir.Slot, op: str, value: ir.Expr, s: ast.Stmt) -> ir.Stmt:
         if value.ty != INT:
             raise Unsupported(f"a counter given {value.ty}", s.span)
-        c = self.g.counters[target.base[4:]]
+        c = self.g.counters[target.base.split("_", 1)[1]]
         return ir.Counter(target, op, value, c.min, c.max)
 
     def _s_Gain(self, s: ast.Gain, scope: Scope) -> ir.Stmt:
@@ -110,7 +137,7 @@ class EffectLowering(Lowering):
 
     def _gain(self, target_n: ast.Expr, amount: ast.Expr, op: str, s: ast.Stmt, scope: Scope) -> ir.Stmt:
         target = self.expr(target_n, scope)
-        if not (isinstance(target, ir.Slot) and target.base.startswith("CNT_")):
+        if not (isinstance(target, ir.Slot) and target.base.startswith(("CNT_", "CNTK_"))):
             raise Unsupported("'gain'/'pay' of other than a counter", target_n.span)
         out = self.counter(target, op, self.expr(amount, scope), s)
         assert isinstance(out, ir.Counter)
@@ -126,6 +153,8 @@ class EffectLowering(Lowering):
             return ir.Move("zone", what, dest, top)
         if isinstance(what, ir.Source) and what.kind == "type":
             return ir.Move("type", what, dest, top)
+        if isinstance(what, ir.Picked):
+            return ir.Move("picked", what, dest, top)
         raise Unsupported(f"'move' of {what.ty}", s.what.span)
 
     def zone(self, n: ast.Expr, scope: Scope) -> ir.Expr:
@@ -143,7 +172,7 @@ class EffectLowering(Lowering):
 
     def _s_For(self, s: ast.For, scope: Scope) -> ir.Stmt:
         src = self.source(s.iter, scope)
-        inner = {**scope, s.var: PLAYER if src.ty == PLAYERS else COMP}
+        inner = {**scope, s.var: ir.elem(src.ty)}
         cond = self.boolean(s.cond, inner) if s.cond is not None else None
         return ir.For(s.var, src, cond, self.block(s.body, inner))
 

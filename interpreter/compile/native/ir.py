@@ -118,12 +118,30 @@ class Agg(Expr):
 
 @dataclass(frozen=True)
 class Source(Expr):
-    """What a loop walks: `kind` zone (expr a zone), type (a component type's ids) or players."""
+    """What a loop walks: `kind` zone (expr a zone), type (a component type's ids), players,
+    const (a constant list: the table `name`), clockwise (the players from expr) or range (expr to
+    upper, upper excluded)."""
 
     kind: str
     expr: Expr | None
     name: str
     ty: str
+    upper: Expr | None = None
+
+
+def elem(ty: str) -> str:
+    """The type of a list's items (`list[comp]` -> comp)."""
+    return ty[5:-1] if ty.startswith("list[") else ty
+
+
+@dataclass(frozen=True)
+class Picked(Expr):
+    """`[v for v in src where cond]` given to `move`: the items chosen before any moves."""
+
+    var: str
+    src: Source
+    cond: Expr | None
+    ty: str = COMPS
 
 
 class Stmt:
@@ -198,6 +216,15 @@ class If(Stmt):
 
 
 @dataclass(frozen=True)
+class RunP(Stmt):
+    """`run name(args)` of a procedure that cannot wait: a C call (`name` names its specialisation);
+    the first argument is the caller's `me` (NoneV where it has none)."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class Window(Stmt):
     """The one decision the native form holds: a window of a phase's top level."""
 
@@ -245,3 +272,4 @@ class Program:
     score: Expr | None = None
     tiebreak: list[Expr] | None = None
     functions: dict[str, tuple[list[tuple[str, str]], Expr]] | None = None  # C name -> params, body
+    procedures: dict[str, tuple[list[tuple[str, str]], tuple[Stmt, ...]]] | None = None  # the same

@@ -85,7 +85,7 @@ class Lowering:
         if name in g.by_type:
             return ir.Source("type", None, name, COMPS)
         if name in g.constants:
-            return self._constant(g.constants[name], n.span)
+            return self._constant(g.constants[name], n.span, name)
         if any(name in syms for syms in g.enums.values()):
             return ir.Lit(self.symbols.index(name), SYM)
         if name in g.counters:
@@ -98,7 +98,13 @@ class Lowering:
             return self.call_function(name, [], n.span)
         raise Unsupported(f"the name '{name}'", n.span)
 
-    def _constant(self, v: Any, span: Span) -> ir.Expr:
+    def _constant(self, v: Any, span: Span, name: str = "") -> ir.Expr:
+        if isinstance(v, list) and v and all(isinstance(x, str) and x in self.symbols for x in v):
+            self.tables["K_" + name] = ([self.symbols.index(x) for x in v], SYM)
+            return ir.Source("const", None, "K_" + name, "list[sym]")
+        if isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            self.tables["K_" + name] = (list(v), INT)
+            return ir.Source("const", None, "K_" + name, "list[int]")
         if isinstance(v, bool):
             return ir.Lit(int(v), BOOL)
         if isinstance(v, int) and -(1 << 31) < v < 1 << 31:
@@ -128,10 +134,7 @@ class Lowering:
         if name in self.defs:
             return self.call_function(name, [self.expr(a, scope) for a in args], n.span)
         if name in g.counters:
-            c = g.counters[name]
-            if c.keys or not c.per_player:
-                raise Unsupported(f"counter '{name}' with keys", n.span)
-            return ir.Slot(f"CNT_{name}", self.player(args[0], scope), INT)
+            return self.counter_slot(name, args, scope)
         if name in g.vars:
             return ir.Slot(f"VAR_{name}", self.player(args[0], scope), self.var_type(name, n.span))
         if name in g.zones:
@@ -143,12 +146,42 @@ class Lowering:
             if src.kind == "type":
                 return ir.Lit(len(g.by_type[src.name]), INT)
             return ir.Slot("T_N", None, INT)
+        if name == "top" and len(args) == 1:
+            src = self.source(args[0], scope)
+            if src.kind != "zone":
+                raise Unsupported("top of other than a zone", n.span)
+            return ir.CallF("top_of", (src.expr,), COMP)  # type: ignore[arg-type]
+        if name == "player" and len(args) == 1:
+            return ir.Bin("%", self.number(args[0], scope), ir.Slot("T_N", None, INT), PLAYER)
+        if name == "clockwise_from" and len(args) == 1:
+            return ir.Source("clockwise", self.player(args[0], scope), "", PLAYERS)
+        if name == "range" and len(args) == 2:
+            lo, hi = self.number(args[0], scope), self.number(args[1], scope)
+            return ir.Source("range", lo, "", "list[int]", hi)
         if name in ("min", "max") and len(args) >= 2:
             xs = tuple(self.expr(a, scope) for a in args)
             if any(x.ty != INT for x in xs):
                 raise Unsupported(f"{name} of values that are not numbers", n.span)
             return ir.MinMax(name, xs, INT)
         raise Unsupported(f"the builtin '{name}' with {len(args)} argument(s)", n.span)
+
+    def counter_slot(self, name: str, args: tuple[ast.Expr, ...], scope: Scope) -> ir.Expr:
+        """A counter of a player and/or a key: its word's index from the counter's base."""
+        c = self.g.counters[name]
+        if not c.keys:
+            return ir.Slot(f"CNT_{name}", self.player(args[0], scope), INT)
+        key = self.expr(args[-1], scope)
+        if key.ty != SYM:
+            raise Unsupported(f"a key of counter '{name}' given as {key.ty}", args[-1].span)
+        self.tables["KEYS_" + name] = (
+            [c.keys.index(s) if s in c.keys else -(1 << 63) for s in self.symbols],
+            INT,
+        )
+        index: ir.Expr = ir.Table("KEYS_" + name, key, INT)
+        if c.per_player:
+            at = ir.Bin("*", self.player(args[0], scope), ir.Lit(c.width, INT), INT)
+            index = ir.Bin("+", at, index, INT)
+        return ir.Slot(f"CNTK_{name}", index, INT)
 
     def player(self, n: ast.Expr, scope: Scope) -> ir.Expr:
         e = self.expr(n, scope)
@@ -204,7 +237,7 @@ class Lowering:
             default = self.g.marks[name]
             kind = "bool" if isinstance(default, bool) else "sym" if isinstance(default, str) else "int"
             self.mark_kinds[name] = kind
-        return {"bool": BOOL, "sym": SYM}.get(kind, PLAYER)
+        return {"bool": BOOL, "sym": SYM}.get(kind, INT)
 
     def _Index(self, n: ast.Index, scope: Scope) -> ir.Expr:
         if not (isinstance(n.obj, ast.Name) and isinstance(self.g.constants.get(n.obj.id), dict)):
@@ -287,7 +320,7 @@ class Lowering:
         if kind not in _AGGS:
             raise Unsupported(f"'{kind}(... for ...)'", n.span)
         src = self.source(gen.iter, scope)
-        inner = {**scope, gen.var: PLAYER if src.ty == PLAYERS else COMP}
+        inner = {**scope, gen.var: ir.elem(src.ty)}
         elt = self.expr(gen.elt, inner)
         cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
         default = self.expr(gen.default, scope) if gen.default is not None else None
@@ -299,6 +332,15 @@ class Lowering:
         if kind == "first" and not isinstance(gen.elt, ast.Name):
             raise Unsupported("first(...) of other than the loop's item", n.span)
         return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
+
+    def _ListComp(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
+        """Only `[c for c in src where cond]` of components, which `move` takes (effects.py)."""
+        gen = n.gen
+        src = self.source(gen.iter, scope)
+        if not (isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var and src.ty == COMPS):
+            raise Unsupported("a list built from other than components picked from a list", n.span)
+        cond = self.boolean(gen.cond, {**scope, gen.var: COMP}) if gen.cond is not None else None
+        return ir.Picked(gen.var, src, cond)
 
 
 def _comparable(a: str, b: str) -> bool:

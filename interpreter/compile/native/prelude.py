@@ -98,6 +98,8 @@ static void shuffle(X *x, i64 z) {  /* base/rng.py shuffle, word for word */
     }
     S[RNG] = (i64)s1; S[RNG + 1] = (i64)s0;
 }
+static inline i64 KEYK(X *x, i64 k, i64 size) { if (k < 0 || k >= size) fail(x, E_ENTRY); return k; }
+static i64 top_of(X *x, i64 z) { ZK(x, z); return S[ZLEN + z] ? ZP(x, z)[0] : NONE; }
 static int in_zone(X *x, i64 c, i64 z) { return c != NONE && S[LOC + CK(x, c)] == z; }
 static void add_option(X *x, i64 ai, i64 arg) {
     i64 k = S[D_N];

@@ -27,8 +27,8 @@ from tabula.interpreter.model.game import CompiledGame
 CODE = "N001"
 T = TypeVar("T")
 # sections (and component keys) the typed form does not hold yet: each use is one diagnostic
-_SECTIONS = ("procedures", "triggers", "values", "rules")
-_COMPONENT_KEYS = ("modifiers", "allow", "deny", "triggers", "hooks", "text")
+_SECTIONS = ("triggers", "values", "rules")
+_COMPONENT_KEYS = ("modifiers", "allow", "deny", "triggers", "hooks")  # `text` is a property
 _VAR_TYPES = ("int", "player", "bool", "comp")
 
 
@@ -61,8 +61,16 @@ class Walk:
             )
             for name in self.data.get("functions") or {}
         }
+        read = self.read
+        procs = {
+            name: (
+                [p for p, _ in read.params(("procedures", name))],
+                read.block_at(("procedures", name, "do")),
+            )
+            for name in self.data.get("procedures") or {}
+        }
         self.low = EffectLowering(
-            game, {k: (ps, e, None) for k, (ps, e) in functions.items() if e is not None}
+            game, {k: (ps, e, None) for k, (ps, e) in functions.items() if e is not None}, procs
         )
 
     def attempt(self, make: Callable[[], T]) -> T | None:
@@ -107,6 +115,7 @@ class Walk:
                 if (e := self.expr(("scoring", "tiebreak", i), {"p": PLAYER}))
             ]
         prog.functions = self.low.functions
+        prog.procedures = self.low.procedures
         return prog
 
     def declarations(self) -> None:
@@ -191,7 +200,7 @@ class Walk:
             if src is None:
                 return None
             param = (pname, src)
-            scope[pname] = "player" if src.ty == "list[player]" else "comp"
+            scope[pname] = ir.elem(src.ty)
         when = self.expr((*path, "when"), scope) if spec.get("when") is not None else None
         body = self.block((*path, "do"), scope)
         if body is None or (spec.get("when") is not None and when is None):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native import ir, prelude
 from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int
 
@@ -45,6 +46,7 @@ def _tables(gen: CGen) -> list[str]:
     closes = {a.index: int(a.closes) for a in gen.prog.actions or []}
     out.append(_array("ACTION_CLOSES", [closes.get(i, 0) for i in range(len(g.action_list))]))
     out += [f"#define {w} {i}" for i, w in enumerate(_WHICH)]
+    out.append(f"#define MAX_LIST {MAX_LIST_ITEMS}")
     out.append(f"#define HAS_ROUNDS {int(g.flow is not None and g.flow.has_rounds)}")
     out.append(f"#define NPHASES {len(gen.prog.phases or [])}")
     return out
@@ -58,6 +60,11 @@ def _functions(gen: CGen) -> list[str]:
         sig = ", ".join(["X *x", *(f"i64 {env[p]}" for p, _ in params)])
         protos.append(f"static i64 {name}({sig});")
         defs.append(f"static i64 {name}({sig}) {{ CHARGE(1); return {gen.expr(body, env)}; }}")
+    for name, (params, stmts) in (gen.prog.procedures or {}).items():
+        env = {p: gen.fresh("v_" + p) for p, _ in params}
+        sig = ", ".join(["X *x", *(f"i64 {env[p]}" for p, _ in params)])
+        protos.append(f"static void {name}({sig});")
+        defs += [f"static void {name}({sig}) {{", "    CHARGE(1);", *gen.block(stmts, env, 1), "}"]
     return protos + defs
 
 
@@ -97,7 +104,7 @@ def _window(gen: CGen, k: int, w: ir.Window) -> list[str]:
         test = gen.expr(act.when, {**env, pname: v}) if act.when is not None else "1"
         lines += ["    {", *("        " + s for s in setup)]
         lines.append(f"        for (i64 {i} = 0; {i} < {n}; {i}++) {{")
-        lines.append(f"            i64 {v} = {a}[{i}]; if ({test}) add_option(x, {ai}, {v}); }}")
+        lines.append(f"            i64 {v} = {a.format(i=i)}; if ({test}) add_option(x, {ai}, {v}); }}")
         lines.append("    }")
     lines += ["    if (S[D_N] == 0) return 0;", "    S[D_K] = 1; S[D_P] = p;", "    return 1;", "}"]
     return lines
