@@ -70,10 +70,12 @@ def test_high_card_random_games(players: int, tricks: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_reach_random_games(players: int) -> None:
+@pytest.mark.parametrize("rounds", [4, 9])  # 9: hands run out, turns are skipped
+def test_reach_random_games(players: int, rounds: int) -> None:
     """The constructs beyond High Card (tests/native/games/reach: procedures, counters with keys,
-    constant lists, ranges, clockwise_from, picked moves, top, player, a number parameter)."""
-    py, nat = engines(load_game(HERE / "games" / "reach"))
+    constant lists, ranges, clockwise_from, picked moves, top, player, a number parameter, while,
+    take, turn.skip_if)."""
+    py, nat = engines(load_game(HERE / "games" / "reach", {"rounds": rounds}))
     assert sum(play_both(py, nat, players, seed) for seed in range(1, GAMES + 1)) > GAMES * players
 
 

@@ -290,6 +290,15 @@ class CGen:
         lines.append(f"for (i64 {i} = 0; {i} < {k}; {i}++) {{")
         return [*lines, *self.block(s.body, env, 1), "}", "}"]
 
+    def _s_While(self, s: ir.While, env: Env, depth: int) -> list[str]:
+        return [f"while ({self.expr(s.cond, env)}) {{", "    CHARGE(1);", *self.block(s.body, env, 1), "}"]
+
+    def _s_Take(self, s: ir.Take, env: Env, depth: int) -> list[str]:
+        a, b, k = self.fresh("s"), self.fresh("d"), self.fresh("k")
+        lines = [f"{{ i64 {a} = {self.slot(s.source, env)}, {b} = {self.slot(s.dest, env)};"]
+        lines.append(f"  i64 {k} = MIN2({self.num(s.amount, env)}, S[{a}]);")
+        return [*lines, f"  if ({k} > 0) {{ S[{a}] -= {k}; S[{b}] = ADD(x, S[{b}], {k}); }} }}"]
+
     def _s_If(self, s: ir.If, env: Env, depth: int) -> list[str]:
         lines: list[str] = []
         for j, (test, body) in enumerate(s.branches):

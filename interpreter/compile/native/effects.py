@@ -179,6 +179,16 @@ class EffectLowering(Lowering):
     def _s_Repeat(self, s: ast.Repeat, scope: Scope) -> ir.Stmt:
         return ir.Repeat(self.number(s.count, scope), self.block(s.body, scope))
 
+    def _s_While(self, s: ast.While, scope: Scope) -> ir.Stmt:
+        return ir.While(self.boolean(s.cond, scope), self.block(s.body, scope))
+
+    def _s_Take(self, s: ast.Take, scope: Scope) -> ir.Stmt:
+        ends = [self.expr(n, scope) for n in (s.source, s.dest)]
+        for e, n in zip(ends, (s.source, s.dest), strict=True):
+            if not (isinstance(e, ir.Slot) and e.base.startswith(("CNT_", "CNTK_"))):
+                raise Unsupported("'take' between other than counters", n.span)
+        return ir.Take(self.number(s.amount, scope), ends[0], ends[1])  # type: ignore[arg-type]
+
     def _s_If(self, s: ast.If, scope: Scope) -> ir.Stmt:
         branches = tuple((self.boolean(c, scope), self.block(b, scope)) for c, b in s.branches)
         return ir.If(branches, self.block(s.otherwise, scope))

@@ -210,6 +210,21 @@ class Repeat(Stmt):
 
 
 @dataclass(frozen=True)
+class While(Stmt):
+    cond: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Take(Stmt):
+    """`take N from A to B`: at most what A holds moves from counter word A to B."""
+
+    amount: Expr
+    source: Slot
+    dest: Slot
+
+
+@dataclass(frozen=True)
 class If(Stmt):
     branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
     otherwise: tuple[Stmt, ...]
@@ -265,6 +280,7 @@ class Program:
     round_on_start: tuple[Stmt, ...] | None = None
     round_on_end: tuple[Stmt, ...] | None = None
     turn_player: Expr | None = None
+    skip_if: Expr | None = None
     turn_on_end: tuple[Stmt, ...] | None = None
     phases: list[Phase] | None = None
     finish: tuple[Stmt, ...] | None = None

@@ -240,6 +240,11 @@ class Lowering:
         return {"bool": BOOL, "sym": SYM}.get(kind, INT)
 
     def _Index(self, n: ast.Index, scope: Scope) -> ir.Expr:
+        if isinstance(n.obj, ast.Name) and isinstance(self.g.constants.get(n.obj.id), list):
+            src = self._constant(self.g.constants[n.obj.id], n.span, n.obj.id)
+            if not isinstance(src, ir.Source):
+                raise Unsupported("indexing a list of other than symbols or numbers", n.span)
+            return ir.Table(src.name, self.number(n.key, scope), ir.elem(src.ty))
         if not (isinstance(n.obj, ast.Name) and isinstance(self.g.constants.get(n.obj.id), dict)):
             raise Unsupported("indexing other than a constant mapping", n.span)
         mapping: dict[Any, Any] = self.g.constants[n.obj.id]

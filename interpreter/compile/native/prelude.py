@@ -142,8 +142,18 @@ static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed a
         if (HAS_ROUNDS) {
             if (g_has(W_ENDS) && g_value(x, W_ENDS)) { S[T_STAGE] = ST_ROUND_END; return 0; }
             p = S[T_NEXT];
+            if (g_skip(x, p)) {
+                S[T_NEXT] = FMOD(x, p + 1, n); S[T_SKIPS] += 1;
+                if (S[T_SKIPS] > n) S[T_STAGE] = ST_ROUND_END;
+                return 0;
+            }
         } else {
             p = g_has(W_PLAYER) ? g_value(x, W_PLAYER) : FMOD(x, S[T_TURN], n);
+            if (g_skip(x, p)) {
+                S[T_TURN] += 1; S[T_SKIPS] += 1;
+                if (S[T_SKIPS] > n) fail(x, E_FLOW);  /* every turn skipped: Python says so */
+                return 0;
+            }
         }
         S[T_SKIPS] = 0;
         start_turn(x, p);

@@ -158,8 +158,6 @@ class Walk:
         turn = flow.get("turn") or {}
         for i, _ in enumerate(flow.get("end_checks") or []):
             self.refuse("end checks", ("flow", "end_checks", i))
-        if turn.get("skip_if") is not None:
-            self.refuse("turn.skip_if", ("flow", "turn", "skip_if"))
         prog.setup = self.block(("flow", "setup"), {})
         rounds = flow.get("rounds")
         if rounds is not None:
@@ -171,6 +169,8 @@ class Walk:
         else:
             prog.turn_player = self.expr(("flow", "turn", "player"), {})
         player = {"p": PLAYER, "me": PLAYER}
+        if turn.get("skip_if") is not None:
+            prog.skip_if = self.expr(("flow", "turn", "skip_if"), player)
         prog.turn_on_end = self.block(("flow", "turn", "on_end"), player)
         prog.finish = self.block(("flow", "finish"), {})
         prog.phases = []

@@ -196,7 +196,14 @@ def _dispatch(gen: CGen) -> list[str]:
         if e is not None:
             value = gen.expr(e, {})
             out.append(f"    case {w}: return {value if w == 'W_ENDS' else f'N(x, {value})'};")
-    out += ["    }", "    return 0;", "}", "static int g_phase(X *x, i64 k, i64 p) {", "    switch (k) {"]
+    skip = gen.expr(p.skip_if, {"p": "p", "me": "p"}) if p.skip_if is not None else "0"
+    out += [
+        "    }",
+        "    return 0;",
+        "}",
+        f"static int g_skip(X *x, i64 p) {{ (void)x; (void)p; return {skip}; }}",
+    ]
+    out += ["static int g_phase(X *x, i64 k, i64 p) {", "    switch (k) {"]
     out += [f"    case {k}: return ph_{k}(x, p);" for k in range(len(p.phases or []))]
     out += ["    }", "    return 0;", "}", "static int g_window(X *x, i64 k, i64 p) {", "    switch (k) {"]
     out += [
