@@ -79,6 +79,20 @@ def test_reach_random_games(players: int, rounds: int) -> None:
     assert sum(play_both(py, nat, players, seed) for seed in range(1, GAMES + 1)) > GAMES * players
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_end_checks_random_games(players: int) -> None:
+    """tests/native/games/finale: end checks ending the game at once, after the turn and after
+    final turns (the flow's ending words compared with the rest), turns without rounds."""
+    py, nat = engines(load_game(HERE / "games" / "finale"))
+    endings = set()
+    for seed in range(1, 3 * GAMES + 1):
+        play_both(py, nat, players, seed)
+        st = py.new_game(players, seed)
+        py.playout(st, rng.seed_state(seed + 0xB07))
+        endings.add(st["t"]["ending"])
+    assert {"after_turn", "final_turns"} <= endings
+
+
 @pytest.mark.slow  # the fixture games loaded and compiled
 def test_fixture_games_the_native_backend_holds() -> None:
     """Every fixture game is either played identically or refused with a reason (and counted)."""
@@ -93,7 +107,7 @@ def test_fixture_games_the_native_backend_holds() -> None:
         py, nat = engines(game)
         for seed in range(1, 6):
             play_both(py, nat, game.min_players, seed)
-    assert {"boom", "reach"} <= set(held)
+    assert {"boom", "finale", "reach"} <= set(held)
 
 
 def test_recorded_traces_replay_on_native() -> None:

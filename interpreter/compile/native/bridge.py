@@ -14,7 +14,7 @@ import ctypes
 from collections.abc import Callable
 from typing import Any
 
-from tabula.interpreter.compile.native.slots import DEC_WORDS, FLOW_WORDS, NONE, Layout
+from tabula.interpreter.compile.native.slots import DEC_WORDS, ENDINGS, FLOW_WORDS, NONE, Layout
 from tabula.interpreter.model.choices import option_ids
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, no_ending
@@ -58,6 +58,7 @@ class NativeGame:
         flow = game.flow
         self.phase_blocks = [b for _, b in flow.phases] if flow is not None else []
         self.phase_ids = [i for i, _ in flow.phases] if flow is not None else []
+        self.check_ids = [c.id for c in game.end_checks]
         self.window_pc = {b: pc for (b, pc) in game.decision_points}
         for fn, args in (
             ("tb_start", [_I64]),
@@ -198,6 +199,11 @@ class NativeGame:
         pid = w[at["PHASE_ID"]]
         t["phase_id"] = None if pid == NONE else self.phase_ids[pid]
         t.update(no_ending())
+        t["ending"] = ENDINGS[w[at["ENDING"]]]
+        t["trigger"] = None if w[at["TRIGGER"]] == NONE else w[at["TRIGGER"]]
+        t["final"] = w[off["FINAL"] : off["FINAL"] + w[at["NFINAL"]]]
+        t["final_mode"] = bool(w[at["FINAL_MODE"]])
+        t["fired"] = [self.check_ids[k] for k in w[off["FIRED"] : off["FIRED"] + w[at["NFIRED"]]]]
         plain_dec = self.plain_decision(ns)
         return {
             "z": zones,
@@ -257,8 +263,10 @@ class NativeGame:
     def _from_plain(self, st: State) -> NativeState:
         g, lay = self.g, self.lay
         t = st["t"]
-        if "rig" in st or set(t) - _T_KEYS - set(_DEFAULT_T) or any(t[k] != v for k, v in _DEFAULT_T.items()):
-            raise NotNative("the state holds what the native form does not (a rig, a pause, an ending)")
+        if "rig" in st or set(t) - _T_KEYS - set(_DEFAULT_T) or t["winners"] is not None:
+            raise NotNative(
+                "the state holds what the native form does not (a rig, a pause, declared winners)"
+            )
         words = self.array()
         off, ncomp, at = lay.offsets, len(g.components), self.at
         words[off["RNG"]], words[off["RNG"] + 1] = (ctypes.c_int64(x).value for x in st["rng"])
@@ -268,6 +276,12 @@ class NativeGame:
         words[at["ACTIVE"]] = NONE if t["active"] is None else int(t["active"])
         words[at["PHASE_ID"]] = NONE if t["phase_id"] is None else self.phase_ids.index(t["phase_id"])
         words[at["FR_PC"]] = self._pc(st)
+        words[at["ENDING"]] = ENDINGS.index(t["ending"])
+        words[at["TRIGGER"]] = NONE if t["trigger"] is None else int(t["trigger"])
+        words[at["FINAL_MODE"]] = int(bool(t["final_mode"]))
+        words[at["NFINAL"]], words[at["NFIRED"]] = len(t["final"]), len(t["fired"])
+        words[off["FINAL"] : off["FINAL"] + len(t["final"])] = [int(p) for p in t["final"]]
+        words[off["FIRED"] : off["FIRED"] + len(t["fired"])] = [self.check_ids.index(c) for c in t["fired"]]
         for i, name in enumerate(g.options):
             words[off["OPT"] + i] = lay.encode(
                 st["o"][name], "bool" if isinstance(st["o"][name], bool) else "int"

@@ -269,6 +269,17 @@ class Phase:
     after: tuple[Stmt, ...]
 
 
+@dataclass(frozen=True)
+class EndCheck:
+    """An end check: its test (with p and me the active player), its effect and its mode
+    (immediately, after_turn or final_turns)."""
+
+    id: str
+    when: Expr
+    body: tuple[Stmt, ...]
+    mode: str
+
+
 @dataclass
 class Program:
     """A whole game in the typed form: the flow's parts, actions, scoring and the functions used."""
@@ -281,6 +292,7 @@ class Program:
     round_on_end: tuple[Stmt, ...] | None = None
     turn_player: Expr | None = None
     skip_if: Expr | None = None
+    end_checks: list[EndCheck] | None = None
     turn_on_end: tuple[Stmt, ...] | None = None
     phases: list[Phase] | None = None
     finish: tuple[Stmt, ...] | None = None

@@ -20,7 +20,7 @@ enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_
        ST_FINAL_START, ST_FINAL_NEXT, ST_FINISH, ST_OVER, ST_DONE };
 #define FLOW_STEP 4
 #define SMALL (((i64)1) << 62)
-typedef struct { i64 *s; jmp_buf jb; } X;
+typedef struct { i64 *s; jmp_buf jb; jmp_buf endjb; } X;  /* endjb: where an ending unwinds to */
 #define S (x->s)
 static void fail(X *x, int code) { longjmp(x->jb, code); }
 #define CHARGE(n) do { S[T_BUDGET] -= (n); if (S[T_BUDGET] < 0) fail(x, E_BUDGET); } while (0)
@@ -122,6 +122,11 @@ static int push_run(X *x, int which, i64 p) {  /* an effect that cannot wait: pu
     g_effect(x, which, p);
     return 1;
 }
+static int ending_stage(X *x) {  /* FlowDriver._ending_stage: 1 when the game moves to its end */
+    if (S[T_ENDING] == 1) { S[T_STAGE] = ST_FINISH; return 1; }
+    if (S[T_ENDING] == 2) { S[T_STAGE] = S[T_FINAL_MODE] ? ST_FINAL_NEXT : ST_FINAL_START; return 1; }
+    return 0;
+}
 static void start_turn(X *x, i64 p) {
     S[T_ACTIVE] = p; S[T_TURN] += 1; S[T_PHASE] = 0; S[T_STAGE] = ST_PHASE;
 }
@@ -132,6 +137,7 @@ static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed a
         S[T_STAGE] = HAS_ROUNDS ? ST_ROUND_START : ST_PRE_TURN;
         return push_run(x, W_SETUP, NONE);
     case ST_ROUND_START:
+        if (ending_stage(x)) return 0;
         if (g_has(W_COUNT) && S[T_ROUND] >= g_value(x, W_COUNT)) { S[T_STAGE] = ST_FINISH; return 0; }
         S[T_ROUND] += 1; S[T_STAGE] = ST_ROUND_FIRST;
         return push_run(x, W_ON_START, NONE);
@@ -139,6 +145,7 @@ static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed a
         S[T_NEXT] = g_has(W_FIRST) ? g_value(x, W_FIRST) : 0; S[T_SKIPS] = 0; S[T_STAGE] = ST_PRE_TURN;
         return 0;
     case ST_PRE_TURN:
+        if (ending_stage(x)) return 0;
         if (HAS_ROUNDS) {
             if (g_has(W_ENDS) && g_value(x, W_ENDS)) { S[T_STAGE] = ST_ROUND_END; return 0; }
             p = S[T_NEXT];
@@ -168,12 +175,30 @@ static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed a
         S[T_STAGE] = ST_POST_TURN; S[T_PHASE_ID] = NONE;
         return push_run(x, W_TURN_END, S[T_ACTIVE]);
     case ST_POST_TURN:
+        if (g_fire(x)) return 1;
+        if (ending_stage(x)) return 0;
         if (HAS_ROUNDS) S[T_NEXT] = FMOD(x, S[T_ACTIVE] + 1, n);
         S[T_STAGE] = ST_PRE_TURN;
         return 0;
     case ST_ROUND_END:
         S[T_STAGE] = ST_ROUND_START;
         return push_run(x, W_ON_END, NONE);
+    case ST_FINAL_START: {
+        i64 start = S[T_TRIGGER] != NONE ? S[T_TRIGGER] : S[T_ACTIVE];
+        if (start == NONE) start = 0;
+        for (i64 i = 1; i < n; i++) S[FINAL + i - 1] = FMOD(x, start + i, n);
+        S[T_NFINAL] = n - 1; S[T_FINAL_MODE] = 1; S[T_STAGE] = ST_FINAL_NEXT;
+        return 0;
+    }
+    case ST_FINAL_NEXT:
+        while (S[T_NFINAL] > 0) {
+            p = S[FINAL];
+            memmove(S + FINAL, S + FINAL + 1, (size_t)(S[T_NFINAL] - 1) * 8);
+            S[T_NFINAL] -= 1;
+            if (!g_skip(x, p)) { start_turn(x, p); return 0; }
+        }
+        S[T_STAGE] = ST_FINISH;
+        return 0;
     case ST_FINISH:
         S[T_STAGE] = ST_OVER;
         return push_run(x, W_FINISH, NONE);
@@ -185,7 +210,12 @@ static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed a
     }
 }
 static void run(X *x) {  /* until a decision is pending or the game is over */
-    int idle = 0;
+    volatile int idle = 0;
+    if (setjmp(x->endjb)) {  /* the game ends now (an end check): Runtime._end */
+        S[T_FR_PC] = -1; S[D_K] = 0; S[D_N] = 0;
+        if (S[T_STAGE] != ST_FINISH && S[T_STAGE] != ST_OVER) S[T_STAGE] = ST_FINISH;
+        idle = 0;
+    }
     for (;;) {
         if (S[T_FR_PC] >= 0) {
             if (g_phase(x, S[T_PHASE] - 1, S[T_ACTIVE])) return;

@@ -7,13 +7,15 @@ bridge reads and writes the same words, so a native state converts to the plain-
 | words | contents |
 |---|---|
 | `RNG` (2) | the generator's two words (xorshift128+, as base/rng.py) |
-| `T_*` (12) | the flow: stage, round, turn, active, phase, phase id, players, next, skips, |
+| `T_*` (17) | the flow: stage, round, turn, active, phase, phase id, players, next, skips, |
 | | decisions, the phase frame's pc (-1: none), the work left |
+| | ending (ENDINGS), trigger, final mode, final turns queued, end checks fired |
 | `D_*` (3) | the pending decision: kind (0 none, 1 window), player, number of options |
 | `OPT` | one word per rules option |
 | `CNT` | every counter instance, as `state["c"]` |
 | `VAR` | one word per var (one per seat for a per-player var) |
 | `MARK` | one word per mark and component |
+| `FINAL`, `FIRED` | the players of the final turns to come; the end checks fired, in order |
 | `RV`, `LOC` | revealed flags and the zone instance of every component |
 | `ZLEN`, `ZONE` | each zone instance's length, then its components (room for every component) |
 | `DOPT` | the decision's options: action index and argument, two words each |
@@ -42,7 +44,13 @@ FLOW_WORDS = (
     "DECISIONS",
     "FR_PC",
     "BUDGET",
+    "ENDING",
+    "TRIGGER",
+    "FINAL_MODE",
+    "NFINAL",
+    "NFIRED",
 )
+ENDINGS = (None, "after_turn", "final_turns")  # T_ENDING: an index into this
 DEC_WORDS = ("DK", "DP", "DN")
 
 
@@ -91,6 +99,7 @@ class Layout:
         for i, name in enumerate(g.marks):
             self.mark_base[name] = base + i * ncomp
         regions.append(("MARK", len(g.marks) * ncomp))
+        regions += [("FINAL", g.max_players), ("FIRED", max(1, len(g.end_checks)))]
         regions += [("RV", ncomp), ("LOC", ncomp), ("ZLEN", len(g.zone_layouts))]
         regions.append(("ZONE", len(g.zone_layouts) * ncomp))
         self.dec_cap = max(1, len(g.action_list) * max(ncomp, 1))

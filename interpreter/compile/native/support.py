@@ -156,8 +156,6 @@ class Walk:
     def flow(self, prog: ir.Program) -> None:
         flow = self.data.get("flow") or {}
         turn = flow.get("turn") or {}
-        for i, _ in enumerate(flow.get("end_checks") or []):
-            self.refuse("end checks", ("flow", "end_checks", i))
         prog.setup = self.block(("flow", "setup"), {})
         rounds = flow.get("rounds")
         if rounds is not None:
@@ -173,6 +171,14 @@ class Walk:
             prog.skip_if = self.expr(("flow", "turn", "skip_if"), player)
         prog.turn_on_end = self.block(("flow", "turn", "on_end"), player)
         prog.finish = self.block(("flow", "finish"), {})
+        prog.end_checks = []
+        for i, chk in enumerate(flow.get("end_checks") or []):
+            path = ("flow", "end_checks", i)
+            when = self.expr((*path, "when"), player)
+            body = self.block((*path, "do"), player) if chk.get("do") is not None else ()
+            if when is not None and body is not None:
+                check_id = self.g.end_checks[i].id
+                prog.end_checks.append(ir.EndCheck(check_id, when, body, str(chk.get("end", "immediately"))))
         prog.phases = []
         for i, _ in enumerate(turn.get("phases") or []):
             n = self.read.block_at(("flow", "turn", "phases", i, "do"))

@@ -14,6 +14,7 @@ import json
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native import ir, prelude
 from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int
+from tabula.interpreter.compile.native.slots import ENDINGS
 
 _MACROS = r"""
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -26,7 +27,8 @@ _MACROS = r"""
 def unit(gen: CGen) -> str:
     """The C source of the game; its signature (a hash of everything else) is compiled into it."""
     body = "\n".join([*_tables(gen), _MACROS, prelude.BODY, *_functions(gen), *_effects(gen)])
-    body += "\n" + "\n".join([*_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)])
+    parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
+    body += "\n" + "\n".join(parts)
     head = "\n".join([prelude.HEAD, *gen.lay.defines()])
     text = head + "\n" + body + "\n" + prelude.FLOW
     meta = json.dumps(gen.meta() | {"sig": hashlib.sha256(text.encode()).hexdigest()[:16]}, sort_keys=True)
@@ -49,6 +51,7 @@ def _tables(gen: CGen) -> list[str]:
     out.append(f"#define MAX_LIST {MAX_LIST_ITEMS}")
     out.append(f"#define HAS_ROUNDS {int(g.flow is not None and g.flow.has_rounds)}")
     out.append(f"#define NPHASES {len(gen.prog.phases or [])}")
+    out.append(f"#define NCHECKS {len(gen.prog.end_checks or [])}")
     return out
 
 
@@ -124,6 +127,7 @@ def _phases(gen: CGen) -> list[str]:
             who = gen.expr(ph.window.player, env)
             out += [
                 "    if (S[T_FR_PC] == 1) {",
+                "        while (g_fire(x)) {}",
                 f"        if (w_{k}(x, PK(x, {who}))) return 1;",
                 "        S[T_FR_PC] = 2;",
                 "    }",
@@ -131,6 +135,33 @@ def _phases(gen: CGen) -> list[str]:
         out += gen.block(ph.after, env, 1)
         out += ["    return 0;", "}"]
     return out
+
+
+def _checks(gen: CGen) -> list[str]:
+    """g_fire: Runtime.fire_end_checks (each check not fired whose test holds is recorded; their
+    effects run last pushed first, as frames on a stack), and each check's effect and ending."""
+    checks = gen.prog.end_checks or []
+    env: Env = {"p": "p", "me": "p"}
+    out: list[str] = []
+    for k, chk in enumerate(checks):
+        out += [f"static void c_{k}(X *x, i64 p) {{", "    (void)p;", *gen.block(chk.body, env, 1)]
+        if chk.mode == "immediately":
+            out.append("    longjmp(x->endjb, 1);")
+        else:
+            mode = ENDINGS.index(chk.mode)
+            out.append(f"    if (S[T_ENDING] == 0) {{ S[T_ENDING] = {mode}; S[T_TRIGGER] = S[T_ACTIVE]; }}")
+        out.append("}")
+    out += ["static int fired(X *x, i64 k) {", "    for (i64 i = 0; i < S[T_NFIRED]; i++)"]
+    out += ["        if (S[FIRED + i] == k) return 1;", "    return 0;", "}"]
+    out += ["static int g_fire(X *x) {", "    i64 p = S[T_ACTIVE], order[NCHECKS + 1], k = 0; (void)p;"]
+    for j, chk in enumerate(checks):
+        test = gen.expr(chk.when, env)
+        out.append(
+            f"    if (!fired(x, {j}) && ({test})) {{ S[FIRED + S[T_NFIRED]++] = {j}; order[k++] = {j}; }}"
+        )
+    out += ["    CHARGE(k);", "    for (i64 j = k - 1; j >= 0; j--) {", "        switch (order[j]) {"]
+    out += [f"        case {j}: c_{j}(x, p); break;" for j in range(len(checks))]
+    return [*out, "        }", "    }", "    return k > 0;", "}"]
 
 
 def _actions(gen: CGen) -> list[str]:
