@@ -40,10 +40,7 @@ class EffectLowering(Lowering):
         return tuple(out)
 
     def stmt(self, s: ast.Stmt, scope: Scope) -> ir.Stmt:
-        method = getattr(self, "_s_" + type(s).__name__, None)
-        if method is None:
-            raise Unsupported(f"the '{type(s).__name__.lower()}' statement", s.span)
-        out: ir.Stmt = method(s, scope)
+        out: ir.Stmt = self.visit("_s_", s, scope, f"the '{type(s).__name__.lower()}' statement")
         return out
 
     def phase(self, stmts: ast.Block, scope: Scope) -> ir.Phase:

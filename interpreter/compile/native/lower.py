@@ -54,11 +54,15 @@ class Lowering:
 
     # ------------------------------------------------------------ expressions
     def expr(self, n: ast.Expr, scope: Scope) -> ir.Expr:
-        method = getattr(self, "_" + type(n).__name__, None)
-        if method is None:
-            raise Unsupported(f"'{type(n).__name__}' expressions", n.span)
-        out: ir.Expr = method(n, scope)
+        out: ir.Expr = self.visit("_", n, scope, f"'{type(n).__name__}' expressions")
         return out
+
+    def visit(self, prefix: str, n: ast.Node, scope: Scope, what: str) -> Any:
+        """The method `prefix + node class` applied to `n`; Unsupported(`what`) when there is none."""
+        method = getattr(self, prefix + type(n).__name__, None)
+        if method is None:
+            raise Unsupported(what, n.span)
+        return method(n, scope)
 
     def _Number(self, n: ast.Number, scope: Scope) -> ir.Expr:
         if not -(1 << 31) < n.value < 1 << 31:
