@@ -260,6 +260,9 @@ class Engine:
         return self.plain(st)["dec"] is None
 
     def legal_actions(self, st: State) -> list[Choice]:
+        if (live := self._live(st)) is not None:
+            p = live[0].current_player(live[1])
+            return [] if p is None else [Choice(i, p, "choose an action") for i in live[0].ids(live[1])]
         dec = self.plain(st)["dec"]
         if dec is None:
             return []

@@ -41,7 +41,7 @@ def play_both(py: Engine, nat: Engine, players: int, seed: int) -> int:
         plain = nat.plain(b)
         assert semantic_hash(plain) == semantic_hash(a), (seed, k)
         assert plain["stk"] == a["stk"] and plain["dec"] == a["dec"], (seed, k)
-        assert nat.legal_ids(b) == py.legal_ids(a)
+        assert nat.legal_ids(b) == py.legal_ids(a) and nat.legal_actions(b) == py.legal_actions(a)
         assert nat.current_player(b) == py.current_player(a)
         if py.is_terminal(a):
             assert nat.is_terminal(b)

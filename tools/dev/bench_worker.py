@@ -102,7 +102,7 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
         if hasattr(engine, "playout"):  # whole random games in one call (native code end to end)
             for seed in range(1, games + 1):
                 engine.playout(engine.new_game(n, seed), rng.seed_state(seed + 0xB07))
-        playout_cpu = time.process_time() - t0
+        playout_cpu = time.process_time() - t0 if hasattr(engine, "playout") else play_cpu
         windows = sample if native is not None else [s for s in sample if s["dec"]["k"] == "window"]
         t0 = time.process_time()
         for _ in range(5):
