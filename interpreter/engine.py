@@ -8,12 +8,14 @@ the style of OpenSpiel: `legal_actions`, `apply`, `clone`, `is_terminal`, `retur
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.source import AuthorError, Report, Span
+from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
 from tabula.interpreter.load.options import checked_values, declared_specs
 from tabula.interpreter.load.packfiles import find_pack
 from tabula.interpreter.model.game import CompiledGame
@@ -78,6 +80,7 @@ def load_game(
             if cached is not None:
                 return cached  # type: ignore[no-any-return]
     game = _compile(folder, options, variant, expansions, instrument, key)
+    game.cache_key = key
     if key is not None:
         cache.store(key, game)
     return game
@@ -119,6 +122,7 @@ def _compile(
     game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
     game.packs = [p.name for p in packs]
     game.option_specs = specs
+    game.load_refs = (variant, tuple(str(e) for e in expansions))
     bots = source.data.get("bots") or {}
     game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
     return game
@@ -134,13 +138,28 @@ class Choice:
 
 
 class Engine:
-    """Runs one compiled game. States are plain dicts; the engine keeps no state of its own."""
+    """Runs one compiled game. States are plain dicts (or, on the native backend, NativeState: the
+    same API takes both); the engine keeps no state of its own.
 
-    def __init__(self, game: CompiledGame) -> None:
+    `backend="native"` runs the game in compiled C where the native backend holds the whole game
+    and a C compiler is found (docs/ARCHITECTURE.md, "Native backend"); otherwise the engine runs
+    on Python and `backend_note` says why in one line. `backend` tells which one runs."""
+
+    def __init__(self, game: CompiledGame, backend: str = "python") -> None:
         self.game = game
         # an observer of every run this engine starts (events and phase starts: scenario `at:`
         # checks); plain games leave it None
         self.watch: Watch | None = None
+        self.native: NativeGame | None = None
+        self.backend = "python"
+        self.backend_note = ""
+        if backend == "native":
+            from tabula.interpreter.compile.native.backend import prepare
+
+            self.native, self.backend_note = prepare(game)
+            self.backend = "python" if self.native is None else "native"
+        elif backend != "python":
+            raise ValueError(f"unknown backend {backend!r}: python or native")
 
     # ------------------------------------------------------------ starting
     def new_game(
@@ -161,11 +180,55 @@ class Engine:
         chosen = checked_values(g.option_specs or declared_specs(g.options), options, report)
         report.raise_if_errors()
         opts = {**g.options, **chosen}
+        nat = self.native
+        if nat is not None and pause is None and log is None and self.watch is None:
+            ns = nat.initial(names, opts, rng.seed_state(seed), lambda: new_state(g, names, seed, opts))
+            if nat.start(ns.words, g.work_budget) == 0:
+                return ns  # type: ignore[return-value]
+            # native code stopped (an error, the budget): Python runs it again and says where
         st = new_state(g, names, seed, opts)
         if pause is not None:
             st["t"]["pause"] = pause
         Runtime(g, st, log, self.watch).run()
         return st
+
+    # ------------------------------------------------------------ native states
+    def plain(self, st: State) -> State:
+        """The plain-data state of `st` (itself when it is one)."""
+        if isinstance(st, NativeState):
+            assert self.native is not None
+            return self.native.to_plain(st)
+        return st
+
+    def _live(self, st: Any) -> tuple[NativeGame, NativeState] | None:
+        """The native game and state when `st` is a state in native words."""
+        if st.__class__ is NativeState and st.plain is None and self.native is not None:
+            return self.native, st
+        return None
+
+    def _adopt(self, ns: NativeState, st: State) -> None:
+        """`ns` becomes `st` (native again when it can be)."""
+        assert self.native is not None
+        try:
+            ns.words, ns.plain = self.native.from_plain(st).words, None
+        except NotNative:
+            ns.plain = st
+
+    def _native_failed(self, ns: NativeState, idx: int, code: int) -> None:
+        """Native code refused choice `idx` (code 1) or stopped on an error: the decision again on
+        Python, from the state before it (converted), which reports where it failed or, when
+        Python goes on (native checks are never looser), goes on."""
+        nat = self.native
+        assert nat is not None
+        if code == 1:
+            n = nat.options(ns)
+            raise IllegalChoice(str(idx), f"there are {n} legal choices" if n else "the game is over")
+        ns.words = nat.array.from_buffer_copy(nat.before)
+        st = nat.to_plain(ns)
+        try:
+            self.apply_inplace(st, idx)
+        finally:
+            self._adopt(ns, st)
 
     def resume(self, st: State, log: list[dict[str, Any]] | None = None) -> None:
         """Continue a game stopped by `new_game(pause=...)`."""
@@ -186,14 +249,21 @@ class Engine:
 
     # ------------------------------------------------------------ asking
     def current_player(self, st: State) -> int | None:
-        dec = st["dec"]
+        if (live := self._live(st)) is not None:
+            return live[0].current_player(live[1])
+        dec = self.plain(st)["dec"]
         return None if dec is None else int(dec["p"])
 
     def is_terminal(self, st: State) -> bool:
-        return st["dec"] is None
+        if (live := self._live(st)) is not None:
+            return live[0].is_terminal(live[1])
+        return self.plain(st)["dec"] is None
 
     def legal_actions(self, st: State) -> list[Choice]:
-        dec = st["dec"]
+        if (live := self._live(st)) is not None:
+            p = live[0].current_player(live[1])
+            return [] if p is None else [Choice(i, p, "choose an action") for i in live[0].ids(live[1])]
+        dec = self.plain(st)["dec"]
         if dec is None:
             return []
         return [Choice(i, dec["p"], dec["prompt"]) for i in dec["ids"]]
@@ -202,6 +272,7 @@ class Engine:
         """(id, label) for each legal choice: actions with a `label:` template read in the game's words."""
         from tabula.interpreter.run.support import render_template
 
+        st = self.plain(st)
         dec = st["dec"]
         if dec is None:
             return []
@@ -223,26 +294,47 @@ class Engine:
         from tabula.interpreter.authoring.explain import explain
 
         validate.text(name, "an action name")
-        return explain(self.game, st, name)
+        return explain(self.game, self.plain(st), name)
 
     def legal_ids(self, st: State) -> list[str]:
-        dec = st["dec"]
+        if (live := self._live(st)) is not None:
+            return live[0].ids(live[1])
+        dec = self.plain(st)["dec"]
         return [] if dec is None else list(dec["ids"])
 
     def recompute_decision(self, st: State) -> dict[str, Any] | None:
         """The decision the state's frames pose, computed again from the rest of the state (the
         state is not changed): equal to `st["dec"]` for any state the engine made. Saves are checked
         with it, and benchmarks time it as one legal-choice enumeration."""
-        return decisions.recompute_decision(self.game, st)
+        if (live := self._live(st)) is not None:
+            return live[0].recompute_decision(live[1])
+        return decisions.recompute_decision(self.game, self.plain(st))
 
     # ------------------------------------------------------------ acting
     def apply(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> State:
         """A new state after `choice` (an id, or an index into the legal choices)."""
-        new = clone(st)
+        new = self.clone(st)
         self.apply_inplace(new, choice, log)
         return new
 
     def apply_inplace(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> None:
+        if isinstance(st, NativeState):
+            ns: NativeState = st
+            nat = self.native
+            if ns.plain is None and nat is not None and log is None and self.watch is None:
+                if isinstance(choice, str) and choice in (named := nat.ids(ns)):
+                    choice = named.index(choice)  # an id: its index
+                if choice.__class__ is int:  # the usual case first: an index, from a bot
+                    code = nat.apply(ns.words, choice, self.game.work_budget, nat.before)
+                    if code:
+                        self._native_failed(ns, choice, code)
+                    return
+            plain = self.plain(st)
+            try:
+                self.apply_inplace(plain, choice, log)
+            finally:
+                self._adopt(ns, plain)
+            return
         dec = st["dec"]
         if choice.__class__ is int:  # the usual case first: an index, from a bot
             if dec is None:
@@ -326,6 +418,11 @@ class Engine:
 
     # ------------------------------------------------------------ results
     def scores(self, st: State) -> list[int]:
+        if (live := self._live(st)) is not None:
+            keys = live[0].ranking_keys(live[1])
+            if keys is not None:
+                return [int(k[0]) for k in keys]
+        st = self.plain(st)
         g = self.game
         if g.score is None:
             return [0] * st["t"]["n"]
@@ -337,6 +434,11 @@ class Engine:
         return out
 
     def ranking_keys(self, st: State) -> list[tuple[Any, ...]]:
+        if (live := self._live(st)) is not None:
+            keys = live[0].ranking_keys(live[1])
+            if keys is not None:
+                return keys
+        st = self.plain(st)
         g = self.game
         rt = Runtime(g, st)
         keys = []
@@ -347,7 +449,7 @@ class Engine:
         return keys
 
     def winners(self, st: State) -> list[int]:
-        forced = st["t"]["winners"]
+        forced = None if isinstance(st, NativeState) else st["t"]["winners"]  # native: never forced
         if forced is not None:
             return list(forced)
         keys = self.ranking_keys(st)
@@ -356,25 +458,46 @@ class Engine:
 
     def returns(self, st: State) -> list[float]:
         """1 for each winner (shared), 0 for the others; all 0 while the game goes on."""
+        n = self.num_players(st)
         if not self.is_terminal(st):
-            return [0.0] * st["t"]["n"]
+            return [0.0] * n
         w = set(self.winners(st))
-        return [1.0 if p in w else 0.0 for p in range(st["t"]["n"])]
+        return [1.0 if p in w else 0.0 for p in range(n)]
+
+    def player_names(self, st: State) -> list[str]:
+        return list(st.names if isinstance(st, NativeState) else st["names"])
+
+    def locations(self, st: State) -> list[int]:
+        """The zone instance of every component (-1: out of play), as `state["loc"]`."""
+        if (live := self._live(st)) is not None:
+            return live[0].locations(live[1])
+        return list(self.plain(st)["loc"])
+
+    def num_players(self, st: State) -> int:
+        if (live := self._live(st)) is not None:
+            return len(live[1].names)
+        return int(self.plain(st)["t"]["n"])
 
     # ------------------------------------------------------------ data
     def clone(self, st: State) -> State:
+        if isinstance(st, NativeState) and self.native is not None:
+            return self.native.clone(st)
         return clone(st)
 
     def to_json(self, st: State) -> str:
         """The save of `st`: canonical JSON with a format version and the game it belongs to."""
-        return saves.dump(self.game, st)
+        return saves.dump(self.game, self.plain(st))
 
     def from_json(self, text: str) -> State:
         """The state of a save of this game; `saves.InvalidSave` says why a save cannot be loaded."""
-        return saves.load(self.game, text)
+        st = saves.load(self.game, text)
+        if self.native is not None:
+            with contextlib.suppress(NotNative):
+                return self.native.from_plain(st)  # type: ignore[return-value]  # opaque to callers
+        return st
 
     def hash(self, st: State) -> str:
-        return state_hash(st)
+        return state_hash(self.plain(st))
 
     def replay(
         self, players: int | list[str], seed: int, choices: list[str], options: dict[str, Any] | None = None
@@ -387,12 +510,29 @@ class Engine:
     def view(self, st: State, player: int) -> dict[str, Any]:
         from tabula.interpreter.model.view import view
 
+        st = self.plain(st)
         validate.seat(st, player)
         return view(self.game, st, player)
 
+    def playout(self, st: State, gen: list[int], limit: int = 1 << 40) -> int:
+        """Uniform random choices drawn with `gen` (as `random_choice`) until the game ends or
+        `limit` decisions were taken; the number taken. On the native backend the whole playout
+        runs in native code."""
+        done = 0
+        if (live := self._live(st)) is not None:
+            done, code = live[0].playout(live[1], gen, self.game.work_budget, limit)
+            if code == 0:
+                return done
+        while done < limit and not self.is_terminal(st):  # a native error: the next choice on Python
+            self.apply_inplace(st, self.random_choice(st, gen))
+            done += 1
+        return done
+
     def random_choice(self, st: State, gen: list[int]) -> int:
         """An index among the legal choices, drawn with a bot's own generator words."""
-        return rng.below(gen, len(st["dec"]["ids"]))
+        if (live := self._live(st)) is not None:
+            return rng.below(gen, live[0].options(live[1]))
+        return rng.below(gen, len(self.plain(st)["dec"]["ids"]))
 
 
 def error_span(err: GameRuntimeError) -> Span | None:

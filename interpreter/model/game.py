@@ -198,6 +198,9 @@ class CompiledGame:
     check_warnings: list[Any] = field(default_factory=list)
     packs: list[str] = field(default_factory=list)  # the variant and expansions applied
     option_specs: dict[str, OptionSpec] = field(default_factory=dict)  # declared types of the options
+    # the variant and expansions it was loaded with (the native backend reads the data again)
+    load_refs: tuple[str | None, tuple[str, ...]] = (None, ())
+    cache_key: str | None = None  # its compile cache key (the native backend keys its library on it)
     presentation: Any = None  # how screens show the game (tabula.interpreter.authoring.presentation)
     block_spans: dict[int, Span] = field(default_factory=dict)  # where each block's first statement is
     block_names: dict[int, tuple[str, str]] = field(default_factory=dict)  # (kind, name) of named blocks

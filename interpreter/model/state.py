@@ -65,12 +65,7 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
             "active": None,
             "phase": 0,
             "phase_id": None,
-            "ending": None,
-            "trigger": None,
-            "final": [],
-            "final_mode": False,
-            "fired": [],
-            "winners": None,
+            **no_ending(),
             "n": n,
             "next": 0,
             "skips": 0,
@@ -79,6 +74,12 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
         "names": list(names),
         "o": dict(options),
     }
+
+
+def no_ending() -> dict[str, Any]:
+    """The flow's words about an ending (`t`) while none is under way: no ending mode, no trigger,
+    no final turns, no end check fired, no declared winners."""
+    return {"ending": None, "trigger": None, "final": [], "final_mode": False, "fired": [], "winners": None}
 
 
 _copy = list.copy

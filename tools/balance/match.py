@@ -37,6 +37,7 @@ class Config:
     bots: tuple[str, ...] = ()  # one spec per seat ("random" where none was given)
     max_decisions: int = 100_000
     rotate: bool = False  # game i seats bot (seat + i) % n at seat: seats alternate between bots
+    backend: str = "python"  # or "native" (Engine(game, backend=...))
 
     def bots_for(self, index: int) -> list[str]:
         """The bot spec at each seat in game `index` of a run."""
@@ -99,7 +100,7 @@ class Match:
     def __init__(self, config: Config) -> None:
         self.config = config
         game = load(config.game, list(config.options), config.variant, list(config.expansions))
-        self.engine = Engine(game)
+        self.engine = Engine(game, backend=config.backend)
         self.players = config.players if config.players is not None else game.min_players
         self._bots: dict[str, Bot] = {}
         for spec in config.bots:
@@ -116,8 +117,8 @@ class Match:
         specs = self.config.bots_for(index) or ["random"] * self.players
         started = time.process_time()
         st = engine.new_game(self.players, seed)
-        rec = GameRecord(index, seed, specs, list(st["names"]))
-        n = st["t"]["n"]
+        n = engine.num_players(st)
+        rec = GameRecord(index, seed, specs, engine.player_names(st))
         actions: list[Counter[str]] = [Counter() for _ in range(n)]
         gained: list[Counter[str]] = [Counter() for _ in range(n)]
         bots = [self.bot(s) for s in specs]
@@ -125,20 +126,21 @@ class Match:
         gen = bot_generator(seed)
         last_action: str | None = None
         try:
-            while st["dec"] is not None and rec.decisions < self.config.max_decisions:
-                seat = int(st["dec"]["p"])
+            while not engine.is_terminal(st) and rec.decisions < self.config.max_decisions:
+                seat = int(engine.current_player(st))  # type: ignore[arg-type]  # a decision is pending
                 choice = bots[seat].choose(Observation(engine, st, seat), gen)
                 name = choice.split(":")[0]
                 if name in engine.game.actions:
                     actions[seat][name] += 1
                     last_action = name
-                loc = list(st["loc"])
+                loc = engine.locations(st)
                 engine.apply_inplace(st, choice)
-                self._gains(loc, st["loc"], gained)
+                self._gains(loc, engine.locations(st), gained)
                 rec.decisions += 1
         except GameRuntimeError as err:
             rec.error = runtime_error_text(err)
-        finished = st["dec"] is None and rec.error is None
+        finished = engine.is_terminal(st) and rec.error is None
+        st = engine.plain(st)
         rec.scores = engine.scores(st)
         rec.winners = engine.winners(st) if finished else []
         rec.turns = int(st["t"]["turn"])

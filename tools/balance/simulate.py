@@ -69,7 +69,12 @@ def config_from(args: argparse.Namespace) -> tuple[Config, str, int]:
         bots=bot_specs(args.bot or [], players),
         max_decisions=args.max_decisions,
         rotate=bool(getattr(args, "rotate_bots", False)),
+        backend=getattr(args, "backend", "python"),
     )
+    if config.backend == "native":
+        note = Engine(game, backend="native").backend_note
+        if note:
+            print(f"python backend: {note}", file=sys.stderr)
     return config, game.name, players
 
 
@@ -234,6 +239,12 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--plot", metavar="DIR", help="write PNG plots and an index.html page into DIR")
+    p.add_argument(
+        "--backend",
+        choices=["python", "native"],
+        default="python",
+        help="run the games in compiled C where the native backend holds the game (default python)",
+    )
 
 
 def add_bot_options(p: argparse.ArgumentParser) -> None:

@@ -53,7 +53,7 @@ class Observation:
 
     def determinize(self, gen: list[int]) -> State:
         """A full state consistent with the view, the hidden components dealt from `gen`."""
-        return determinize(self.engine.game, self._state, self.seat, gen)
+        return determinize(self.engine.game, self.engine.plain(self._state), self.seat, gen)
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,11 @@ def game_arguments(p: argparse.ArgumentParser) -> None:
 def check_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", metavar="GAME", help=GAME_HELP)
     p.add_argument("--json", action="store_true", help=JSON_HELP + " (diagnostics included)")
+    p.add_argument(
+        "--native",
+        action="store_true",
+        help="also list every construct the native backend does not hold yet (file:line:col)",
+    )
 
 
 def coverage_arguments(p: argparse.ArgumentParser) -> None:
@@ -189,6 +194,15 @@ def bench_arguments(p: argparse.ArgumentParser) -> None:
         "--games", type=count(min=1), default=20, help="random games per player count (default 20)"
     )
     p.add_argument("--against", metavar="REF", help="also measure this git commit and show the ratio")
+    p.add_argument(
+        "--backend", choices=["python", "native"], default="python", help="the engine backend to measure"
+    )
+    p.add_argument(
+        "--against-backend",
+        choices=["python", "native"],
+        help="also measure this backend in the same run and show the ratio (e.g. --backend native "
+        "--against-backend python)",
+    )
     p.add_argument("--rounds", type=count(min=1), default=3, help="alternate runs per side, best kept")
     p.add_argument(
         "--instructions",

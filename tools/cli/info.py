@@ -16,6 +16,7 @@ from tabula.interpreter.base.source import Diagnostic, render
 from tabula.interpreter.base.terminal import shorten
 from tabula.interpreter.engine import Engine, find_game
 from tabula.interpreter.load.options import declared_specs, show_value
+from tabula.interpreter.model.game import CompiledGame
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -25,6 +26,7 @@ def run_check(args: argparse.Namespace) -> int:
     for players in range(game.min_players, game.max_players + 1):
         engine.new_game(players, 0)
     warnings: list[Diagnostic] = list(game.check_warnings)
+    missing = native_missing(game) if getattr(args, "native", False) else None
     if args.json:
         print_json(
             {
@@ -38,6 +40,7 @@ def run_check(args: argparse.Namespace) -> int:
                 "actions": len(game.actions),
                 "errors": [],
                 "warnings": [diagnostic_json(d) for d in warnings],
+                **({} if missing is None else {"native": [diagnostic_json(d) for d in missing]}),
             }
         )
         return 0
@@ -51,7 +54,28 @@ def run_check(args: argparse.Namespace) -> int:
         print(render(d))
     if warnings:
         print(f"\n{len(warnings)} warning{'s' if len(warnings) != 1 else ''}")
+    if missing is not None:
+        print_native(missing)
     return 0
+
+
+def native_missing(game: CompiledGame) -> list[Diagnostic]:
+    """Every construct of `game` the native backend does not hold yet (N001), in file order."""
+    from tabula.interpreter.compile.native.support import lower_game
+
+    _, walk = lower_game(game)
+    return walk.report.diagnostics
+
+
+def print_native(missing: list[Diagnostic]) -> None:
+    if not missing:
+        print("native: supported")
+        return
+    for d in missing:
+        print()
+        print(render(d))
+    s = "s" if len(missing) != 1 else ""
+    print(f"\nnative: {len(missing)} construct{s} not supported yet (the game runs on the Python backend)")
 
 
 def run_variants(args: argparse.Namespace) -> int:

@@ -37,8 +37,15 @@ def package_tree(repo: Path, into: Path) -> Path:
     return into
 
 
-def run_worker(path_entry: str | None, game: str, players: list[int], games: int, options: list[str]) -> Any:
-    env = dict(os.environ, TABULA_NO_CACHE="1")
+def run_worker(
+    path_entry: str | None,
+    game: str,
+    players: list[int],
+    games: int,
+    options: list[str],
+    backend: str = "python",
+) -> Any:
+    env = dict(os.environ, TABULA_NO_CACHE="1", TABULA_BENCH_BACKEND=backend)
     if path_entry is not None:
         env["PYTHONPATH"] = path_entry
     cmd = [sys.executable, str(WORKER), game, ",".join(map(str, players)), str(games), *options]
@@ -90,8 +97,9 @@ def best(runs: list[Any]) -> Any:
     """Each figure's best (smallest CPU time) over the runs."""
     out = json.loads(json.dumps(runs[0]))
     out["load_cpu"] = min(r["load_cpu"] for r in runs)
+    out["build_cpu"] = min(r.get("build_cpu", 0.0) for r in runs)
     for n in out["players"]:
-        for key in ("cpu", "enum_cpu", "clone_cpu"):
+        for key in ("cpu", "enum_cpu", "clone_cpu", "playout_cpu"):
             out["players"][n][key] = min(r["players"][n][key] for r in runs)
     return out
 
@@ -100,6 +108,7 @@ def rates(m: Any, n: str) -> dict[str, float]:
     p = m["players"][n]
     return {
         "decisions/s": p["decisions"] / p["cpu"],
+        "playout dec/s": p["decisions"] / max(p.get("playout_cpu", p["cpu"]), 1e-9),
         "games/s": p["games"] / p["cpu"],
         "enumerations/s": p["enumerations"] / max(p["enum_cpu"], 1e-9),
         "clone us": 1e6 * p["clone_cpu"] / max(p["clones"], 1),
@@ -110,6 +119,10 @@ def table(game: str, new: Any, old: Any | None) -> str:
     lines = [
         f"{game}: cold load {new['load_cpu']:.2f} s CPU" + (f" (was {old['load_cpu']:.2f} s)" if old else "")
     ]
+    if new.get("backend", "python") != "python":
+        lines[0] += f", {new['backend']} build {new.get('build_cpu', 0.0):.2f} s CPU"
+    if old is not None and old.get("backend", "python") != new.get("backend", "python"):
+        lines[0] += f"; against: the {old.get('backend', 'python')} backend"
     head = f"{'players':>7} {'metric':>15} {'this':>12}"
     if old:
         head += f" {'against':>12} {'ratio':>7}"
@@ -162,10 +175,17 @@ def run_bench(args: argparse.Namespace) -> int:
                 print(instructions_table(args.game, now, was))
             return 0
         new_runs, old_runs = [], []
+        backend = getattr(args, "backend", "python")
         for _ in range(rounds):
-            new_runs.append(run_worker(None, args.game, players, args.games, options))
+            new_runs.append(run_worker(None, args.game, players, args.games, options, backend))
             if against_tree is not None:
-                old_runs.append(run_worker(str(against_tree), args.game, players, args.games, options))
+                old_runs.append(
+                    run_worker(str(against_tree), args.game, players, args.games, options, backend)
+                )
+            elif getattr(args, "against_backend", None):
+                old_runs.append(
+                    run_worker(None, args.game, players, args.games, options, args.against_backend)
+                )
         new = best(new_runs)
         old = best(old_runs) if old_runs else None
         if args.json:

@@ -67,26 +67,43 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
     from tabula.interpreter.engine import Engine, load_game
 
     play_only = os.environ.get("TABULA_BENCH_PLAY_ONLY") == "1"  # only the games (counting instructions)
+    backend = os.environ.get("TABULA_BENCH_BACKEND", "python")
     t0 = time.process_time()
     compiled = load_game(game, options or None)
     load_cpu = time.process_time() - t0
-    engine = Engine(compiled)
+    engine = Engine(compiled) if backend == "python" else Engine(compiled, backend=backend)
+    if backend != "python" and engine.backend != backend:
+        raise SystemExit(f"the {backend} backend is not available: {engine.backend_note}")
     enumerate_now = _enumerator(engine)
-    out: dict[str, Any] = {"load_cpu": load_cpu, "players": {}}
+    native = getattr(engine, "native", None)
+    out: dict[str, Any] = {"load_cpu": load_cpu, "players": {}, "backend": backend}
+    out["build_cpu"] = native.build_cpu if native is not None else 0.0
     for n in players:
         decisions = 0
-        sample: list[dict[str, Any]] = []
+        sample: list[Any] = []
         t0 = time.process_time()
         for seed in range(1, games + 1):
             st = engine.new_game(n, seed)
             gen = rng.seed_state(seed + 0xB07)
+            if native is not None:  # the engine's API, a state of native words
+                while not engine.is_terminal(st):
+                    if seed == 1 and len(sample) < 400 and not play_only:
+                        sample.append(engine.clone(st))
+                    engine.apply_inplace(st, engine.random_choice(st, gen))
+                    decisions += 1
+                continue
             while st["dec"] is not None:
                 if seed == 1 and len(sample) < 400 and not play_only:
                     sample.append(engine.clone(st))
                 engine.apply_inplace(st, rng.below(gen, len(st["dec"]["ids"])))
                 decisions += 1
         play_cpu = time.process_time() - t0
-        windows = [s for s in sample if s["dec"]["k"] == "window"]
+        t0 = time.process_time()
+        if hasattr(engine, "playout"):  # whole random games in one call (native code end to end)
+            for seed in range(1, games + 1):
+                engine.playout(engine.new_game(n, seed), rng.seed_state(seed + 0xB07))
+        playout_cpu = time.process_time() - t0 if hasattr(engine, "playout") else play_cpu
+        windows = sample if native is not None else [s for s in sample if s["dec"]["k"] == "window"]
         t0 = time.process_time()
         for _ in range(5):
             for s in windows:
@@ -105,6 +122,7 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
             "enum_cpu": enum_cpu,
             "clones": 20 * len(sample),
             "clone_cpu": clone_cpu,
+            "playout_cpu": playout_cpu,
         }
     return out
 

@@ -1,0 +1,66 @@
+"""The native backend of one game, ready or not: `prepare(game)`.
+
+Stage: compile (native). A game whose typed form is complete is built (or found in the cache) and
+loaded; otherwise the answer is None and one line saying why, and the engine runs the game on the
+Python backend. The answer is kept for the process (per compiled game).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+
+from tabula.interpreter.compile.native import build
+from tabula.interpreter.compile.native.bridge import NativeGame
+from tabula.interpreter.compile.native.cgen import CGen
+from tabula.interpreter.compile.native.slots import Layout
+from tabula.interpreter.compile.native.support import lower_game
+from tabula.interpreter.compile.native.units import unit
+from tabula.interpreter.model.game import CompiledGame
+
+_prepared: dict[int, tuple[CompiledGame, NativeGame | None, str]] = {}
+
+
+def var_kinds(game: CompiledGame) -> dict[str, str]:
+    return {name: "bool" if v.type == "bool" else "int" for name, v in game.vars.items()}
+
+
+def c_source(game: CompiledGame) -> tuple[str | None, list[str]]:
+    """The game's C file, or None and the rendered reasons it cannot be written yet."""
+    prog, walk = lower_game(game)
+    if walk.report.diagnostics:
+        return None, [d.message for d in walk.report.diagnostics]
+    layout = Layout(game, var_kinds(game), walk.low.mark_kinds)
+    return unit(CGen(game, prog, layout, walk.low.tables)), []
+
+
+def prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
+    """The game's native library, or None and why not (one line)."""
+    known = _prepared.get(id(game))
+    if known is not None and known[0] is game:
+        return known[1], known[2]
+    native, why = _prepare(game)
+    _prepared[id(game)] = (game, native, why)
+    return native, why
+
+
+def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
+    compiler, why = build.find_compiler()
+    if compiler is None:
+        return None, why
+    key = build.native_key(game.cache_key, compiler) if game.cache_key else None
+    path = build.cached(key) if key else None
+    cpu = 0.0
+    if path is None:
+        source, missing = c_source(game)
+        if source is None:
+            return None, f"{len(missing)} construct(s) not in the native backend yet (tabula check --native)"
+        built = build.build(source, compiler, key)
+        path, cpu = built.path, built.cpu
+    lib = ctypes.CDLL(str(path))
+    lib.tb_meta.restype = ctypes.c_char_p
+    meta = json.loads(lib.tb_meta().decode())
+    layout = Layout(game, var_kinds(game), meta["marks"])
+    if meta["words"] != layout.size:
+        raise build.BuildError(f"the library {path} does not match the game's layout")
+    return NativeGame(game, lib, layout, cpu), ""

@@ -1,0 +1,329 @@
+"""The native library of a game, loaded with ctypes, and its states: to plain data and back, exactly.
+
+Stage: compile (native). `prepare(game)` gives the game's `NativeGame` (built or taken from the
+cache) or None and one line saying why (the game uses what the typed form cannot hold yet, or there
+is no C compiler). A `NativeState` is the flat word array (slots.py) plus the player names and the
+rules options; `to_plain` writes the state of model/state.py, frames included (a native state at a
+decision always stands for the same two frames: the flow's and its phase's, at the window), and
+`from_plain` reads one back, refusing (NotNative) what the native state cannot hold.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable
+from typing import Any
+
+from tabula.interpreter.compile.native.slots import DEC_WORDS, ENDINGS, FLOW_WORDS, NONE, Layout
+from tabula.interpreter.model.choices import option_ids
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.state import State, clone, no_ending
+from tabula.interpreter.run.flow import STAGES
+
+_MASK = (1 << 64) - 1
+_I64 = ctypes.c_int64
+_DEFAULT_T = no_ending()
+_T_KEYS = {"stage", "round", "turn", "active", "phase", "phase_id", "n", "next", "skips", "decisions"}
+
+
+class NotNative(Exception):
+    """A plain state the native state cannot hold (a scenario's rig, a pause, an ending under way)."""
+
+
+class NativeState:
+    """A game state in native words; `plain` holds the state instead once it left the native form."""
+
+    __slots__ = ("names", "o", "plain", "words")
+
+    def __init__(self, words: Any, names: list[str], o: dict[str, Any]) -> None:
+        self.words = words
+        self.names = names
+        self.o = o
+        self.plain: State | None = None
+
+
+class NativeGame:
+    """One game's loaded library and layout."""
+
+    def __init__(self, game: CompiledGame, lib: ctypes.CDLL, layout: Layout, build_cpu: float) -> None:
+        self.g = game
+        self.lib = lib
+        self.lay = layout
+        self.build_cpu = build_cpu
+        self.array = _I64 * layout.size
+        off = layout.offsets
+        self.at = {w: off["T_" + w] for w in FLOW_WORDS} | {w: off["D_" + w[1:]] for w in DEC_WORDS}
+        self.dopt = off["DOPT"]
+        self.ntie = len(game.tiebreak)
+        flow = game.flow
+        self.phase_blocks = [b for _, b in flow.phases] if flow is not None else []
+        self.phase_ids = [i for i, _ in flow.phases] if flow is not None else []
+        self.check_ids = [c.id for c in game.end_checks]
+        self.window_pc = {b: pc for (b, pc) in game.decision_points}
+        for fn, args in (
+            ("tb_start", [_I64]),
+            ("tb_apply", [_I64, _I64, ctypes.c_void_p]),
+            ("tb_reoffer", []),
+        ):
+            getattr(lib, fn).argtypes = [ctypes.c_void_p, *args]
+            getattr(lib, fn).restype = ctypes.c_int
+        lib.tb_score.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
+        lib.tb_playout.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            _I64,
+            _I64,
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+        ]
+        self.apply = lib.tb_apply
+        self.start = lib.tb_start
+        self.before = self.array()  # the state before the last native apply (replayed on Python)
+        self._starts: dict[str, NativeState] = {}
+        self.dk, self.dn = self.at["DK"], self.at["DN"]
+
+    def initial(
+        self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
+    ) -> NativeState:
+        """The native form of a new game's state before setup: `make()`'s state (model/state.py
+        new_state), converted once per players and options, with the generator words `rng`."""
+        key = repr((names, sorted(options.items())))
+        made = self._starts.get(key)
+        if made is None:
+            made = self._starts[key] = self.from_plain(make())
+        ns = NativeState(self.array.from_buffer_copy(made.words), made.names, made.o)
+        at = self.lay.offsets["RNG"]
+        ns.words[at] = rng[0] - (1 << 64) if rng[0] >> 63 else rng[0]
+        ns.words[at + 1] = rng[1] - (1 << 64) if rng[1] >> 63 else rng[1]
+        return ns
+
+    # ------------------------------------------------------------ reading
+    def is_terminal(self, ns: NativeState) -> bool:
+        return bool(ns.words[self.at["DK"]] == 0)
+
+    def current_player(self, ns: NativeState) -> int | None:
+        w = ns.words
+        return None if w[self.at["DK"]] == 0 else int(w[self.at["DP"]])
+
+    def options(self, ns: NativeState) -> int:
+        """How many legal choices are pending (0: the game is over)."""
+        w = ns.words
+        return 0 if w[self.dk] == 0 else int(w[self.dn])
+
+    def locations(self, ns: NativeState) -> list[int]:
+        at = self.lay.offsets["LOC"]
+        return list(ns.words[at : at + len(self.g.components)])
+
+    def clone(self, ns: NativeState) -> NativeState:
+        if ns.plain is not None:
+            out = NativeState(ns.words, ns.names, ns.o)
+            out.plain = clone(ns.plain)
+            return out
+        return NativeState(self.array.from_buffer_copy(ns.words), ns.names, ns.o)
+
+    def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
+        """The pending decision computed again from the state (in a copy), as plain data."""
+        copy = self.clone(ns)
+        if self.lib.tb_reoffer(copy.words) != 0:
+            return None
+        return self.plain_decision(copy)
+
+    def ranking_keys(self, ns: NativeState) -> list[tuple[Any, ...]] | None:
+        """Score and tiebreaks per player, or None when native code stops (Python then says why)."""
+        try:
+            return [tuple(self.scores(ns, p)) for p in range(len(ns.names))]
+        except NativeFailure:
+            return None
+
+    def decision(self, ns: NativeState) -> tuple[int, list[tuple[int, int]]] | None:
+        """The pending decision: its player and (action, argument) options, else None."""
+        w = ns.words
+        if w[self.at["DK"]] == 0:
+            return None
+        n, base = w[self.at["DN"]], self.dopt
+        flat = w[base : base + 2 * n]
+        return w[self.at["DP"]], list(zip(flat[0::2], flat[1::2], strict=True))
+
+    def ids(self, ns: NativeState) -> list[str]:
+        """The pending decision's choice ids (named only when asked)."""
+        dec = self.decision(ns)
+        return [] if dec is None else self.choice_ids(dec[1], ns.names)
+
+    def choice_ids(self, options: list[tuple[int, int]], names: list[str]) -> list[str]:
+        """The choice ids, as the Python backend names them (support.add_single, per action)."""
+        ids: list[str] = []
+        k = 0
+        while k < len(options):
+            ai = options[k][0]
+            run = [arg for a, arg in options[k:] if a == ai]
+            j = k
+            while j < len(options) and options[j][0] == ai:
+                j += 1
+            act = self.g.action_list[ai]
+            if not act.params:
+                ids += [act.name] * (j - k)
+            else:
+                ids += [act.name + ":" + i for i in option_ids(self.g, names, run[: j - k], act.params[0][2])]
+            k = j
+        return ids
+
+    def playout(self, ns: NativeState, gen: list[int], budget: int, limit: int) -> tuple[int, int]:
+        """Random choices in native code (as Engine.random_choice draws them) until the end or
+        `limit` decisions: (decisions taken, 0 or the error that stopped it before a choice)."""
+        words = (ctypes.c_uint64 * 2)(*gen)
+        done = _I64(0)
+        code = self.lib.tb_playout(ns.words, words, budget, limit, self.before, ctypes.byref(done))
+        gen[0], gen[1] = words[0], words[1]
+        return done.value, code
+
+    def scores(self, ns: NativeState, p: int) -> list[int]:
+        out = (_I64 * (1 + self.ntie))()
+        code = self.lib.tb_score(ns.words, p, out)
+        if code:
+            raise NativeFailure(code)
+        return list(out)
+
+    # ------------------------------------------------------------ conversion
+    def to_plain(self, ns: NativeState) -> State:
+        if ns.plain is not None:
+            return ns.plain
+        g, lay, w = self.g, self.lay, list(ns.words)
+        off, ncomp, at = lay.offsets, len(g.components), self.at
+        n = w[at["N"]]
+        zones = [w[lay.zone(z) : lay.zone(z) + w[off["ZLEN"] + z]] for z in range(len(g.zone_layouts))]
+        t: dict[str, Any] = {
+            k.lower(): w[at[k]] for k in ("ROUND", "TURN", "PHASE", "N", "NEXT", "SKIPS", "DECISIONS")
+        }
+        t["stage"] = STAGES[w[at["STAGE"]]]
+        t["active"] = None if w[at["ACTIVE"]] == NONE else w[at["ACTIVE"]]
+        pid = w[at["PHASE_ID"]]
+        t["phase_id"] = None if pid == NONE else self.phase_ids[pid]
+        t.update(no_ending())
+        t["ending"] = ENDINGS[w[at["ENDING"]]]
+        t["trigger"] = None if w[at["TRIGGER"]] == NONE else w[at["TRIGGER"]]
+        t["final"] = w[off["FINAL"] : off["FINAL"] + w[at["NFINAL"]]]
+        t["final_mode"] = bool(w[at["FINAL_MODE"]])
+        t["fired"] = [self.check_ids[k] for k in w[off["FIRED"] : off["FIRED"] + w[at["NFIRED"]]]]
+        plain_dec = self.plain_decision(ns)
+        return {
+            "z": zones,
+            "loc": w[off["LOC"] : off["LOC"] + ncomp],
+            "c": w[off["CNT"] : off["CNT"] + g.counter_count],
+            "v": {name: self._var(w, name, n) for name in g.vars},
+            "m": {
+                name: [lay.decode(x, lay.mark_kinds.get(name, "int")) for x in w[b : b + ncomp]]
+                for name, b in lay.mark_base.items()
+            },
+            "rv": w[off["RV"] : off["RV"] + ncomp],
+            "rng": [w[off["RNG"]] & _MASK, w[off["RNG"] + 1] & _MASK],
+            "stk": self._frames(w),
+            "dec": plain_dec,
+            "t": t,
+            "names": list(ns.names),
+            "o": dict(ns.o),
+        }
+
+    def plain_decision(self, ns: NativeState) -> dict[str, Any] | None:
+        """The pending decision as `state["dec"]` (ids named, values as [action, [arguments]])."""
+        dec = self.decision(ns)
+        if dec is None:
+            return None
+        acts = self.g.action_list
+        values = [[ai, [] if arg == NONE and not acts[ai].params else [arg]] for ai, arg in dec[1]]
+        ids = self.choice_ids(dec[1], ns.names)
+        return {"k": "window", "p": dec[0], "ids": ids, "v": values, "prompt": "choose an action"}
+
+    def _var(self, w: list[int], name: str, n: int) -> Any:
+        v = self.g.vars[name]
+        kind, base = self.lay.var_kinds[name], self.lay.var_base[name]
+        if v.per_player:
+            return [self.lay.decode(x, kind) for x in w[base : base + n]]
+        return self.lay.decode(w[base], kind)
+
+    def _frames(self, w: list[int]) -> list[Any]:
+        if STAGES[w[self.at["STAGE"]]] == "done":
+            return []
+        frames: list[Any] = [[self.g.main_block, 0, {}]]
+        pc = w[self.at["FR_PC"]]
+        if pc >= 0:
+            block = self.phase_blocks[w[self.at["PHASE"]] - 1]
+            p = w[self.at["ACTIVE"]]
+            frames.append(
+                [block, self.window_pc.get(block, 0) + (pc - 1 if pc > 0 else 0), {"p": p, "me": p}]
+            )
+        return frames
+
+    def from_plain(self, st: State) -> NativeState:
+        """The native form of a plain state; NotNative when it holds what native words cannot."""
+        try:
+            return self._from_plain(st)
+        except (ValueError, KeyError, IndexError, TypeError) as err:
+            raise NotNative(str(err)) from err
+
+    def _from_plain(self, st: State) -> NativeState:
+        g, lay = self.g, self.lay
+        t = st["t"]
+        if "rig" in st or set(t) - _T_KEYS - set(_DEFAULT_T) or t["winners"] is not None:
+            raise NotNative(
+                "the state holds what the native form does not (a rig, a pause, declared winners)"
+            )
+        words = self.array()
+        off, ncomp, at = lay.offsets, len(g.components), self.at
+        words[off["RNG"]], words[off["RNG"] + 1] = (ctypes.c_int64(x).value for x in st["rng"])
+        for k in ("ROUND", "TURN", "PHASE", "N", "NEXT", "SKIPS", "DECISIONS"):
+            words[at[k]] = int(t[k.lower()])
+        words[at["STAGE"]] = STAGES.index(t["stage"])
+        words[at["ACTIVE"]] = NONE if t["active"] is None else int(t["active"])
+        words[at["PHASE_ID"]] = NONE if t["phase_id"] is None else self.phase_ids.index(t["phase_id"])
+        words[at["FR_PC"]] = self._pc(st)
+        words[at["ENDING"]] = ENDINGS.index(t["ending"])
+        words[at["TRIGGER"]] = NONE if t["trigger"] is None else int(t["trigger"])
+        words[at["FINAL_MODE"]] = int(bool(t["final_mode"]))
+        words[at["NFINAL"]], words[at["NFIRED"]] = len(t["final"]), len(t["fired"])
+        words[off["FINAL"] : off["FINAL"] + len(t["final"])] = [int(p) for p in t["final"]]
+        words[off["FIRED"] : off["FIRED"] + len(t["fired"])] = [self.check_ids.index(c) for c in t["fired"]]
+        for i, name in enumerate(g.options):
+            words[off["OPT"] + i] = lay.encode(
+                st["o"][name], "bool" if isinstance(st["o"][name], bool) else "int"
+            )
+        words[off["CNT"] : off["CNT"] + g.counter_count] = [lay.encode(x, "int") for x in st["c"]]
+        for name, var in g.vars.items():
+            kind, at_ = lay.var_kinds[name], lay.var_base[name]
+            value = st["v"][name]
+            for j, x in enumerate(value if var.per_player else [value]):
+                words[at_ + j] = lay.encode(x, kind)
+        for name, b in lay.mark_base.items():
+            words[b : b + ncomp] = [lay.encode(x, lay.mark_kinds.get(name, "int")) for x in st["m"][name]]
+        words[off["RV"] : off["RV"] + ncomp] = list(st["rv"])
+        words[off["LOC"] : off["LOC"] + ncomp] = list(st["loc"])
+        for z, items in enumerate(st["z"]):
+            words[off["ZLEN"] + z] = len(items)
+            words[lay.zone(z) : lay.zone(z) + len(items)] = list(items)
+        self._read_decision(st["dec"], words)
+        return NativeState(words, list(st["names"]), dict(st["o"]))
+
+    def _pc(self, st: State) -> int:
+        stk = st["stk"]
+        if len(stk) <= 1:
+            return -1
+        if len(stk) != 2 or stk[1][0] not in self.phase_blocks or set(stk[1][2]) != {"p", "me"}:
+            raise NotNative("effects under way that the native form does not hold")
+        return 1 + stk[1][1] - self.window_pc[stk[1][0]] if stk[1][1] else 0
+
+    def _read_decision(self, dec: dict[str, Any] | None, words: Any) -> None:
+        if dec is None:
+            return
+        if dec["k"] != "window":
+            raise NotNative("a decision other than a window")
+        words[self.at["DK"]], words[self.at["DP"]], words[self.at["DN"]] = 1, dec["p"], len(dec["v"])
+        for k, (ai, args) in enumerate(dec["v"]):
+            words[self.dopt + 2 * k] = ai
+            words[self.dopt + 2 * k + 1] = args[0] if args else NONE
+
+
+class NativeFailure(Exception):
+    """Native code stopped with an error number (prelude.py); the engine replays on Python."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"native code stopped with error {code}")
+        self.code = code

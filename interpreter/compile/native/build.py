@@ -1,0 +1,131 @@
+"""Building a game's C file into a shared library, and keeping it on disk beside the Python cache.
+
+Stage: compile (native). The compiler is `$CC`, else the first of cc, gcc, clang on the PATH; none
+found is not an error: the game runs on the Python backend and `reason` says why in one line. A
+library is cached as `native-KEY.so` in the compile cache's folder (compile/python/cache.py: the
+same private-folder checks), sealed like a cache entry with an HMAC of its key and bytes under the
+user's cache secret: loading a library runs its code, so one without the right seal is never
+loaded. KEY hashes the game's Python cache key (its files, packs, options and Tabula's own source),
+the compiler (path, size, time) and the flags. Without a cache, the library is built in a private
+temporary folder for this process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import resource
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from tabula.interpreter.compile.python import cache
+
+FLAGS = ("-O2", "-shared", "-fPIC", "-std=gnu11", "-Wno-unused-function")
+FORMAT = "native 1"
+KEEP = 64  # libraries kept (about 20 kB each)
+_CANDIDATES = ("cc", "gcc", "clang")
+
+
+@dataclass
+class Compiler:
+    path: str
+
+    def identity(self) -> str:
+        st = os.stat(self.path)
+        return f"{self.path}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def find_compiler() -> tuple[Compiler | None, str]:
+    """The C compiler to use, or None and why not (one line)."""
+    cc = os.environ.get("CC", "").strip()
+    tried = []
+    if cc:
+        found = shutil.which(cc.split()[0])
+        if found:
+            return Compiler(found), ""
+        tried.append(f"CC={cc} not found")
+    for name in _CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return Compiler(found), ""
+    tried.append("no cc, gcc or clang on the PATH")
+    return None, "no C compiler (" + "; ".join(tried) + ")"
+
+
+def native_key(game_key: str, compiler: Compiler) -> str:
+    text = "\n".join([FORMAT, game_key, compiler.identity(), *FLAGS])
+    return hashlib.sha256(text.encode()).hexdigest()[:40]
+
+
+def cached(key: str) -> Path | None:
+    """The sealed library of `key` in the cache folder, if it is there and proven ours."""
+    if not cache.enabled():
+        return None
+    usable = cache._usable(create=False)
+    if usable is None:
+        return None
+    folder, secret = usable
+    lib, seal_file = folder / f"native-{key}.so", folder / f"native-{key}.seal"
+    try:
+        blob = seal_file.read_bytes()
+        data = lib.read_bytes()
+    except OSError:
+        return None
+    if cache.unseal(secret, key, blob + data) != data:
+        return None
+    os.utime(lib)
+    return lib
+
+
+@dataclass
+class Built:
+    path: Path
+    cpu: float  # CPU seconds the compiler took (0 when cached)
+
+
+def build(source: str, compiler: Compiler, key: str | None) -> Built:
+    """Compile `source` into a library (kept in the cache when `key` is given and the cache usable)."""
+    usable = cache._usable(create=True) if key is not None and cache.enabled() else None
+    work = Path(tempfile.mkdtemp(prefix="tabula-native-"))
+    c_file, out = work / "game.c", work / "game.so"
+    c_file.write_text(source)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [compiler.path, *FLAGS, "-o", str(out), str(c_file)], capture_output=True, text=True, check=False
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        raise BuildError(f"the C compiler failed: {done.stderr.strip()[-1500:]}")
+    if usable is None or key is None:
+        return Built(out, cpu)
+    folder, secret = usable
+    data = out.read_bytes()
+    sealed = cache.seal(secret, key, data)
+    seal = sealed[: len(sealed) - len(data)]
+    lib = folder / f"native-{key}.so"
+    with contextlib.suppress(OSError):
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, lib)
+        (folder / f"native-{key}.seal").write_bytes(seal)
+        _prune(folder)
+        shutil.rmtree(work, ignore_errors=True)
+        return Built(lib, cpu)
+    return Built(out, cpu)
+
+
+def _prune(folder: Path) -> None:
+    libs = sorted(folder.glob("native-*.so"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in libs[KEEP:]:
+        old.unlink(missing_ok=True)
+        old.with_suffix(".seal").unlink(missing_ok=True)
+
+
+class BuildError(Exception):
+    """The C compiler rejected a generated file (a bug of the generator, never the author's)."""

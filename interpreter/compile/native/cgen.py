@@ -1,0 +1,318 @@
+"""The typed form (ir.py) -> one C translation unit for the game.
+
+Stage: compile (native). Every value is a 64-bit word; every read that can fail in Python (a none in
+arithmetic, an index out of range, a missing key, a division by zero, a sum past the native range)
+is a check that stops the run with an error number (prelude.py). The native code may stop where
+Python would go on (it is never looser): the bridge then replays that decision on Python, which
+either reports the located error or carries on with the game in Python.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+
+from tabula.interpreter.compile.native import ir, prelude
+from tabula.interpreter.compile.native.ir import BOOL, COMP, INT, PLAYER
+from tabula.interpreter.compile.native.slots import NONE, Layout
+from tabula.interpreter.model.game import CompiledGame
+
+Env = dict[str, str]  # DSL local -> C variable
+_WHICH = (
+    "W_SETUP",
+    "W_ON_START",
+    "W_ON_END",
+    "W_TURN_END",
+    "W_FINISH",
+    "W_COUNT",
+    "W_FIRST",
+    "W_ENDS",
+    "W_PLAYER",
+)
+_CMP = {"==", "!=", "<", "<=", ">", ">="}
+
+
+def c_int(v: int) -> str:
+    return "NONE" if v == NONE else f"{v}LL"
+
+
+class CGen:
+    """Writes the C file of one game (`source()`), from its program and layout."""
+
+    def __init__(
+        self, game: CompiledGame, prog: ir.Program, layout: Layout, tables: dict[str, tuple[list[int], str]]
+    ) -> None:
+        self.g = game
+        self.prog = prog
+        self.lay = layout
+        self.tables = tables
+        self._ids = count()
+
+    def fresh(self, stem: str) -> str:
+        return f"{stem}_{next(self._ids)}"
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e: ir.Expr, env: Env) -> str:
+        out: str = getattr(self, "_" + type(e).__name__)(e, env)
+        return out
+
+    def num(self, e: ir.Expr, env: Env) -> str:
+        """A value that must not be none (arithmetic, an ordered comparison, an index)."""
+        return self.expr(e, env) if isinstance(e, ir.Lit) else f"N(x, {self.expr(e, env)})"
+
+    def _Lit(self, e: ir.Lit, env: Env) -> str:
+        return c_int(e.value)
+
+    def _NoneV(self, e: ir.NoneV, env: Env) -> str:
+        return "NONE"
+
+    def _Local(self, e: ir.Local, env: Env) -> str:
+        return env[e.name]
+
+    def _Slot(self, e: ir.Slot, env: Env) -> str:
+        return f"S[{self.slot(e, env)}]"
+
+    def slot(self, e: ir.Slot, env: Env) -> str:
+        """The word index of a slot (checked: a player in range, a component id)."""
+        base = e.base
+        idx = e.index
+        if base.startswith("CNTK_"):
+            c = self.g.counters[base[5:]]
+            assert idx is not None
+            size = c.width * (self.g.max_players if c.per_player else 1)
+            return f"CNT + {c.base} + KEYK(x, {self.num(idx, env)}, {size})"
+        if base.startswith("CNT_"):
+            c = self.g.counters[base[4:]]
+            return f"CNT + {c.base}" + (f" + PK(x, {self.num(idx, env)})" if idx is not None else "")
+        if base.startswith("VAR_"):
+            at = self.lay.var_base[base[4:]]
+            return f"{at}" + (f" + PK(x, {self.num(idx, env)})" if idx is not None else "")
+        if base.startswith("MARK_"):
+            assert idx is not None
+            return f"{self.lay.mark_base[base[5:]]} + CK(x, {self.num(idx, env)})"
+        if base == "OPT":
+            assert isinstance(idx, ir.Lit)
+            return f"OPT + {idx.value}"
+        return base
+
+    def _Table(self, e: ir.Table, env: Env) -> str:
+        words, _ = self.tables[e.name]
+        if e.name.startswith("P_"):
+            return f"{e.name}[CK(x, {self.num(e.key, env)})]"
+        return f"KL(x, {e.name}, {len(words)}, {self.num(e.key, env)})"
+
+    def _ZoneLen(self, e: ir.ZoneLen, env: Env) -> str:
+        return f"S[ZLEN + ZK(x, {self.num(e.zone, env)})]"
+
+    def _Unary(self, e: ir.Unary, env: Env) -> str:
+        if e.op == "-":
+            return f"SUB(x, 0, {self.num(e.operand, env)})"
+        return f"(!{self.expr(e.operand, env)})"
+
+    def _Bin(self, e: ir.Bin, env: Env) -> str:
+        op = e.op
+        if op in ("&&", "||"):
+            return f"({self.expr(e.left, env)} {op} {self.expr(e.right, env)})"
+        if op in ("==", "!="):
+            return f"({self.expr(e.left, env)} {op} {self.expr(e.right, env)})"
+        a, b = self.num(e.left, env), self.num(e.right, env)
+        if op in _CMP:
+            return f"({a} {op} {b})"
+        fn = {"+": "ADD", "-": "SUB", "*": "MUL", "//": "FDIV", "%": "FMOD"}[op]
+        return f"{fn}(x, {a}, {b})"
+
+    def _Cond(self, e: ir.Cond, env: Env) -> str:
+        return f"({self.expr(e.test, env)} ? {self.expr(e.then, env)} : {self.expr(e.otherwise, env)})"
+
+    def _CallF(self, e: ir.CallF, env: Env) -> str:
+        args = ", ".join(self.expr(a, env) for a in e.args)
+        return f"{e.name}(x, {args})" if args else f"{e.name}(x)"
+
+    def _MinMax(self, e: ir.MinMax, env: Env) -> str:
+        out = self.num(e.args[0], env)
+        for a in e.args[1:]:
+            fn = "MIN2" if e.op == "min" else "MAX2"
+            out = f"{fn}({out}, {self.num(a, env)})"
+        return out
+
+    def loop(self, src: ir.Source, env: Env, copy: bool) -> tuple[list[str], str, str]:
+        """C lines that set up a walk over `src`, the C expression of its item `{i}` (a format
+        string) and the name of its count; `copy`: a zone is walked as it was before the loop."""
+        a, n = self.fresh("a"), self.fresh("n")
+        item = a + "[{i}]"
+        if src.kind == "players":
+            return [f"i64 {n} = S[T_N];"], "{i}", n
+        if src.kind == "type":
+            return [f"const i64 *{a} = TYPE_{src.name}; i64 {n} = {len(self.g.by_type[src.name])};"], item, n
+        if src.kind == "const":
+            size = len(self.tables[src.name][0])
+            return [f"const i64 *{a} = {src.name}; i64 {n} = {size};"], item, n
+        assert src.expr is not None
+        start = self.fresh("s")
+        if src.kind == "clockwise":
+            return (
+                [f"i64 {start} = N(x, {self.expr(src.expr, env)}), {n} = S[T_N];"],
+                (f"FMOD(x, {start} + {{i}}, S[T_N])"),
+                n,
+            )
+        if src.kind == "range":
+            assert src.upper is not None
+            hi = self.num(src.upper, env)
+            lines = [f"i64 {start} = {self.num(src.expr, env)}, {n} = {hi} > {start} ? {hi} - {start} : 0;"]
+            return [*lines, f"if ({n} > MAX_LIST) fail(x, E_SIZE);"], f"({start} + {{i}})", n
+        z = self.fresh("z")
+        lines = [f"i64 {z} = ZK(x, {self.num(src.expr, env)});", f"i64 {n} = S[ZLEN + {z}];"]
+        if copy:
+            lines.append(f"i64 {a}[NCOMP + 1]; memcpy({a}, ZP(x, {z}), (size_t){n} * 8);")
+        else:
+            lines.append(f"const i64 *{a} = ZP(x, {z});")
+        return lines, item, n
+
+    def _Agg(self, e: ir.Agg, env: Env) -> str:
+        setup, a, n = self.loop(e.src, env, False)  # type: ignore[arg-type]
+        r, i, v = self.fresh("r"), self.fresh("i"), self.fresh("v_" + e.var)
+        inner = {**env, e.var: v}
+        cond = self.expr(e.cond, inner) if e.cond is not None else "1"
+        elt = self.expr(e.elt, inner) if e.elt is not None else v
+        init = {
+            "max": "NONE",
+            "min": "NONE",
+            "sum": "0",
+            "count": "0",
+            "first": "NONE",
+            "any": "0",
+            "all": "1",
+        }
+        body = {
+            "max": f"{{ i64 e_ = N(x, {elt}); if ({r} == NONE || e_ > {r}) {r} = e_; }}",
+            "min": f"{{ i64 e_ = N(x, {elt}); if ({r} == NONE || e_ < {r}) {r} = e_; }}",
+            "sum": f"{r} = ADD(x, {r}, N(x, {elt}));",
+            "count": f"{r} += 1;",
+            "first": f"{{ {r} = {v}; f_ = 1; break; }}",
+            "any": f"if ({elt}) {{ {r} = 1; break; }}",
+            "all": f"if (!({elt})) {{ {r} = 0; break; }}",
+        }[e.kind]
+        lines = [*setup, f"i64 {r} = {init[e.kind]}; int f_ = 0; (void)f_;", f"CHARGE({n});"]
+        lines.append(
+            f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {a.format(i=i)}; if ({cond}) {body} }}"
+        )
+        if e.default is not None and e.kind in ("max", "min", "first"):
+            lines.append(f"if ({r} == NONE && !f_) {r} = {self.expr(e.default, env)};")
+        return "({ " + " ".join(lines) + f" {r}; }})"
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts: tuple[ir.Stmt, ...], env: Env, depth: int) -> list[str]:
+        inner = dict(env)
+        out: list[str] = []
+        for s in stmts:
+            out += self.stmt(s, inner, depth)
+        return out
+
+    def stmt(self, s: ir.Stmt, env: Env, depth: int) -> list[str]:
+        pad = "    " * depth
+        lines: list[str] = getattr(self, "_s_" + type(s).__name__)(s, env, depth)
+        return [pad + line if not line.startswith(" ") else line for line in lines]
+
+    def _s_Nothing(self, s: ir.Nothing, env: Env, depth: int) -> list[str]:
+        return []
+
+    def _s_Let(self, s: ir.Let, env: Env, depth: int) -> list[str]:
+        v = self.fresh("v_" + s.name)
+        value = self.expr(s.value, env)
+        env[s.name] = v
+        return [f"i64 {v} = {value};"]
+
+    def _s_Store(self, s: ir.Store, env: Env, depth: int) -> list[str]:
+        value = self.expr(s.value, env)
+        t = s.target
+        if t.base.startswith("VAR_") and t.ty == PLAYER:
+            value = f"STORE_P(x, {value})"
+        elif t.base.startswith("VAR_") and t.ty == COMP:
+            value = f"STORE_C(x, {value})"
+        return [f"S[{self.slot(t, env)}] = {value};"]
+
+    def _s_Counter(self, s: ir.Counter, env: Env, depth: int) -> list[str]:
+        op = {"+": "'+'", "-": "'-'", "=": "'='", "+!": "'+' + 1", "-!": "'-' + 1"}[s.op]
+        lo, hi = s.lo, s.hi
+        args = f"{c_int(lo or 0)}, {int(lo is not None)}, {c_int(hi or 0)}, {int(hi is not None)}"
+        return [f"counter_write(x, {self.slot(s.target, env)}, {op}, {self.num(s.amount, env)}, {args});"]
+
+    def _s_Move(self, s: ir.Move, env: Env, depth: int) -> list[str]:
+        dest, top = self.num(s.dest, env), int(s.top)
+        if s.kind == "one":
+            c = self.fresh("c")
+            what = self.expr(s.what, env)
+            return [f"{{ i64 {c} = {what}; if ({c} != NONE) move_comp(x, {c}, {dest}, {top}); }}"]
+        if s.kind == "zone":
+            return [f"move_zone(x, {self.num(s.what, env)}, {dest}, {top});"]
+        if isinstance(s.what, ir.Picked):
+            return self.picked(s.what, dest, top, env)
+        assert isinstance(s.what, ir.Source)
+        name = s.what.name
+        return [f"move_list(x, TYPE_{name}, {len(self.g.by_type[name])}, {dest}, {top});"]
+
+    def _s_RunP(self, s: ir.RunP, env: Env, depth: int) -> list[str]:
+        return [f"{s.name}(x{''.join(', ' + self.expr(a, env) for a in s.args)});"]
+
+    def picked(self, p: ir.Picked, dest: str, top: int, env: Env) -> list[str]:
+        setup, item, n = self.loop(p.src, env, False)
+        buf, k, i, v = self.fresh("b"), self.fresh("k"), self.fresh("i"), self.fresh("v_" + p.var)
+        cond = self.expr(p.cond, {**env, p.var: v}) if p.cond is not None else "1"
+        lines = ["{", *setup, f"i64 {buf}[NCOMP + 1], {k} = 0;", f"CHARGE({n});"]
+        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {item.format(i=i)};")
+        lines.append(f"    if ({cond}) {buf}[{k}++] = {v}; }}")
+        return [*lines, f"move_list(x, {buf}, {k}, {dest}, {top});", "}"]
+
+    def _s_Draw(self, s: ir.Draw, env: Env, depth: int) -> list[str]:
+        return [f"draw(x, {self.num(s.src, env)}, {self.num(s.dest, env)}, {self.num(s.count, env)});"]
+
+    def _s_Shuffle(self, s: ir.Shuffle, env: Env, depth: int) -> list[str]:
+        return [f"shuffle(x, {self.num(s.zone, env)});"]
+
+    def _s_For(self, s: ir.For, env: Env, depth: int) -> list[str]:
+        setup, a, n = self.loop(s.src, env, True)
+        i, v = self.fresh("i"), self.fresh("v_" + s.var)
+        inner = {**env, s.var: v}
+        lines = [
+            "{",
+            *setup,
+            f"CHARGE({n});",
+            f"for (i64 {i} = 0; {i} < {n}; {i}++) {{",
+            f"    i64 {v} = {a.format(i=i)};",
+        ]
+        if s.cond is not None:
+            lines.append(f"    if (!({self.expr(s.cond, inner)})) continue;")
+        lines += self.block(s.body, inner, 1)
+        return [*lines, "}", "}"]
+
+    def _s_Repeat(self, s: ir.Repeat, env: Env, depth: int) -> list[str]:
+        k, i = self.fresh("k"), self.fresh("i")
+        lines = ["{", f"i64 {k} = {self.num(s.count, env)}; if ({k} < 0) {k} = 0; CHARGE({k});"]
+        lines.append(f"for (i64 {i} = 0; {i} < {k}; {i}++) {{")
+        return [*lines, *self.block(s.body, env, 1), "}", "}"]
+
+    def _s_While(self, s: ir.While, env: Env, depth: int) -> list[str]:
+        return [f"while ({self.expr(s.cond, env)}) {{", "    CHARGE(1);", *self.block(s.body, env, 1), "}"]
+
+    def _s_Take(self, s: ir.Take, env: Env, depth: int) -> list[str]:
+        a, b, k = self.fresh("s"), self.fresh("d"), self.fresh("k")
+        lines = [f"{{ i64 {a} = {self.slot(s.source, env)}, {b} = {self.slot(s.dest, env)};"]
+        lines.append(f"  i64 {k} = MIN2({self.num(s.amount, env)}, S[{a}]);")
+        return [*lines, f"  if ({k} > 0) {{ S[{a}] -= {k}; S[{b}] = ADD(x, S[{b}], {k}); }} }}"]
+
+    def _s_If(self, s: ir.If, env: Env, depth: int) -> list[str]:
+        lines: list[str] = []
+        for j, (test, body) in enumerate(s.branches):
+            lines.append(f"{'if' if j == 0 else '} else if'} ({self.expr(test, env)}) {{")
+            lines += self.block(body, env, 1)
+        if s.otherwise:
+            lines.append("} else {")
+            lines += self.block(s.otherwise, env, 1)
+        return [*lines, "}"]
+
+    # ------------------------------------------------------------ the unit
+    def meta(self) -> dict[str, object]:
+        """What the bridge needs of the library on a warm load: its size and how marks are kept."""
+        return {"words": self.lay.size, "marks": self.lay.mark_kinds}
+
+
+__all__ = ["BOOL", "INT", "CGen", "prelude"]

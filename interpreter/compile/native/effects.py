@@ -1,0 +1,205 @@
+"""Checked DSL effects -> typed statements (ir.py).
+
+Stage: compile (native). Locals get their type at their `let` or loop; a window is held only at the
+top level of a phase (`phase()` splits the phase around it), where the plain-data frame stack it
+stands for is always the same two frames (bridge.py rebuilds them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT, PLAYER, SYM, ZONE
+from tabula.interpreter.compile.native.lower import Lowering, Scope, Unsupported, kind_of
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.model.game import CompiledGame
+
+
+class EffectLowering(Lowering):
+    """Lowers effects (blocks of statements) on top of the expression lowering; `procs` are the
+    game's procedures (name -> parameter names, body) and `procedures` their lowered forms."""
+
+    def __init__(self, game: CompiledGame, functions: dict[str, Any], procs: dict[str, Any]) -> None:
+        super().__init__(game, functions)
+        self.procs = procs
+        self.procedures: dict[str, tuple[list[tuple[str, str]], tuple[ir.Stmt, ...]]] = {}
+
+    def block(self, stmts: ast.Block | None, scope: Scope) -> tuple[ir.Stmt, ...]:
+        """A block's statements; one that cannot be lowered is kept in `missing` and the next one
+        is tried, so that every such statement of a definition is reported."""
+        inner = dict(scope)  # a block's lets are its own (the checker has resolved every name)
+        out: list[ir.Stmt] = []
+        for s in stmts or ():
+            try:
+                out.append(self.stmt(s, inner))
+            except Unsupported as u:
+                self.missing.append(u)
+                if isinstance(s, ast.Let):
+                    inner[s.name] = "int"  # assumed, to go on with what follows
+        return tuple(out)
+
+    def stmt(self, s: ast.Stmt, scope: Scope) -> ir.Stmt:
+        out: ir.Stmt = self.visit("_s_", s, scope, f"the '{type(s).__name__.lower()}' statement")
+        return out
+
+    def phase(self, stmts: ast.Block, scope: Scope) -> ir.Phase:
+        """A phase's effect, split around its one top-level window (if any)."""
+        at = [i for i, s in enumerate(stmts) if isinstance(s, ast.Window)]
+        if len(at) > 1:
+            raise Unsupported("two windows in one phase", stmts[at[1]].span)
+        if not at:
+            return ir.Phase(self.block(stmts, scope), None, ())
+        i = at[0]
+        before = stmts[:i]
+        if any(isinstance(s, ast.Let) for s in before):
+            raise Unsupported("a 'let' before a phase's window", before[0].span)
+        w = stmts[i]
+        assert isinstance(w, ast.Window)
+        player = self.expr(w.player, scope)
+        if player.ty != PLAYER:
+            raise Unsupported(f"a window for {player.ty}", w.player.span)
+        window = ir.Window(player, tuple(self.g.actions[a].index for a in w.actions))
+        return ir.Phase(self.block(before, scope), window, self.block(stmts[i + 1 :], scope))
+
+    def _s_Run(self, s: ast.Run, scope: Scope) -> ir.Stmt:
+        """A procedure, lowered once per argument types (a statement of it that cannot be lowered,
+        such as a decision, is reported where it is written)."""
+        params, body = self.procs[s.name]
+        args = [self.expr(a, scope) for a in s.args]
+        me: ir.Expr = ir.Local("me", scope["me"]) if "me" in scope else ir.NoneV(PLAYER)
+        key = "P_" + s.name + "".join("_" + a.ty.replace("[", "").replace("]", "") for a in args)
+        if key not in self.procedures:
+            if key in self._making:
+                raise Unsupported(f"procedure '{s.name}' running itself", s.span)
+            self._making.add(key)
+            inner = {p: a.ty for p, a in zip(params, args, strict=True)}  # `me` is passed, not named
+            lowered = self.block(body, inner)
+            self._making.discard(key)
+            typed = [("me", PLAYER), *((p, a.ty) for p, a in zip(params, args, strict=True))]
+            self.procedures[key] = (typed, lowered)
+        return ir.RunP(key, (me, *args))
+
+    def _s_Window(self, s: ast.Window, scope: Scope) -> ir.Stmt:
+        raise Unsupported(
+            "a window inside a block", s.span, "native code holds windows at a phase's top level"
+        )
+
+    def _s_Let(self, s: ast.Let, scope: Scope) -> ir.Stmt:
+        value = self.expr(s.value, scope)
+        if value.ty not in ir.SCALARS:
+            raise Unsupported(f"a 'let' holding {value.ty}", s.span)
+        scope[s.name] = value.ty
+        return ir.Let(s.name, value)
+
+    def _s_Log(self, s: ast.Log, scope: Scope) -> ir.Stmt:
+        return ir.Nothing()
+
+    def _s_Pass(self, s: ast.Pass, scope: Scope) -> ir.Stmt:
+        return ir.Nothing()
+
+    def _s_Set(self, s: ast.Set, scope: Scope) -> ir.Stmt:
+        target = self.expr(s.target, scope)
+        value = self.expr(s.value, scope)
+        if isinstance(target, ir.Slot) and target.base.startswith(("CNT_", "CNTK_")):
+            if s.op not in ("=", "+=", "-="):
+                raise Unsupported(f"'{s.op}' on a counter", s.span)
+            return self.counter(target, s.op[0], value, s)
+        if not isinstance(target, ir.Slot) or not target.base.startswith(("VAR_", "MARK_")):
+            raise Unsupported("'set' of this target", s.target.span)
+        if s.op != "=":
+            raise Unsupported(f"'{s.op}' on a var or mark", s.span)
+        if target.base.startswith("MARK_"):
+            name = target.base[5:]
+            kind = self.mark_kinds.get(name)
+            got = kind_of(value.ty) if value.ty != "none" else kind
+            if kind not in (None, got) and got is not None:
+                raise Unsupported(f"mark '{name}' holding values of two kinds", s.span)
+            self.mark_kinds[name] = got or "int"
+        elif not _fits(value.ty, target.ty):
+            raise Unsupported(f"a {value.ty} stored in a {target.ty} var", s.span)
+        return ir.Store(target, value)
+
+    def counter(self, target: ir.Slot, op: str, value: ir.Expr, s: ast.Stmt) -> ir.Stmt:
+        if value.ty != INT:
+            raise Unsupported(f"a counter given {value.ty}", s.span)
+        c = self.g.counters[target.base.split("_", 1)[1]]
+        return ir.Counter(target, op, value, c.min, c.max)
+
+    def _s_Gain(self, s: ast.Gain, scope: Scope) -> ir.Stmt:
+        return self._gain(s.target, s.amount, "+", s, scope)
+
+    def _s_Pay(self, s: ast.Pay, scope: Scope) -> ir.Stmt:
+        return self._gain(s.target, s.amount, "-", s, scope)
+
+    def _gain(self, target_n: ast.Expr, amount: ast.Expr, op: str, s: ast.Stmt, scope: Scope) -> ir.Stmt:
+        target = self.expr(target_n, scope)
+        if not (isinstance(target, ir.Slot) and target.base.startswith(("CNT_", "CNTK_"))):
+            raise Unsupported("'gain'/'pay' of other than a counter", target_n.span)
+        out = self.counter(target, op, self.expr(amount, scope), s)
+        assert isinstance(out, ir.Counter)
+        return ir.Counter(out.target, op + "!", out.amount, out.lo, out.hi)  # `!`: a negative amount fails
+
+    def _s_Move(self, s: ast.Move, scope: Scope) -> ir.Stmt:
+        what = self.expr(s.what, scope)
+        dest = self.zone(s.dest, scope)
+        top = s.place == "top"
+        if what.ty == COMP or (what.ty == "none"):
+            return ir.Move("one", what, dest, top)
+        if what.ty == ZONE:
+            return ir.Move("zone", what, dest, top)
+        if isinstance(what, ir.Source) and what.kind == "type":
+            return ir.Move("type", what, dest, top)
+        if isinstance(what, ir.Picked):
+            return ir.Move("picked", what, dest, top)
+        raise Unsupported(f"'move' of {what.ty}", s.what.span)
+
+    def zone(self, n: ast.Expr, scope: Scope) -> ir.Expr:
+        z = self.expr(n, scope)
+        if z.ty != ZONE:
+            raise Unsupported(f"a zone given as {z.ty}", n.span)
+        return z
+
+    def _s_Draw(self, s: ast.Draw, scope: Scope) -> ir.Stmt:
+        count = self.number(s.count, scope)
+        return ir.Draw(count, self.zone(s.source, scope), self.zone(s.dest, scope))
+
+    def _s_Shuffle(self, s: ast.Shuffle, scope: Scope) -> ir.Stmt:
+        return ir.Shuffle(self.zone(s.zone, scope))
+
+    def _s_For(self, s: ast.For, scope: Scope) -> ir.Stmt:
+        src = self.source(s.iter, scope)
+        inner = {**scope, s.var: ir.elem(src.ty)}
+        cond = self.boolean(s.cond, inner) if s.cond is not None else None
+        return ir.For(s.var, src, cond, self.block(s.body, inner))
+
+    def _s_Repeat(self, s: ast.Repeat, scope: Scope) -> ir.Stmt:
+        return ir.Repeat(self.number(s.count, scope), self.block(s.body, scope))
+
+    def _s_While(self, s: ast.While, scope: Scope) -> ir.Stmt:
+        return ir.While(self.boolean(s.cond, scope), self.block(s.body, scope))
+
+    def _s_Take(self, s: ast.Take, scope: Scope) -> ir.Stmt:
+        ends = [self.expr(n, scope) for n in (s.source, s.dest)]
+        for e, n in zip(ends, (s.source, s.dest), strict=True):
+            if not (isinstance(e, ir.Slot) and e.base.startswith(("CNT_", "CNTK_"))):
+                raise Unsupported("'take' between other than counters", n.span)
+        return ir.Take(self.number(s.amount, scope), ends[0], ends[1])  # type: ignore[arg-type]
+
+    def _s_If(self, s: ast.If, scope: Scope) -> ir.Stmt:
+        branches = tuple((self.boolean(c, scope), self.block(b, scope)) for c, b in s.branches)
+        return ir.If(branches, self.block(s.otherwise, scope))
+
+
+def _fits(got: str, want: str) -> bool:
+    if got == "none":
+        return want in (PLAYER, COMP)
+    return (
+        got == want
+        or {got, want} <= {INT, PLAYER}
+        or (got == SYM and want == SYM)
+        or (got == BOOL and want == BOOL)
+    )
+
+
+__all__ = ["COMPS", "INT", "EffectLowering"]

@@ -1,0 +1,303 @@
+"""The typed intermediate form between the checked AST and the C generator.
+
+Stage: compile (native). Every expression carries its static type, one of the few the native state
+can hold as a machine integer: `int`, `bool`, `player`, `comp` (a component id), `sym` (an enum
+symbol, numbered in the game's symbol table), `zone` (a zone instance), and the lists a loop or an
+aggregate walks (`list[comp]`, `list[player]`). `None` is one reserved integer (NONE in the C
+prelude) wherever a player or a component may be absent. State reads name their slot in the flat
+layout (slots.py); nothing here is C text yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+INT, BOOL, PLAYER, COMP, SYM, ZONE = "int", "bool", "player", "comp", "sym", "zone"
+COMPS, PLAYERS = "list[comp]", "list[player]"
+SCALARS = (INT, BOOL, PLAYER, COMP, SYM)
+
+
+class Expr:
+    """A typed expression (each subclass has a `ty`)."""
+
+    ty: str
+
+
+@dataclass(frozen=True)
+class Lit(Expr):
+    value: int  # an int, a bool as 0/1, a symbol's number, a player, a component
+    ty: str
+
+
+@dataclass(frozen=True)
+class NoneV(Expr):
+    ty: str
+
+
+@dataclass(frozen=True)
+class Local(Expr):
+    name: str
+    ty: str
+
+
+@dataclass(frozen=True)
+class Slot(Expr):
+    """A state word: `base` plus `index` (None: the base alone), e.g. a var, a counter, a mark."""
+
+    base: str  # a layout name (slots.py) or a number
+    index: Expr | None
+    ty: str
+
+
+@dataclass(frozen=True)
+class Table(Expr):
+    """A constant table of the game indexed by a value: a property column, a constant mapping."""
+
+    name: str
+    key: Expr
+    ty: str
+
+
+@dataclass(frozen=True)
+class ZoneLen(Expr):
+    zone: Expr
+    ty: str = INT
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str  # "-" or "!"
+    operand: Expr
+    ty: str
+
+
+@dataclass(frozen=True)
+class Bin(Expr):
+    op: str  # + - * // % == != < <= > >= && ||
+    left: Expr
+    right: Expr
+    ty: str
+
+
+@dataclass(frozen=True)
+class Cond(Expr):
+    test: Expr
+    then: Expr
+    otherwise: Expr
+    ty: str
+
+
+@dataclass(frozen=True)
+class CallF(Expr):
+    """A DSL function specialised for its argument types (`name` is the C function)."""
+
+    name: str
+    args: tuple[Expr, ...]
+    ty: str
+
+
+@dataclass(frozen=True)
+class MinMax(Expr):
+    op: str  # "min" or "max" of two or more scalars
+    args: tuple[Expr, ...]
+    ty: str
+
+
+@dataclass(frozen=True)
+class Agg(Expr):
+    """`kind(elt for var in src where cond default d)`: max, min, sum, count, first, any, all."""
+
+    kind: str
+    var: str
+    src: Expr  # a zone, a component type's list, or the players
+    elt: Expr | None
+    cond: Expr | None
+    default: Expr | None
+    ty: str
+
+
+@dataclass(frozen=True)
+class Source(Expr):
+    """What a loop walks: `kind` zone (expr a zone), type (a component type's ids), players,
+    const (a constant list: the table `name`), clockwise (the players from expr) or range (expr to
+    upper, upper excluded)."""
+
+    kind: str
+    expr: Expr | None
+    name: str
+    ty: str
+    upper: Expr | None = None
+
+
+def elem(ty: str) -> str:
+    """The type of a list's items (`list[comp]` -> comp)."""
+    return ty[5:-1] if ty.startswith("list[") else ty
+
+
+@dataclass(frozen=True)
+class Picked(Expr):
+    """`[v for v in src where cond]` given to `move`: the items chosen before any moves."""
+
+    var: str
+    src: Source
+    cond: Expr | None
+    ty: str = COMPS
+
+
+class Stmt:
+    """A statement; `line` is its DSL position (file:line), for the C comments."""
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Store(Stmt):
+    """`set` of a var or a mark slot (checked to fit the declared type at build time)."""
+
+    target: Slot
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Counter(Stmt):
+    """`gain`/`pay`/`set` of a counter: `op` is +, - or =, with its bounds."""
+
+    target: Slot
+    op: str  # + - = ; +! and -! (gain, pay) also fail on a negative amount
+    amount: Expr
+    lo: int | None
+    hi: int | None
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
+    """`move X to Z`: `kind` one (a component or none), zone (a zone's contents) or type."""
+
+    kind: str
+    what: Expr
+    dest: Expr
+    top: bool
+
+
+@dataclass(frozen=True)
+class Draw(Stmt):
+    count: Expr
+    src: Expr
+    dest: Expr
+
+
+@dataclass(frozen=True)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    var: str
+    src: Source
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Repeat(Stmt):
+    count: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class While(Stmt):
+    cond: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Take(Stmt):
+    """`take N from A to B`: at most what A holds moves from counter word A to B."""
+
+    amount: Expr
+    source: Slot
+    dest: Slot
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    otherwise: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class RunP(Stmt):
+    """`run name(args)` of a procedure that cannot wait: a C call (`name` names its specialisation);
+    the first argument is the caller's `me` (NoneV where it has none)."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Window(Stmt):
+    """The one decision the native form holds: a window of a phase's top level."""
+
+    player: Expr
+    actions: tuple[int, ...]  # indexes into the game's action list
+
+
+@dataclass(frozen=True)
+class Nothing(Stmt):
+    """A statement with no effect on play (a log line: logs are written by the Python backend)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    index: int
+    name: str
+    param: tuple[str, Source] | None  # one parameter at most (this phase of the backend)
+    when: Expr | None
+    body: tuple[Stmt, ...]
+    closes: bool
+
+
+@dataclass(frozen=True)
+class Phase:
+    before: tuple[Stmt, ...]
+    window: Window | None
+    after: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class EndCheck:
+    """An end check: its test (with p and me the active player), its effect and its mode
+    (immediately, after_turn or final_turns)."""
+
+    id: str
+    when: Expr
+    body: tuple[Stmt, ...]
+    mode: str
+
+
+@dataclass
+class Program:
+    """A whole game in the typed form: the flow's parts, actions, scoring and the functions used."""
+
+    setup: tuple[Stmt, ...] | None = None
+    round_count: Expr | None = None
+    round_first: Expr | None = None
+    ends_when: Expr | None = None
+    round_on_start: tuple[Stmt, ...] | None = None
+    round_on_end: tuple[Stmt, ...] | None = None
+    turn_player: Expr | None = None
+    skip_if: Expr | None = None
+    end_checks: list[EndCheck] | None = None
+    turn_on_end: tuple[Stmt, ...] | None = None
+    phases: list[Phase] | None = None
+    finish: tuple[Stmt, ...] | None = None
+    actions: list[Action] | None = None
+    score: Expr | None = None
+    tiebreak: list[Expr] | None = None
+    functions: dict[str, tuple[list[tuple[str, str]], Expr]] | None = None  # C name -> params, body
+    procedures: dict[str, tuple[list[tuple[str, str]], tuple[Stmt, ...]]] | None = None  # the same

@@ -1,0 +1,357 @@
+"""Checked DSL -> the typed form (ir.py): every expression typed, every name resolved to a state word.
+
+Stage: compile (native). The game has already been checked and compiled for the Python backend, so
+names resolve; what this walk finds is what the native form cannot hold yet. Each such construct
+raises `Unsupported` at its node, and support.py turns it into a located diagnostic (N001) and
+goes on with the next definition, so `tabula check --native` lists them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabula.interpreter.base.source import Span
+from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
+from tabula.interpreter.compile.native.slots import symbol_table
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.model.game import CompiledGame
+
+Scope = dict[str, str]  # DSL local -> its type
+_ARITH = {"+", "-", "*", "//", "%"}
+_ORDER = {"<", "<=", ">", ">="}
+_AGGS = {"max", "min", "sum", "count", "first", "any", "all"}
+_VAR_KINDS = {"int": INT, "player": PLAYER, "comp": COMP, "bool": BOOL}
+
+
+class Unsupported(Exception):
+    """A construct the native form cannot hold (yet), at `span`."""
+
+    def __init__(self, what: str, span: Span | None, hint: str | None = None) -> None:
+        super().__init__(what)
+        self.what = what
+        self.span = span
+        self.hint = hint
+
+
+def kind_of(ty: str) -> str:
+    """How a value of static type `ty` is kept in a state word (slots.Layout.encode)."""
+    return {BOOL: "bool", SYM: "sym"}.get(ty, "int")
+
+
+class Lowering:
+    """Lowers expressions and effects of one game; `functions` gathers the DSL functions used."""
+
+    def __init__(self, game: CompiledGame, functions: dict[str, Any]) -> None:
+        self.g = game
+        self.defs = functions  # name -> (params, body expr, span), from the game's data
+        self.symbols = symbol_table(game)
+        self.functions: dict[str, tuple[list[tuple[str, str]], ir.Expr]] = {}
+        self._making: set[str] = set()
+        self.mark_kinds: dict[str, str] = {}
+        self.tables: dict[str, tuple[list[int], str]] = {}  # C table name -> values, element type
+        self.missing: list[Unsupported] = []  # statements that could not be lowered (effects.py)
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, n: ast.Expr, scope: Scope) -> ir.Expr:
+        out: ir.Expr = self.visit("_", n, scope, f"'{type(n).__name__}' expressions")
+        return out
+
+    def visit(self, prefix: str, n: ast.Node, scope: Scope, what: str) -> Any:
+        """The method `prefix + node class` applied to `n`; Unsupported(`what`) when there is none."""
+        method = getattr(self, prefix + type(n).__name__, None)
+        if method is None:
+            raise Unsupported(what, n.span)
+        return method(n, scope)
+
+    def _Number(self, n: ast.Number, scope: Scope) -> ir.Expr:
+        if not -(1 << 31) < n.value < 1 << 31:
+            raise Unsupported("numbers beyond 32 bits", n.span)
+        return ir.Lit(n.value, INT)
+
+    def _Bool(self, n: ast.Bool, scope: Scope) -> ir.Expr:
+        return ir.Lit(int(n.value), BOOL)
+
+    def _NoneLit(self, n: ast.NoneLit, scope: Scope) -> ir.Expr:
+        return ir.NoneV("none")
+
+    def _Name(self, n: ast.Name, scope: Scope) -> ir.Expr:
+        name, g = n.id, self.g
+        if name in scope:
+            return ir.Local(name, scope[name])
+        special = {"num_players": ("T_N", INT), "round": ("T_ROUND", INT), "turn": ("T_TURN", INT)}
+        if name in special:
+            return ir.Slot(special[name][0], None, special[name][1])
+        if name == "active":
+            return ir.Slot("T_ACTIVE", None, PLAYER)
+        if name == "players":
+            return ir.Source("players", None, "", PLAYERS)
+        if name in g.by_type:
+            return ir.Source("type", None, name, COMPS)
+        if name in g.constants:
+            return self._constant(g.constants[name], n.span, name)
+        if any(name in syms for syms in g.enums.values()):
+            return ir.Lit(self.symbols.index(name), SYM)
+        if name in g.counters:
+            return ir.Slot(f"CNT_{name}", None, INT)
+        if name in g.vars:
+            return ir.Slot(f"VAR_{name}", None, self.var_type(name, n.span))
+        if name in g.zones:
+            return ir.Lit(g.zones[name].base, ZONE)
+        if name in self.defs:
+            return self.call_function(name, [], n.span)
+        raise Unsupported(f"the name '{name}'", n.span)
+
+    def _constant(self, v: Any, span: Span, name: str = "") -> ir.Expr:
+        if isinstance(v, list) and v and all(isinstance(x, str) and x in self.symbols for x in v):
+            self.tables["K_" + name] = ([self.symbols.index(x) for x in v], SYM)
+            return ir.Source("const", None, "K_" + name, "list[sym]")
+        if isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            self.tables["K_" + name] = (list(v), INT)
+            return ir.Source("const", None, "K_" + name, "list[int]")
+        if isinstance(v, bool):
+            return ir.Lit(int(v), BOOL)
+        if isinstance(v, int) and -(1 << 31) < v < 1 << 31:
+            return ir.Lit(v, INT)
+        if isinstance(v, str) and v in self.symbols:
+            return ir.Lit(self.symbols.index(v), SYM)
+        raise Unsupported("a constant that is not a number or a symbol", span, "index a mapping: k[x]")
+
+    def var_type(self, name: str, span: Span | None) -> str:
+        t = _VAR_KINDS.get(self.g.vars[name].type)
+        if t is None:
+            raise Unsupported(
+                f"var '{name}' of type {self.g.vars[name].type}", span, "declare int/player/bool"
+            )
+        return t
+
+    def _Call(self, n: ast.Call, scope: Scope) -> ir.Expr:
+        assert isinstance(n.func, ast.Name)  # checked
+        name, g, args = n.func.id, self.g, n.args
+        if name == "option" and len(args) == 1 and isinstance(args[0], ast.Name):
+            opt = args[0].id
+            v = g.options.get(opt)
+            if not isinstance(v, int):
+                raise Unsupported(f"option '{opt}' that is not a number", n.span)
+            ty = BOOL if isinstance(v, bool) else INT
+            return ir.Slot("OPT", ir.Lit(list(g.options).index(opt), INT), ty)
+        if name in self.defs:
+            return self.call_function(name, [self.expr(a, scope) for a in args], n.span)
+        if name in g.counters:
+            return self.counter_slot(name, args, scope)
+        if name in g.vars:
+            return ir.Slot(f"VAR_{name}", self.player(args[0], scope), self.var_type(name, n.span))
+        if name in g.zones:
+            return ir.Bin("+", ir.Lit(g.zones[name].base, INT), self.player(args[0], scope), ZONE)
+        if name == "count" and len(args) == 1:
+            src = self.source(args[0], scope)
+            if src.kind == "zone":
+                return ir.ZoneLen(src.expr)  # type: ignore[arg-type]
+            if src.kind == "type":
+                return ir.Lit(len(g.by_type[src.name]), INT)
+            return ir.Slot("T_N", None, INT)
+        if name == "top" and len(args) == 1:
+            src = self.source(args[0], scope)
+            if src.kind != "zone":
+                raise Unsupported("top of other than a zone", n.span)
+            return ir.CallF("top_of", (src.expr,), COMP)  # type: ignore[arg-type]
+        if name == "player" and len(args) == 1:
+            return ir.Bin("%", self.number(args[0], scope), ir.Slot("T_N", None, INT), PLAYER)
+        if name == "clockwise_from" and len(args) == 1:
+            return ir.Source("clockwise", self.player(args[0], scope), "", PLAYERS)
+        if name == "range" and len(args) == 2:
+            lo, hi = self.number(args[0], scope), self.number(args[1], scope)
+            return ir.Source("range", lo, "", "list[int]", hi)
+        if name in ("min", "max") and len(args) >= 2:
+            xs = tuple(self.expr(a, scope) for a in args)
+            if any(x.ty != INT for x in xs):
+                raise Unsupported(f"{name} of values that are not numbers", n.span)
+            return ir.MinMax(name, xs, INT)
+        raise Unsupported(f"the builtin '{name}' with {len(args)} argument(s)", n.span)
+
+    def counter_slot(self, name: str, args: tuple[ast.Expr, ...], scope: Scope) -> ir.Expr:
+        """A counter of a player and/or a key: its word's index from the counter's base."""
+        c = self.g.counters[name]
+        if not c.keys:
+            return ir.Slot(f"CNT_{name}", self.player(args[0], scope), INT)
+        key = self.expr(args[-1], scope)
+        if key.ty != SYM:
+            raise Unsupported(f"a key of counter '{name}' given as {key.ty}", args[-1].span)
+        self.tables["KEYS_" + name] = (
+            [c.keys.index(s) if s in c.keys else -(1 << 63) for s in self.symbols],
+            INT,
+        )
+        index: ir.Expr = ir.Table("KEYS_" + name, key, INT)
+        if c.per_player:
+            at = ir.Bin("*", self.player(args[0], scope), ir.Lit(c.width, INT), INT)
+            index = ir.Bin("+", at, index, INT)
+        return ir.Slot(f"CNTK_{name}", index, INT)
+
+    def player(self, n: ast.Expr, scope: Scope) -> ir.Expr:
+        e = self.expr(n, scope)
+        if e.ty not in (PLAYER, INT):
+            raise Unsupported(f"a player given as {e.ty}", n.span)
+        return e
+
+    def call_function(self, name: str, args: list[ir.Expr], span: Span) -> ir.Expr:
+        params, body, _ = self.defs[name]
+        key = "F_" + name + "".join("_" + a.ty.replace("[", "").replace("]", "") for a in args)
+        if key not in self.functions:
+            if key in self._making:
+                raise Unsupported(f"recursive function '{name}'", span)
+            self._making.add(key)
+            inner = {p: a.ty for p, a in zip(params, args, strict=True)}
+            value = self.expr(body, inner)
+            self._making.discard(key)
+            self.functions[key] = ([(p, a.ty) for p, a in zip(params, args, strict=True)], value)
+        return ir.CallF(key, tuple(args), self.functions[key][1].ty)
+
+    def _Attr(self, n: ast.Attr, scope: Scope) -> ir.Expr:
+        obj = self.expr(n.obj, scope)
+        if obj.ty != COMP:
+            raise Unsupported(f"'.{n.name}' of {obj.ty}", n.span)
+        g = self.g
+        if n.name in g.marks:
+            return ir.Slot(f"MARK_{n.name}", obj, self.mark_type(n.name, n.span))
+        values = [c.props.get(n.name) for c in g.components]
+        present = [v for v in values if v is not None]
+        if not present:
+            raise Unsupported(f"the attribute '.{n.name}'", n.span)
+        if all(isinstance(v, bool) for v in present):
+            ty = BOOL
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+            ty = INT
+        elif all(isinstance(v, str) for v in present):
+            ty = SYM
+        else:
+            raise Unsupported(f"property '{n.name}' of mixed kinds", n.span)
+        table = "P_" + n.name
+        words = [self._word(v, ty) for v in values]
+        self.tables[table] = (words, ty)
+        return ir.Table(table, obj, ty)
+
+    def _word(self, v: Any, ty: str) -> int:
+        if v is None:
+            return -(1 << 63)
+        return self.symbols.index(v) if ty == SYM else int(v)
+
+    def mark_type(self, name: str, span: Span | None) -> str:
+        kind = self.mark_kinds.get(name)
+        if kind is None:
+            default = self.g.marks[name]
+            kind = "bool" if isinstance(default, bool) else "sym" if isinstance(default, str) else "int"
+            self.mark_kinds[name] = kind
+        return {"bool": BOOL, "sym": SYM}.get(kind, INT)
+
+    def _Index(self, n: ast.Index, scope: Scope) -> ir.Expr:
+        if isinstance(n.obj, ast.Name) and isinstance(self.g.constants.get(n.obj.id), list):
+            src = self._constant(self.g.constants[n.obj.id], n.span, n.obj.id)
+            if not isinstance(src, ir.Source):
+                raise Unsupported("indexing a list of other than symbols or numbers", n.span)
+            return ir.Table(src.name, self.number(n.key, scope), ir.elem(src.ty))
+        if not (isinstance(n.obj, ast.Name) and isinstance(self.g.constants.get(n.obj.id), dict)):
+            raise Unsupported("indexing other than a constant mapping", n.span)
+        mapping: dict[Any, Any] = self.g.constants[n.obj.id]
+        key = self.expr(n.key, scope)
+        if key.ty != SYM or not all(isinstance(k, str) for k in mapping):
+            raise Unsupported("a mapping keyed by other than symbols", n.span)
+        vals = list(mapping.values())
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+            raise Unsupported("a mapping to other than numbers", n.span)
+        words = [mapping.get(s, -(1 << 63)) for s in self.symbols]
+        table = "K_" + n.obj.id
+        self.tables[table] = (words, INT)
+        return ir.Table(table, key, INT)
+
+    def _Neg(self, n: ast.Neg, scope: Scope) -> ir.Expr:
+        return ir.Unary("-", self.number(n.operand, scope), INT)
+
+    def _Not(self, n: ast.Not, scope: Scope) -> ir.Expr:
+        return ir.Unary("!", self.boolean(n.operand, scope), BOOL)
+
+    def _And(self, n: ast.And, scope: Scope) -> ir.Expr:
+        return ir.Bin("&&", self.boolean(n.left, scope), self.boolean(n.right, scope), BOOL)
+
+    def _Or(self, n: ast.Or, scope: Scope) -> ir.Expr:
+        return ir.Bin("||", self.boolean(n.left, scope), self.boolean(n.right, scope), BOOL)
+
+    def number(self, n: ast.Expr, scope: Scope) -> ir.Expr:
+        e = self.expr(n, scope)
+        if e.ty not in (INT, PLAYER):
+            raise Unsupported(f"arithmetic on {e.ty}", n.span)
+        return e
+
+    def boolean(self, n: ast.Expr, scope: Scope) -> ir.Expr:
+        e = self.expr(n, scope)
+        if e.ty != BOOL:
+            raise Unsupported(f"a {e.ty} used as a condition", n.span, "compare it: x != none, n > 0")
+        return e
+
+    def _Binary(self, n: ast.Binary, scope: Scope) -> ir.Expr:
+        if n.op not in _ARITH:
+            raise Unsupported(f"the operator '{n.op}'", n.span)
+        return ir.Bin(n.op, self.number(n.left, scope), self.number(n.right, scope), INT)
+
+    def _Compare(self, n: ast.Compare, scope: Scope) -> ir.Expr:
+        a, b = self.expr(n.left, scope), self.expr(n.right, scope)
+        if n.op in _ORDER:
+            if a.ty not in (INT, PLAYER) or b.ty not in (INT, PLAYER):
+                raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
+        elif not _comparable(a.ty, b.ty):
+            raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
+        return ir.Bin(n.op, a, b, BOOL)
+
+    def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> ir.Expr:
+        a, b = self.expr(n.then, scope), self.expr(n.otherwise, scope)
+        if not _comparable(a.ty, b.ty):
+            raise Unsupported(f"'if ... else' giving {a.ty} or {b.ty}", n.span)
+        return ir.Cond(self.boolean(n.test, scope), a, b, a.ty if a.ty != "none" else b.ty)
+
+    def _In(self, n: ast.In, scope: Scope) -> ir.Expr:
+        item, zone = self.expr(n.item, scope), self.source(n.container, scope)
+        if item.ty != COMP or zone.kind != "zone":
+            raise Unsupported("'in' other than a component in a zone", n.span)
+        test = ir.CallF("in_zone", (item, zone.expr), BOOL)  # type: ignore[arg-type]
+        return ir.Unary("!", test, BOOL) if n.negated else test
+
+    def source(self, n: ast.Expr, scope: Scope) -> ir.Source:
+        """What a loop or an aggregate walks: a zone, a component type's list, the players."""
+        e = self.expr(n, scope)
+        if isinstance(e, ir.Source):
+            return e
+        if e.ty == ZONE:
+            return ir.Source("zone", e, "", COMPS)
+        raise Unsupported(f"a loop over {e.ty}", n.span, "loop over a zone, a component type or players")
+
+    def _CallGen(self, n: ast.CallGen, scope: Scope) -> ir.Expr:
+        assert isinstance(n.func, ast.Name)
+        kind, gen = n.func.id, n.gen
+        if kind not in _AGGS:
+            raise Unsupported(f"'{kind}(... for ...)'", n.span)
+        src = self.source(gen.iter, scope)
+        inner = {**scope, gen.var: ir.elem(src.ty)}
+        elt = self.expr(gen.elt, inner)
+        cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
+        default = self.expr(gen.default, scope) if gen.default is not None else None
+        if kind in ("max", "min", "sum") and elt.ty != INT:
+            raise Unsupported(f"{kind} of {elt.ty}", n.span)
+        if kind in ("any", "all") and elt.ty != BOOL:
+            raise Unsupported(f"{kind} of {elt.ty}", n.span)
+        ty = {"count": INT, "sum": INT, "any": BOOL, "all": BOOL}.get(kind, elt.ty)
+        if kind == "first" and not isinstance(gen.elt, ast.Name):
+            raise Unsupported("first(...) of other than the loop's item", n.span)
+        return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
+
+    def _ListComp(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
+        """Only `[c for c in src where cond]` of components, which `move` takes (effects.py)."""
+        gen = n.gen
+        src = self.source(gen.iter, scope)
+        if not (isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var and src.ty == COMPS):
+            raise Unsupported("a list built from other than components picked from a list", n.span)
+        cond = self.boolean(gen.cond, {**scope, gen.var: COMP}) if gen.cond is not None else None
+        return ir.Picked(gen.var, src, cond)
+
+
+def _comparable(a: str, b: str) -> bool:
+    ints = {INT, PLAYER}
+    return a == b or "none" in (a, b) or (a in ints and b in ints)

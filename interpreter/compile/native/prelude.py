@@ -1,0 +1,299 @@
+"""The fixed part of every game's C file: words and errors, checks, zones, the generator, the flow.
+
+Stage: compile (native). The flow driver is flow.py's stage machine written in C, stage for stage
+(the same numbering as flow.STAGES, the same budget charges: FLOW_STEP a step, 1 an effect pushed),
+calling the game's generated parts (`g_*`, cgen.py). A failure anywhere (a check, the budget)
+jumps back to the entry point with an error number; the bridge then replays the decision on the
+Python backend, which reports it at its rule (docs/ARCHITECTURE.md, "Native backend").
+"""
+
+HEAD = r"""
+#include <stdint.h>
+#include <string.h>
+#include <setjmp.h>
+typedef int64_t i64;
+typedef uint64_t u64;
+#define NONE INT64_MIN
+enum { E_ILLEGAL = 1, E_BUDGET = 2, E_SIZE = 3, E_KIND = 4, E_ENTRY = 5, E_DIV = 6, E_FLOW = 8,
+       E_WRITE = 9, E_STORE = 10 };
+enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_TURN, ST_ROUND_END,
+       ST_FINAL_START, ST_FINAL_NEXT, ST_FINISH, ST_OVER, ST_DONE };
+#define FLOW_STEP 4
+#define SMALL (((i64)1) << 62)
+typedef struct { i64 *s; jmp_buf jb; jmp_buf endjb; } X;  /* endjb: where an ending unwinds to */
+#define S (x->s)
+static void fail(X *x, int code) { longjmp(x->jb, code); }
+#define CHARGE(n) do { S[T_BUDGET] -= (n); if (S[T_BUDGET] < 0) fail(x, E_BUDGET); } while (0)
+"""
+
+BODY = r"""
+static inline i64 N(X *x, i64 v) { if (v == NONE) fail(x, E_KIND); return v; }
+static inline i64 CK(X *x, i64 c) { if (c < 0 || c >= NCOMP) fail(x, E_KIND); return c; }
+static inline i64 PK(X *x, i64 p) { if (p < 0 || p >= S[T_N]) fail(x, E_ENTRY); return p; }
+static inline i64 ZK(X *x, i64 z) { if (z < 0 || z >= NZONES) fail(x, E_ENTRY); return z; }
+static inline i64 KL(X *x, const i64 *t, i64 nt, i64 k) {
+    if (k < 0 || k >= nt || t[k] == NONE) fail(x, E_ENTRY);
+    return t[k];
+}
+static inline i64 ADD(X *x, i64 a, i64 b) {
+    i64 r; if (__builtin_add_overflow(a, b, &r) || r >= SMALL || r <= -SMALL) fail(x, E_SIZE); return r;
+}
+static inline i64 SUB(X *x, i64 a, i64 b) {
+    i64 r; if (__builtin_sub_overflow(a, b, &r) || r >= SMALL || r <= -SMALL) fail(x, E_SIZE); return r;
+}
+static inline i64 MUL(X *x, i64 a, i64 b) {
+    i64 r; if (__builtin_mul_overflow(a, b, &r) || r >= SMALL || r <= -SMALL) fail(x, E_SIZE); return r;
+}
+static inline i64 FDIV(X *x, i64 a, i64 b) {
+    if (b == 0) fail(x, E_DIV);
+    i64 q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q--; return q;
+}
+static inline i64 FMOD(X *x, i64 a, i64 b) {
+    if (b == 0) fail(x, E_DIV);
+    i64 r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r;
+}
+static inline i64 *ZP(X *x, i64 z) { return S + ZONE + ZK(x, z) * NCOMP; }
+
+static void zone_remove(X *x, i64 z, i64 c) {
+    i64 *a = ZP(x, z), n = S[ZLEN + z];
+    for (i64 i = 0; i < n; i++)
+        if (a[i] == c) { memmove(a + i, a + i + 1, (size_t)(n - i - 1) * 8); S[ZLEN + z] = n - 1; return; }
+}
+static void move_comp(X *x, i64 c, i64 dest, int top) {
+    CK(x, c);
+    i64 *a = ZP(x, dest), old = S[LOC + c], n;
+    if (old >= 0) zone_remove(x, old, c);
+    n = S[ZLEN + dest];
+    if (top) { memmove(a + 1, a, (size_t)n * 8); a[0] = c; } else a[n] = c;
+    S[ZLEN + dest] = n + 1;
+    S[LOC + c] = dest;
+    if (S[RV + c] && old != dest && !ZONE_PUBLIC[dest]) S[RV + c] = 0;
+}
+static void move_list(X *x, const i64 *items, i64 n, i64 dest, int top) {
+    i64 buf[NCOMP + 1];
+    memcpy(buf, items, (size_t)n * 8);
+    ZK(x, dest);
+    if (top) for (i64 i = n - 1; i >= 0; i--) move_comp(x, buf[i], dest, 1);
+    else for (i64 i = 0; i < n; i++) move_comp(x, buf[i], dest, 0);
+}
+static void move_zone(X *x, i64 src, i64 dest, int top) {
+    move_list(x, ZP(x, src), S[ZLEN + src], dest, top);
+}
+static void draw(X *x, i64 src, i64 dest, i64 n) {
+    ZK(x, dest);
+    for (i64 k = 0; k < n; k++) {
+        if (S[ZLEN + ZK(x, src)] == 0) break;
+        move_comp(x, ZP(x, src)[0], dest, 0);
+    }
+}
+static void shuffle(X *x, i64 z) {  /* base/rng.py shuffle, word for word */
+    u64 s1 = (u64)S[RNG], s0 = (u64)S[RNG + 1], t;
+    i64 *a = ZP(x, z), tmp;
+    for (i64 i = S[ZLEN + z] - 1; i > 0; i--) {
+        s1 ^= s1 << 23;
+        s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
+        u64 j = (s1 + s0) % (u64)(i + 1);
+        t = s1; s1 = s0; s0 = t;
+        tmp = a[i]; a[i] = a[j]; a[j] = tmp;
+    }
+    S[RNG] = (i64)s1; S[RNG + 1] = (i64)s0;
+}
+static inline i64 KEYK(X *x, i64 k, i64 size) { if (k < 0 || k >= size) fail(x, E_ENTRY); return k; }
+static i64 top_of(X *x, i64 z) { ZK(x, z); return S[ZLEN + z] ? ZP(x, z)[0] : NONE; }
+static int in_zone(X *x, i64 c, i64 z) { return c != NONE && S[LOC + CK(x, c)] == z; }
+static void add_option(X *x, i64 ai, i64 arg) {
+    i64 k = S[D_N];
+    S[DOPT + 2 * k] = ai; S[DOPT + 2 * k + 1] = arg; S[D_N] = k + 1;
+}
+static i64 counter_write(X *x, i64 at, int op, i64 v, i64 lo, int has_lo, i64 hi, int has_hi) {
+    i64 old = S[at], nw;
+    if ((op == '+' + 1 || op == '-' + 1) && v < 0) fail(x, E_WRITE);
+    nw = op == '=' ? v : (op == '+' || op == '+' + 1) ? ADD(x, old, v) : SUB(x, old, v);
+    if ((has_lo && nw < lo) || (has_hi && nw > hi)) fail(x, E_WRITE);
+    S[at] = nw;
+    return nw;
+}
+"""
+
+FLOW = r"""
+static int push_run(X *x, int which, i64 p) {  /* an effect that cannot wait: pushed and run */
+    if (!g_has(which)) return 0;
+    CHARGE(1);
+    g_effect(x, which, p);
+    return 1;
+}
+static int ending_stage(X *x) {  /* FlowDriver._ending_stage: 1 when the game moves to its end */
+    if (S[T_ENDING] == 1) { S[T_STAGE] = ST_FINISH; return 1; }
+    if (S[T_ENDING] == 2) { S[T_STAGE] = S[T_FINAL_MODE] ? ST_FINAL_NEXT : ST_FINAL_START; return 1; }
+    return 0;
+}
+static void start_turn(X *x, i64 p) {
+    S[T_ACTIVE] = p; S[T_TURN] += 1; S[T_PHASE] = 0; S[T_STAGE] = ST_PHASE;
+}
+static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed an effect */
+    i64 n = S[T_N], p;
+    switch (S[T_STAGE]) {
+    case ST_SETUP:
+        S[T_STAGE] = HAS_ROUNDS ? ST_ROUND_START : ST_PRE_TURN;
+        return push_run(x, W_SETUP, NONE);
+    case ST_ROUND_START:
+        if (ending_stage(x)) return 0;
+        if (g_has(W_COUNT) && S[T_ROUND] >= g_value(x, W_COUNT)) { S[T_STAGE] = ST_FINISH; return 0; }
+        S[T_ROUND] += 1; S[T_STAGE] = ST_ROUND_FIRST;
+        return push_run(x, W_ON_START, NONE);
+    case ST_ROUND_FIRST:
+        S[T_NEXT] = g_has(W_FIRST) ? g_value(x, W_FIRST) : 0; S[T_SKIPS] = 0; S[T_STAGE] = ST_PRE_TURN;
+        return 0;
+    case ST_PRE_TURN:
+        if (ending_stage(x)) return 0;
+        if (HAS_ROUNDS) {
+            if (g_has(W_ENDS) && g_value(x, W_ENDS)) { S[T_STAGE] = ST_ROUND_END; return 0; }
+            p = S[T_NEXT];
+            if (g_skip(x, p)) {
+                S[T_NEXT] = FMOD(x, p + 1, n); S[T_SKIPS] += 1;
+                if (S[T_SKIPS] > n) S[T_STAGE] = ST_ROUND_END;
+                return 0;
+            }
+        } else {
+            p = g_has(W_PLAYER) ? g_value(x, W_PLAYER) : FMOD(x, S[T_TURN], n);
+            if (g_skip(x, p)) {
+                S[T_TURN] += 1; S[T_SKIPS] += 1;
+                if (S[T_SKIPS] > n) fail(x, E_FLOW);  /* every turn skipped: Python says so */
+                return 0;
+            }
+        }
+        S[T_SKIPS] = 0;
+        start_turn(x, p);
+        return 0;
+    case ST_PHASE:
+        if (S[T_PHASE] < NPHASES) {
+            S[T_PHASE_ID] = S[T_PHASE]; S[T_PHASE] += 1;
+            CHARGE(1);
+            S[T_FR_PC] = 0;
+            return 1;
+        }
+        S[T_STAGE] = ST_POST_TURN; S[T_PHASE_ID] = NONE;
+        return push_run(x, W_TURN_END, S[T_ACTIVE]);
+    case ST_POST_TURN:
+        if (g_fire(x)) return 1;
+        if (ending_stage(x)) return 0;
+        if (HAS_ROUNDS) S[T_NEXT] = FMOD(x, S[T_ACTIVE] + 1, n);
+        S[T_STAGE] = ST_PRE_TURN;
+        return 0;
+    case ST_ROUND_END:
+        S[T_STAGE] = ST_ROUND_START;
+        return push_run(x, W_ON_END, NONE);
+    case ST_FINAL_START: {
+        i64 start = S[T_TRIGGER] != NONE ? S[T_TRIGGER] : S[T_ACTIVE];
+        if (start == NONE) start = 0;
+        for (i64 i = 1; i < n; i++) S[FINAL + i - 1] = FMOD(x, start + i, n);
+        S[T_NFINAL] = n - 1; S[T_FINAL_MODE] = 1; S[T_STAGE] = ST_FINAL_NEXT;
+        return 0;
+    }
+    case ST_FINAL_NEXT:
+        while (S[T_NFINAL] > 0) {
+            p = S[FINAL];
+            memmove(S + FINAL, S + FINAL + 1, (size_t)(S[T_NFINAL] - 1) * 8);
+            S[T_NFINAL] -= 1;
+            if (!g_skip(x, p)) { start_turn(x, p); return 0; }
+        }
+        S[T_STAGE] = ST_FINISH;
+        return 0;
+    case ST_FINISH:
+        S[T_STAGE] = ST_OVER;
+        return push_run(x, W_FINISH, NONE);
+    case ST_OVER:
+        S[T_STAGE] = ST_DONE; S[D_K] = 0; S[D_N] = 0;
+        return 1;
+    default:
+        return 1;
+    }
+}
+static void run(X *x) {  /* until a decision is pending or the game is over */
+    volatile int idle = 0;
+    if (setjmp(x->endjb)) {  /* the game ends now (an end check): Runtime._end */
+        S[T_FR_PC] = -1; S[D_K] = 0; S[D_N] = 0;
+        if (S[T_STAGE] != ST_FINISH && S[T_STAGE] != ST_OVER) S[T_STAGE] = ST_FINISH;
+        idle = 0;
+    }
+    for (;;) {
+        if (S[T_FR_PC] >= 0) {
+            if (g_phase(x, S[T_PHASE] - 1, S[T_ACTIVE])) return;
+            S[T_FR_PC] = -1;
+        }
+        if (S[T_STAGE] == ST_DONE) return;
+        CHARGE(FLOW_STEP);
+        if (flow_step(x)) idle = 0;
+        else if (++idle >= 10000) fail(x, E_FLOW);
+        if (S[T_STAGE] == ST_DONE) return;
+    }
+}
+
+int tb_words(void) { return STATE_WORDS; }
+const char *tb_meta(void) { return META; }
+int tb_start(i64 *s, i64 budget) {
+    X xx, *x = &xx;
+    int code;
+    x->s = s;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    S[T_BUDGET] = budget;
+    run(x);
+    return 0;
+}
+int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) {  /* `before`: the state kept, or NULL */
+    X xx, *x = &xx;
+    int code;
+    i64 ai, arg, p;
+    x->s = s;
+    if (before) memcpy(before, s, sizeof(i64) * STATE_WORDS);
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
+    S[T_BUDGET] = budget;
+    ai = S[DOPT + 2 * k]; arg = S[DOPT + 2 * k + 1]; p = S[D_P];
+    S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
+    if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;
+    CHARGE(1);
+    g_action(x, ai, p, arg);
+    run(x);
+    return 0;
+}
+int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine.reoffer) */
+    X xx, *x = &xx;
+    int code;
+    x->s = s;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (S[D_K] == 0) return 0;
+    S[T_BUDGET] = INT64_MAX;
+    g_window(x, S[T_PHASE] - 1, S[D_P]);
+    return 0;
+}
+int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
+    X xx, *x = &xx;
+    int code;
+    x->s = s;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    S[T_BUDGET] = INT64_MAX;
+    g_score(x, p, out);
+    return 0;
+}
+/* Uniform random choices (rng.below with the bot's generator `gen`) until the game ends or
+   `max_decisions` were taken; `done[0]` counts them. On an error the state and `gen` are as they were
+   before the failing choice (`before` is scratch room), so the caller can replay it on Python. */
+int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64 *done) {
+    int code;
+    done[0] = 0;
+    while (done[0] < max_decisions && s[D_K] != 0) {
+        u64 s1 = gen[0], s0 = gen[1], g0 = gen[0], g1 = gen[1];
+        s1 ^= s1 << 23;
+        s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
+        gen[0] = s0; gen[1] = s1;
+        if ((code = tb_apply(s, (i64)((s1 + s0) % (u64)s[D_N]), budget, before)) != 0) {
+            memcpy(s, before, sizeof(i64) * STATE_WORDS);
+            gen[0] = g0; gen[1] = g1;
+            return code;
+        }
+        done[0] += 1;
+    }
+    return 0;
+}
+"""

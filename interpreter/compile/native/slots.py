@@ -1,0 +1,161 @@
+"""The native state: one flat array of 64-bit words, laid out from the compiled game's tables.
+
+Stage: compile (native). The generator writes these offsets into the C file as `#define`s and the
+bridge reads and writes the same words, so a native state converts to the plain-data state
+(model/state.py) and back exactly. Words, in order:
+
+| words | contents |
+|---|---|
+| `RNG` (2) | the generator's two words (xorshift128+, as base/rng.py) |
+| `T_*` (17) | the flow: stage, round, turn, active, phase, phase id, players, next, skips, |
+| | decisions, the phase frame's pc (-1: none), the work left |
+| | ending (ENDINGS), trigger, final mode, final turns queued, end checks fired |
+| `D_*` (3) | the pending decision: kind (0 none, 1 window), player, number of options |
+| `OPT` | one word per rules option |
+| `CNT` | every counter instance, as `state["c"]` |
+| `VAR` | one word per var (one per seat for a per-player var) |
+| `MARK` | one word per mark and component |
+| `FINAL`, `FIRED` | the players of the final turns to come; the end checks fired, in order |
+| `RV`, `LOC` | revealed flags and the zone instance of every component |
+| `ZLEN`, `ZONE` | each zone instance's length, then its components (room for every component) |
+| `DOPT` | the decision's options: action index and argument, two words each |
+
+`None` is the word NONE (the smallest 64-bit integer); a symbol is its number in `symbols`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabula.interpreter.model.game import CompiledGame
+
+NONE = -(1 << 63)
+FLOW_WORDS = (
+    "STAGE",
+    "ROUND",
+    "TURN",
+    "ACTIVE",
+    "PHASE",
+    "PHASE_ID",
+    "N",
+    "NEXT",
+    "SKIPS",
+    "DECISIONS",
+    "FR_PC",
+    "BUDGET",
+    "ENDING",
+    "TRIGGER",
+    "FINAL_MODE",
+    "NFINAL",
+    "NFIRED",
+)
+ENDINGS = (None, "after_turn", "final_turns")  # T_ENDING: an index into this
+DEC_WORDS = ("DK", "DP", "DN")
+
+
+def symbol_table(game: CompiledGame) -> list[str]:
+    """Every symbol the game can hold: enum symbols, then texts of properties and constants."""
+    out: dict[str, None] = {}
+    for syms in game.enums.values():
+        out.update(dict.fromkeys(syms))
+    for c in game.components:
+        out.update({v: None for v in c.props.values() if isinstance(v, str)})
+    for v in game.constants.values():
+        if isinstance(v, str):
+            out[v] = None
+        elif isinstance(v, dict):
+            out.update({k: None for k in v if isinstance(k, str)})
+            out.update({x: None for x in v.values() if isinstance(x, str)})
+    return list(out)
+
+
+@dataclass
+class Layout:
+    """Offsets of every region of the native state of one game (see the module docstring)."""
+
+    game: CompiledGame
+    var_kinds: dict[str, str]  # var -> int (with None), bool or sym
+    mark_kinds: dict[str, str]
+    symbols: list[str] = field(default_factory=list)
+    offsets: dict[str, int] = field(default_factory=dict)
+    var_base: dict[str, int] = field(default_factory=dict)
+    mark_base: dict[str, int] = field(default_factory=dict)
+    size: int = 0
+    dec_cap: int = 0
+
+    def __post_init__(self) -> None:
+        g = self.game
+        self.symbols = self.symbols or symbol_table(g)
+        ncomp = len(g.components)
+        at = 0
+        regions: list[tuple[str, int]] = [("RNG", 2)]
+        regions += [("T_" + w, 1) for w in FLOW_WORDS] + [("D_" + w[1:], 1) for w in DEC_WORDS]
+        regions += [("OPT", len(g.options)), ("CNT", g.counter_count)]
+        for name in g.vars:
+            self.var_base[name] = sum(n for _, n in regions) + self._var_words_before(name)
+        regions.append(("VAR", sum(g.max_players if v.per_player else 1 for v in g.vars.values())))
+        base = sum(n for _, n in regions)
+        for i, name in enumerate(g.marks):
+            self.mark_base[name] = base + i * ncomp
+        regions.append(("MARK", len(g.marks) * ncomp))
+        regions += [("FINAL", g.max_players), ("FIRED", max(1, len(g.end_checks)))]
+        regions += [("RV", ncomp), ("LOC", ncomp), ("ZLEN", len(g.zone_layouts))]
+        regions.append(("ZONE", len(g.zone_layouts) * ncomp))
+        self.dec_cap = max(1, len(g.action_list) * max(ncomp, 1))
+        regions.append(("DOPT", 2 * self.dec_cap))
+        for name, n in regions:
+            self.offsets[name] = at
+            at += n
+        self.size = at
+
+    def _var_words_before(self, name: str) -> int:
+        words = 0
+        for other, v in self.game.vars.items():
+            if other == name:
+                return words
+            words += self.game.max_players if v.per_player else 1
+        return words
+
+    @property
+    def option_names(self) -> list[str]:
+        return list(self.game.options)
+
+    def zone(self, z: int) -> int:
+        return self.offsets["ZONE"] + z * len(self.game.components)
+
+    # ------------------------------------------------------------ values
+    def encode(self, v: Any, kind: str) -> int:
+        """A plain value as a word of `kind` (int, bool or sym); ValueError if it is not one."""
+        if v is None:
+            return NONE
+        if kind == "sym":
+            if isinstance(v, str) and v in self.symbols:
+                return self.symbols.index(v)
+        elif kind == "bool":
+            if isinstance(v, bool):
+                return int(v)
+        elif isinstance(v, int) and not isinstance(v, bool) and -(1 << 62) < v < 1 << 62:
+            return v
+        raise ValueError(f"{v!r} is not a native {kind}")
+
+    def decode(self, w: int, kind: str) -> Any:
+        if w == NONE:
+            return None
+        if kind == "sym":
+            return self.symbols[w]
+        if kind == "bool":
+            return bool(w)
+        return w
+
+    def defines(self) -> list[str]:
+        """The layout as C `#define`s."""
+        out = [f"#define {name} {at}" for name, at in self.offsets.items()]
+        out += [
+            f"#define STATE_WORDS {self.size}",
+            f"#define NCOMP {len(self.game.components)}",
+            f"#define NZONES {len(self.game.zone_layouts)}",
+            f"#define DEC_CAP {self.dec_cap}",
+            f"#define MAXP {self.game.max_players}",
+        ]
+        return out

@@ -1,0 +1,220 @@
+"""What of a game the native backend holds: the whole game lowered to the typed form, or every
+construct it cannot hold, located.
+
+Stage: compile (native). The game's data is read again (with its variant and expansions) and each
+definition the flow can reach is lowered on its own; a construct the typed form cannot hold yet is
+an N001 diagnostic (a warning: the game is valid and runs on Python) at its `file:line:col`
+with a hint, and the walk goes on with the next
+definition, so `tabula check --native` lists all of them: the list is the measure of what is left.
+A game with none runs natively; any other runs on the Python backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from tabula.interpreter.base.source import Report
+from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native.effects import EffectLowering
+from tabula.interpreter.compile.native.ir import INT, PLAYER
+from tabula.interpreter.compile.native.lower import Scope, Unsupported
+from tabula.interpreter.compile.reader import GameReader, Path_
+from tabula.interpreter.load.positions import GameSource
+from tabula.interpreter.model.game import CompiledGame
+
+CODE = "N001"
+T = TypeVar("T")
+# sections (and component keys) the typed form does not hold yet: each use is one diagnostic
+_SECTIONS = ("triggers", "values", "rules")
+_COMPONENT_KEYS = ("modifiers", "allow", "deny", "triggers", "hooks")  # `text` is a property
+_VAR_TYPES = ("int", "player", "bool", "comp")
+
+
+def read_source(game: CompiledGame) -> GameSource:
+    """The game's data as it was compiled: its folder with the same variant and expansions."""
+    from tabula.interpreter.load.gamefolder import load_game_folder
+    from tabula.interpreter.load.overlay import apply_packs, load_packs
+
+    report = Report()
+    folder = Path(game.folder)
+    variant, expansions = game.load_refs
+    source = load_game_folder(folder, report)
+    assert source is not None  # it loaded when the game was compiled
+    apply_packs(source, load_packs(folder, variant, list(expansions), report), report)
+    return source
+
+
+class Walk:
+    """Lowers every part of one game, collecting what cannot be lowered."""
+
+    def __init__(self, game: CompiledGame, source: GameSource) -> None:
+        self.g = game
+        self.report = Report()
+        self.read = GameReader(source, Report())  # parse problems were reported when it compiled
+        self.data: dict[str, Any] = source.data
+        functions = {
+            name: (
+                [p for p, _ in self.read.params(("functions", name))],
+                self.read.expr_at(("functions", name, "expr")),
+            )
+            for name in self.data.get("functions") or {}
+        }
+        read = self.read
+        procs = {
+            name: (
+                [p for p, _ in read.params(("procedures", name))],
+                read.block_at(("procedures", name, "do")),
+            )
+            for name in self.data.get("procedures") or {}
+        }
+        self.low = EffectLowering(
+            game, {k: (ps, e, None) for k, (ps, e) in functions.items() if e is not None}, procs
+        )
+
+    def attempt(self, make: Callable[[], T]) -> T | None:
+        """`make()`, or None after reporting every construct it could not lower."""
+        low = self.low
+        try:
+            out: T | None = make()
+        except Unsupported as err:
+            low.missing.append(err)
+            out = None
+        for u in low.missing:
+            hint = u.hint or "this game runs on the Python backend until the native backend holds it"
+            self.report.warning(CODE, f"not in the native backend yet: {u.what}", u.span, hint)
+        found = bool(low.missing)
+        low.missing.clear()
+        return None if found else out
+
+    def refuse(self, what: str, path: Path_, hint: str | None = None) -> None:
+        hint = hint or "this game runs on the Python backend until the native backend holds it"
+        self.report.warning(CODE, f"not in the native backend yet: {what}", self.read.span(path), hint)
+
+    def expr(self, path: Path_, scope: Scope) -> ir.Expr | None:
+        n = self.read.expr_at(path)
+        return None if n is None else self.attempt(lambda: self.low.expr(n, dict(scope)))
+
+    def block(self, path: Path_, scope: Scope) -> tuple[ir.Stmt, ...] | None:
+        n = self.read.block_at(path)
+        return None if n is None else self.attempt(lambda: self.low.block(n, dict(scope)))
+
+    # ------------------------------------------------------------ the game
+    def program(self) -> ir.Program:
+        self.declarations()
+        prog = ir.Program()
+        self.flow(prog)
+        prog.actions = [a for a in (self.action(ai) for ai in range(len(self.g.action_list))) if a]
+        scoring = self.data.get("scoring")
+        if scoring:
+            prog.score = self.expr(("scoring", "score"), {"p": PLAYER})
+            prog.tiebreak = [
+                e
+                for i in range(len(scoring.get("tiebreak") or []))
+                if (e := self.expr(("scoring", "tiebreak", i), {"p": PLAYER}))
+            ]
+        prog.functions = self.low.functions
+        prog.procedures = self.low.procedures
+        return prog
+
+    def declarations(self) -> None:
+        for section in _SECTIONS:
+            entries = self.data.get(section) or {}
+            if isinstance(entries, list):  # triggers: a list of entries with ids
+                for i, entry in enumerate(entries):
+                    self.refuse(f"{section} ('{(entry or {}).get('id', i)}')", (section, i))
+            else:
+                for name in entries:
+                    self.refuse(f"{section} ('{name}')", (section, name))
+        for tname, ctype in (self.data.get("components") or {}).items():
+            for key in _COMPONENT_KEYS:
+                if (ctype or {}).get(key):
+                    self.refuse(f"component {key} ('{tname}')", ("components", tname, key))
+            for i, inst in enumerate((ctype or {}).get("instances") or []):
+                for key in _COMPONENT_KEYS:
+                    if isinstance(inst, dict) and inst.get(key):
+                        self.refuse(
+                            f"component {key} ('{inst.get('name')}')",
+                            ("components", tname, "instances", i, key),
+                        )
+        for name, v in self.g.vars.items():
+            if v.type not in _VAR_TYPES:
+                self.refuse(
+                    f"var '{name}' of type {v.type}",
+                    ("vars", name),
+                    "declare its type: int, player, bool, comp",
+                )
+        for name, value in self.g.options.items():
+            if not isinstance(value, int):
+                self.refuse(f"option '{name}' that is not a number", ("options", name))
+        for key in self.g.marks:
+            default = self.g.marks[key]
+            if default is not None and not isinstance(default, int):
+                self.refuse(f"mark '{key}' with a default that is not a number", ("components",))
+
+    def flow(self, prog: ir.Program) -> None:
+        flow = self.data.get("flow") or {}
+        turn = flow.get("turn") or {}
+        prog.setup = self.block(("flow", "setup"), {})
+        rounds = flow.get("rounds")
+        if rounds is not None:
+            prog.round_count = self.expr(("flow", "rounds", "count"), {})
+            prog.round_first = self.expr(("flow", "rounds", "first"), {})
+            prog.ends_when = self.expr(("flow", "rounds", "ends_when"), {})
+            prog.round_on_start = self.block(("flow", "rounds", "on_start"), {})
+            prog.round_on_end = self.block(("flow", "rounds", "on_end"), {})
+        else:
+            prog.turn_player = self.expr(("flow", "turn", "player"), {})
+        player = {"p": PLAYER, "me": PLAYER}
+        if turn.get("skip_if") is not None:
+            prog.skip_if = self.expr(("flow", "turn", "skip_if"), player)
+        prog.turn_on_end = self.block(("flow", "turn", "on_end"), player)
+        prog.finish = self.block(("flow", "finish"), {})
+        prog.end_checks = []
+        for i, chk in enumerate(flow.get("end_checks") or []):
+            path = ("flow", "end_checks", i)
+            when = self.expr((*path, "when"), player)
+            body = self.block((*path, "do"), player) if chk.get("do") is not None else ()
+            if when is not None and body is not None:
+                check_id = self.g.end_checks[i].id
+                prog.end_checks.append(ir.EndCheck(check_id, when, body, str(chk.get("end", "immediately"))))
+        prog.phases = []
+        for i, _ in enumerate(turn.get("phases") or []):
+            n = self.read.block_at(("flow", "turn", "phases", i, "do"))
+            phase = self.attempt(lambda n=n: self.low.phase(n or (), dict(player)))  # type: ignore[misc]
+            if phase is not None:
+                prog.phases.append(phase)
+        for e in (prog.round_count, prog.round_first, prog.turn_player):
+            if e is not None and e.ty not in (INT, PLAYER):
+                self.refuse(f"a flow number given as {e.ty}", ("flow",))
+
+    def action(self, ai: int) -> ir.Action | None:
+        act = self.g.action_list[ai]
+        path: Path_ = ("actions", act.name)
+        spec = self.data["actions"][act.name]
+        params = list((spec.get("params") or {}).items())
+        if len(params) > 1:
+            self.refuse(f"action '{act.name}' with {len(params)} parameters", (*path, "params"))
+            return None
+        scope: Scope = {"me": PLAYER}
+        param = None
+        if params:
+            pname = str(params[0][0])
+            n = self.read.expr_at((*path, "params", pname))
+            src = None if n is None else self.attempt(lambda: self.low.source(n, dict(scope)))
+            if src is None:
+                return None
+            param = (pname, src)
+            scope[pname] = ir.elem(src.ty)
+        when = self.expr((*path, "when"), scope) if spec.get("when") is not None else None
+        body = self.block((*path, "do"), scope)
+        if body is None or (spec.get("when") is not None and when is None):
+            return None
+        return ir.Action(ai, act.name, param, when, body, act.closes_window)
+
+
+def lower_game(game: CompiledGame, source: GameSource | None = None) -> tuple[ir.Program, Walk]:
+    """The game in the typed form and the walk that made it (`walk.report` lists what is missing)."""
+    walk = Walk(game, source or read_source(game))
+    return walk.program(), walk

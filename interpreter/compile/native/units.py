@@ -1,0 +1,252 @@
+"""The whole C translation unit of a game: the prelude, its layout and tables, its generated parts.
+
+Stage: compile (native). Order in the file: the words and errors (prelude.HEAD), the layout
+(`#define`s), the game's constant tables, the checks, zones and generator (prelude.BODY), the game's
+functions, effects, phases, windows, actions and scoring (`g_*`, written here from cgen.CGen), then
+the flow driver and the entry points the bridge calls (prelude.FLOW).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from tabula.interpreter.base.limits import MAX_LIST_ITEMS
+from tabula.interpreter.compile.native import ir, prelude
+from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int
+from tabula.interpreter.compile.native.slots import ENDINGS
+
+_MACROS = r"""
+#define MIN2(a, b) ((a) < (b) ? (a) : (b))
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define STORE_P(x, v) ({ i64 s_ = (v); if (s_ != NONE && (s_ < 0 || s_ >= S[T_N])) fail(x, E_STORE); s_; })
+#define STORE_C(x, v) ({ i64 s_ = (v); if (s_ != NONE && (s_ < 0 || s_ >= NCOMP)) fail(x, E_STORE); s_; })
+"""
+
+
+def unit(gen: CGen) -> str:
+    """The C source of the game; its signature (a hash of everything else) is compiled into it."""
+    body = "\n".join([*_tables(gen), _MACROS, prelude.BODY, *_functions(gen), *_effects(gen)])
+    parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
+    body += "\n" + "\n".join(parts)
+    head = "\n".join([prelude.HEAD, *gen.lay.defines()])
+    text = head + "\n" + body + "\n" + prelude.FLOW
+    meta = json.dumps(gen.meta() | {"sig": hashlib.sha256(text.encode()).hexdigest()[:16]}, sort_keys=True)
+    return text.replace("#define STATE_WORDS", f"#define META {json.dumps(meta)}\n#define STATE_WORDS", 1)
+
+
+def _array(name: str, words: list[int]) -> str:
+    return f"static const i64 {name}[{max(len(words), 1)}] = {{{', '.join(map(c_int, words)) or '0'}}};"
+
+
+def _tables(gen: CGen) -> list[str]:
+    g = gen.g
+    out = [_array(name, words) for name, (words, _) in sorted(gen.tables.items())]
+    out += [_array(f"TYPE_{t}", ids) for t, ids in g.by_type.items()]
+    out.append(_array("PLAYERS_ARR", list(range(g.max_players))))
+    out.append(_array("ZONE_PUBLIC", [int(z.visibility == "public") for z in g.zone_layouts]))
+    closes = {a.index: int(a.closes) for a in gen.prog.actions or []}
+    out.append(_array("ACTION_CLOSES", [closes.get(i, 0) for i in range(len(g.action_list))]))
+    out += [f"#define {w} {i}" for i, w in enumerate(_WHICH)]
+    out.append(f"#define MAX_LIST {MAX_LIST_ITEMS}")
+    out.append(f"#define HAS_ROUNDS {int(g.flow is not None and g.flow.has_rounds)}")
+    out.append(f"#define NPHASES {len(gen.prog.phases or [])}")
+    out.append(f"#define NCHECKS {len(gen.prog.end_checks or [])}")
+    return out
+
+
+def _functions(gen: CGen) -> list[str]:
+    fns = gen.prog.functions or {}
+    protos, defs = [], []
+    for name, (params, body) in fns.items():
+        env = {p: gen.fresh("v_" + p) for p, _ in params}
+        sig = ", ".join(["X *x", *(f"i64 {env[p]}" for p, _ in params)])
+        protos.append(f"static i64 {name}({sig});")
+        defs.append(f"static i64 {name}({sig}) {{ CHARGE(1); return {gen.expr(body, env)}; }}")
+    for name, (params, stmts) in (gen.prog.procedures or {}).items():
+        env = {p: gen.fresh("v_" + p) for p, _ in params}
+        sig = ", ".join(["X *x", *(f"i64 {env[p]}" for p, _ in params)])
+        protos.append(f"static void {name}({sig});")
+        defs += [f"static void {name}({sig}) {{", "    CHARGE(1);", *gen.block(stmts, env, 1), "}"]
+    return protos + defs
+
+
+def _effect(gen: CGen, name: str, stmts: tuple[ir.Stmt, ...] | None, player: bool) -> list[str]:
+    env: Env = {"p": "p", "me": "p"} if player else {}
+    lines = [f"static void {name}(X *x, i64 p) {{", "    (void)p;"]
+    return [*lines, *gen.block(stmts or (), env, 1), "}"]
+
+
+def _effects(gen: CGen) -> list[str]:
+    p = gen.prog
+    out: list[str] = []
+    for name, stmts, player in (
+        ("e_setup", p.setup, False),
+        ("e_on_start", p.round_on_start, False),
+        ("e_on_end", p.round_on_end, False),
+        ("e_turn_end", p.turn_on_end, True),
+        ("e_finish", p.finish, False),
+    ):
+        out += _effect(gen, name, stmts, player)
+    return out
+
+
+def _window(gen: CGen, k: int, w: ir.Window) -> list[str]:
+    acts = {a.index: a for a in gen.prog.actions or []}
+    lines = [f"static int w_{k}(X *x, i64 p) {{", "    S[D_N] = 0;"]
+    for ai in w.actions:
+        act = acts[ai]
+        env: Env = {"me": "p"}
+        if act.param is None:
+            test = gen.expr(act.when, env) if act.when is not None else "1"
+            lines.append(f"    if ({test}) add_option(x, {ai}, NONE);")
+            continue
+        pname, src = act.param
+        setup, a, n = gen.loop(src, env, False)
+        i, v = gen.fresh("i"), gen.fresh("v_" + pname)
+        test = gen.expr(act.when, {**env, pname: v}) if act.when is not None else "1"
+        lines += ["    {", *("        " + s for s in setup)]
+        lines.append(f"        for (i64 {i} = 0; {i} < {n}; {i}++) {{")
+        lines.append(f"            i64 {v} = {a.format(i=i)}; if ({test}) add_option(x, {ai}, {v}); }}")
+        lines.append("    }")
+    lines += ["    if (S[D_N] == 0) return 0;", "    S[D_K] = 1; S[D_P] = p;", "    return 1;", "}"]
+    return lines
+
+
+def _phases(gen: CGen) -> list[str]:
+    out: list[str] = []
+    for k, ph in enumerate(gen.prog.phases or []):
+        if ph.window is not None:
+            out += _window(gen, k, ph.window)
+        env: Env = {"p": "p", "me": "p"}
+        out += [f"static int ph_{k}(X *x, i64 p) {{", "    if (S[T_FR_PC] == 0) {"]
+        out += gen.block(ph.before, env, 2)
+        out.append("        S[T_FR_PC] = 1;")
+        out.append("    }")
+        if ph.window is not None:
+            who = gen.expr(ph.window.player, env)
+            out += [
+                "    if (S[T_FR_PC] == 1) {",
+                "        while (g_fire(x)) {}",
+                f"        if (w_{k}(x, PK(x, {who}))) return 1;",
+                "        S[T_FR_PC] = 2;",
+                "    }",
+            ]
+        out += gen.block(ph.after, env, 1)
+        out += ["    return 0;", "}"]
+    return out
+
+
+def _checks(gen: CGen) -> list[str]:
+    """g_fire: Runtime.fire_end_checks (each check not fired whose test holds is recorded; their
+    effects run last pushed first, as frames on a stack), and each check's effect and ending."""
+    checks = gen.prog.end_checks or []
+    env: Env = {"p": "p", "me": "p"}
+    out: list[str] = []
+    for k, chk in enumerate(checks):
+        out += [f"static void c_{k}(X *x, i64 p) {{", "    (void)p;", *gen.block(chk.body, env, 1)]
+        if chk.mode == "immediately":
+            out.append("    longjmp(x->endjb, 1);")
+        else:
+            mode = ENDINGS.index(chk.mode)
+            out.append(f"    if (S[T_ENDING] == 0) {{ S[T_ENDING] = {mode}; S[T_TRIGGER] = S[T_ACTIVE]; }}")
+        out.append("}")
+    out += ["static int fired(X *x, i64 k) {", "    for (i64 i = 0; i < S[T_NFIRED]; i++)"]
+    out += ["        if (S[FIRED + i] == k) return 1;", "    return 0;", "}"]
+    out += ["static int g_fire(X *x) {", "    i64 p = S[T_ACTIVE], order[NCHECKS + 1], k = 0; (void)p;"]
+    for j, chk in enumerate(checks):
+        test = gen.expr(chk.when, env)
+        out.append(
+            f"    if (!fired(x, {j}) && ({test})) {{ S[FIRED + S[T_NFIRED]++] = {j}; order[k++] = {j}; }}"
+        )
+    out += ["    CHARGE(k);", "    for (i64 j = k - 1; j >= 0; j--) {", "        switch (order[j]) {"]
+    out += [f"        case {j}: c_{j}(x, p); break;" for j in range(len(checks))]
+    return [*out, "        }", "    }", "    return k > 0;", "}"]
+
+
+def _actions(gen: CGen) -> list[str]:
+    out: list[str] = []
+    for act in gen.prog.actions or []:
+        env: Env = {"me": "p"}
+        if act.param is not None:
+            env[act.param[0]] = "arg"
+        out += [f"static void a_{act.index}(X *x, i64 p, i64 arg) {{", "    (void)arg;"]
+        out += [*gen.block(act.body, env, 1), "}"]
+    return out
+
+
+def _scoring(gen: CGen) -> list[str]:
+    p = gen.prog
+    env: Env = {"p": "p"}
+    lines = ["static void g_score(X *x, i64 p, i64 *out) {"]
+    lines.append(f"    out[0] = {gen.num(p.score, env) if p.score is not None else '0'};")
+    for k, e in enumerate(p.tiebreak or []):
+        lines.append(f"    out[{k + 1}] = N(x, {gen.expr(e, env)});")
+    return [*lines, "}"]
+
+
+def _dispatch(gen: CGen) -> list[str]:
+    p = gen.prog
+    has = {
+        "W_SETUP": p.setup,
+        "W_ON_START": p.round_on_start,
+        "W_ON_END": p.round_on_end,
+        "W_TURN_END": p.turn_on_end,
+        "W_FINISH": p.finish,
+        "W_COUNT": p.round_count,
+        "W_FIRST": p.round_first,
+        "W_ENDS": p.ends_when,
+        "W_PLAYER": p.turn_player,
+    }
+    present = [w for w, v in has.items() if v is not None]
+    out = ["static int g_has(int w) {", "    switch (w) {"]
+    out += [f"    case {w}: return 1;" for w in present]
+    out += ["    default: return 0;", "    }", "}"]
+    out += ["static void g_effect(X *x, int w, i64 p) {", "    switch (w) {"]
+    for w, fn in (
+        ("W_SETUP", "e_setup"),
+        ("W_ON_START", "e_on_start"),
+        ("W_ON_END", "e_on_end"),
+        ("W_TURN_END", "e_turn_end"),
+        ("W_FINISH", "e_finish"),
+    ):
+        out.append(f"    case {w}: {fn}(x, p); break;")
+    out += [
+        "    }",
+        "}",
+        "static i64 g_value(X *x, int w) {",
+        "    i64 p = NONE; (void)p;",
+        "    switch (w) {",
+    ]
+    for w, e in (
+        ("W_COUNT", p.round_count),
+        ("W_FIRST", p.round_first),
+        ("W_ENDS", p.ends_when),
+        ("W_PLAYER", p.turn_player),
+    ):
+        if e is not None:
+            value = gen.expr(e, {})
+            out.append(f"    case {w}: return {value if w == 'W_ENDS' else f'N(x, {value})'};")
+    skip = gen.expr(p.skip_if, {"p": "p", "me": "p"}) if p.skip_if is not None else "0"
+    out += [
+        "    }",
+        "    return 0;",
+        "}",
+        f"static int g_skip(X *x, i64 p) {{ (void)x; (void)p; return {skip}; }}",
+    ]
+    out += ["static int g_phase(X *x, i64 k, i64 p) {", "    switch (k) {"]
+    out += [f"    case {k}: return ph_{k}(x, p);" for k in range(len(p.phases or []))]
+    out += ["    }", "    return 0;", "}", "static int g_window(X *x, i64 k, i64 p) {", "    switch (k) {"]
+    out += [
+        f"    case {k}: return w_{k}(x, p);" for k, ph in enumerate(p.phases or []) if ph.window is not None
+    ]
+    out += [
+        "    }",
+        "    return 0;",
+        "}",
+        "static void g_action(X *x, i64 ai, i64 p, i64 arg) {",
+        "    switch (ai) {",
+    ]
+    out += [f"    case {a.index}: a_{a.index}(x, p, arg); break;" for a in p.actions or []]
+    out += ["    }", "}"]
+    return out

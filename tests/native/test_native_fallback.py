@@ -1,0 +1,106 @@
+"""Errors in native code: the run stops with its number, the engine replays the decision on the
+Python backend, which reports it at its rule (the same message, code and place as a Python run);
+when Python goes on (native checks are never looser), the game goes on. No C compiler: the Python
+backend, with one line saying why."""
+
+from __future__ import annotations
+
+import ctypes
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tabula.interpreter.compile.native import build
+from tabula.interpreter.compile.native.backend import prepare
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.model.state import semantic_hash
+from tabula.interpreter.run.runtime import GameRuntimeError
+
+BOOM = Path(__file__).resolve().parent / "games" / "boom"
+
+
+def python_error(game: Any, choice: str) -> GameRuntimeError:
+    py = Engine(game)
+    with pytest.raises(GameRuntimeError) as err:
+        py.apply_inplace(py.new_game(2, 1), choice)
+    return err.value
+
+
+@pytest.mark.parametrize(
+    ("choice", "options", "native_code", "code"),
+    [("spend:B", None, 9, None), ("divide", None, 6, "R006"), ("spin", {"loops": 3_000_000}, 2, "R002")],
+)
+def test_a_native_error_is_reported_by_python_at_its_rule(
+    choice: str, options: dict[str, int] | None, native_code: int, code: str | None
+) -> None:
+    game = load_game(BOOM, options)
+    nat = Engine(game, backend="native")
+    assert nat.backend == "native", nat.backend_note
+    st = nat.new_game(2, 1)
+    # native code stops with its own number...
+    lib = nat.native
+    assert lib is not None
+    words = lib.array.from_buffer_copy(st.words)  # type: ignore[attr-defined]
+    assert lib.apply(words, nat.legal_ids(st).index(choice), game.work_budget, None) == native_code
+    # ... and the engine gives Python's located diagnostic
+    with pytest.raises(GameRuntimeError) as got:
+        nat.apply_inplace(st, choice)
+    want = python_error(game, choice)
+    assert (got.value.message, got.value.code, got.value.span) == (want.message, want.code, want.span)
+    assert got.value.code == code and got.value.span is not None
+    assert got.value.span.file.endswith("game.yaml")
+
+
+def test_when_python_goes_on_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = load_game("high-card")
+    nat, py = Engine(game, backend="native"), Engine(game)
+    lib = nat.native
+    assert lib is not None
+
+    def stops(words: Any, k: int, budget: int, before: Any) -> int:  # as if a check had failed
+        ctypes.memmove(before, words, ctypes.sizeof(before))
+        return 4
+
+    a, b = nat.new_game(3, 5), py.new_game(3, 5)
+    monkeypatch.setattr(lib, "apply", stops)
+    nat.apply_inplace(a, 1)
+    py.apply_inplace(b, 1)
+    assert semantic_hash(nat.plain(a)) == semantic_hash(b)
+    assert a.plain is None  # type: ignore[attr-defined]  # back in native words
+
+
+def test_no_compiler_means_the_python_backend(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CC", "/nonexistent")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no cc, gcc or clang
+    compiler, why = build.find_compiler()
+    assert compiler is None
+    assert why == "no C compiler (CC=/nonexistent not found; no cc, gcc or clang on the PATH)"
+    game = load_game("high-card", {"tricks": 4})  # a new game object: nothing prepared for it yet
+    eng = Engine(game, backend="native")
+    assert (eng.backend, eng.backend_note) == ("python", why)
+    assert eng.playout(eng.new_game(2, 1), [1, 2]) == 8
+
+
+@pytest.mark.slow  # a child process that compiles the game cold
+def test_no_compiler_on_the_command_line(tmp_path: Path) -> None:
+    """The command works on Python and says why in one line (a child process: a PATH of its own)."""
+    code = "from tabula.cli.main import main; raise SystemExit(main())"
+    args = ["simulate", "high-card", "--games", "2", "--backend", "native"]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env={"CC": "/nonexistent", "PATH": str(tmp_path), "HOME": str(tmp_path), "TABULA_NO_CACHE": "1"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("\n") == 1 and "python backend: no C compiler" in done.stderr
+
+
+def test_a_game_the_backend_does_not_hold_says_so() -> None:
+    game = load_game(Path(__file__).resolve().parents[1] / "games" / "mini")
+    native, why = prepare(game)
+    assert native is None and why.endswith("not in the native backend yet (tabula check --native)")
