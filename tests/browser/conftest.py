@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tabula.interpreter.run.knowledge import hidden_from
+from tabula.serve.access import Keys
 from tabula.serve.app import create_app
 from tabula.serve.model import GameSpec, SeatSpec
 from tabula.serve.table import Table
@@ -55,8 +56,16 @@ def browser() -> Iterator[Any]:
 
 @dataclass
 class Served:
+    """A served table: its address and the keys of its links."""
+
     table: Table
     url: str
+    keys: Keys
+
+    def link(self, seat: int | None = None, token: str | None = None) -> str:
+        """The host's link showing `seat` (or the link of `token`: a seat's, the spectators')."""
+        shown = f"&seat={seat}" if seat is not None else ""
+        return f"{self.url}#token={token or self.keys.host}{shown}"
 
 
 def _free_port() -> int:
@@ -75,14 +84,15 @@ def serve() -> Iterator[Callable[..., Served]]:
     def start(game: str, seats: list[tuple[str, str]], seed: int = 7, **options: Any) -> Served:
         table = Table(GameSpec(game, options=options), [SeatSpec(n, k) for n, k in seats], seed)
         port = _free_port()
-        config = uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning")
+        app = create_app(table)
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
         server = uvicorn.Server(config)
         threading.Thread(target=server.run, daemon=True).start()
         deadline = time.monotonic() + 20
         while not server.started and time.monotonic() < deadline:
             time.sleep(0.02)
         servers.append(server)
-        return Served(table, f"http://127.0.0.1:{port}/")
+        return Served(table, f"http://127.0.0.1:{port}/", app.state.keys)
 
     yield start
     for server in servers:

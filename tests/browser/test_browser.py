@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from conftest import ROOT, Served, assert_no_hidden_in_json, assert_page_shows_only_its_seat, shot
 
+from tabula.interpreter.run.knowledge import hidden_from
+from tabula.play.board import SPECTATOR
 from tabula.serve import app as app_module
 
 # every test drives a headless Chromium through whole turns: seconds each, a minute in all
@@ -26,7 +28,7 @@ CHOICES = "#decision button.choice:not([disabled])"
 
 
 def open_seat(page: Any, served: Served, seat: int = 0) -> None:
-    page.goto(f"{served.url}#seat={seat}")
+    page.goto(served.link(seat))
     page.wait_for_selector("#you .panel-head h2")
 
 
@@ -246,3 +248,31 @@ def test_new_game_dialog_with_bots_only(page: Any, serve: Any) -> None:
     page.wait_for_selector("#final table.scores")
     assert served.table.over and len(served.table.seats) == 3 and served.table.start.seed == 12
     assert page.locator("#seats .seat").count() == 3
+
+
+def test_a_seats_link_shows_that_seat_only_and_a_spectators_link_no_hand(page: Any, serve: Any) -> None:
+    served = serve("high-card", [("Ann", "human"), ("Bob", "human")], seed=3)
+    page.goto(served.link(token=served.keys.seats[1]))
+    page.wait_for_selector("#you .panel-head h2")
+    assert page.inner_text("#you .panel-head h2") == "You (Bob)"
+    assert page.locator('#seats .seat[data-seat="0"]').is_disabled()
+    for tool in ("#save", "#load", "#open-scenario", "#export", "#open-new", "#open-links"):
+        assert page.locator(tool).is_hidden(), tool
+    assert page.locator(CHOICES).count() == 0  # Ann decides first
+    assert_page_shows_only_its_seat(page, served.table, 1)
+    shot(page, "link-seat-Bob", full=False)
+    page.goto("about:blank")
+    page.goto(served.link(token=served.keys.spectator))
+    page.wait_for_selector("#you .panel-head h2")
+    assert page.inner_text("#you .panel-head h2") == "Spectator"
+    g = served.table.game
+    secret = {g.components[c].key for c in hidden_from(g, served.table.state, SPECTATOR)}
+    shown = page.eval_on_selector_all(".card[data-key]", "els => els.map(e => e.dataset.key)")
+    assert secret and not secret & set(shown) and not any(k in page.content() for k in secret if len(k) > 2)
+    assert page.locator('#others .row[data-name="hand"] .card.back').count() == 2
+    assert page.locator("#why").is_hidden() and page.locator("#undo").is_hidden()
+    shot(page, "link-spectator", full=False)
+    page.goto("about:blank")
+    page.goto(served.url)
+    page.wait_for_selector("#message:not([hidden])")
+    assert "secret link" in page.inner_text("#message")
