@@ -156,11 +156,12 @@ def assert_page_shows_only_its_seat(page: Any, table: Table, seat: int) -> None:
             assert key not in words, f"{key} in the page of seat {seat}"
     # the board as it is now (the log tells of the past, when a card now hidden may have been seen)
     text = page.eval_on_selector_all("#left, #players", "els => els.map(e => e.innerText).join('\\n')")
-    labels = " ".join(table.game.presentation.labels.values())
+    # the game's own words: its labels and the cards' printed texts (a Wall's text names the Bridge)
+    labels = " ".join([*table.game.presentation.labels.values(), *(c.text for c in table.game.components)])
     words = set(re.findall(r"[\w-]+", text))
     for name in only_hidden_names(table, seat):
         if re.search(rf"\b{re.escape(name)}\b", labels):
-            continue  # the name is also a word of the game's own labels (e.g. an action named after a card)
+            continue  # the name is also a word of the game's own (an action or a card's text names a card)
         if " " not in name and name not in words:
             continue
         found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)

@@ -197,7 +197,9 @@ class _Builder:
                 if self.note(shown, comp.name).strip():
                     tint = pres.seat_colour(shown.player) if shown.player is not None else None
                     badges.append(Badge(shown.text, tint))
-        return Card(comp.name, comp.key, title, colour, badges, text)
+        return Card(
+            comp.name, comp.key, title, colour, badges, face_text(comp.text or comp.props.get("text"), text)
+        )
 
     # -- rows
     def zone_index(self, name: str, player: int | None) -> int:
@@ -458,6 +460,18 @@ def zone_summary(cards: list[Card], layout: ZoneLayout) -> str:
             else:
                 groups.append([label, 1])
     return ", ".join(label if n == 1 else f"{label} x{n}" for label, n in groups)
+
+
+def face_text(own: Any, shown: str) -> str:
+    """A card's text: its own `text` (what the card says), then what the game's template shows
+    besides (a template never hides the card's words)."""
+    words = own.strip() if isinstance(own, str) else ""
+    shown = shown.strip()
+    if not words or words == shown:
+        return shown
+    if not shown or words in shown:
+        return shown or words
+    return f"{words}\n{shown}"
 
 
 def merge_hidden(cards: list[Card]) -> list[Card]:

@@ -397,7 +397,7 @@ def _card_details(cards: list[Card]) -> list[Text]:
         if card.name != card.title:
             line.append(f" [{card.name}]", style="dim")
         if card.text:
-            line.append(": " + card.text)
+            line.append(": " + card.text.replace("\n", " · "))
         out.append(line)
     return out
 
