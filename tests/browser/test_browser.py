@@ -2,7 +2,7 @@
 
 Screenshots (artefacts/screenshots/): porta-nigra-start, -middle, -end; glory-to-rome-turn-N and
 -after; hot-seat-Ann, hot-seat-Bob; history-past; why-not; reload-diverged, reload-broken;
-scenario-start.
+scenario-start, scenario-error; link-seat-Bob, link-spectator; phone-glory-to-rome and -log (390 px).
 """
 
 from __future__ import annotations
@@ -283,3 +283,83 @@ def test_a_seats_link_shows_that_seat_only_and_a_spectators_link_no_hand(page: A
     page.goto(served.url)
     page.wait_for_selector("#message:not([hidden])")
     assert "secret link" in page.inner_text("#message")
+
+
+def test_a_phone_reaches_the_decision_log_and_why_not_first(browser: Any, serve: Any) -> None:
+    served = serve(
+        "glory-to-rome",
+        [("P1", "human"), ("P2", "random"), ("P3", "random")],
+        seed=4,
+        surrender_allowed=False,
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    try:
+        phone.goto(served.link(0))
+        phone.wait_for_selector(CHOICES)
+        for n in range(12):  # a few turns in: a longer board, a longer log
+            buttons = phone.locator(CHOICES)
+            if buttons.count() == 0:
+                break
+            before = len(served.table.choices)
+            buttons.nth(n % buttons.count()).click()
+            phone.wait_for_function(
+                "n => !document.querySelector('#history-label').textContent.startsWith(n + ' ')",
+                arg=str(before),
+            )
+            phone.wait_for_selector(CHOICES)
+        box = phone.locator("#decision").bounding_box()
+        assert box is not None and box["y"] < 844 * 0.6, box  # the decision on the first screen
+        log, why, board = (phone.locator(s).bounding_box() for s in ("#log", "#why", "#you"))
+        assert log and why and board and log["y"] < board["y"] and why["y"] < board["y"]
+        shot(phone, "phone-glory-to-rome", full=False)
+        phone.click("#jump a[href='#log']")
+        phone.wait_for_function("() => document.querySelector('#log').getBoundingClientRect().top < 200")
+        shot(phone, "phone-glory-to-rome-log", full=False)
+        width = phone.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 400, f"the page is {width} px wide on a 390 px phone"
+    finally:
+        context.close()
+
+
+def test_stale_answers_and_reports_clear_when_the_position_moves(
+    page: Any, serve: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(app_module, "WATCH_EVERY", 0.0)
+    game = tmp_path / "high-card"
+    shutil.copytree(ROOT / "gamedefs" / "high-card", game)
+    served = serve(str(game), [("Ann", "human"), ("Bob", "random")], seed=3)
+    open_seat(page, served)
+    page.select_option("#why-action", "play")
+    page.click("#why-form button")
+    page.wait_for_function("() => document.querySelector('#why-answer').textContent.length > 0")
+    presentation = game / "presentation.yaml"
+    presentation.write_text(presentation.read_text().replace("tricks won", "tricks taken"))
+    page.wait_for_selector("#report:not([hidden])", timeout=10_000)
+    click_choice(page, served, 0, page.locator(CHOICES).first.get_attribute("data-choice"))
+    page.wait_for_selector("#report", state="hidden")
+    assert page.inner_text("#why-answer") == ""
+
+
+def test_scenarios_of_a_game_served_from_a_folder_and_their_errors_in_the_dialog(
+    page: Any, serve: Any, tmp_path: Path
+) -> None:
+    game = tmp_path / "porta-nigra"
+    shutil.copytree(ROOT / "gamedefs" / "porta-nigra", game)
+    served = serve(str(game), [("Red", "human"), ("Green", "random")], seed=1)
+    open_seat(page, served)
+    page.click("#open-scenario")
+    page.click("#scenario-list button:has-text('pn-e03a-move-two-quarters-buy-black.yaml')")
+    page.wait_for_function(
+        "() => document.querySelector('#history-label').textContent.includes('scenario pn-e03a')"
+    )
+    assert Path(served.table.game.folder).resolve() == game.resolve()
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(
+        "scenario: broken\ngame: porta-nigra\nplayers: [A, B]\nseed: 1\ngiven: {zones: {nowhere: []}}\n"
+    )
+    page.click("#open-scenario")
+    page.set_input_files("#scenario-file", str(broken))
+    page.wait_for_selector("#scenario-error:not([hidden])")
+    assert page.locator("#scenario-dialog").is_visible() and "nowhere" in page.inner_text("#scenario-error")
+    shot(page, "scenario-error", full=False)

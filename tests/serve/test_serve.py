@@ -489,3 +489,17 @@ def test_serving_every_interface_warns_and_prints_the_links(
     assert served["host"] == "0.0.0.0"
     c = TestClient(served["app"], base_url="http://192.168.1.5:8765")
     assert c.get("/api/seat/0").status_code == 401  # every interface, and still no game without a link
+
+
+def test_a_game_served_from_a_folder_starts_from_its_scenarios(tmp_path: Path) -> None:
+    folder = tmp_path / "porta-nigra"
+    shutil.copytree(ROOT / "gamedefs" / "porta-nigra", folder)
+    table, c = client(str(folder), [("Red", "human"), ("Green", "random")])
+    answer = c.post("/api/scenario", json={"path": "scenarios/pn-e03a-move-two-quarters-buy-black.yaml"})
+    assert answer.status_code == 200, answer.text  # its game: names the bundled porta-nigra
+    assert Path(table.game.folder).resolve() == folder.resolve()
+    assert table.start.scenario is not None and Path(table.start.scenario).is_relative_to(folder)
+    broken = "scenario: broken\ngame: porta-nigra\nplayers: [A, B]\nseed: 1\ngiven: {zones: {nowhere: []}}\n"
+    refused = c.post("/api/scenario", json={"text": broken, "name": "mine.yaml"})
+    assert refused.status_code == 400 and refused.json()["error"].startswith("mine.yaml:5:"), refused.text
+    assert "tabula-serve-" not in refused.json()["error"]  # the server's copy is not named

@@ -40,7 +40,7 @@ from tabula.play.board import SPECTATOR
 from tabula.serve.access import HOST, TOKEN_HEADER, Denied, Grant, Keys, check_host, check_post
 from tabula.serve.bots import SEAT_KINDS
 from tabula.serve.export import scenario_yaml
-from tabula.serve.guard import SAVE_BODY, SCENARIO_BODY, Uploads, read_json
+from tabula.serve.guard import SAVE_BODY, SCENARIO_BODY, Uploads, read_json, safe_name
 from tabula.serve.model import SeatSpec, TableError
 from tabula.serve.table import Table, seat_specs
 
@@ -226,12 +226,18 @@ def create_app(
         body = await read_json(request, SCENARIO_BODY)
         if not isinstance(body, dict):
             raise TableError('send {"path": "scenarios/...yaml"} or {"text": "<scenario file>"}')
+        shown = safe_name(str(body.get("name") or "uploaded.yaml"))
         if isinstance(body.get("text"), str):
-            path = uploads.add(body["text"], str(body.get("name") or "uploaded.yaml"))
+            path = uploads.add(body["text"], shown)
         else:
             path = _inside(table.spec.folder(), str(body.get("path", "")))
         try:
             await run_in_threadpool(table.from_scenario, path)
+        except (AuthorError, TableError) as err:
+            if not uploads.holds(path):
+                raise
+            # an upload's errors name the file as the person chose it, not the server's copy
+            raise TableError(str(err).replace(str(path), shown)) from None
         finally:
             uploads.keep_only(table.start.scenario)
         return after_change()

@@ -162,6 +162,7 @@ class Table:
                 raise TableError(f"it is {self.state['names'][self.decider()]}'s decision, not yours")
             if self.seats[seat].kind != HUMAN:
                 raise TableError(f"seat {seat} is played by a bot")
+            self.report = None  # the last reload's report was about the position this choice leaves
             try:
                 self.record(choice)
             except IllegalChoice as err:
@@ -194,6 +195,7 @@ class Table:
             mine = [i for i, p in enumerate(self.deciders) if p == seat]
             if not mine:
                 raise TableError("you have made no decision to take back")
+            self.report = None
             self.truncate(mine[-1])
             self.version += 1
 

@@ -321,7 +321,18 @@ function banner(data) {
   box.append(b);
 }
 
+function dialogSays(id, text) {
+  // an error of a dialog's request shows in the dialog (the page behind a modal dialog is covered)
+  const box = $(id);
+  box.textContent = text;
+  box.hidden = !text;
+}
+
 function draw(data) {
+  const before = page.data;
+  if (before && (before.decisions !== data.decisions || before.at !== data.at || before.seat !== data.seat)) {
+    $("why-answer").textContent = "";  // an answer about another position
+  }
   page.data = data;
   page.version = data.version;
   const board = data.board;
@@ -420,6 +431,7 @@ function openNew() {
   box.replaceChildren();
   const seatsNow = page.data ? page.data.seats : [];
   seatsNow.forEach((s) => box.append(seatRow(s.name, s.kind)));
+  dialogSays("new-error", "");
   $("new-dialog").showModal();
 }
 
@@ -431,12 +443,13 @@ async function startNew(event) {
   try {
     await api("/api/new", { method: "POST", body: JSON.stringify({ seats: seatsWanted, seed }) });
     $("new-dialog").close();
+    dialogSays("new-error", "");
     page.seat = Math.min(page.seat, seatsWanted.length - 1);
     page.at = null;
     say("");
     await refresh();
   } catch (e) {
-    say(e.message);
+    dialogSays("new-error", e.message);
   }
 }
 
@@ -452,6 +465,7 @@ async function openScenarios() {
     list.append(item);
   }
   if (!page.info.scenarios.length) list.append(el("li", "empty", "this game ships no scenario files"));
+  dialogSays("scenario-error", "");
   $("scenario-dialog").showModal();
 }
 
@@ -464,7 +478,7 @@ async function startScenario(body) {
     say("");
     await refresh();
   } catch (e) {
-    say(e.message);
+    dialogSays("scenario-error", e.message);
   }
 }
 
