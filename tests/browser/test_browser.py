@@ -199,13 +199,18 @@ def test_save_and_load_through_the_page(page: Any, serve: Any, tmp_path: Path) -
     assert served.table.hashes == hashes
 
 
-def test_live_reload_shows_divergence_and_broken_files(
-    page: Any, serve: Any, tmp_path: Path, monkeypatch: Any
-) -> None:
+def served_copy(serve: Any, tmp_path: Path, monkeypatch: Any) -> tuple[Served, Path]:
+    """High Card served from a copy of its folder (Ann against a bot), its files watched at every poll."""
     monkeypatch.setattr(app_module, "WATCH_EVERY", 0.0)
     game = tmp_path / "high-card"
     shutil.copytree(ROOT / "gamedefs" / "high-card", game)
-    served = serve(str(game), [("Ann", "human"), ("Bob", "random")], seed=3)
+    return serve(str(game), [("Ann", "human"), ("Bob", "random")], seed=3), game
+
+
+def test_live_reload_shows_divergence_and_broken_files(
+    page: Any, serve: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    served, game = served_copy(serve, tmp_path, monkeypatch)
     open_seat(page, served)
     play_by_clicks(page, served, 0, 2)
     flow = game / "flow.yaml"
@@ -325,10 +330,7 @@ def test_a_phone_reaches_the_decision_log_and_why_not_first(browser: Any, serve:
 def test_stale_answers_and_reports_clear_when_the_position_moves(
     page: Any, serve: Any, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    monkeypatch.setattr(app_module, "WATCH_EVERY", 0.0)
-    game = tmp_path / "high-card"
-    shutil.copytree(ROOT / "gamedefs" / "high-card", game)
-    served = serve(str(game), [("Ann", "human"), ("Bob", "random")], seed=3)
+    served, game = served_copy(serve, tmp_path, monkeypatch)
     open_seat(page, served)
     page.select_option("#why-action", "play")
     page.click("#why-form button")
