@@ -13,11 +13,11 @@ _SIBILANT = ("s", "x", "z", "ch", "sh")
 _VOWELS = "aeiou"
 # words whose first letter is a vowel but whose first sound is not, and the other way round
 _A_BEFORE = ("uni", "use", "usu", "uti", "eu", "one", "once", "ubi")
-_AN_BEFORE = ("hour", "honour", "honor", "honest", "heir")
+_AN_BEFORE = ("hour", "heir", "hone", "hono")  # a silent h: an hour, an heir, an honest ...
 
 
 def plural_of(word: str) -> str:
-    """`torch` -> `torches`, `city` -> `cities`, `brick` -> `bricks` (the last word of a phrase)."""
+    """`box` -> `boxes`, `city` -> `cities`, `card` -> `cards` (the last word of a phrase)."""
     lower = word.lower()
     if not lower or not lower[-1].isalpha():
         return word
@@ -29,7 +29,7 @@ def plural_of(word: str) -> str:
 
 
 def counted(n: Any, word: Any, plural: Any = None) -> str:
-    """`1 torch`, `0 torches`, `3 dice` (with `plural` given): the count, then its noun's form."""
+    """`1 box`, `0 boxes`, `3 dice` (with `plural` given): the count, then its noun's form."""
     noun = str(word)
     if n == 1 and not isinstance(n, bool):
         return f"{n} {noun}"
@@ -37,7 +37,7 @@ def counted(n: Any, word: Any, plural: Any = None) -> str:
 
 
 def with_article(word: Any) -> str:
-    """`an Archway`, `a Basilica`, `an hour`, `a unit`: the indefinite article by the first sound."""
+    """`an apple`, `a pear`, `an hour`, `a unit`: the indefinite article by the first sound."""
     text = str(word)
     lower = text.lower()
     if lower.startswith(_AN_BEFORE):

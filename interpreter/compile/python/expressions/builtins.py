@@ -302,7 +302,7 @@ _add(
     Builtin(
         "plural",
         "plural(n, word) or plural(n, word, plural_word)",
-        "the count and its noun, for display text: 1 torch, 2 torches (or the plural given)",
+        "the count and its noun, for display text: 1 box, 2 boxes (or the plural given)",
         "plural(tricks(p), 'trick')",
         arity=(2, 3),
         result=STR,
@@ -312,7 +312,7 @@ _add(
     Builtin(
         "article",
         "article(word)",
-        "the word with its indefinite article, for display text: an Archway, a Basilica",
+        "the word with its indefinite article, for display text: an apple, a pear, an hour",
         "article(c.name)",
         arity=(1, 1),
         result=STR,
