@@ -324,6 +324,10 @@ def test_a_stale_decision_number_is_refused() -> None:
     missing = ann.post("/api/seat/0/choose", json={"choice": "play:S4"})
     assert missing.status_code == 400 and '"decision"' in missing.json()["error"]
     assert ann.post("/api/seat/0/choose", json={"choice": "play:S4", "decision": played}).status_code == 200
+    now = len(table.choices)
+    assert ann.post("/api/seat/0/undo", json={"decision": now}).status_code == 200
+    twice = ann.post("/api/seat/0/undo", json={"decision": now})  # the same undo, clicked twice
+    assert twice.status_code == 409 and len(table.choices) == played
 
 
 def test_bots_think_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:

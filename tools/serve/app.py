@@ -195,9 +195,12 @@ def create_app(
         return await run_in_threadpool(_choose, table, seat, choice, decision)
 
     @app.post("/api/seat/{seat}/undo")
-    def undo(seat: Seat) -> dict[str, Any]:
-        table.undo(seat)
-        return table.board(seat)
+    async def undo(request: Request, seat: Seat) -> dict[str, Any]:
+        body = await read_json(request) if request.headers.get("content-length") not in (None, "0") else {}
+        decision = body.get("decision") if isinstance(body, dict) else None
+        if decision is not None and not (isinstance(decision, int) and _whole(decision)):
+            raise TableError('send {"decision": <decisions made when undo was asked>} or nothing')
+        return await run_in_threadpool(_undo, table, seat, decision)
 
     @app.get("/api/seat/{seat}/why")
     def why(seat: Seat, action: str = "") -> dict[str, str]:
@@ -325,6 +328,11 @@ def new_game_request(body: Any) -> tuple[list[SeatSpec], int]:
 
 def _choose(table: Table, seat: int, choice: str, decision: int) -> dict[str, Any]:
     table.choose(seat, choice, decision)
+    return table.board(seat)
+
+
+def _undo(table: Table, seat: int, decision: int | None) -> dict[str, Any]:
+    table.undo(seat, decision)
     return table.board(seat)
 
 

@@ -151,11 +151,7 @@ class Table:
         decide."""
         with self.change():
             self.check_seat(seat)
-            if decision is not None and decision != len(self.choices):
-                raise StaleDecision(
-                    f"this choice was made on an older position (decision {decision + 1});"
-                    f" the game is at decision {len(self.choices) + 1} now"
-                )
+            self.check_fresh(decision)
             if self.over:
                 raise TableError("the game is over")
             if self.decider() != seat:
@@ -188,10 +184,13 @@ class Table:
                 )
                 return
 
-    def undo(self, seat: int) -> None:
-        """Back to the last decision `seat` made: the position before it, that seat to decide again."""
+    def undo(self, seat: int, decision: int | None = None) -> None:
+        """Back to the last decision `seat` made: the position before it, that seat to decide again.
+        With `decision` (the decisions made when it was asked), an undo asked on an older position
+        (a double click) is refused."""
         with self.change():
             self.check_seat(seat)
+            self.check_fresh(decision)
             mine = [i for i, p in enumerate(self.deciders) if p == seat]
             if not mine:
                 raise TableError("you have made no decision to take back")
@@ -209,6 +208,14 @@ class Table:
         )
         self.state = self.engine.clone(self.states[n])
         del self.log[self.log_sizes[n] :]
+
+    def check_fresh(self, decision: int | None) -> None:
+        """StaleDecision unless `decision` (when given) is the number of decisions made now."""
+        if decision is not None and decision != len(self.choices):
+            raise StaleDecision(
+                f"this choice was made on an older position (decision {decision + 1});"
+                f" the game is at decision {len(self.choices) + 1} now"
+            )
 
     def check_seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):

@@ -582,7 +582,8 @@ async function main() {
   }
   $("why-form").addEventListener("submit", whyNot);
   $("undo").addEventListener("click", async () => {
-    try { draw(await api(`/api/seat/${page.seat}/undo`, { method: "POST", body: "{}" })); say(""); } catch (e) { say(e.message); }
+    const body = JSON.stringify({ decision: page.data.decisions });  // a second click is refused, not a second undo
+    try { draw(await api(`/api/seat/${page.seat}/undo`, { method: "POST", body })); say(""); } catch (e) { say(e.message); }
   });
   $("slider").addEventListener("input", () => {
     const v = Number($("slider").value);
