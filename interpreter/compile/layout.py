@@ -105,7 +105,7 @@ def _components(read: GameReader, g: CompiledGame) -> InstanceIds:
     """Every component (ids in declaration order, a repeated name keyed `name#k`) and every mark."""
     max_players = g.max_players
     names: dict[str, int] = {}
-    raw: list[tuple[str, dict[str, Any], int | None]] = []
+    raw: list[tuple[str, dict[str, Any], str]] = []  # type, properties, printed text
     instance_ids: InstanceIds = {}
     for tname, tdef in (read.data.get("components") or {}).items():
         g.by_type[tname] = []
@@ -131,15 +131,15 @@ def _components(read: GameReader, g: CompiledGame) -> InstanceIds:
                     if owner is not None:
                         p["owner"] = owner
                     instance_ids[(tname, i)].append(len(raw))
-                    raw.append((tname, p, owner))
+                    raw.append((tname, p, str(inst.get("text") or "").strip()))
                     names[str(inst["name"])] = names.get(str(inst["name"]), 0) + 1
     seen: dict[str, int] = {}
-    for tname, props, _ in raw:
+    for tname, props, text in raw:
         nm = str(props["name"])
         seen[nm] = seen.get(nm, 0) + 1
         key = nm if names[nm] == 1 else f"{nm}#{seen[nm]}"
         cid = len(g.components)
-        g.components.append(Component(cid, nm, key, tname, props))
+        g.components.append(Component(cid, nm, key, tname, props, text))
         g.by_type[tname].append(cid)
     for mark in g.marks:
         for c in g.components:

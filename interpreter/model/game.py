@@ -24,13 +24,15 @@ Ability = Callable[..., Any]  # generated f(rt, self, p, *rest) for component ab
 
 @dataclass
 class Component:
-    """One physical component: an id, its name, a unique key, its type and its properties."""
+    """One physical component: an id, its name, a unique key, its type, its properties and its printed
+    text (an instance's `text:`, for screens only: no rule reads it)."""
 
     id: int
     name: str
     key: str
     type: str
     props: dict[str, Any]
+    text: str = ""
 
 
 @dataclass

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.run.budget import MAX_LIST, bounded, each, sized
+from tabula.interpreter.run.english import counted, with_article
 from tabula.interpreter.run.runtime import GameRuntimeError, Runtime, over_budget
 
 # ---------------------------------------------------------------- every generated module
@@ -199,4 +200,6 @@ IMPLS: dict[str, Callable[..., Any]] = {
     "keys": lambda rt, m: list(m),
     "named": lambda rt, xs, nm: [c for c in xs if rt.g.components[c].name == nm],
     "is_none": lambda rt, x: x is None,
+    "plural": lambda rt, n, word, plural=None: counted(n, word, plural),
+    "article": lambda rt, word: with_article(word),
 }

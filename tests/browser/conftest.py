@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tabula.interpreter.run.knowledge import hidden_from
+from tabula.serve.access import Keys
 from tabula.serve.app import create_app
 from tabula.serve.model import GameSpec, SeatSpec
 from tabula.serve.table import Table
@@ -55,8 +56,16 @@ def browser() -> Iterator[Any]:
 
 @dataclass
 class Served:
+    """A served table: its address and the keys of its links."""
+
     table: Table
     url: str
+    keys: Keys
+
+    def link(self, seat: int | None = None, token: str | None = None) -> str:
+        """The host's link showing `seat` (or the link of `token`: a seat's, the spectators')."""
+        shown = f"&seat={seat}" if seat is not None else ""
+        return f"{self.url}#token={token or self.keys.host}{shown}"
 
 
 def _free_port() -> int:
@@ -75,14 +84,15 @@ def serve() -> Iterator[Callable[..., Served]]:
     def start(game: str, seats: list[tuple[str, str]], seed: int = 7, **options: Any) -> Served:
         table = Table(GameSpec(game, options=options), [SeatSpec(n, k) for n, k in seats], seed)
         port = _free_port()
-        config = uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning")
+        app = create_app(table)
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
         server = uvicorn.Server(config)
         threading.Thread(target=server.run, daemon=True).start()
         deadline = time.monotonic() + 20
         while not server.started and time.monotonic() < deadline:
             time.sleep(0.02)
         servers.append(server)
-        return Served(table, f"http://127.0.0.1:{port}/")
+        return Served(table, f"http://127.0.0.1:{port}/", app.state.keys)
 
     yield start
     for server in servers:
@@ -146,11 +156,12 @@ def assert_page_shows_only_its_seat(page: Any, table: Table, seat: int) -> None:
             assert key not in words, f"{key} in the page of seat {seat}"
     # the board as it is now (the log tells of the past, when a card now hidden may have been seen)
     text = page.eval_on_selector_all("#left, #players", "els => els.map(e => e.innerText).join('\\n')")
-    labels = " ".join(table.game.presentation.labels.values())
+    # the game's own words: its labels and the cards' printed texts (a Wall's text names the Bridge)
+    labels = " ".join([*table.game.presentation.labels.values(), *(c.text for c in table.game.components)])
     words = set(re.findall(r"[\w-]+", text))
     for name in only_hidden_names(table, seat):
         if re.search(rf"\b{re.escape(name)}\b", labels):
-            continue  # the name is also a word of the game's own labels (e.g. an action named after a card)
+            continue  # the name is also a word of the game's own (an action or a card's text names a card)
         if " " not in name and name not in words:
             continue
         found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)

@@ -2,7 +2,7 @@
 
 Screenshots (artefacts/screenshots/): porta-nigra-start, -middle, -end; glory-to-rome-turn-N and
 -after; hot-seat-Ann, hot-seat-Bob; history-past; why-not; reload-diverged, reload-broken;
-scenario-start.
+scenario-start, scenario-error; link-seat-Bob, link-spectator; phone-glory-to-rome and -log (390 px).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from conftest import ROOT, Served, assert_no_hidden_in_json, assert_page_shows_only_its_seat, shot
 
+from tabula.interpreter.run.knowledge import hidden_from
+from tabula.play.board import SPECTATOR
 from tabula.serve import app as app_module
 
 # every test drives a headless Chromium through whole turns: seconds each, a minute in all
@@ -26,7 +28,7 @@ CHOICES = "#decision button.choice:not([disabled])"
 
 
 def open_seat(page: Any, served: Served, seat: int = 0) -> None:
-    page.goto(f"{served.url}#seat={seat}")
+    page.goto(served.link(seat))
     page.wait_for_selector("#you .panel-head h2")
 
 
@@ -108,6 +110,13 @@ def test_glory_to_rome_turns_by_clicks(page: Any, serve: Any) -> None:
         play_by_clicks(page, served, 0, 1, seed=rnd_seed)
         rnd_seed += 1
     shot(page, "glory-to-rome-after")
+    printed = {c.name: c.text for c in served.table.game.components if c.text}
+    faces = page.eval_on_selector_all(
+        ".card[data-name] > .text", "els => els.map(e => [e.parentElement.dataset.name, e.textContent])"
+    )
+    with_text = [(name, text) for name, text in faces if name in printed]
+    assert with_text, "some building is face up"
+    assert all(text.startswith(printed[name]) for name, text in with_text), with_text[:3]
     assert len(turns_seen) >= 4, turns_seen
     buildings = page.locator('#you .row[data-name="buildings"] .card')
     assert buildings.count() == len(served.table.state["z"][served.table.game.zones["buildings"].index(0)])
@@ -190,13 +199,18 @@ def test_save_and_load_through_the_page(page: Any, serve: Any, tmp_path: Path) -
     assert served.table.hashes == hashes
 
 
-def test_live_reload_shows_divergence_and_broken_files(
-    page: Any, serve: Any, tmp_path: Path, monkeypatch: Any
-) -> None:
+def served_copy(serve: Any, tmp_path: Path, monkeypatch: Any) -> tuple[Served, Path]:
+    """High Card served from a copy of its folder (Ann against a bot), its files watched at every poll."""
     monkeypatch.setattr(app_module, "WATCH_EVERY", 0.0)
     game = tmp_path / "high-card"
     shutil.copytree(ROOT / "gamedefs" / "high-card", game)
-    served = serve(str(game), [("Ann", "human"), ("Bob", "random")], seed=3)
+    return serve(str(game), [("Ann", "human"), ("Bob", "random")], seed=3), game
+
+
+def test_live_reload_shows_divergence_and_broken_files(
+    page: Any, serve: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    served, game = served_copy(serve, tmp_path, monkeypatch)
     open_seat(page, served)
     play_by_clicks(page, served, 0, 2)
     flow = game / "flow.yaml"
@@ -246,3 +260,108 @@ def test_new_game_dialog_with_bots_only(page: Any, serve: Any) -> None:
     page.wait_for_selector("#final table.scores")
     assert served.table.over and len(served.table.seats) == 3 and served.table.start.seed == 12
     assert page.locator("#seats .seat").count() == 3
+
+
+def test_a_seats_link_shows_that_seat_only_and_a_spectators_link_no_hand(page: Any, serve: Any) -> None:
+    served = serve("high-card", [("Ann", "human"), ("Bob", "human")], seed=3)
+    page.goto(served.link(token=served.keys.seats[1]))
+    page.wait_for_selector("#you .panel-head h2")
+    assert page.inner_text("#you .panel-head h2") == "You (Bob)"
+    assert page.locator('#seats .seat[data-seat="0"]').is_disabled()
+    for tool in ("#save", "#load", "#open-scenario", "#export", "#open-new", "#open-links"):
+        assert page.locator(tool).is_hidden(), tool
+    assert page.locator(CHOICES).count() == 0  # Ann decides first
+    assert_page_shows_only_its_seat(page, served.table, 1)
+    shot(page, "link-seat-Bob", full=False)
+    page.goto("about:blank")
+    page.goto(served.link(token=served.keys.spectator))
+    page.wait_for_selector("#others .panel-head h2")
+    assert page.locator("#you").is_hidden() and "spectator" in page.title()
+    g = served.table.game
+    secret = {g.components[c].key for c in hidden_from(g, served.table.state, SPECTATOR)}
+    shown = page.eval_on_selector_all(".card[data-key]", "els => els.map(e => e.dataset.key)")
+    assert secret and not secret & set(shown) and not any(k in page.content() for k in secret if len(k) > 2)
+    assert page.locator('#others .row[data-name="hand"] .card.back').count() == 2
+    assert page.locator("#why").is_hidden() and page.locator("#undo").is_hidden()
+    shot(page, "link-spectator", full=False)
+    page.goto("about:blank")
+    page.goto(served.url)
+    page.wait_for_selector("#message:not([hidden])")
+    assert "secret link" in page.inner_text("#message")
+
+
+def test_a_phone_reaches_the_decision_log_and_why_not_first(browser: Any, serve: Any) -> None:
+    served = serve(
+        "glory-to-rome",
+        [("P1", "human"), ("P2", "random"), ("P3", "random")],
+        seed=4,
+        surrender_allowed=False,
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    try:
+        phone.goto(served.link(0))
+        phone.wait_for_selector(CHOICES)
+        for n in range(12):  # a few turns in: a longer board, a longer log
+            buttons = phone.locator(CHOICES)
+            if buttons.count() == 0:
+                break
+            before = len(served.table.choices)
+            buttons.nth(n % buttons.count()).click()
+            phone.wait_for_function(
+                "n => !document.querySelector('#history-label').textContent.startsWith(n + ' ')",
+                arg=str(before),
+            )
+            phone.wait_for_selector(CHOICES)
+        box = phone.locator("#decision").bounding_box()
+        assert box is not None and box["y"] < 844 * 0.6, box  # the decision on the first screen
+        log, why, board = (phone.locator(s).bounding_box() for s in ("#log", "#why", "#you"))
+        assert log and why and board and log["y"] < board["y"] and why["y"] < board["y"]
+        shot(phone, "phone-glory-to-rome", full=False)
+        phone.click("#jump a[href='#log']")
+        phone.wait_for_function("() => document.querySelector('#log').getBoundingClientRect().top < 200")
+        shot(phone, "phone-glory-to-rome-log", full=False)
+        width = phone.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 400, f"the page is {width} px wide on a 390 px phone"
+    finally:
+        context.close()
+
+
+def test_stale_answers_and_reports_clear_when_the_position_moves(
+    page: Any, serve: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    served, game = served_copy(serve, tmp_path, monkeypatch)
+    open_seat(page, served)
+    page.select_option("#why-action", "play")
+    page.click("#why-form button")
+    page.wait_for_function("() => document.querySelector('#why-answer').textContent.length > 0")
+    presentation = game / "presentation.yaml"
+    presentation.write_text(presentation.read_text().replace("tricks won", "tricks taken"))
+    page.wait_for_selector("#report:not([hidden])", timeout=10_000)
+    click_choice(page, served, 0, page.locator(CHOICES).first.get_attribute("data-choice"))
+    page.wait_for_selector("#report", state="hidden")
+    assert page.inner_text("#why-answer") == ""
+
+
+def test_scenarios_of_a_game_served_from_a_folder_and_their_errors_in_the_dialog(
+    page: Any, serve: Any, tmp_path: Path
+) -> None:
+    game = tmp_path / "porta-nigra"
+    shutil.copytree(ROOT / "gamedefs" / "porta-nigra", game)
+    served = serve(str(game), [("Red", "human"), ("Green", "random")], seed=1)
+    open_seat(page, served)
+    page.click("#open-scenario")
+    page.click("#scenario-list button:has-text('pn-e03a-move-two-quarters-buy-black.yaml')")
+    page.wait_for_function(
+        "() => document.querySelector('#history-label').textContent.includes('scenario pn-e03a')"
+    )
+    assert Path(served.table.game.folder).resolve() == game.resolve()
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(
+        "scenario: broken\ngame: porta-nigra\nplayers: [A, B]\nseed: 1\ngiven: {zones: {nowhere: []}}\n"
+    )
+    page.click("#open-scenario")
+    page.set_input_files("#scenario-file", str(broken))
+    page.wait_for_selector("#scenario-error:not([hidden])")
+    assert page.locator("#scenario-dialog").is_visible() and "nowhere" in page.inner_text("#scenario-error")
+    shot(page, "scenario-error", full=False)

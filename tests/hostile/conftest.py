@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-collect_ignore = ["base", "games", "packs", "saves", "scenarios"]
+collect_ignore = ["base", "games", "packs", "requests", "saves", "scenarios"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

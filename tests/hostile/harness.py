@@ -13,6 +13,7 @@ its output (`RAW_TERMINAL`), and the expected code in its output.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import resource
@@ -24,6 +25,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -32,7 +34,8 @@ RUN_DIR.mkdir(exist_ok=True)
 MEMORY = 1 << 30  # 1 GiB of address space beyond what the forked child already maps
 CPU_SECONDS = 2.0
 WALL = 60.0  # a hang guard only: a busy machine may be slow, so the limit that counts is CPU time
-COMMANDS = ("check", "verify", "simulate", "variants", "load-save", "cli")
+COMMANDS = ("check", "verify", "simulate", "variants", "load-save", "cli", "serve")
+SECRET_FILES = (Path("/etc/passwd"), Path("/proc/self/environ"))  # no answer of `serve` may quote them
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,70 @@ def load_save(path: str) -> int:
     return 0
 
 
+def serve_request(path: str) -> int:
+    """`serve`: one request to `tabula serve` of the corpus's base game (requests/*.json: method,
+    path, who sends it, headers, and a body: `json`, `text`, `repeat` [before, unit, times, after]
+    or `save` (the table's own save with dotted keys replaced)). Prints `HTTP [status] answer`:
+    0 for a 2xx answer, 1 for a refusal, 3 when the answer quotes a line of a secret file."""
+    from fastapi.testclient import TestClient
+
+    from tabula.serve.access import TOKEN_HEADER
+    from tabula.serve.app import create_app
+    from tabula.serve.model import GameSpec, SeatSpec
+    from tabula.serve.table import Table
+
+    probe = json.loads((REPO / path).read_text(encoding="utf-8"))
+    table = Table(GameSpec(str(HERE / "base")), [SeatSpec("Ann"), SeatSpec("Bob")], 1)
+    app = create_app(table)
+    keys = app.state.keys
+    token = {"host": keys.host, "seat0": keys.seats[0], "seat1": keys.seats[1], "spectator": keys.spectator}
+    who = token.get(probe.get("as", "host"))
+    headers = {"Content-Type": "application/json", **({TOKEN_HEADER: who} if who else {})}
+    client = TestClient(app, base_url="http://127.0.0.1:8765", headers=headers)
+    answer = client.request(
+        probe.get("method", "POST"),
+        probe["path"],
+        content=_probe_body(probe, client, keys.host),
+        headers=probe.get("headers"),
+    )
+    print(f"HTTP [{answer.status_code}] {answer.text[:2000]}")
+    if any(line in answer.text for line in _secret_lines()):
+        print("the answer quotes a line of a file outside the game's folder", file=sys.stderr)
+        return 3
+    return 0 if answer.status_code < 300 else 1
+
+
+def _probe_body(probe: dict[str, Any], client: Any, host: str) -> bytes | None:
+    if "json" in probe:
+        return json.dumps(probe["json"]).encode()
+    if "text" in probe:
+        return str(probe["text"]).encode("utf-8")
+    if "repeat" in probe:
+        before, unit, times, after = probe["repeat"]
+        return (before + unit * times + after).encode("utf-8")
+    if "save" in probe:
+        save = client.get("/api/save", headers={"X-Tabula-Token": host}).json()
+        for dotted, value in probe["save"].items():
+            *parents, last = dotted.split(".")
+            target = save
+            for key in parents:
+                target = target[key]
+            target[last] = value
+        return json.dumps(save).encode()
+    return None
+
+
+def _secret_lines() -> list[str]:
+    lines: list[str] = []
+    for f in SECRET_FILES:
+        try:
+            text = f.read_bytes().replace(b"\0", b"\n").decode("utf-8", "replace")
+        except OSError:
+            continue
+        lines += [line for line in text.splitlines() if len(line.strip()) >= 6]
+    return lines
+
+
 def mapped_bytes() -> int:
     """The address space this process maps now (Linux's VmSize; 0 where /proc is absent)."""
     try:
@@ -122,6 +189,8 @@ def _child(case: Case, out: str, err: str) -> None:
         runner: Callable[[], int]
         if case.command == "load-save":
             runner = lambda: load_save(case.argv()[1])  # noqa: E731
+        elif case.command == "serve":
+            runner = lambda: serve_request(case.argv()[1])  # noqa: E731
         else:
             from tabula.cli.main import main
 
@@ -150,6 +219,9 @@ def warm_up() -> None:
         named(command.run)
     _parser()
     load_game(HERE / "base")
+    import fastapi.testclient  # noqa: F401 - `serve` cases: the web application and its client
+
+    import tabula.serve.app  # noqa: F401
 
 
 def run_case(case: Case) -> Outcome:

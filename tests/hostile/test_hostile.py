@@ -26,7 +26,7 @@ def test_the_corpus_has_at_least_50_cases_of_each_kind_listed_once() -> None:
     assert len(CASES) >= 50
     assert len({case.id for case in CASES}) == len(CASES)
     kinds = {case.path.split("/")[0] for case in CASES}
-    assert {"games", "scenarios", "saves"} <= kinds
+    assert {"games", "scenarios", "saves", "requests"} <= kinds
 
 
 def test_every_file_of_the_corpus_is_a_listed_case() -> None:
@@ -34,6 +34,7 @@ def test_every_file_of_the_corpus_is_a_listed_case() -> None:
     on_disk = {f"games/{p.name}" for p in (HERE / "games").iterdir()}
     on_disk |= {f"scenarios/{p.name}" for p in (HERE / "scenarios").glob("*.yaml")}
     on_disk |= {f"saves/{p.name}" for p in (HERE / "saves").glob("*.json")}
+    on_disk |= {f"requests/{p.name}" for p in (HERE / "requests").glob("*.json")}
     assert sorted(on_disk - listed) == [], "files of the corpus that CASES.txt does not list"
     assert sorted(p for p in listed - on_disk if "/" in p) == [], "cases whose file is missing"
 
@@ -85,7 +86,7 @@ def sample() -> list[Case]:
     """Two cases of each command (and each save code is covered by the forked runs above)."""
     picked: dict[str, list[Case]] = {}
     for case in CASES:
-        if case.command != "load-save":
+        if case.command not in ("load-save", "serve"):
             picked.setdefault(case.command, []).append(case)
     return [case for cases in picked.values() for case in cases[:2]]
 

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from fastapi.testclient import TestClient
 from tabula.interpreter.run.knowledge import hidden_from
 from tabula.interpreter.scenarios import run_scenario_file
 from tabula.serve import app as app_module
+from tabula.serve.access import TOKEN_HEADER
 from tabula.serve.app import create_app
 from tabula.serve.bots import pick
 from tabula.serve.model import GameSpec, SeatSpec
@@ -37,7 +39,20 @@ def client(
     game: str, seats: list[tuple[str, str]], seed: int = 3, **options: Any
 ) -> tuple[Table, TestClient]:
     table = Table(GameSpec(game, options=options), [SeatSpec(n, k) for n, k in seats], seed)
-    return table, TestClient(create_app(table))
+    return table, host_client(table)
+
+
+def host_client(table: Table) -> TestClient:
+    """A client of `table`'s app holding the host's link (every seat, every tool)."""
+    app = create_app(table)
+    headers = {TOKEN_HEADER: app.state.keys.host, "Content-Type": "application/json"}
+    return TestClient(app, base_url="http://127.0.0.1:8765", headers=headers)
+
+
+def now(c: TestClient, seat: int = 0) -> int:
+    """The number of decisions made, as the page of `seat` last read it (sent with a choice)."""
+    decisions: int = c.get(f"/api/seat/{seat}").json()["decisions"]
+    return decisions
 
 
 def hidden_keys(table: Table, seat: int) -> list[str]:
@@ -61,7 +76,10 @@ def play_to_end(table: Table, c: TestClient, seat: int, limit: int = 2000) -> in
         if dec is None:
             return moves
         assert dec["mine"] and dec["choices"], dec
-        r = c.post(f"/api/seat/{seat}/choose", json={"choice": rnd.choice(dec["choices"])["id"]})
+        r = c.post(
+            f"/api/seat/{seat}/choose",
+            json={"decision": now(c, seat), "choice": rnd.choice(dec["choices"])["id"]},
+        )
         assert r.status_code == 200, r.text
         assert_nothing_hidden(table, seat, r.text)
         moves += 1
@@ -116,12 +134,15 @@ def test_bots_pick_legal_choices_from_their_view() -> None:
 def test_refusals_say_why() -> None:
     _, c = client("high-card", [("Ann", "human"), ("Bob", "human")])
     cases = [
-        (c.post("/api/seat/1/choose", json={"choice": "play:S6"}), "it is Ann's decision, not yours"),
         (
-            c.post("/api/seat/0/choose", json={"choice": "play:H9"}),
+            c.post("/api/seat/1/choose", json={"decision": now(c, 1), "choice": "play:S6"}),
+            "it is Ann's decision, not yours",
+        ),
+        (
+            c.post("/api/seat/0/choose", json={"decision": now(c), "choice": "play:H9"}),
             "not possible: 'play' is not possible now",
         ),
-        (c.post("/api/seat/0/choose", json={"pick": 1}), 'send {"choice": "<choice id>"}'),
+        (c.post("/api/seat/0/choose", json={"pick": 1}), 'send {"choice": "<choice id>", "decision"'),
         (c.post("/api/seat/0/choose", content=b"{nope"), "the request is not JSON"),
         (c.get("/api/seat/7"), "there is no seat 7 (seats 0-1)"),
         (c.post("/api/seat/0/undo"), "you have made no decision to take back"),
@@ -145,7 +166,10 @@ def test_refusals_say_why() -> None:
     )
     bot_table, bc = client("high-card", [("Ann", "human"), ("Bob", "random")])
     bot_table.seats[0].kind = "random"
-    assert "played by a bot" in bc.post("/api/seat/0/choose", json={"choice": "play:S6"}).json()["error"]
+    assert (
+        "played by a bot"
+        in bc.post("/api/seat/0/choose", json={"decision": now(bc), "choice": "play:S6"}).json()["error"]
+    )
 
 
 def test_why_not_answers_on_what_the_seat_knows() -> None:
@@ -154,7 +178,10 @@ def test_why_not_answers_on_what_the_seat_knows() -> None:
     assert "'recruit' is not offered at this point" in answer
     c.post(
         "/api/seat/0/choose",
-        json={"choice": c.get("/api/seat/0").json()["board"]["decision"]["choices"][0]["id"]},
+        json={
+            "decision": now(c),
+            "choice": c.get("/api/seat/0").json()["board"]["decision"]["choices"][0]["id"],
+        },
     )
     assert "influence(me)" in c.get("/api/seat/0/why", params={"action": "recruit"}).json()["text"]
 
@@ -165,7 +192,7 @@ def test_why_not_answers_on_what_the_seat_knows() -> None:
 def test_undo_goes_back_to_the_seats_last_decision() -> None:
     table, c = client("high-card", [("Ann", "human"), ("Bob", "random")])
     first = c.get("/api/seat/0").json()
-    c.post("/api/seat/0/choose", json={"choice": "play:S6"})
+    c.post("/api/seat/0/choose", json={"decision": now(c), "choice": "play:S6"})
     after = c.get("/api/seat/0").json()
     assert after["decisions"] == 2  # Ann's, then the bot's
     back = c.post("/api/seat/0/undo").json()
@@ -176,9 +203,11 @@ def test_undo_goes_back_to_the_seats_last_decision() -> None:
 def test_the_history_shows_each_earlier_position() -> None:
     table, c = client("high-card", [("Ann", "human"), ("Bob", "random")])
     for choice in ("play:S6", "play:S4"):
-        c.post("/api/seat/0/choose", json={"choice": choice})
-    now = c.get("/api/seat/0").json()
-    assert now["live"] and now["decisions"] == len(table.choices) == 5  # Ann, Bob, Bob (he won), Ann, Bob
+        c.post("/api/seat/0/choose", json={"decision": now(c), "choice": choice})
+    latest = c.get("/api/seat/0").json()
+    assert (
+        latest["live"] and latest["decisions"] == len(table.choices) == 5
+    )  # Ann, Bob, Bob (he won), Ann, Bob
     start = c.get("/api/seat/0", params={"at": 0}).json()
     assert not start["live"] and start["at"] == 0
     assert [card["name"] for card in start["board"]["you"]["sections"][1]["lines"][0]["cards"]] == [
@@ -188,7 +217,7 @@ def test_the_history_shows_each_earlier_position() -> None:
         "C1",
         "S1",
     ]
-    assert len(start["log"]) < len(c.get("/api/seat/0", params={"at": 2}).json()["log"]) < len(now["log"])
+    assert len(start["log"]) < len(c.get("/api/seat/0", params={"at": 2}).json()["log"]) < len(latest["log"])
     assert c.get("/api/seat/0", params={"at": 99}).json()["live"]
 
 
@@ -198,7 +227,7 @@ def test_save_and_load_replay_the_same_game() -> None:
     rnd = random.Random(2)
     for _ in range(25):
         dec = c.get("/api/seat/0").json()["board"]["decision"]
-        c.post("/api/seat/0/choose", json={"choice": rnd.choice(dec["choices"])["id"]})
+        c.post("/api/seat/0/choose", json={"decision": now(c), "choice": rnd.choice(dec["choices"])["id"]})
     save = c.get("/api/save")
     assert save.headers["content-disposition"].startswith("attachment;")
     data = json.loads(save.text)
@@ -211,7 +240,7 @@ def test_save_and_load_replay_the_same_game() -> None:
     refused = hcc.post("/api/load", json=data)
     assert (
         refused.status_code == 400
-        and "this is a save of Porta Nigra, not of High Card" in refused.json()["error"]
+        and "this is a save of porta-nigra, not of high-card" in refused.json()["error"]
     )
     assert hc.choices == []
     data["choices"][3] = "no-such-choice"
@@ -246,7 +275,9 @@ def test_an_exported_position_runs_as_a_scenario_with_the_same_position() -> Non
         rnd = random.Random(4)
         for _ in range(12):
             dec = c.get("/api/seat/0").json()["board"]["decision"]
-            c.post("/api/seat/0/choose", json={"choice": rnd.choice(dec["choices"])["id"]})
+            c.post(
+                "/api/seat/0/choose", json={"decision": now(c), "choice": rnd.choice(dec["choices"])["id"]}
+            )
         assert_same_position(table, c.get("/api/export").text)
 
 
@@ -298,9 +329,9 @@ def edit(path: Path, old: str, new: str) -> None:
 def test_live_reload_replays_and_reports(game_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app_module, "WATCH_EVERY", 0.0)
     table = Table(GameSpec(str(game_copy)), [SeatSpec("Ann"), SeatSpec("Bob", "random")], 3)
-    c = TestClient(create_app(table))
+    c = host_client(table)
     for choice in ("play:S6", "play:S4"):
-        c.post("/api/seat/0/choose", json={"choice": choice})
+        c.post("/api/seat/0/choose", json={"decision": now(c), "choice": choice})
 
     def reloaded() -> dict[str, Any]:
         time.sleep(0.01)
@@ -327,7 +358,9 @@ def test_live_reload_replays_and_reports(game_copy: Path, monkeypatch: pytest.Mo
     report = reloaded()
     assert report["kind"] == "broken" and "still playing the old rules" in report["message"]
     assert f"{game_copy / 'flow.yaml'}:" in report["detail"] and "error[" in report["detail"]
-    assert c.post("/api/seat/0/choose", json={"choice": "play:C1"}).status_code == 200  # still playable
+    assert (
+        c.post("/api/seat/0/choose", json={"decision": now(c), "choice": "play:C1"}).status_code == 200
+    )  # still playable
 
     edit(game_copy / "flow.yaml", "gain 2 trick(winner)", "gain 1 tricks(winner)")
     edit(
@@ -382,14 +415,28 @@ def test_the_serve_command_serves_the_page() -> None:
         assert first.startswith(
             f"High Card at http://127.0.0.1:{port}/ (seats: North human, East random, South random"
         )
+        links = [proc.stdout.readline().strip() for _ in range(3)]  # the host, North, the spectators
+        assert [line.split(": ", 1)[0] for line in links] == ["you (the host)", "North", "spectators"]
+        host_link = links[0].split(": ", 1)[1]
+        assert host_link.startswith(f"http://127.0.0.1:{port}/#token=")
+        token = host_link.split("#token=", 1)[1]
+        info = None
         for _ in range(100):
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=2) as r:
+                ask = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/info", headers={TOKEN_HEADER: token}
+                )
+                with urllib.request.urlopen(ask, timeout=2) as r:
                     info = json.loads(r.read())
                 break
+            except urllib.error.HTTPError:
+                raise
             except OSError:
                 time.sleep(0.1)
-        assert info["name"] == "High Card"
+        assert info is not None and info["name"] == "High Card" and info["you"]["role"] == "host"
+        with pytest.raises(urllib.error.HTTPError) as refused:  # no token: no game
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=2)
+        assert refused.value.code == 401
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
             assert b"<title>Tabula</title>" in r.read()
     finally:
@@ -415,3 +462,44 @@ def test_serve_refuses_bad_arguments(args: list[str], message: str) -> None:  # 
         timeout=60,
     )
     assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr
+
+
+def test_serving_every_interface_warns_and_prints_the_links(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    import uvicorn
+
+    from tabula.serve.command import run_serve, serve_arguments
+
+    served: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.update(app=app, **kw))
+    parser = argparse.ArgumentParser()
+    serve_arguments(parser)
+    args = parser.parse_args(["high-card", "--host", "0.0.0.0", "--seats", "human,human", "--seed", "1"])
+    args.variant, args.expansions, args.option = None, [], []  # the rules' options, as the CLI adds them
+    assert run_serve(args) == 0
+    out, err = capsys.readouterr()
+    assert "warning: listening on 0.0.0.0" in err and "secret links" in err
+    links = [line.strip() for line in out.splitlines()[1:]]
+    assert [line.split(": ", 1)[0] for line in links] == ["you (the host)", "North", "East", "spectators"]
+    tokens = {line.split("#token=", 1)[1] for line in links}
+    assert len(tokens) == 4 and all(len(t) >= 32 for t in tokens)
+    assert served["host"] == "0.0.0.0"
+    c = TestClient(served["app"], base_url="http://192.168.1.5:8765")
+    assert c.get("/api/seat/0").status_code == 401  # every interface, and still no game without a link
+
+
+def test_a_game_served_from_a_folder_starts_from_its_scenarios(tmp_path: Path) -> None:
+    folder = tmp_path / "porta-nigra"
+    shutil.copytree(ROOT / "gamedefs" / "porta-nigra", folder)
+    table, c = client(str(folder), [("Red", "human"), ("Green", "random")])
+    answer = c.post("/api/scenario", json={"path": "scenarios/pn-e03a-move-two-quarters-buy-black.yaml"})
+    assert answer.status_code == 200, answer.text  # its game: names the bundled porta-nigra
+    assert Path(table.game.folder).resolve() == folder.resolve()
+    assert table.start.scenario is not None and Path(table.start.scenario).is_relative_to(folder)
+    broken = "scenario: broken\ngame: porta-nigra\nplayers: [A, B]\nseed: 1\ngiven: {zones: {nowhere: []}}\n"
+    refused = c.post("/api/scenario", json={"text": broken, "name": "mine.yaml"})
+    assert refused.status_code == 400 and refused.json()["error"].startswith("mine.yaml:5:"), refused.text
+    assert "tabula-serve-" not in refused.json()["error"]  # the server's copy is not named

@@ -20,10 +20,12 @@ from tabula.interpreter.base.types import COMP, INT
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.load.positions import GameSource
 from tabula.interpreter.model.game import CompiledGame, ZoneLayout
-from tabula.interpreter.model.view import HIDDEN
+from tabula.interpreter.model.view import HIDDEN, view
 from tabula.interpreter.run.knowledge import State, seat_states
 
 View = dict[str, Any]
+SPECTATOR = -2
+"""The viewer of a spectator's board: no seat, so only what every seat may see (no hand, no options)."""
 
 
 @dataclass
@@ -158,7 +160,7 @@ class _Builder:
         self.engine = engine
         self.g = engine.game
         self.pres = presentation_of(self.g)
-        self.view: View = engine.view(st, viewer)
+        self.view: View = view(self.g, st, SPECTATOR) if viewer == SPECTATOR else engine.view(st, viewer)
         self.states = seat_states(self.g, st, viewer)
         self.viewer = viewer
         self.names: list[str] = self.view["names"]
@@ -195,7 +197,9 @@ class _Builder:
                 if self.note(shown, comp.name).strip():
                     tint = pres.seat_colour(shown.player) if shown.player is not None else None
                     badges.append(Badge(shown.text, tint))
-        return Card(comp.name, comp.key, title, colour, badges, text)
+        return Card(
+            comp.name, comp.key, title, colour, badges, face_text(comp.text or comp.props.get("text"), text)
+        )
 
     # -- rows
     def zone_index(self, name: str, player: int | None) -> int:
@@ -413,12 +417,13 @@ class _Builder:
         ]
         table = Panel("Table", None, None, "", self.sections(self.pres.table, None))
         others = [self.panel(p) for p in range(len(self.names)) if p != self.viewer]
+        you = self.panel(self.viewer) if self.viewer != SPECTATOR else Panel("Spectator", None, None, "", [])
         return Board(
             title,
             status_line(self.g, view),
             self.viewer,
             seats,
-            self.panel(self.viewer),
+            you,
             table,
             others,
             self.decision(),
@@ -428,7 +433,7 @@ class _Builder:
 
 
 def build_board(engine: Engine, st: State, viewer: int, title: str = "") -> Board:
-    """The board `viewer` sees in state `st`."""
+    """The board `viewer` (a seat, or SPECTATOR: the public view) sees in state `st`."""
     return _Builder(engine, st, viewer).build(title or engine.game.name)
 
 
@@ -455,6 +460,18 @@ def zone_summary(cards: list[Card], layout: ZoneLayout) -> str:
             else:
                 groups.append([label, 1])
     return ", ".join(label if n == 1 else f"{label} x{n}" for label, n in groups)
+
+
+def face_text(own: Any, shown: str) -> str:
+    """A card's text: its own `text` (what the card says), then what the game's template shows
+    besides (a template never hides the card's words)."""
+    words = own.strip() if isinstance(own, str) else ""
+    shown = shown.strip()
+    if not words or words == shown:
+        return shown
+    if not shown or words in shown:
+        return shown or words
+    return f"{words}\n{shown}"
 
 
 def merge_hidden(cards: list[Card]) -> list[Card]:

@@ -38,6 +38,7 @@ from tabula.play.screen import (
     HEIGHT,
     WIDTH,
     Look,
+    Numbering,
     board_lines,
     choice_lines,
     decision_screen,
@@ -122,6 +123,7 @@ class Session:
     log: list[dict[str, Any]] = field(default_factory=list)
     shown: int = 0
     opponent: Any = None  # the bot playing every other seat (tabula.bots.spec), from --bot
+    numbering: Numbering = field(default_factory=Numbering)  # the choices' numbers, kept while offered
 
     @property
     def game(self) -> CompiledGame:
@@ -139,9 +141,9 @@ class Session:
 
     def draw(self) -> None:
         self.term.clear()
-        self.term.lines(
-            decision_screen(self.board(), self.new_lines(), self.game.name, self.term.look, self.seed)
-        )
+        numbers = self.numbering.number(self.engine.legal_ids(self.state))
+        board, look = self.board(), self.term.look
+        self.term.lines(decision_screen(board, self.new_lines(), self.game.name, look, self.seed, numbers))
 
 
 def player_names(args: argparse.Namespace, game: CompiledGame) -> int | list[str]:
@@ -190,21 +192,30 @@ def explain(s: Session, name: str) -> None:
 def choose(s: Session, text: str) -> bool:
     """Apply a number or a choice id; False (with the reason shown) when it is not a legal choice."""
     choice: str | int = text
-    count = len(s.engine.legal_ids(s.state))
+    numbers = s.numbering.number(s.engine.legal_ids(s.state))
+    shown = numbers_text(sorted(numbers.values()))
     if text.isdigit() and not text.isascii():
-        s.term.show(f"'{text}' is not a number this game reads: type 1-{count} with the digits 0-9")
+        s.term.show(f"'{text}' is not a number this game reads: type {shown} with the digits 0-9")
         return False
     if text.isdigit():
-        choice = int(text) - 1
-        if not 0 <= choice < count:
-            s.term.show(f"no choice numbered {text}; pick 1-{count}")
+        found = s.numbering.choice(int(text[:9]))
+        if found is None:
+            s.term.show(f"no choice numbered {text[:9]}; pick {shown}")
             return False
+        choice = found
     try:
         s.engine.apply_inplace(s.state, choice, s.log)
     except IllegalChoice as err:
         s.term.show(f"not possible: {err.reason}")
         return False
     return True
+
+
+def numbers_text(numbers: list[int]) -> str:
+    """`1-5`, or the numbers themselves when some are free (`1, 2, 4`)."""
+    if numbers == list(range(1, len(numbers) + 1)):
+        return f"1-{len(numbers)}"
+    return ", ".join(str(n) for n in numbers[:12]) + (" ..." if len(numbers) > 12 else "")
 
 
 def show(s: Session, name: str) -> None:
@@ -232,7 +243,8 @@ def command(s: Session, line: str) -> bool | None:
         show(s, rest.strip())
     elif word == "choices":
         dec = s.board().decision
-        s.term.lines(choice_lines(dec.choices if dec else [], s.term.look.width))
+        numbers = s.numbering.number(s.engine.legal_ids(s.state))
+        s.term.lines(choice_lines(dec.choices if dec else [], s.term.look.width, None, numbers))
     elif line:
         return choose(s, line)
     return False

@@ -254,25 +254,49 @@ def fit(text: Text, width: int) -> Text:
     return out
 
 
-def choice_cell(index: int, choice: Choice, label: bool = True) -> Text:
+def choice_cell(index: int, choice: Choice) -> Text:
+    """`12) use:buy_red (use buy red)`: the number, the id, and the game's label when it has one
+    (a cell too narrow for its column is cut at its end: the number and id first)."""
     out = Text(f"{index:>2}) ", style="cyan")
     out.append(choice.id, style="bold")
-    if label and choice.given and choice.label != choice.id:
+    if choice.given and choice.label != choice.id:
         out.append(f" ({choice.label})", style="dim")
     return out
 
 
-def choice_lines(choices: list[Choice], width: int, rows: int | None = None) -> list[Text]:
-    """The numbered choices in columns, with the game's labels when they fit; with `rows`, at most
-    that many lines (the last says how many more)."""
-    with_labels = _choice_lines(choices, width, None, True)
-    if rows is None or len(with_labels) <= rows:
-        return with_labels
-    return _choice_lines(choices, width, rows, False)
+class Numbering:
+    """Stable numbers for the choices of successive decisions: a choice offered again keeps its
+    number (a window whose actions are offered turn after turn reads the same), a new one takes the
+    smallest free number; a decision that offers none of the last one's choices numbers from 1."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+
+    def number(self, ids: list[str]) -> dict[str, int]:
+        kept = {i: n for i, n in self.numbers.items() if i in ids}
+        if not kept:
+            self.numbers = {i: n for n, i in enumerate(ids, 1)}
+            return self.numbers
+        free = (n for n in range(1, len(ids) + len(kept) + 1) if n not in kept.values())
+        self.numbers = {i: kept[i] if i in kept else next(free) for i in ids}
+        return self.numbers
+
+    def choice(self, number: int) -> str | None:
+        """The choice id of `number`, if one has it."""
+        return next((i for i, n in self.numbers.items() if n == number), None)
 
 
-def _choice_lines(choices: list[Choice], width: int, rows: int | None, label: bool) -> list[Text]:
-    cells = [choice_cell(i, c, label) for i, c in enumerate(choices, 1)]
+def choice_lines(
+    choices: list[Choice], width: int, rows: int | None = None, numbers: dict[str, int] | None = None
+) -> list[Text]:
+    """The numbered choices in columns, each with the game's label (cut to its column when it does
+    not fit, never dropped); with `rows`, at most that many lines (the last says how many more).
+    `numbers` gives each choice its number (Numbering); by default 1, 2, ..."""
+    return _choice_lines(choices, width, rows, numbers or {c.id: n for n, c in enumerate(choices, 1)})
+
+
+def _choice_lines(choices: list[Choice], width: int, rows: int | None, numbers: dict[str, int]) -> list[Text]:
+    cells = [choice_cell(numbers.get(c.id, i), c) for i, c in enumerate(choices, 1)]
     if not cells:
         return []
     cell = min(max(c.cell_len for c in cells) + 2, width)
@@ -304,27 +328,52 @@ def _choice_lines(choices: list[Choice], width: int, rows: int | None, label: bo
 # ------------------------------------------------------------------ screens
 
 
+def status_top(header: str, status: str, seed: int | None, width: int) -> Text:
+    """The first line: the game, its status and the seed; when it is too wide, the status is cut
+    (then the header), never the seed, which is what a bug report needs."""
+    tail = f" | seed {seed}" if seed is not None else ""
+    room = width - len(tail)
+    head = (
+        fit(Text(header, style="bold"), max(room // 2, 1))
+        if len(header) + 2 > room // 2
+        else Text(header, style="bold")
+    )
+    middle = fit(Text(f"  {status}", style="dim"), max(room - head.cell_len, 1))
+    return fit(head.append_text(middle).append(tail, style="dim"), width)
+
+
+def prompt_text(prompt: str) -> str:
+    """A prompt as the screen asks it: a colon after it, unless it ends in its own punctuation."""
+    text = (prompt or "choose").rstrip()
+    return text if text.endswith(("?", ":", "!", ".", "…")) else text + ":"
+
+
 def decision_screen(
-    board: Board, log: list[str], header: str, look: Look, seed: int | None = None
+    board: Board,
+    log: list[str],
+    header: str,
+    look: Look,
+    seed: int | None = None,
+    numbers: dict[str, int] | None = None,
 ) -> list[Text]:
     """The screen for a decision, at most `look.height - 1` lines (the last line is the input)."""
     width = look.width
-    status = board.status + (f" | seed {seed}" if seed is not None else "")
-    top = [fit(Text(header, style="bold").append(f"  {status}", style="dim"), width)]
+    top = [status_top(header, board.status, seed, width)]
     own = panel_lines(board.you, width, True, False, True)
     others = [fit(_summary_line(p), width) for p in board.others]
     table = table_lines(board, width)
     dec = board.decision
-    prompt = [fit(Text(dec.prompt or "choose", style="bold yellow").append(":"), width)] if dec else []
+    prompt = [fit(Text(prompt_text(dec.prompt), style="bold yellow"), width)] if dec else []
     choices = dec.choices if dec else []
+    numbers = numbers or {c.id: n for n, c in enumerate(choices, 1)}
     budget = look.height - 1 - len(top) - len(prompt)
     fixed = len(own) + len(others)
-    all_choices = _choice_lines(choices, width, None, False)
+    all_choices = _choice_lines(choices, width, None, numbers)
     log_lines = [fit(Text("  " + ln, style="dim"), width) for ln in log]
     # the choices first, then the table, then the log, in what is left
     room = budget - fixed
     choice_rows = max(min(len(all_choices), room - MIN_TABLE), MIN_CHOICE_ROWS)
-    shown_choices = choice_lines(choices, width, choice_rows)
+    shown_choices = choice_lines(choices, width, choice_rows, numbers)
     room -= len(shown_choices)
     table_rows = max(min(len(table), room - min(len(log_lines), 1)), 0)
     shown_table = table[:table_rows]
@@ -397,7 +446,7 @@ def _card_details(cards: list[Card]) -> list[Text]:
         if card.name != card.title:
             line.append(f" [{card.name}]", style="dim")
         if card.text:
-            line.append(": " + card.text)
+            line.append(": " + card.text.replace("\n", " · "))
         out.append(line)
     return out
 

@@ -7,7 +7,7 @@ import secrets
 import sys
 
 from tabula.common import CliError, options_dict
-from tabula.serve.bots import SEAT_KINDS
+from tabula.serve.bots import HUMAN, SEAT_KINDS
 from tabula.serve.model import GameSpec, TableError
 from tabula.serve.table import Table, seat_specs
 
@@ -40,21 +40,36 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve the game until interrupted."""
     import uvicorn
 
+    from tabula.serve.access import Keys
     from tabula.serve.app import create_app
 
     table = table_from_args(args)
-    url = f"http://{args.host}:{args.port}/"
+    keys = Keys(len(table.seats))
+    url = f"http://{_address(args.host)}:{args.port}/"
     print(
         f"{table.game.name} at {url} (seats: {', '.join(f'{s.name} {s.kind}' for s in table.seats)};"
         f" Ctrl-C stops)",
         flush=True,
     )
+    if not _loopback(args.host):
+        print(
+            f"tabula serve: warning: listening on {args.host}: anyone who can reach this machine can"
+            " open the page; only the secret links below let them in, so hand each one to its player only",
+            file=sys.stderr,
+            flush=True,
+        )
+    humans = {s.name for s in table.seats if s.kind == HUMAN}
+    for link in keys.links(url, [s.name for s in table.seats]):
+        if link["who"] in ("host", "spectators") or link["who"] in humans:
+            who = "you (the host)" if link["who"] == "host" else link["who"]
+            print(f"  {who}: {link['url']}", flush=True)
     if args.open:
         import webbrowser
 
-        webbrowser.open(url)
+        webbrowser.open(f"{url}#token={keys.host}")
+    allowed = frozenset(h.strip().lower().rstrip(".") for h in args.allow_host or [])
     try:
-        uvicorn.run(create_app(table), host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(create_app(table, allowed, keys), host=args.host, port=args.port, log_level="warning")
     except OSError as err:
         print(f"tabula serve: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
         return 1
@@ -75,3 +90,32 @@ def serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        help="another name the page may be opened by (localhost and IP addresses always may)",
+    )
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _address(host: str) -> str:
+    """The address to print for `host`: this machine's for 0.0.0.0 or ::, so a link works elsewhere."""
+    if host not in ("0.0.0.0", "::"):
+        return f"[{host}]" if ":" in host else host
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this picks the outgoing interface
+            return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"

@@ -18,6 +18,14 @@ from tabula.serve.bots import HUMAN, SEAT_KINDS
 class TableError(Exception):
     """A request the table refuses (not your decision, nothing to undo, a bad save file)."""
 
+    status = 400
+
+
+class StaleDecision(TableError):
+    """A choice made on a position the game has left (a double click, a second device)."""
+
+    status = 409
+
 
 @dataclass
 class SeatSpec:

@@ -8,7 +8,7 @@ the scenario's checks see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,14 +47,20 @@ class Start:
         return Start(seed, [str(n) for n in data.get("names") or []], str(scenario) if scenario else None)
 
 
-def _scenario(path: Path, game: CompiledGame | None = None) -> Run:
+def _scenario(path: Path, game: CompiledGame | None = None, folder: Path | None = None) -> Run:
     """A scenario file's (first) case run up to its `when` steps; `game`, when it is the scenario's
-    game (same folder and packs), is used instead of loading it again. Raises TableError when the
-    file cannot be read, AuthorError or GameRuntimeError when its position cannot be set up."""
+    game (same folder and packs), is used instead of loading it again. With `folder`, the case plays
+    the game of that folder whatever its `game:` names (a served table plays its own game: the file
+    is one of its folder or an upload, whose `game:` was written where the file was). Raises
+    TableError when the file cannot be read, AuthorError or GameRuntimeError when its position
+    cannot be set up."""
     loaded = load_cases(path)
     if loaded.error is not None or not loaded.cases:
         raise TableError(loaded.error or f"{path.name} holds no scenario")
-    run = Run(loaded.cases[0], None, (), game)
+    case = loaded.cases[0]
+    if folder is not None:
+        case = replace(case, spec=case.spec.model_copy(update={"game": str(folder.resolve())}))
+    run = Run(case, None, (), game)
     run.start()
     return run
 
@@ -62,7 +68,7 @@ def _scenario(path: Path, game: CompiledGame | None = None) -> Run:
 def begin(spec: GameSpec, game: CompiledGame, start: Start) -> tuple[CompiledGame, State, Log]:
     """The game, its first position and its log so far (raises AuthorError or GameRuntimeError)."""
     if start.scenario:
-        run = _scenario(Path(start.scenario))
+        run = _scenario(Path(start.scenario), None, spec.folder())
         return run.game, run.st, run.log
     log: Log = []
     state = Engine(game).new_game(list(start.names), start.seed, None, log)
@@ -70,14 +76,9 @@ def begin(spec: GameSpec, game: CompiledGame, start: Start) -> tuple[CompiledGam
 
 
 def scenario_start(path: Path, current: GameSpec) -> tuple[Start, GameSpec]:
-    """The start and the rules of a scenario file (raises AuthorError when it cannot run)."""
-    run = _scenario(path)
+    """The start and the rules of a scenario file, played on the served game whatever its `game:`
+    names (raises AuthorError or GameRuntimeError when it cannot run)."""
+    run = _scenario(path, None, current.folder())
     names = list(run.st["names"])
-    folder = Path(run.game.folder).resolve()
-    spec = GameSpec(str(folder), run.spec.variant, list(run.spec.with_), dict(run.spec.options or {}))
-    if folder.resolve() != current.folder().resolve():
-        raise TableError(
-            f"{path.name} is a scenario of {folder.name}, not of {current.folder().name}:"
-            f" serve {folder.name} to start from it"
-        )
+    spec = GameSpec(current.game, run.spec.variant, list(run.spec.with_), dict(run.spec.options or {}))
     return Start(int(run.spec.seed), names, str(path)), spec

@@ -14,6 +14,8 @@ its view); the save file and the exported scenario describe the whole game, for 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -25,14 +27,14 @@ from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, semantic_hash
 from tabula.interpreter.model.view import visible_log
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
-from tabula.play.board import Board, build_board
+from tabula.play.board import SPECTATOR, Board, build_board
 from tabula.serve.bots import BOT_KINDS, HUMAN, pick
 from tabula.serve.export import Position
-from tabula.serve.model import GameSpec, Report, SeatSpec, TableError
+from tabula.serve.model import GameSpec, Report, SeatSpec, StaleDecision, TableError
 from tabula.serve.replay import Replayed, Step, describe, differences, play, replay
+from tabula.serve.saves import SAVE_FORMAT, parse_save
 from tabula.serve.start import Start, begin, scenario_start
 
-SAVE_FORMAT = "tabula-table/1"
 MAX_BOT_MOVES = 20_000  # bots stop after this many decisions in a row (a game that never ends)
 
 
@@ -41,6 +43,7 @@ class Table:
 
     def __init__(self, spec: GameSpec, seats: list[SeatSpec], seed: int = 0) -> None:
         self.lock = threading.RLock()
+        self.published: dict[str, Any] = {"version": 0, "human_to_decide": None}
         self.spec = spec
         self.game = spec.load()
         self.engine = Engine(self.game)
@@ -49,12 +52,37 @@ class Table:
         self.version = 0
         self.report: Report | None = None
         self.before: tuple[Engine, list[State]] | None = None  # the game before the last reload
+        self.upload: Callable[[Path], bool] = lambda _path: False  # a file the server keeps (app.py)
         self.restart(self.start)
+
+    @contextmanager
+    def change(self) -> Iterator[None]:
+        """One change of the table, all or nothing: under the lock; if it raises, every attribute is
+        put back as it was (lists copied one level: their items, states and log entries, are never
+        changed once kept; the current state, changed in place by a choice, is the last one kept),
+        and when it ends the version that pollers read (`published`) moves on."""
+        with self.lock:
+            before = {k: list(v) if isinstance(v, list) else v for k, v in vars(self).items()}
+            try:
+                yield
+            except BaseException:
+                vars(self).clear()
+                vars(self).update(before)
+                if "states" in before:  # (not when the first start fails)
+                    self.state = self.engine.clone(self.states[-1])
+                raise
+            finally:
+                self.publish()
+
+    def publish(self) -> None:
+        """What `/api/version` answers, replaced in one assignment (read without the lock)."""
+        if "state" in vars(self):
+            self.published = {"version": self.version, "human_to_decide": self.human_to_decide()}
 
     # ------------------------------------------------------------ starting
     def restart(self, start: Start, choices: list[str] | None = None) -> None:
         """Begin again from `start` and replay `choices` (a save, a reload); bots then play on."""
-        with self.lock:
+        with self.change():
             game, state, log = begin(self.spec, self.game, start)
             self.game, self.engine, self.start = game, Engine(game), start
             self._reset(state, log)
@@ -73,7 +101,7 @@ class Table:
         self.hashes: list[str] = [semantic_hash(state)]
 
     def new_game(self, seats: list[SeatSpec], seed: int) -> None:
-        with self.lock:
+        with self.change():
             start = Start(seed=seed, names=[s.name for s in seats])
             begin(self.spec, self.game, start)  # raises for a wrong number of players, before any change
             self.seats = seats
@@ -82,7 +110,7 @@ class Table:
 
     def from_scenario(self, path: Path) -> None:
         """Start from a scenario file's position (after its `given`, before its `when`)."""
-        with self.lock:
+        with self.change():
             start, spec = scenario_start(path, self.spec)
             if len(start.names) != len(self.seats):
                 kinds = [self.seats[0].kind if i == 0 else "random" for i in range(len(start.names))]
@@ -117,16 +145,20 @@ class Table:
         self.state = self.engine.clone(self.states[-1])
         del self.log[self.log_sizes[-1] :]
 
-    def choose(self, seat: int, choice: str) -> None:
-        """A person's choice at `seat`; then the bots play until a person must decide."""
-        with self.lock:
+    def choose(self, seat: int, choice: str, decision: int | None = None) -> None:
+        """A person's choice at `seat`, made when `decision` choices had been made (a choice made on
+        an older position, a double click say, is refused); then the bots play until a person must
+        decide."""
+        with self.change():
             self.check_seat(seat)
+            self.check_fresh(decision)
             if self.over:
                 raise TableError("the game is over")
             if self.decider() != seat:
                 raise TableError(f"it is {self.state['names'][self.decider()]}'s decision, not yours")
             if self.seats[seat].kind != HUMAN:
                 raise TableError(f"seat {seat} is played by a bot")
+            self.report = None  # the last reload's report was about the position this choice leaves
             try:
                 self.record(choice)
             except IllegalChoice as err:
@@ -152,13 +184,17 @@ class Table:
                 )
                 return
 
-    def undo(self, seat: int) -> None:
-        """Back to the last decision `seat` made: the position before it, that seat to decide again."""
-        with self.lock:
+    def undo(self, seat: int, decision: int | None = None) -> None:
+        """Back to the last decision `seat` made: the position before it, that seat to decide again.
+        With `decision` (the decisions made when it was asked), an undo asked on an older position
+        (a double click) is refused."""
+        with self.change():
             self.check_seat(seat)
+            self.check_fresh(decision)
             mine = [i for i, p in enumerate(self.deciders) if p == seat]
             if not mine:
                 raise TableError("you have made no decision to take back")
+            self.report = None
             self.truncate(mine[-1])
             self.version += 1
 
@@ -173,20 +209,29 @@ class Table:
         self.state = self.engine.clone(self.states[n])
         del self.log[self.log_sizes[n] :]
 
+    def check_fresh(self, decision: int | None) -> None:
+        """StaleDecision unless `decision` (when given) is the number of decisions made now."""
+        if decision is not None and decision != len(self.choices):
+            raise StaleDecision(
+                f"this choice was made on an older position (decision {decision + 1});"
+                f" the game is at decision {len(self.choices) + 1} now"
+            )
+
     def check_seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):
             raise TableError(f"there is no seat {seat} (seats 0-{len(self.seats) - 1})")
 
     # ------------------------------------------------------------ what a seat sees
     def board(self, seat: int, at: int | None = None) -> dict[str, Any]:
-        """What `seat` sees now, or after the first `at` decisions (the history slider)."""
+        """What `seat` (or SPECTATOR) sees now, or after the first `at` decisions (the history slider)."""
         with self.lock:
-            self.check_seat(seat)
+            if seat != SPECTATOR:
+                self.check_seat(seat)
             n = len(self.choices)
             at = n if at is None else max(0, min(int(at), n))
             state = self.states[at] if at < n else self.state
             board: Board = build_board(self.engine, state, seat)
-            log = visible_log(self.log[: self.log_sizes[at]], seat)
+            log = public_log(self.log[: self.log_sizes[at]], seat)
             mine = [i for i, p in enumerate(self.deciders) if p == seat]
             return {
                 "version": self.version,
@@ -198,6 +243,7 @@ class Table:
                 "decisions": n,
                 "live": at == n,
                 "can_undo": bool(mine) and self.seats[seat].kind == HUMAN,
+                "spectator": seat == SPECTATOR,
                 "human_to_decide": self.human_to_decide(),
                 "report": self.report_for(seat),
                 "started": self.start.describe(),
@@ -209,7 +255,9 @@ class Table:
             return None
         out = asdict(self.report)
         at = self.report.at
-        if self.report.kind == "diverged" and at is not None and self.before is not None:
+        if seat == SPECTATOR:
+            out["detail"] = ""  # read from a seat's view: a spectator sees the message only
+        elif self.report.kind == "diverged" and at is not None and self.before is not None:
             engine, states = self.before
             if at < len(states) and at < len(self.states):
                 out["detail"] = "\n".join(differences(engine, states[at], self.engine, self.states[at], seat))
@@ -251,50 +299,75 @@ class Table:
             }
 
     def load(self, data: Any) -> None:
-        """Load a save: its rules, seats and start, then replay its choices (reported like a reload)."""
+        """Load a save: its rules, seats and start, then replay its choices (reported like a reload).
+        A save that cannot start, or whose replay fails in the rules, is refused and changes nothing."""
         with self.lock:
-            spec, seats, start, choices, hashes = parse_save(data)
+            spec, seats, start, choices, hashes = parse_save(data, self.spec, self.upload)
             try:
                 game = spec.load()
             except AuthorError as err:
                 raise TableError(f"the saved game's rules do not load:\n{err}") from None
-            if Path(game.folder).resolve() != self.spec.folder().resolve():
-                raise TableError(
-                    f"this is a save of {game.name}, not of {self.game.name}: serve that game to load it"
-                )
-            self.spec, self.seats = spec, seats
-            self._reload(start, choices, hashes, game, "loaded")
+            with self.change():
+                self.spec, self.seats = spec, seats
+                problem = self._reload(start, choices, hashes, game, "loaded")
+                if problem is not None:
+                    raise TableError(f"{problem.message}\n{problem.detail}".strip())
 
     def reload(self) -> None:
-        """Load the game's files again and replay the choices so far with the new rules."""
+        """Load the game's files again and replay the choices so far with the new rules. Rules that
+        do not load, cannot start the game again or fail while replaying change nothing: the table
+        goes on with the old rules and its whole history, and the report says why."""
         with self.lock:
             try:
                 game = self.spec.load()
             except AuthorError as err:
-                self.report = Report(
-                    "broken", "the game's files have errors; still playing the old rules", str(err)
+                self.keep_old(
+                    Report("broken", "the game's files have errors; still playing the old rules", str(err))
                 )
-                self.version += 1
                 return
-            self._reload(self.start, list(self.choices), list(self.hashes), game, "reloaded")
+            try:
+                with self.change():
+                    problem = self._reload(
+                        self.start, list(self.choices), list(self.hashes), game, "reloaded"
+                    )
+                    if problem is not None:
+                        raise _Refused(problem)
+            except _Refused as refused:
+                self.keep_old(refused.report)
+
+    def keep_old(self, report: Report) -> None:
+        with self.change():
+            self.report = report
+            self.version += 1
 
     def _reload(
         self, start: Start, choices: list[str], hashes: list[str], game: CompiledGame, verb: str
-    ) -> None:
+    ) -> Report | None:
+        """Start again with `game` and replay `choices`; the report of why it cannot (the caller then
+        puts the table back), or None."""
         self.before = (self.engine, list(self.states))
         try:
             _, state, log = begin(self.spec, game, start)
         except (AuthorError, GameRuntimeError) as err:
             text = str(err) if isinstance(err, AuthorError) else runtime_error_text(err)
-            self.report = Report("broken", f"the game could not start again ({verb})", text)
-            self.version += 1
-            return
+            if verb == "loaded":
+                return Report("broken", "the saved game could not start; nothing changed", text)
+            return Report("broken", "the game could not start again; still playing the old rules", text)
         self.game, self.engine, self.start = game, Engine(game), start
         self._reset(state, log)
         result = self._replay(choices, hashes)
+        if result.broke and result.failed_at is not None:
+            return Report(
+                "broken",
+                f"the rules ({verb}) fail at decision {result.failed_at + 1} of {len(choices)}"
+                f" ('{result.failed_choice}'); still playing the old rules with every decision",
+                result.reason,
+                result.failed_at,
+            )
         self.report = describe(result, verb, len(choices))
         self.bots_play()
         self.version += 1
+        return None
 
     def _replay(self, choices: list[str], hashes: list[str]) -> Replayed:
         result = replay(self.engine, self.state, self.log, choices, hashes)
@@ -305,27 +378,21 @@ class Table:
         return result
 
 
-def parse_save(data: Any) -> tuple[GameSpec, list[SeatSpec], Start, list[str], list[str]]:
-    """A save file's parts, or TableError saying what is wrong with it."""
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise TableError(f'not a saved table (a JSON object with "format": "{SAVE_FORMAT}")')
-    try:
-        game = data["game"]
-        spec = GameSpec(
-            str(game["game"]),
-            game.get("variant"),
-            [str(e) for e in game.get("expansions") or []],
-            dict(game.get("options") or {}),
-        )
-        seats = [SeatSpec(str(s["name"]), str(s.get("kind", HUMAN))) for s in data["seats"]]
-        start = Start.from_json(data["start"])
-        choices = [str(c) for c in data["choices"]]
-        hashes = [str(h) for h in data.get("hashes") or []]
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise TableError(f"the save file is incomplete or damaged ({type(err).__name__}: {err})") from None
-    if len(seats) != len(start.names):
-        raise TableError(f"the save file has {len(seats)} seats but {len(start.names)} players")
-    return spec, seats, start, choices, hashes
+def public_log(log: list[dict[str, Any]], seat: int) -> list[str]:
+    """The log lines `seat` may read; a spectator reads an entry hidden from anyone as its neutral line."""
+    if seat != SPECTATOR:
+        return visible_log(log, seat)
+    return [
+        str(e.get("redacted", "")) if e.get("hidden_from") else str(e["text"])
+        for e in log
+        if not e.get("hidden_from") or e.get("redacted")
+    ]
+
+
+class _Refused(Exception):
+    def __init__(self, report: Report) -> None:
+        super().__init__(report.message)
+        self.report = report
 
 
 def seat_specs(names: list[str], kinds: list[str]) -> list[SeatSpec]:

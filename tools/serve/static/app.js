@@ -3,6 +3,8 @@
 "use strict";
 
 const page = {
+  token: "",       // this link's secret (from the address's fragment, never sent in a URL)
+  you: null,       // what the token grants: {role: host | seat | spectator, seat}
   info: null,      // the game's public description (/api/info)
   seat: 0,         // whose view is shown
   at: null,        // history position shown (null: now)
@@ -20,11 +22,18 @@ function el(tag, cls, text) {
   return node;
 }
 
-async function api(path, options = {}) {
-  const response = await fetch(path, {
-    headers: { "Content-Type": "application/json" },
+const isHost = () => page.you && page.you.role === "host";
+const isSpectator = () => page.you && page.you.role === "spectator";
+
+async function request(path, options = {}) {
+  return fetch(path, {
     ...options,
+    headers: { "Content-Type": "application/json", "X-Tabula-Token": page.token },
   });
+}
+
+async function api(path, options = {}) {
+  const response = await request(path, options);
   let body = null;
   try { body = await response.json(); } catch (e) { body = null; }
   if (!response.ok) {
@@ -205,11 +214,12 @@ function seats(data) {
     b.type = "button";
     b.dataset.seat = i;
     b.style.setProperty("--tint", seat.colour);
-    if (i === page.seat) b.classList.add("current");
+    if (i === page.seat && !isSpectator()) b.classList.add("current");
     if (seat.active) b.classList.add("deciding");
     b.append(el("span", "seat-name", s.name));
     b.append(el("span", "seat-kind", s.kind === "human" ? "person" : `${s.kind} bot`));
-    b.title = `Show ${s.name}'s view`;
+    b.title = isHost() ? `Show ${s.name}'s view` : s.name;
+    b.disabled = !isHost() && (i !== page.seat || isSpectator());
     b.addEventListener("click", () => switchSeat(i));
     nav.append(b);
   });
@@ -221,7 +231,7 @@ function players(data) {
   data.board.seats.forEach((s, i) => {
     const item = el("li", s.active ? "deciding" : "");
     item.style.setProperty("--tint", s.colour);
-    item.append(el("strong", null, s.name + (i === page.seat ? " (you)" : "")));
+    item.append(el("strong", null, s.name + (i === page.seat && !isSpectator() ? " (you)" : "")));
     item.append(el("span", "summary", s.summary));
     list.append(item);
   });
@@ -304,17 +314,29 @@ function banner(data) {
   box.hidden = !(data.live && who !== null && who !== page.seat);
   if (box.hidden) return;
   box.append(el("span", null, `It is ${data.seats[who].name}'s decision. `));
+  if (!isHost()) return;
   const b = el("button", "switch", `Show ${data.seats[who].name}'s view`);
   b.type = "button";
   b.addEventListener("click", () => switchSeat(who));
   box.append(b);
 }
 
+function dialogSays(id, text) {
+  // an error of a dialog's request shows in the dialog (the page behind a modal dialog is covered)
+  const box = $(id);
+  box.textContent = text;
+  box.hidden = !text;
+}
+
 function draw(data) {
+  const before = page.data;
+  if (before && (before.decisions !== data.decisions || before.at !== data.at || before.seat !== data.seat)) {
+    $("why-answer").textContent = "";  // an answer about another position
+  }
   page.data = data;
   page.version = data.version;
   const board = data.board;
-  document.title = `${board.title} · ${data.seats[page.seat].name}`;
+  document.title = `${board.title} · ${isSpectator() ? "spectator" : data.seats[page.seat].name}`;
   $("game-name").textContent = board.title;
   $("status").textContent = board.status;
   seats(data);
@@ -339,10 +361,14 @@ function draw(data) {
   if (board.problems.length) say(`presentation: ${board.problems.join("; ")}`, "warning");
 }
 
+function boardPath() {
+  return isSpectator() ? "/api/public" : `/api/seat/${page.seat}`;
+}
+
 async function refresh() {
   const at = page.at === null ? "" : `?at=${page.at}`;
   try {
-    draw(await api(`/api/seat/${page.seat}${at}`));
+    draw(await api(`${boardPath()}${at}`));
   } catch (e) {
     say(e.message);
   }
@@ -353,7 +379,8 @@ async function choose(id) {
   page.busy = true;
   document.body.classList.add("busy");
   try {
-    draw(await api(`/api/seat/${page.seat}/choose`, { method: "POST", body: JSON.stringify({ choice: id }) }));
+    const body = JSON.stringify({ choice: id, decision: page.data.decisions });
+    draw(await api(`/api/seat/${page.seat}/choose`, { method: "POST", body }));
     say("");
   } catch (e) {
     say(e.message);
@@ -364,9 +391,10 @@ async function choose(id) {
 }
 
 function switchSeat(i) {
+  if (!isHost()) return;  // a seat's link shows that seat only
   page.seat = i;
   page.at = null;
-  location.hash = `seat=${i}`;
+  location.hash = `token=${page.token}&seat=${i}`;
   $("why-answer").textContent = "";
   refresh();
 }
@@ -403,6 +431,7 @@ function openNew() {
   box.replaceChildren();
   const seatsNow = page.data ? page.data.seats : [];
   seatsNow.forEach((s) => box.append(seatRow(s.name, s.kind)));
+  dialogSays("new-error", "");
   $("new-dialog").showModal();
 }
 
@@ -414,12 +443,13 @@ async function startNew(event) {
   try {
     await api("/api/new", { method: "POST", body: JSON.stringify({ seats: seatsWanted, seed }) });
     $("new-dialog").close();
+    dialogSays("new-error", "");
     page.seat = Math.min(page.seat, seatsWanted.length - 1);
     page.at = null;
     say("");
     await refresh();
   } catch (e) {
-    say(e.message);
+    dialogSays("new-error", e.message);
   }
 }
 
@@ -435,6 +465,7 @@ async function openScenarios() {
     list.append(item);
   }
   if (!page.info.scenarios.length) list.append(el("li", "empty", "this game ships no scenario files"));
+  dialogSays("scenario-error", "");
   $("scenario-dialog").showModal();
 }
 
@@ -447,7 +478,7 @@ async function startScenario(body) {
     say("");
     await refresh();
   } catch (e) {
-    say(e.message);
+    dialogSays("scenario-error", e.message);
   }
 }
 
@@ -478,10 +509,71 @@ async function whyNot(event) {
   }
 }
 
+async function download(path) {
+  // a download with the token in a header (a plain link would need it in the address)
+  try {
+    const response = await request(path);
+    if (!response.ok) throw new Error((await response.json()).error);
+    const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const link = el("a");
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = name ? name[1] : "download";
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+async function openLinks() {
+  const list = $("link-list");
+  list.replaceChildren();
+  try {
+    for (const link of await api("/api/links")) {
+      const item = el("li");
+      item.append(el("strong", null, link.who), " ");
+      const field = el("input", "link");
+      field.readOnly = true;
+      field.value = link.url;
+      field.addEventListener("focus", () => field.select());
+      item.append(field);
+      list.append(item);
+    }
+    $("links-dialog").showModal();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function readAddress() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  page.token = params.get("token") || "";
+  const seat = Number(params.get("seat"));
+  if (Number.isInteger(seat) && seat >= 0) page.seat = seat;
+}
+
+function roleTools() {
+  // what this link may do: the host everything, a seat its own seat, a spectator look
+  document.body.classList.toggle("host", isHost());
+  document.body.classList.toggle("spectator", isSpectator());
+  for (const id of ["save", "load", "open-scenario", "export", "open-new", "open-links"]) $(id).hidden = !isHost();
+  $("undo").hidden = isSpectator();
+  $("why").hidden = isSpectator();
+  $("you").hidden = isSpectator();  // a spectator has no seat: the panels of every seat are below
+  if (page.you.role === "seat") page.seat = page.you.seat;
+}
+
 async function main() {
-  const m = /seat=(\d+)/.exec(location.hash);
-  if (m) page.seat = Number(m[1]);
+  readAddress();
+  if (!page.token) {
+    say("This table needs the secret link the host gave you: open that link (it ends in #token=...).");
+    return;
+  }
   page.info = await api("/api/info");
+  page.you = page.info.you;
+  roleTools();
   const select = $("why-action");
   for (const a of page.info.actions) {
     const o = el("option", null, a.label === a.name ? a.name : `${a.name} (${a.label})`);
@@ -490,7 +582,8 @@ async function main() {
   }
   $("why-form").addEventListener("submit", whyNot);
   $("undo").addEventListener("click", async () => {
-    try { draw(await api(`/api/seat/${page.seat}/undo`, { method: "POST" })); say(""); } catch (e) { say(e.message); }
+    const body = JSON.stringify({ decision: page.data.decisions });  // a second click is refused, not a second undo
+    try { draw(await api(`/api/seat/${page.seat}/undo`, { method: "POST", body })); say(""); } catch (e) { say(e.message); }
   });
   $("slider").addEventListener("input", () => {
     const v = Number($("slider").value);
@@ -511,6 +604,9 @@ async function main() {
     if (box.children.length > page.info.min_players) box.lastChild.remove();
   });
   $("open-scenario").addEventListener("click", openScenarios);
+  $("save").addEventListener("click", () => download("/api/save"));
+  $("export").addEventListener("click", () => download("/api/export"));
+  $("open-links").addEventListener("click", openLinks);
   $("scenario-file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (file) await startScenario({ text: await file.text(), name: file.name });

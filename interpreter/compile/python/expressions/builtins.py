@@ -300,6 +300,26 @@ _add(
 _add(Builtin("abs", "abs(x)", "absolute value", "abs(a - b)", arity=(1, 1), result=INT, inline="abs({0})"))
 _add(
     Builtin(
+        "plural",
+        "plural(n, word) or plural(n, word, plural_word)",
+        "the count and its noun, for display text: 1 box, 2 boxes (or the plural given)",
+        "plural(tricks(p), 'trick')",
+        arity=(2, 3),
+        result=STR,
+    )
+)
+_add(
+    Builtin(
+        "article",
+        "article(word)",
+        "the word with its indefinite article, for display text: an apple, a pear, an hour",
+        "article(c.name)",
+        arity=(1, 1),
+        result=STR,
+    )
+)
+_add(
+    Builtin(
         "has",
         "has(L, x)",
         "true if x is in the list (same as x in L)",
