@@ -82,6 +82,12 @@ class InstanceDef(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True, strict=True)
 
     name: str = Field(description="The component's name; also its choice id.")
+    for_: dict[str, str | list[str | int | bool]] | None = Field(
+        default=None,
+        alias="for",
+        description="Generate one instance per combination: property -> 2..10, a list, or an enum or "
+        "constant list by name; {property} in the name and other plain values is replaced.",
+    )
     copies: int = Field(
         default=1,
         ge=1,
