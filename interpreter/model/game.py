@@ -192,6 +192,7 @@ class CompiledGame:
     score: Closure | None = None
     tiebreak: list[Closure] = field(default_factory=list)
     score_span: Span | None = None
+    lowest_wins: bool = False  # scoring.ranking: lowest (the tiebreaks stay higher-is-better)
     main_block: int = 0
     names: dict[str, Span | None] = field(default_factory=dict)
     snippets: Any = None  # compiles extra DSL text (scenarios, explain) against this game's names

@@ -69,6 +69,7 @@ def config_from(args: argparse.Namespace) -> tuple[Config, str, int]:
         bots=bot_specs(args.bot or [], players),
         max_decisions=args.max_decisions,
         rotate=bool(getattr(args, "rotate_bots", False)),
+        lowest_wins=game.lowest_wins,
     )
     return config, game.name, players
 

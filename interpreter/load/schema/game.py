@@ -287,8 +287,13 @@ class FlowDef(StrictModel):
 class ScoringDef(StrictModel):
     """How the winner is found when the game ends without `declare_winner`."""
 
-    score: Dsl = Field(description="Expression with p bound; higher is better.")
-    tiebreak: list[Dsl] = Field(default=[], description="Compared in order; still tied means a shared win.")
+    score: Dsl = Field(description="Expression with p bound; higher is better (see ranking).")
+    ranking: Literal["highest", "lowest"] = Field(
+        default="highest", description="Who wins: the highest score (default) or the lowest."
+    )
+    tiebreak: list[Dsl] = Field(
+        default=[], description="Compared in order, higher is better; still tied means a shared win."
+    )
 
 
 class BotsDef(StrictModel):
