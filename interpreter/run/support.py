@@ -31,8 +31,9 @@ def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
     from tabula.interpreter.model.view import visible_to
 
     comps = rt.g.components
-    if len(cids) > 5:
-        rt.say(f"{len(cids)} components: {zone_label(rt, src[0])} -> {zone_label(rt, dest)}")
+    if len(cids) > 5:  # one line, naming every zone they came from (in order)
+        froms = ", ".join(zone_label(rt, z) for z in dict.fromkeys(src))
+        rt.say(f"{len(cids)} components: {froms} -> {zone_label(rt, dest)}")
         return
     n = rt.st["t"]["n"]
     for cid, old in zip(cids, src, strict=True):
