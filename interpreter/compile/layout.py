@@ -161,19 +161,41 @@ def _zones(read: GameReader, g: CompiledGame) -> None:
     for name, zdef in (read.data.get("zones") or {}).items():
         zdef = zdef or {}
         per = zdef.get("per") == "player"
-        z = ZoneLayout(
-            name,
-            per,
-            str(zdef.get("visibility", "public")),
-            bool(zdef.get("ordered", False)),
-            base,
-            read.span(("zones", name)),
+        keys = _zone_keys(read, g, name, zdef)
+        # a zone keyed by an enum is one zone per symbol, named `name(key)`: every tool sees zones
+        for key in keys if keys is not None else [None]:
+            z = ZoneLayout(
+                name if key is None else f"{name}({key})",
+                per,
+                str(zdef.get("visibility", "public")),
+                bool(zdef.get("ordered", False)),
+                base,
+                read.span(("zones", name)),
+                name if key is not None else None,
+                key,
+            )
+            g.zones[z.name] = z
+            for i in range(max_players if per else 1):
+                g.zone_layouts.append(z)
+                g.zone_owner.append(i if per else None)
+            base += max_players if per else 1
+
+
+def _zone_keys(read: GameReader, g: CompiledGame, name: str, zdef: dict[str, Any]) -> list[str] | None:
+    """The symbols of a zone keyed by an enum (`keys: colour`), else None (E120 for an unknown enum)."""
+    if zdef.get("keys") is None:
+        return None
+    kname = str(zdef["keys"])
+    if kname not in g.enums:
+        read.report.error(
+            "E120",
+            f"unknown enum '{kname}' for the keys of zone '{name}'",
+            read.span(("zones", name, "keys")),
+            did_you_mean(kname, g.enums),
         )
-        g.zones[name] = z
-        for i in range(max_players if per else 1):
-            g.zone_layouts.append(z)
-            g.zone_owner.append(i if per else None)
-        base += max_players if per else 1
+        return None
+    g.zone_families[name] = list(g.enums[kname])
+    return g.zone_families[name]
 
 
 def _counters(read: GameReader, g: CompiledGame) -> None:

@@ -21,9 +21,8 @@ def zone_label(rt: Runtime, zone: int) -> str:
     """A zone instance in the game's words: `hand(Ann)` or `market`."""
     if zone < 0:
         return "out of play"
-    layout = rt.g.zone_layouts[zone]
     owner = rt.g.zone_owner[zone]
-    return f"{layout.name}({rt.st['names'][owner]})" if owner is not None else layout.name
+    return rt.g.zone_layouts[zone].ref(rt.st["names"][owner] if owner is not None else None)
 
 
 def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:

@@ -151,6 +151,9 @@ class ZoneDef(StrictModel):
     per: Per = Field(default=None, description="'player' for one zone per player; absent for a global zone.")
     visibility: Visibility = Field(description="Who sees the contents: public, owner or hidden.")
     ordered: bool = Field(default=False, description="Keep order (index 0 is the top).")
+    keys: str | None = Field(
+        default=None, description="An enum name: one zone per symbol, written zone(key) or zone(p, key)."
+    )
 
 
 class CounterDef(StrictModel):

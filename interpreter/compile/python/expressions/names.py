@@ -35,7 +35,7 @@ from tabula.interpreter.base.types import a as article
 from tabula.interpreter.compile.python.expressions.aggregates import aggregate_code
 from tabula.interpreter.compile.python.expressions.base import BROKEN
 from tabula.interpreter.compile.python.expressions.builtins import AGGREGATES, BUILTINS, builtin_attr_code
-from tabula.interpreter.compile.python.expressions.fragments import Code, literal
+from tabula.interpreter.compile.python.expressions.fragments import NO_VALUE, Code, literal
 from tabula.interpreter.compile.python.expressions.functions import FunctionCompiler
 from tabula.interpreter.dsl import ast
 
@@ -123,6 +123,13 @@ class NameCompiler(FunctionCompiler):
             if z.per_player:
                 return self.error("E102", f"zone '{name}' is per player: write {name}(p)", n.span)
             return repr(z.base), ZONE
+        if name in g.zone_families:
+            form = (
+                f"{name}(p, key)"
+                if g.zones[f"{name}({g.zone_families[name][0]})"].per_player
+                else f"{name}(key)"
+            )
+            return self.error("E102", f"zone '{name}' is one zone per key: write {form}", n.span)
         if name in self.functions:
             slot = self.functions[name]
             if slot.params:
@@ -198,6 +205,8 @@ class NameCompiler(FunctionCompiler):
             if isinstance(lit, int) and not isinstance(lit, bool):
                 return repr(z.base + lit), ZONE
             return (f"({z.base} + {p})" if z.base else f"({p})"), ZONE
+        if name in g.zone_families:
+            return self._keyed_zone(name, n, scope)
         if name in BUILTINS:
             return BUILTINS[name].code(self, n, scope)
         return self.error(
@@ -206,6 +215,34 @@ class NameCompiler(FunctionCompiler):
             n.func.span,
             did_you_mean(name, [*self.functions, *BUILTINS, *g.counters, *g.vars, *g.zones]),
         )
+
+    def _keyed_zone(self, name: str, n: ast.Call, scope: Scope) -> Code:
+        """`discard(key)` or `discard(p, key)`: one zone of a zone keyed by an enum (E105, E109)."""
+        keys = self.g.zone_families[name]
+        per = self.g.zones[f"{name}({keys[0]})"].per_player
+        if len(n.args) != (2 if per else 1):
+            form = f"{name}(p, key)" if per else f"{name}(key)"
+            return self.error(
+                "E105", f"zone '{name}' takes {'a player and ' if per else ''}a key: {form}", n.span
+            )
+        player = ""
+        if per:
+            p, pt = self.code(n.args[0], scope)
+            self.expect(pt, PLAYER, n.args[0].span)
+            player = f" + ({p})"
+        key_node = n.args[-1]
+        k, kt = self.code(key_node, scope)
+        lit = literal(k)
+        if isinstance(lit, str) and lit in keys:
+            return f"({self.g.zones[f'{name}({lit})'].base}{player})", ZONE
+        if isinstance(lit, (int, str)) or kt in (INT, PLAYER, BOOL):
+            shown = repr(lit) if lit is not NO_VALUE else article(kt)
+            return self.error(
+                "E109", f"zone '{name}' has no key {shown}", key_node.span, did_you_mean(str(lit), keys)
+            )
+        # a missing key raises KeyError, reported at the statement as "no such entry"
+        table = self.inject({key: self.g.zones[f"{name}({key})"].base for key in keys}, f"zones_{name}")
+        return f"({table}[{k}]{player})", ZONE
 
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> Code:
         if not isinstance(n.func, ast.Name) or n.func.id not in AGGREGATES:
