@@ -33,7 +33,10 @@ def mini_with(tmp_path: Path, setup: str, zones: str = ZONES) -> Path:
 
 
 def test_one_zone_per_key_globally_and_per_player(tmp_path: Path) -> None:
-    setup = "move top(deck) to stack(coins)\nlet s = cups\n" + "move top(deck) to heap(1, s)\nmove top(deck) to heap(0, s)"
+    setup = (
+        "move top(deck) to stack(coins)\nlet s = cups\n"
+        + "move top(deck) to heap(1, s)\nmove top(deck) to heap(0, s)"
+    )
     engine = Engine(load_game(mini_with(tmp_path, setup)))
     g = engine.game
     assert g.zone_families == {"heap": ["cups", "coins"], "stack": ["cups", "coins"]}
