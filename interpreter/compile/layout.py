@@ -161,7 +161,9 @@ def _zones(read: GameReader, g: CompiledGame) -> None:
     for name, zdef in (read.data.get("zones") or {}).items():
         zdef = zdef or {}
         per = zdef.get("per") == "player"
-        keys = _zone_keys(read, g, name, zdef)
+        keys = _enum_keys(read, g, "zones", name, zdef)
+        if keys is not None:
+            g.zone_families[name] = keys
         # a zone keyed by an enum is one zone per symbol, named `name(key)`: every tool sees zones
         for key in keys if keys is not None else [None]:
             z = ZoneLayout(
@@ -181,21 +183,22 @@ def _zones(read: GameReader, g: CompiledGame) -> None:
             base += max_players if per else 1
 
 
-def _zone_keys(read: GameReader, g: CompiledGame, name: str, zdef: dict[str, Any]) -> list[str] | None:
-    """The symbols of a zone keyed by an enum (`keys: colour`), else None (E120 for an unknown enum)."""
-    if zdef.get("keys") is None:
+def _enum_keys(
+    read: GameReader, g: CompiledGame, section: str, name: str, d: dict[str, Any]
+) -> list[str] | None:
+    """The symbols of `keys: ENUM` of a zone or counter, else None (E120 for an unknown enum)."""
+    if d.get("keys") is None:
         return None
-    kname = str(zdef["keys"])
+    kname = str(d["keys"])
     if kname not in g.enums:
         read.report.error(
             "E120",
-            f"unknown enum '{kname}' for the keys of zone '{name}'",
-            read.span(("zones", name, "keys")),
+            f"unknown enum '{kname}' for the keys of {section[:-1]} '{name}'",
+            read.span((section, name, "keys")),
             did_you_mean(kname, g.enums),
         )
         return None
-    g.zone_families[name] = list(g.enums[kname])
-    return g.zone_families[name]
+    return list(g.enums[kname])
 
 
 def _counters(read: GameReader, g: CompiledGame) -> None:
@@ -204,17 +207,7 @@ def _counters(read: GameReader, g: CompiledGame) -> None:
     base = 0
     for name, cdef in (read.data.get("counters") or {}).items():
         cdef = cdef or {}
-        keys: list[str] = []
-        if cdef.get("keys") is not None:
-            kname = str(cdef["keys"])
-            if kname not in g.enums:
-                read.report.error(
-                    "E120",
-                    f"unknown enum '{kname}' for the keys of counter '{name}'",
-                    read.span(("counters", name, "keys")),
-                    did_you_mean(kname, g.enums),
-                )
-            keys = g.enums.get(kname, [])
+        keys = _enum_keys(read, g, "counters", name, cdef) or []
         per = cdef.get("per") == "player"
         initial = cdef.get("initial", 0)
         if isinstance(initial, dict):
