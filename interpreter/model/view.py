@@ -1,7 +1,7 @@
 """Per-player views: the state with everything that player may not see removed.
 
 A component is visible to a player when it lies in a public zone, in a zone of theirs marked
-`owner`, out of play, or has been revealed to everyone. In a view, each invisible component id is
+`owner`, in another player's zone marked `others`, out of play, or has been revealed to everyone. In a view, each invisible component id is
 replaced by -1 (so zone sizes stay public), its location and marks are blanked, and the parts of the
 state that could leak hidden facts are dropped: the generator (future shuffles), a scenario's
 rigged shuffle orders (`rig`: the future order of a zone), the frame stack (locals may hold hidden
@@ -31,6 +31,8 @@ def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) ->
         return True
     if vis == "owner":
         return bool(game.zone_owner[loc] == player)
+    if vis == "others":  # a hand held facing out
+        return bool(game.zone_owner[loc] != player)
     return False
 
 

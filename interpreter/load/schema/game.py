@@ -19,7 +19,7 @@ from tabula.interpreter.load.schema.errors import Where, validate
 from tabula.interpreter.load.schema.presentation import PresentationDef
 
 Per = Literal["player"] | None
-Visibility = Literal["public", "owner", "hidden"]
+Visibility = Literal["public", "owner", "others", "hidden"]
 PropertyType = Literal["int", "str", "bool", "list", "symbol", "any"]
 EndMode = Literal["immediately", "after_turn", "final_turns"]
 
@@ -149,11 +149,20 @@ class ZoneDef(StrictModel):
     """A place components can be: a hand, a deck, a market, a supply."""
 
     per: Per = Field(default=None, description="'player' for one zone per player; absent for a global zone.")
-    visibility: Visibility = Field(description="Who sees the contents: public, owner or hidden.")
+    visibility: Visibility = Field(
+        description="Who sees the contents: public, owner, others (everyone but its owner: a hand held "
+        "facing out) or hidden."
+    )
     ordered: bool = Field(default=False, description="Keep order (index 0 is the top).")
     keys: str | None = Field(
         default=None, description="An enum name: one zone per symbol, written zone(key) or zone(p, key)."
     )
+
+    @model_validator(mode="after")
+    def _others_has_an_owner(self) -> ZoneDef:
+        if self.visibility == "others" and self.per != "player":
+            raise ValueError("visibility 'others' (everyone but the zone's owner) needs per: player")
+        return self
 
 
 class CounterDef(StrictModel):
