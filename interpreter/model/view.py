@@ -1,12 +1,13 @@
 """Per-player views: the state with everything that player may not see removed.
 
 A component is visible to a player when it lies in a public zone, in a zone of theirs marked
-`owner`, in another player's zone marked `others`, out of play, or has been revealed to everyone. In a view, each invisible component id is
-replaced by -1 (so zone sizes stay public), its location and marks are blanked, and the parts of the
-state that could leak hidden facts are dropped: the generator (future shuffles), a scenario's
-rigged shuffle orders (`rig`: the future order of a zone), the frame stack (locals may hold hidden
-components), and other players' pending options. Vars declared with a
-component type are scrubbed the same way. Log entries carry the players they are hidden from.
+`owner`, in another player's zone marked `others`, out of play, or has been revealed to everyone.
+In a view, each invisible component id is replaced by -1 (so zone sizes stay public), its location
+and marks are blanked, and the parts of the state that could leak hidden facts are dropped: the
+generator (future shuffles), a scenario's rigged shuffle orders (`rig`: the future order of a
+zone), the frame stack (locals may hold hidden components), and other players' pending options.
+Vars declared with a component type are scrubbed the same way. Log entries carry the players they
+are hidden from.
 """
 
 from __future__ import annotations
