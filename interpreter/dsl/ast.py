@@ -213,6 +213,7 @@ class Shuffle(Stmt):
 @dataclass(frozen=True)
 class Reveal(Stmt):
     what: Expr
+    to: Expr | None = None  # `reveal X to P`: to these players only (a player or a list)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ HIDDEN = -1
 
 def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) -> bool:
     """May `player` see which component `cid` is?"""
-    if st["rv"][cid]:
+    grant = st["rv"][cid]  # 1: revealed to everyone; else bit p + 1: shown to seat p (reveal ... to)
+    if grant and (grant == 1 or grant >> (player + 1) & 1):
         return True
     loc = st["loc"][cid]
     if loc < 0:
@@ -74,7 +75,8 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
         "c": list(st["c"]),
         "v": vars_,
         "m": marks,
-        "rv": list(st["rv"]),
+        # 1 revealed to everyone, 2 shown to this player; whom else a card was shown is not said
+        "rv": [1 if r == 1 else 2 if r >> (player + 1) & 1 else 0 for r in st["rv"]],
         "dec": decision,
         "t": dict(st["t"]),
         "names": list(st["names"]),

@@ -137,6 +137,21 @@ def reveal(rt: Runtime, v: Any, value: int) -> None:
         rv[cid] = value
 
 
+def reveal_to(rt: Runtime, v: Any, to: Any) -> None:
+    """`reveal X to P`: X is shown to these players (a grant, bit p + 1 of `rv`; 1 is everyone),
+    until X moves into a zone that is not public or is concealed (model/view.py `visible_to`)."""
+    who = to if isinstance(to, list) else [to]
+    n = rt.st["t"]["n"]
+    for p in who:
+        if type(p) is not int or not 0 <= p < n:
+            raise GameRuntimeError(f"'reveal ... to' needs players of the game, got {to!r}", None, "R008")
+    grant = sum(1 << (p + 1) for p in set(who))
+    rv = rt.st["rv"]
+    for cid in [v] if isinstance(v, int) else list(v or []):
+        if rv[cid] != 1:  # revealed to everyone already
+            rv[cid] |= grant
+
+
 def template(rt: Runtime, parts: list[Any], values: list[Any]) -> str:
     """A template's text: literal parts, and each `{expr}` value shown by name (its type in `parts`)."""
     out = []
