@@ -274,7 +274,8 @@ def test_literal_value_with_did_you_mean() -> None:
     _, report = check_game("game: {id: x, players: {min: 2, max: 4}}\nzones:\n  deck: {visibility: hiden}\n")
     (error,) = report.errors
     assert error.message == (
-        "'zones.deck.visibility' must be one of 'public', 'owner', 'others' or 'hidden', not the string 'hiden'"
+        "'zones.deck.visibility' must be one of 'public', 'owner', 'others' or 'hidden', "
+        "not the string 'hiden'"
     )
     assert error.hint == "did you mean 'hidden'?"
     assert error.span is not None and (error.span.line, error.span.col) == (3, 22)
