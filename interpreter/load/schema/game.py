@@ -150,8 +150,7 @@ class ZoneDef(StrictModel):
 
     per: Per = Field(default=None, description="'player' for one zone per player; absent for a global zone.")
     visibility: Visibility = Field(
-        description="Who sees the contents: public, owner, others (everyone but its owner: a hand held "
-        "facing out) or hidden."
+        description="Who sees the contents: public, owner, others (all but its owner) or hidden."
     )
     ordered: bool = Field(default=False, description="Keep order (index 0 is the top).")
     keys: str | None = Field(
