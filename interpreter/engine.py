@@ -445,7 +445,8 @@ class Engine:
         scores = self.scores(st)
         for p in range(st["t"]["n"]):
             rt.loc = {"p": p}
-            keys.append((scores[p], *[rt.evaluate(f, g.score_span) for f in g.tiebreak]))
+            score = -scores[p] if g.lowest_wins else scores[p]  # the best key is the largest
+            keys.append((score, *[rt.evaluate(f, g.score_span) for f in g.tiebreak]))
         return keys
 
     def winners(self, st: State) -> list[int]:

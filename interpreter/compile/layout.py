@@ -161,19 +161,44 @@ def _zones(read: GameReader, g: CompiledGame) -> None:
     for name, zdef in (read.data.get("zones") or {}).items():
         zdef = zdef or {}
         per = zdef.get("per") == "player"
-        z = ZoneLayout(
-            name,
-            per,
-            str(zdef.get("visibility", "public")),
-            bool(zdef.get("ordered", False)),
-            base,
-            read.span(("zones", name)),
+        keys = _enum_keys(read, g, "zones", name, zdef)
+        if keys is not None:
+            g.zone_families[name] = keys
+        # a zone keyed by an enum is one zone per symbol, named `name(key)`: every tool sees zones
+        for key in keys if keys is not None else [None]:
+            z = ZoneLayout(
+                name if key is None else f"{name}({key})",
+                per,
+                str(zdef.get("visibility", "public")),
+                bool(zdef.get("ordered", False)),
+                base,
+                read.span(("zones", name)),
+                name if key is not None else None,
+                key,
+            )
+            g.zones[z.name] = z
+            for i in range(max_players if per else 1):
+                g.zone_layouts.append(z)
+                g.zone_owner.append(i if per else None)
+            base += max_players if per else 1
+
+
+def _enum_keys(
+    read: GameReader, g: CompiledGame, section: str, name: str, d: dict[str, Any]
+) -> list[str] | None:
+    """The symbols of `keys: ENUM` of a zone or counter, else None (E120 for an unknown enum)."""
+    if d.get("keys") is None:
+        return None
+    kname = str(d["keys"])
+    if kname not in g.enums:
+        read.report.error(
+            "E120",
+            f"unknown enum '{kname}' for the keys of {section[:-1]} '{name}'",
+            read.span((section, name, "keys")),
+            did_you_mean(kname, g.enums),
         )
-        g.zones[name] = z
-        for i in range(max_players if per else 1):
-            g.zone_layouts.append(z)
-            g.zone_owner.append(i if per else None)
-        base += max_players if per else 1
+        return None
+    return list(g.enums[kname])
 
 
 def _counters(read: GameReader, g: CompiledGame) -> None:
@@ -182,17 +207,7 @@ def _counters(read: GameReader, g: CompiledGame) -> None:
     base = 0
     for name, cdef in (read.data.get("counters") or {}).items():
         cdef = cdef or {}
-        keys: list[str] = []
-        if cdef.get("keys") is not None:
-            kname = str(cdef["keys"])
-            if kname not in g.enums:
-                read.report.error(
-                    "E120",
-                    f"unknown enum '{kname}' for the keys of counter '{name}'",
-                    read.span(("counters", name, "keys")),
-                    did_you_mean(kname, g.enums),
-                )
-            keys = g.enums.get(kname, [])
+        keys = _enum_keys(read, g, "counters", name, cdef) or []
         per = cdef.get("per") == "player"
         initial = cdef.get("initial", 0)
         if isinstance(initial, dict):

@@ -59,13 +59,15 @@ class Call(Expr):
 
 @dataclass(frozen=True)
 class Generator(Node):
-    """`elt for var in iter [where cond] [default dflt]`, used by aggregates and list comprehensions."""
+    """`elt for var in iter [where cond] [default dflt] [by key]`, used by aggregates and list
+    comprehensions (`by`: distinct's key, the first item of each key is kept)."""
 
     elt: Expr
     var: str
     iter: Expr
     cond: Expr | None
     default: Expr | None
+    by: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,7 @@ class Shuffle(Stmt):
 @dataclass(frozen=True)
 class Reveal(Stmt):
     what: Expr
+    to: Expr | None = None  # `reveal X to P`: to these players only (a player or a list)
 
 
 @dataclass(frozen=True)

@@ -166,7 +166,7 @@ class _Build(Transformer[Token, Any]):
         return ast.Call(self.s.of_meta(meta), c[0], c[1] or ())
 
     def generator(self, meta: Any, c: list[Any]) -> ast.Generator:
-        return ast.Generator(self.s.of_meta(meta), c[0], str(c[1]), c[2], c[3], c[4])
+        return ast.Generator(self.s.of_meta(meta), c[0], str(c[1]), c[2], c[3], c[4], c[5])
 
     def call_gen(self, meta: Any, c: list[Any]) -> ast.CallGen:
         return ast.CallGen(self.s.of_meta(meta), c[0], c[1])
@@ -251,7 +251,7 @@ class _Build(Transformer[Token, Any]):
         return ast.Shuffle(self.s.of_meta(meta), c[0])
 
     def reveal_stmt(self, meta: Any, c: list[Any]) -> ast.Reveal:
-        return ast.Reveal(self.s.of_meta(meta), c[0])
+        return ast.Reveal(self.s.of_meta(meta), c[0], c[1])
 
     def conceal_stmt(self, meta: Any, c: list[Any]) -> ast.Conceal:
         return ast.Conceal(self.s.of_meta(meta), c[0])

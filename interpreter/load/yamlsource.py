@@ -236,12 +236,12 @@ class _Builder:
     def mapping(self, node: MappingNode, path: YamlPath) -> dict[Any, Any]:
         result: dict[Any, Any] = {}
         merges: list[Node] = []
-        written: dict[str, str] = {}  # each key as the file writes it
+        written: dict[str | int, str] = {}  # each key as the file writes it
         for key_node, value_node in node.value:
             if str(key_node.tag) == _MERGE_TAG:
                 merges.append(value_node)
                 continue
-            key = self.key(key_node)
+            key = self.key(key_node, path)
             if key is None:
                 continue
             child = (*path, key)
@@ -249,7 +249,7 @@ class _Builder:
                 if written[key] != str(key_node.value):
                     first = self.doc.key_span[child]
                     self.collision(
-                        str(key_node.value), key, f"the key at line {first.line}", self.span(key_node)
+                        str(key_node.value), str(key), f"the key at line {first.line}", self.span(key_node)
                     )
                 else:
                     self.duplicate(key, key_node, child)
@@ -273,16 +273,22 @@ class _Builder:
                 self.report.error("Y005", "'<<' must be followed by a mapping or an alias", self.span(source))
                 continue
             for key_node, value_node in source.value:
-                key = self.key(key_node)
+                key = self.key(key_node, path)
                 if key is not None and key not in result:
                     self.doc.key_span[(*path, key)] = self.span(key_node)
                     result[key] = self.build(value_node, (*path, key))
 
-    def key(self, node: Node) -> str | None:
-        """A mapping key: text, normalised (NFKC) as every name is; a number is refused."""
+    def key(self, node: Node, path: YamlPath = ()) -> str | int | None:
+        """A mapping key: text, normalised (NFKC) as every name is; a number is refused, except as
+        a key of a constant table (`constants: {hand_size: {2: 5, 3: 4}}`), which the rules only
+        ever index (a table keyed by numbers is never a value of the state: compile/ checks it)."""
         if not isinstance(node, ScalarNode):
             self.report.error("Y005", "a mapping key must be a plain value", self.span(node))
             return None
+        if str(node.tag) == _CORE + "int" and len(path) == 2 and path[0] == "constants":
+            number = self.scalar_value(node)
+            if isinstance(number, int) and not isinstance(number, bool):
+                return number
         if str(node.tag) == _CORE + "int":
             # JSON (saves, views) has only text keys: an integer key would come back as text.
             self.report.error(

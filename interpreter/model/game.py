@@ -45,9 +45,20 @@ class ZoneLayout:
     ordered: bool
     base: int  # index of its first instance in state["z"]
     span: Span | None = None
+    family: str | None = None  # a zone keyed by an enum: its name as written (`discard`) ...
+    key: str | None = None  # ... and this zone's symbol (`red`); `name` is then `discard(red)`
 
     def index(self, player: int | None) -> int:
         return self.base + (player or 0) if self.per_player else self.base
+
+    def ref(self, owner: str | None) -> str:
+        """The zone instance as the DSL writes it: `deck`, `hand(Ann)`, `discard(red)`,
+        `discard(Ann, red)` (`owner`: the player's name, None for a global zone)."""
+        if owner is None:
+            return self.name
+        if self.family is not None:
+            return f"{self.family}({owner}, {self.key})"
+        return f"{self.name}({owner})"
 
 
 @dataclass
@@ -174,6 +185,7 @@ class CompiledGame:
     mark_types: dict[str, list[str]]  # mark name -> component types having it
     zone_layouts: list[ZoneLayout] = field(default_factory=list)  # per zone instance
     zone_owner: list[int | None] = field(default_factory=list)  # per zone instance
+    zone_families: dict[str, list[str]] = field(default_factory=dict)  # keyed zone -> its keys
     counter_count: int = 0
     # counters a rule may write past their min/max (`set C = e`, either end of a `take`); None: unknown
     counters_set: set[str] | None = None
@@ -194,6 +206,7 @@ class CompiledGame:
     score: Closure | None = None
     tiebreak: list[Closure] = field(default_factory=list)
     score_span: Span | None = None
+    lowest_wins: bool = False  # scoring.ranking: lowest (the tiebreaks stay higher-is-better)
     main_block: int = 0
     names: dict[str, Span | None] = field(default_factory=dict)
     snippets: Any = None  # compiles extra DSL text (scenarios, explain) against this game's names

@@ -1,12 +1,13 @@
 """Per-player views: the state with everything that player may not see removed.
 
 A component is visible to a player when it lies in a public zone, in a zone of theirs marked
-`owner`, out of play, or has been revealed to everyone. In a view, each invisible component id is
-replaced by -1 (so zone sizes stay public), its location and marks are blanked, and the parts of the
-state that could leak hidden facts are dropped: the generator (future shuffles), a scenario's
-rigged shuffle orders (`rig`: the future order of a zone), the frame stack (locals may hold hidden
-components), and other players' pending options. Vars declared with a
-component type are scrubbed the same way. Log entries carry the players they are hidden from.
+`owner`, in another player's zone marked `others`, out of play, or has been revealed to everyone.
+In a view, each invisible component id is replaced by -1 (so zone sizes stay public), its location
+and marks are blanked, and the parts of the state that could leak hidden facts are dropped: the
+generator (future shuffles), a scenario's rigged shuffle orders (`rig`: the future order of a
+zone), the frame stack (locals may hold hidden components), and other players' pending options.
+Vars declared with a component type are scrubbed the same way. Log entries carry the players they
+are hidden from.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ HIDDEN = -1
 
 def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) -> bool:
     """May `player` see which component `cid` is?"""
-    if st["rv"][cid]:
+    grant = st["rv"][cid]  # 1: revealed to everyone; else bit p + 1: shown to seat p (reveal ... to)
+    if grant and (grant == 1 or grant >> (player + 1) & 1):
         return True
     loc = st["loc"][cid]
     if loc < 0:
@@ -31,6 +33,8 @@ def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) ->
         return True
     if vis == "owner":
         return bool(game.zone_owner[loc] == player)
+    if vis == "others":  # a hand held facing out
+        return bool(game.zone_owner[loc] != player)
     return False
 
 
@@ -71,7 +75,8 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
         "c": list(st["c"]),
         "v": vars_,
         "m": marks,
-        "rv": list(st["rv"]),
+        # 1 revealed to everyone, 2 shown to this player; whom else a card was shown is not said
+        "rv": [1 if r == 1 else 2 if r >> (player + 1) & 1 else 0 for r in st["rv"]],
         "dec": decision,
         "t": dict(st["t"]),
         "names": list(st["names"]),

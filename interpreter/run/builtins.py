@@ -103,6 +103,25 @@ def _first_of_each(rt: Runtime, xs: list[Any], keys: list[Any]) -> list[Any]:
         return [x for k, x in pairs if next(y for j, y in pairs if j == k) == x]
 
 
+def _distinct_by(rt: Runtime, pairs: list[tuple[Any, Any]]) -> list[Any]:
+    """`distinct(e for x in L by K)`: of (item, key) pairs, the first item of each key, in order
+    (one pass when the keys can be hashed; a list among the keys is compared pairwise, charged)."""
+    try:
+        firsts: dict[Any, Any] = {}
+        for x, k in pairs:
+            firsts.setdefault(k, x)
+        return list(firsts.values())
+    except TypeError:
+        keys: list[Any] = []
+        out: list[Any] = []
+        for x, k in pairs:
+            each(rt, keys)
+            if k not in keys:
+                keys.append(k)
+                out.append(x)
+        return out
+
+
 def _min_or(xs: list[Any], default: Any) -> Any:
     """`min(... default d)`: `min(xs, default=d)` without a call with a keyword (a slow one)."""
     return min(xs) if xs else default

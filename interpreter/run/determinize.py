@@ -73,9 +73,10 @@ def apply_mapping(game: CompiledGame, st: State, pi: Mapping, words: list[int] |
     the generator state is replaced."""
     out = clone(st)
     out["z"] = [[pi.get(c, c) for c in zone] for zone in st["z"]]
-    loc = out["loc"]
+    loc, rv = out["loc"], out["rv"]
     for old, new in pi.items():
         loc[new] = st["loc"][old]
+        rv[new] = st["rv"][old]  # a grant (`reveal ... to`) stays with the place it was shown in
     for name, values in out["m"].items():
         default = game.marks.get(name)
         for c in pi:

@@ -112,6 +112,9 @@ class FlowDriver:
         return None
 
     def _round_start(self, rt: Runtime, t: dict[str, object]) -> bool:
+        if rt.watch is not None and int(t["round"]) >= 1:  # type: ignore[call-overload]
+            # a round has ended (its on_end has run) and the next has not started: its final state
+            rt.watch("flow:round_end", {})
         ending = self._ending_stage(t)
         if ending:
             t["stage"] = ending
@@ -122,6 +125,8 @@ class FlowDriver:
             return False
         t["round"] = int(t["round"]) + 1  # type: ignore[call-overload]
         t["stage"] = "round_first"
+        if rt.watch is not None:
+            rt.watch("flow:round_start", {})
         return self._push(rt, f.round_on_start)
 
     def _round_first(self, rt: Runtime, t: dict[str, object]) -> bool:
@@ -252,6 +257,8 @@ class FlowDriver:
         return False
 
     def _finish(self, rt: Runtime, t: dict[str, object]) -> bool:
+        if rt.watch is not None:
+            rt.watch("flow:game_end", {})
         t["stage"] = "over"
         return self._push(rt, self.flow.finish)
 

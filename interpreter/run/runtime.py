@@ -39,7 +39,9 @@ MAX_DEPTH = 200
 State = dict[str, Any]
 Frame = list[Any]
 # an observer of the run: called with an event name and its arguments when `emit` runs, and with
-# "phase:ID" and the turn's player (p, me) before each phase starts (scenario checks `at:`); None
+# "phase:ID" and the turn's player (p, me) before each phase starts, with "flow:round_start" (before
+# rounds.on_start), "flow:round_end" (after rounds.on_end) and "flow:game_end" (before flow.finish)
+# with no arguments (scenario checks `at:`); None
 # (the default) costs one test
 Watch = Callable[[str, dict[str, Any]], None]
 

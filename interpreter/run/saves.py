@@ -366,8 +366,14 @@ def _marks_and_reveals(game: CompiledGame, st: State, sizes: Sizes, out: list[Pr
             found = first_misfit(f"state.m.{name}", values, kind, sizes)
             if found:
                 out.append(("L004", f"{found} (mark {name} holds {type_words(kind)} values)"))
-    if not _ints(st["rv"], ncomp) or any(x not in (0, 1) for x in st["rv"]):
-        out.append(("L004", f"state.rv: must be 0 or 1 for each of the {ncomp} components"))
+    grants = 1 << (game.max_players + 1)  # 1 (everyone) or bit p + 1 for seat p (reveal ... to)
+    if not _ints(st["rv"], ncomp) or any(x != 1 and (x % 2 or not 0 <= x < grants) for x in st["rv"]):
+        out.append(
+            (
+                "L004",
+                f"state.rv: must be 0, 1 (everyone) or 2 x the seats shown it, one per component ({ncomp})",
+            )
+        )
 
 
 def _options(game: CompiledGame, st: State, out: list[Problem]) -> None:

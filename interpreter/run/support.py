@@ -21,9 +21,8 @@ def zone_label(rt: Runtime, zone: int) -> str:
     """A zone instance in the game's words: `hand(Ann)` or `market`."""
     if zone < 0:
         return "out of play"
-    layout = rt.g.zone_layouts[zone]
     owner = rt.g.zone_owner[zone]
-    return f"{layout.name}({rt.st['names'][owner]})" if owner is not None else layout.name
+    return rt.g.zone_layouts[zone].ref(rt.st["names"][owner] if owner is not None else None)
 
 
 def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
@@ -31,8 +30,9 @@ def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
     from tabula.interpreter.model.view import visible_to
 
     comps = rt.g.components
-    if len(cids) > 5:
-        rt.say(f"{len(cids)} components: {zone_label(rt, src[0])} -> {zone_label(rt, dest)}")
+    if len(cids) > 5:  # one line, naming every zone they came from (in order)
+        froms = ", ".join(zone_label(rt, z) for z in dict.fromkeys(src))
+        rt.say(f"{len(cids)} components: {froms} -> {zone_label(rt, dest)}")
         return
     n = rt.st["t"]["n"]
     for cid, old in zip(cids, src, strict=True):
@@ -135,6 +135,21 @@ def reveal(rt: Runtime, v: Any, value: int) -> None:
     rv = rt.st["rv"]
     for cid in items:
         rv[cid] = value
+
+
+def reveal_to(rt: Runtime, v: Any, to: Any) -> None:
+    """`reveal X to P`: X is shown to these players (a grant, bit p + 1 of `rv`; 1 is everyone),
+    until X moves into a zone that is not public or is concealed (model/view.py `visible_to`)."""
+    who = to if isinstance(to, list) else [to]
+    n = rt.st["t"]["n"]
+    for p in who:
+        if type(p) is not int or not 0 <= p < n:
+            raise GameRuntimeError(f"'reveal ... to' needs players of the game, got {to!r}", None, "R008")
+    grant = sum(1 << (p + 1) for p in set(who))
+    rv = rt.st["rv"]
+    for cid in [v] if isinstance(v, int) else list(v or []):
+        if rv[cid] != 1:  # revealed to everyone already
+            rv[cid] |= grant
 
 
 def template(rt: Runtime, parts: list[Any], values: list[Any]) -> str:

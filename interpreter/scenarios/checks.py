@@ -65,8 +65,8 @@ def zone_ref(doc: YamlDoc, path: YamlPath, game: CompiledGame, text: str) -> str
     as a zone's number). Returns the zone's name."""
     node = parse_expr(text, PlainOrigin(doc.file), Report())
     head = node.func if isinstance(node, ast.Call) else node
-    if not isinstance(head, ast.Name) or head.id not in game.zones:
-        zones = ", ".join(sorted(game.zones)) or "none"
+    if not isinstance(head, ast.Name) or (head.id not in game.zones and head.id not in game.zone_families):
+        zones = ", ".join(sorted({*game.zones, *game.zone_families})) or "none"
         hint = f"write a zone, or zone(player): {zones}"
         raise _fail(doc, path, "R108", f"'{text}' is not a zone", hint, key=True)
     return head.id
@@ -82,7 +82,7 @@ def zone_instance(
         isinstance(zone, bool)
         or not isinstance(zone, int)
         or not 0 <= zone < len(layouts)
-        or layouts[zone].name != name
+        or (layouts[zone].family or layouts[zone].name) != name
         or (owner is not None and owner >= len(st["names"]))
     ):
         raise _fail(doc, path, "R108", f"this is not a zone of a player in the game ({name})", key=True)

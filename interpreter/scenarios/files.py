@@ -129,9 +129,10 @@ def load_cases(path: Path) -> Loaded:
     report = Report()
     doc = load_yaml_file(path, report)
     # a loading error (a number of 5,000 digits, an alias bomb) stops before the schema repeats it
-    spec = validate_scenario(doc, report) if doc is not None and not report.has_errors else None
+    spec = validate_scenario(_first_row(doc), report) if doc is not None and not report.has_errors else None
     if doc is None or spec is None:
         return Loaded(path, path.stem, error=render_report(report))
+    _unused_file_keys(doc, spec, report)
     docs = _case_docs(doc, spec)
     rows = _rows(doc, spec, report)
     if report.has_errors:
@@ -169,6 +170,35 @@ def _case(
         # a title without placeholders names the row by its values
         title = f"{title} [{', '.join(f'{k}={dsl_text(v)}' for k, v in row.items())}]"
     return [Case(title, path, doc, spec, line, list(spec.tags))]
+
+
+def _first_row(doc: YamlDoc) -> YamlDoc:
+    """The file as its first example row makes it (the file itself without `examples`), so a
+    placeholder may stand for a value of any type (`players: <n>`) when the file is validated.
+    Every row is validated again on its own."""
+    rows = doc.data.get("examples") if isinstance(doc.data, dict) else None
+    if not isinstance(rows, list) or not rows or not isinstance(rows[0], dict):
+        return doc
+    return substitute(doc, rows[0], keep_examples=True)
+
+
+def _unused_file_keys(doc: YamlDoc, spec: Scenario, report: Report) -> None:
+    """R111: the file's own `when`, `then` or `expect_end` that every case replaces would never run.
+
+    A file with `cases:` runs its cases only; what they do not replace they inherit. A key of the
+    file that every case replaces is a main example nobody runs, so it is refused (located), never
+    skipped silently: written as a case of its own, it runs and is counted."""
+    raw = doc.data.get("cases")
+    if not spec.cases or not isinstance(raw, list):
+        return
+    for key in ("when", "then", "expect_end"):
+        if key in doc.data and all(isinstance(c, dict) and key in c for c in raw):
+            report.error(
+                "R111",
+                f"every case replaces the file's '{key}', so it would never run",
+                span_for(doc, [key], key=True),
+                "make the file's own example a case of its own (- name: ...), or remove it",
+            )
 
 
 def _unique_titles(cases: list[Case]) -> None:
@@ -291,11 +321,13 @@ def _all_text(data: Any) -> str:
     return ""
 
 
-def substitute(doc: YamlDoc, row: dict[str, Any]) -> YamlDoc:
+def substitute(doc: YamlDoc, row: dict[str, Any], keep_examples: bool = False) -> YamlDoc:
     """`doc` with each `<name>` of `row` replaced: inside text by the value's DSL text; a whole
-    value `<name>` by the value itself (a number stays a number). Keys are substituted too."""
+    value `<name>` by the value itself (a number stays a number, a list a list: `players: <names>`).
+    Keys are substituted too. `examples` is dropped, or kept as written with `keep_examples`."""
     moved: dict[YamlPath, YamlPath] = {}
     changed: set[YamlPath] = set()
+    inside: list[tuple[YamlPath, YamlPath]] = []
 
     def text(s: str) -> str:
         return PLACEHOLDER.sub(lambda m: dsl_text(row[m[1]]) if m[1] in row else m[0], s)
@@ -315,15 +347,29 @@ def substitute(doc: YamlDoc, row: dict[str, Any]) -> YamlDoc:
             result: Any = row[whole[1]] if whole and whole[1] in row else text(value)
             if result != value:
                 changed.add(new)
+            if isinstance(result, list):  # an error inside the row's list points at the placeholder
+                inside.extend((new, sub) for sub in _inner_paths(result, new))
             return result
         return value
 
     top = {k: v for k, v in doc.data.items() if k != "examples"}
     data = walk(top, (), ())
-    out = _remap(doc, data, lambda p: moved.get(p))
+    if keep_examples and "examples" in doc.data:
+        data["examples"] = doc.data["examples"]
+    out = _remap(doc, data, lambda p: moved.get(p, p if keep_examples and p[:1] == ("examples",) else None))
     for path in changed:
         out.value_origin.pop(path, None)  # offsets inside a substituted text no longer line up
+    for holder, path in inside:
+        if holder in out.value_span:
+            out.value_span[path] = out.value_span[holder]
     return out
+
+
+def _inner_paths(value: list[Any], base: YamlPath) -> Iterator[YamlPath]:
+    for i, item in enumerate(value):
+        yield (*base, i)
+        if isinstance(item, list):
+            yield from _inner_paths(item, (*base, i))
 
 
 def dsl_text(v: Any) -> str:

@@ -232,7 +232,7 @@ def zone_facts(game: CompiledGame, st: State) -> list[str]:
         if owner is not None and owner >= n:
             continue
         ids = st["z"][layout.index(owner)]
-        ref = _ref(layout.name, _who(st, owner))
+        ref = layout.ref(_who(st, owner) or None)
         if len(ids) <= LONG_ZONE:
             out.append(f"[c.name for c in {ref}] == {_list([game.components[c].name for c in ids])}")
         else:

@@ -29,7 +29,14 @@ from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.interpreter.scenarios.context import Context
 from tabula.interpreter.scenarios.files import Case, game_folder, load_cases
-from tabula.interpreter.scenarios.given import GAME_END, START_TURN, check_start, phase_ids, write_given
+from tabula.interpreter.scenarios.given import (
+    GAME_END,
+    START_TURN,
+    check_start,
+    has_rounds,
+    phase_ids,
+    write_given,
+)
 
 LOG_LINES = 25
 
@@ -76,6 +83,11 @@ GAMES = GameCache()
 
 
 # ------------------------------------------------------------------ `check ... at`
+
+FLOW_POINTS = ("round_start", "round_end", "game_end")
+"""Moments of the flow a check may wait for: a round's start (before `rounds.on_start`), a round's
+end (after `rounds.on_end`, before the next round starts: the round's final state) and the game's
+end (before `flow.finish`)."""
 
 
 @dataclass
@@ -238,24 +250,41 @@ class Run(Context):
 
     # ------------------------------------------------------------ checks at an event or a phase
     def wait(self, step: WhenStep, i: int) -> None:
-        at = step.at or ""
-        phases = phase_ids(self)
-        kind, _, name = at.partition(":") if ":" in at else ("", "", at)
-        if kind not in ("", "event", "phase") or (kind == "phase" and name not in phases):
-            report = Report()
-            report.error(
-                "R104",
-                f"'{at}' is neither an event nor a phase of {self.game.name}",
-                self.span(("when", i, "at")),
-                did_you_mean(name, phases) or f"phases: {', '.join(phases)}; events by name",
-            )
-            raise AuthorError(report)
-        key = f"phase:{name}" if kind == "phase" or (kind == "" and name in phases) else name
+        key = self.moment(step.at or "", i)
         single = isinstance(step.check, str)
         conditions = [step.check] if isinstance(step.check, str) else list(step.check or [])
-        self.waiting.append(Waiting(i, at, conditions, ("when", i, "check"), single, {key}, step.where))
+        self.waiting.append(
+            Waiting(i, step.at or "", conditions, ("when", i, "check"), single, {key}, step.where)
+        )
         self.armed.add(i)
         self.engine.watch = self.watch
+
+    def moment(self, at: str, i: int) -> str:
+        """The watch name of `at`: "phase:ID", "flow:round_end" (a boundary of the flow) or an event.
+
+        A bare name is a phase, else a boundary of the flow, else an event; `phase:`, `flow:` and
+        `event:` say which (R104 for a phase or boundary the game does not have)."""
+        phases = phase_ids(self)
+        points = [*(FLOW_POINTS if has_rounds(self) else ()), "game_end"]
+        kind, _, name = at.partition(":") if ":" in at else ("", "", at)
+        if kind == "phase" or (kind == "" and name in phases):
+            known, key = name in phases, f"phase:{name}"
+        elif kind == "flow" or (kind == "" and name in FLOW_POINTS):
+            known, key = name in points, f"flow:{name}"
+        else:
+            known, key = kind in ("", "event"), name
+        if not known:
+            report = Report()
+            rounds = "" if has_rounds(self) else f" ({self.game.name} has no rounds)"
+            report.error(
+                "R104",
+                f"'{at}' is neither an event, a phase nor a moment of the flow of {self.game.name}{rounds}",
+                self.span(("when", i, "at")),
+                did_you_mean(name, [*phases, *points])
+                or f"phases: {', '.join(phases)}; the flow: {', '.join(points)}; events by name",
+            )
+            raise AuthorError(report)
+        return key
 
     def watch(self, name: str, args: dict[str, Any]) -> None:
         """Called by the runtime at each event and before each phase while a check waits."""

@@ -97,3 +97,10 @@ def test_a_broken_game_is_reported_like_any_load(tmp_path: Path) -> None:
     (game / "game.yaml").write_text("game: {id: g, name: G}\ncomponents: {card: {instances: [{name: A}]}}\n")
     code, out = tabula("rules", str(game))
     assert code == 1 and "error" in out
+
+
+def test_generated_cards_are_listed_one_by_one_at_their_template() -> None:
+    code, out = tabula("rules", "tests/games/tables")
+    assert code == 0, out
+    assert "## card (9 cards, 9 components) — game.yaml:17" in out
+    assert "colour blue · value 2\n\n> a blue card worth 2" in section(out, "### blue-2 — game.yaml:20")

@@ -274,7 +274,8 @@ def test_literal_value_with_did_you_mean() -> None:
     _, report = check_game("game: {id: x, players: {min: 2, max: 4}}\nzones:\n  deck: {visibility: hiden}\n")
     (error,) = report.errors
     assert error.message == (
-        "'zones.deck.visibility' must be one of 'public', 'owner' or 'hidden', not the string 'hiden'"
+        "'zones.deck.visibility' must be one of 'public', 'owner', 'others' or 'hidden', "
+        "not the string 'hiden'"
     )
     assert error.hint == "did you mean 'hidden'?"
     assert error.span is not None and (error.span.line, error.span.col) == (3, 22)
@@ -344,7 +345,7 @@ def test_json_schemas_for_editors() -> None:
     assert "required" not in game  # one file holds only some sections
     assert game["properties"]["flow"]["description"]
     zone = game["$defs"]["ZoneDef"]
-    assert zone["properties"]["visibility"]["enum"] == ["public", "owner", "hidden"]
+    assert zone["properties"]["visibility"]["enum"] == ["public", "owner", "others", "hidden"]
     assert zone["additionalProperties"] is False
     scenario = scenario_json_schema()
     assert {"scenario", "game", "players"} <= set(scenario["required"])

@@ -1,5 +1,6 @@
-"""The runtime hooks scenarios use: the watch (events and phase starts), rigged shuffles (plain data
-in the state, used up by the next shuffle, never in a view) and asking a pending question again."""
+"""The runtime hooks scenarios use: the watch (events, phase starts, the flow's moments), rigged
+shuffles (plain data in the state, used up by the next shuffle, never in a view) and asking a
+pending question again."""
 
 from __future__ import annotations
 
@@ -38,11 +39,25 @@ def test_the_watch_sees_events_with_their_arguments_and_phase_starts(engine: Eng
     finally:
         engine.watch = None
     kinds = [name for name, _ in seen]
-    assert kinds[:2] == ["phase:draw", "phase:play"]
+    assert kinds[:3] == ["flow:round_start", "phase:draw", "phase:play"]
     played = next(args for name, args in seen if name == "card_played")
     assert engine.game.components[played["c"]].name == card.split(":")[1] and played["by"] == 0
     assert kinds[kinds.index("card_played") + 1 :][:3] == ["phase:cleanup", "turn_over", "phase:draw"]
     assert seen[kinds.index("phase:cleanup")][1] == {"p": 0, "me": 0}
+
+
+def test_the_watch_sees_a_round_end_after_its_on_end_and_the_game_end_before_finish(engine: Engine) -> None:
+    seen: list[str] = []
+    engine.watch = lambda name, args: seen.append(name)
+    try:
+        st = engine.new_game(2, seed=3, options={"rounds": 1})
+        while st["dec"] is not None:  # play the first card offered, every turn
+            engine.apply_inplace(st, next(i for i in st["dec"]["ids"] if i.startswith("play:")))
+    finally:
+        engine.watch = None
+    moments = [name for name in seen if name.startswith("flow:")]
+    assert moments == ["flow:round_start", "flow:round_end", "flow:game_end"]
+    assert seen[seen.index("flow:round_end") - 1] == "turn_over"  # after the last turn's cleanup
 
 
 def test_without_a_watch_nothing_is_called(engine: Engine) -> None:

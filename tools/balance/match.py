@@ -38,6 +38,7 @@ class Config:
     max_decisions: int = 100_000
     rotate: bool = False  # game i seats bot (seat + i) % n at seat: seats alternate between bots
     backend: str = "python"  # or "native" (Engine(game, backend=...))
+    lowest_wins: bool = False  # the game's scoring.ranking is lowest (margins are turned)
 
     def bots_for(self, index: int) -> list[str]:
         """The bot spec at each seat in game `index` of a run."""

@@ -81,7 +81,12 @@ def summary_lines(data: dict[str, Any], names: list[str]) -> list[str]:
         lines += ["", *results_table("bot", list(data["by_bot"].items()))]
     lines += [
         "",
-        describe_line("margin", data["margin"]) + "   (winner's score minus the runner-up's)",
+        describe_line("margin", data["margin"])
+        + (
+            "   (the runner-up's score minus the winner's: lowest wins)"
+            if data.get("ranking") == "lowest"
+            else "   (winner's score minus the runner-up's)"
+        ),
         describe_line("turns", data["turns"]),
         describe_line("decisions", data["decisions"]),
         "",

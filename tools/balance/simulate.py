@@ -70,6 +70,7 @@ def config_from(args: argparse.Namespace) -> tuple[Config, str, int]:
         max_decisions=args.max_decisions,
         rotate=bool(getattr(args, "rotate_bots", False)),
         backend=getattr(args, "backend", "python"),
+        lowest_wins=game.lowest_wins,
     )
     if config.backend == "native":
         note = Engine(game, backend="native").backend_note

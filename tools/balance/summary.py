@@ -133,6 +133,7 @@ def header(config: Config, game_name: str, players: int, seed: int) -> dict[str,
         "bots": list(config.bots),
         "rotate_bots": config.rotate,
         "seed": seed,
+        "ranking": "lowest" if config.lowest_wins else "highest",
     }
 
 
@@ -141,8 +142,10 @@ def summarize(
 ) -> dict[str, Any]:
     """Everything `simulate` prints, as JSON-ready data."""
     finished = [r for r in records if r.error is None]
+    sign = -1 if head.get("ranking") == "lowest" else 1  # a margin is how far the winner is ahead
     margins = [
-        r.scores[r.winners[0]] - max((s for q, s in enumerate(r.scores) if q != r.winners[0]), default=0)
+        sign * r.scores[r.winners[0]]
+        - max((sign * s for q, s in enumerate(r.scores) if q != r.winners[0]), default=0)
         for r in finished
         if len(r.winners) == 1
     ]

@@ -59,8 +59,9 @@ class Evaluation:
 
     def values(self, st: State) -> list[float]:
         """The evaluation of every player."""
-        if self._expr is None:
-            return [float(s) for s in self.engine.scores(st)]
+        if self._expr is None:  # the score, turned so that higher is better (ranking: lowest)
+            sign = -1.0 if self.engine.game.lowest_wins else 1.0
+            return [sign * s for s in self.engine.scores(st)]
         rt = Runtime(self.engine.game, st)
         out = []
         for p in range(st["t"]["n"]):

@@ -182,6 +182,7 @@ def card_reference(src: GameSource, root: Path | None = None) -> list[CardType]:
 def merged_source(folder: Path, variant: str | None, expansions: list[str]) -> GameSource:
     """The game's data with the packs applied, as the load stage builds it (the game loaded first)."""
     from tabula.interpreter.load.gamefolder import load_game_folder
+    from tabula.interpreter.load.generate import expand_generated
     from tabula.interpreter.load.overlay import apply_packs, load_packs
 
     report = Report()
@@ -189,6 +190,8 @@ def merged_source(folder: Path, variant: str | None, expansions: list[str]) -> G
     report.raise_if_errors()
     assert source is not None
     apply_packs(source, load_packs(folder, variant, expansions, report), report)
+    report.raise_if_errors()
+    expand_generated(source, report)  # each generated card as written one by one (`for:`)
     report.raise_if_errors()
     return source
 

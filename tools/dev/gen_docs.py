@@ -97,10 +97,10 @@ STATEMENTS: list[StatementDoc] = [
     ),
     StatementDoc(
         "reveal_stmt",
-        "reveal X",
-        "makes components (one, a list or a whole zone) visible to everyone until they move into a "
-        "zone that is not public",
-        "reveal hand(p)",
+        "reveal X [to P]",
+        "makes components (one, a list or a whole zone) visible to everyone, or with `to` to these "
+        "players only (a player or a list), until they move into a zone that is not public",
+        "reveal top(hand(q)) to p",
     ),
     StatementDoc(
         "conceal_stmt",

@@ -137,6 +137,7 @@ class Board:
     decision: Decision | None
     final: list[FinalScore] | None
     problems: list[str]
+    ranking: str = "highest"  # who wins: the highest score, or the lowest (scoring.ranking)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -429,6 +430,7 @@ class _Builder:
             self.decision(),
             self.final(),
             self.problems,
+            "lowest" if self.g.lowest_wins else "highest",
         )
 
 

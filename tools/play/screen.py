@@ -488,5 +488,6 @@ def final_lines(board: Board, width: int) -> list[Text]:
     out.append(total)
     winners = [f.name for f in final if f.winner]
     label = "Winner" if len(winners) == 1 else "Winners"
-    out.append(Text(f"{label}: {', '.join(winners)}", style="bold green"))
+    lowest = " (the lowest score wins)" if board.ranking == "lowest" else ""
+    out.append(Text(f"{label}{lowest}: {', '.join(winners)}", style="bold green"))
     return out

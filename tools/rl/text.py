@@ -87,7 +87,7 @@ def _zones(game: CompiledGame, view: dict[str, Any], names: list[str]) -> list[s
         owners: list[int | None] = list(range(len(names))) if z.per_player else [None]
         for owner in owners:
             zone = view["z"][z.base + (owner or 0)]
-            label = z.name if owner is None else f"{z.name}({names[owner]})"
+            label = z.ref(None if owner is None else names[owner])
             shown = [game.components[c].key if c >= 0 else "?" for c in zone]
             out.append(f"zone {label}: " + (", ".join(shown) if shown else "-"))
     return out

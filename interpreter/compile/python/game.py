@@ -106,6 +106,9 @@ class GameCompiler:
         windows = WindowCompiler(ctx.ex, self.actions.sources())
         sc = EffectCompiler(ctx.ex, self.procedures, action_index, self.suspension, windows, self.instrument)
         sc.hooks = self.hooks
+        sc.closing = {
+            n for n, a in (ctx.read.data.get("actions") or {}).items() if (a or {}).get("closes_window")
+        }
         return sc
 
     def _bodies(self, ctx: GameContext, functions: dict[str, FunctionSlot]) -> None:

@@ -19,7 +19,7 @@ from tabula.interpreter.load.schema.errors import Where, validate
 from tabula.interpreter.load.schema.presentation import PresentationDef
 
 Per = Literal["player"] | None
-Visibility = Literal["public", "owner", "hidden"]
+Visibility = Literal["public", "owner", "others", "hidden"]
 PropertyType = Literal["int", "str", "bool", "list", "symbol", "any"]
 EndMode = Literal["immediately", "after_turn", "final_turns"]
 
@@ -82,6 +82,12 @@ class InstanceDef(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True, strict=True)
 
     name: str = Field(description="The component's name; also its choice id.")
+    for_: dict[str, str | list[str | int | bool]] | None = Field(
+        default=None,
+        alias="for",
+        description="Generate one instance per combination: property -> 2..10, a list, or an enum or "
+        "constant list by name; {property} in the name and other plain values is replaced.",
+    )
     copies: int = Field(
         default=1,
         ge=1,
@@ -143,8 +149,19 @@ class ZoneDef(StrictModel):
     """A place components can be: a hand, a deck, a market, a supply."""
 
     per: Per = Field(default=None, description="'player' for one zone per player; absent for a global zone.")
-    visibility: Visibility = Field(description="Who sees the contents: public, owner or hidden.")
+    visibility: Visibility = Field(
+        description="Who sees the contents: public, owner, others (all but its owner) or hidden."
+    )
     ordered: bool = Field(default=False, description="Keep order (index 0 is the top).")
+    keys: str | None = Field(
+        default=None, description="An enum name: one zone per symbol, written zone(key) or zone(p, key)."
+    )
+
+    @model_validator(mode="after")
+    def _others_has_an_owner(self) -> ZoneDef:
+        if self.visibility == "others" and self.per != "player":
+            raise ValueError("visibility 'others' (everyone but the zone's owner) needs per: player")
+        return self
 
 
 class CounterDef(StrictModel):
@@ -281,8 +298,13 @@ class FlowDef(StrictModel):
 class ScoringDef(StrictModel):
     """How the winner is found when the game ends without `declare_winner`."""
 
-    score: Dsl = Field(description="Expression with p bound; higher is better.")
-    tiebreak: list[Dsl] = Field(default=[], description="Compared in order; still tied means a shared win.")
+    score: Dsl = Field(description="Expression with p bound; higher is better (see ranking).")
+    ranking: Literal["highest", "lowest"] = Field(
+        default="highest", description="Who wins: the highest score (default) or the lowest."
+    )
+    tiebreak: list[Dsl] = Field(
+        default=[], description="Compared in order, higher is better; still tied means a shared win."
+    )
 
 
 class BotsDef(StrictModel):

@@ -76,8 +76,9 @@ class WhenStep(StrictModel):
     )
     at: str | None = Field(
         default=None,
-        description="Check when this event next fires or before this phase next starts "
-        "(`event:NAME` / `phase:NAME` when a name is both).",
+        description="Check when this event next fires, before this phase next starts, or at a moment "
+        "of the flow: round_end (after rounds.on_end), round_start, game_end (before flow.finish); "
+        "`event:NAME` / `phase:NAME` / `flow:NAME` say which.",
     )
     where: Dsl | None = Field(
         default=None, description="With `at`: the first firing whose arguments make this hold."
@@ -148,7 +149,9 @@ class Scenario(_ScenarioParts):
     players: list[str] | int = Field(description="Player names in seat order, or a number of players.")
     given: Given = Field(default=Given(), description="Written into a freshly set-up game.")
     cases: list[Case] = Field(
-        default=[], description="Several cases of one example, each run and reported on its own."
+        default=[],
+        description="Several cases of one example, each run and reported on its own; what a case does "
+        "not replace it inherits (a when/then/expect_end every case replaces is error R111).",
     )
     examples: list[dict[str, Scalar]] = Field(
         default=[],

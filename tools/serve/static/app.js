@@ -266,7 +266,8 @@ function finalScores(data) {
   table.append(total);
   box.append(table);
   const winners = final.filter((f) => f.winner).map((f) => f.name);
-  box.append(el("p", "winners", `${winners.length === 1 ? "Winner" : "Winners"}: ${winners.join(", ")}`));
+  const lowest = data.board.ranking === "lowest" ? " (the lowest score wins)" : "";
+  box.append(el("p", "winners", `${winners.length === 1 ? "Winner" : "Winners"}${lowest}: ${winners.join(", ")}`));
 }
 
 function history(data) {

@@ -27,6 +27,7 @@ from tabula.interpreter.run.budget import each
 from tabula.interpreter.run.builtins import (
     _count_equal,
     _distinct,
+    _distinct_by,
     _first_of_each,
     _has_equal,
     _max_or,
@@ -42,6 +43,7 @@ _EMPTY = {
     "list": "[]",
     "sorted": "[]",
     "first": "None",
+    "last": "None",
     "distinct": "[]",
 }
 
@@ -60,6 +62,13 @@ def aggregate_code(c: ExprBase, kind: str, gen: ast.Generator, scope: Scope) -> 
             f"'default' only applies to max and min, not to {kind}",
             gen.default.span,
             "remove it: an empty list already gives 0, false, true or an empty list",
+        )
+    if gen.by is not None and kind != "distinct":
+        c.report.error(
+            "E116",
+            f"'by' only applies to distinct, not to {kind}",
+            gen.by.span,
+            "distinct(c for c in L by c.name) keeps the first item of each key",
         )
     keyed = first_of_each_key(gen) if kind == "list" else None
     if keyed is not None:
@@ -90,14 +99,16 @@ def aggregate_code(c: ExprBase, kind: str, gen: ast.Generator, scope: Scope) -> 
     var = c.mod.fresh("v_" + gen.var)
     inner.known[gen.var] = (var, elem(itt))
     frame = c.enter_loop(var)
-    cond_src = ""
+    cond_src = by_src = ""
     try:
         elt, et = c.code(gen.elt, inner)
         if gen.cond is not None:
             cond_src = c.cond_code(gen.cond, inner)
+        if gen.by is not None:
+            by_src = c.code(gen.by, inner)[0]
     finally:
         c.leave_loop()
-    frame, (elt, cond_src) = settle_reads(frame, it, [elt, cond_src])
+    frame, (elt, cond_src, by_src) = settle_reads(frame, it, [elt, cond_src, by_src])
     # the conjuncts (of `where`, and for `any` of the element too) that do not use the loop's
     # variable, nor a call computed for this loop, are tested once, before it
     local = {var, *(name for name, _ in frame if not name.startswith("_r_"))}
@@ -109,8 +120,11 @@ def aggregate_code(c: ExprBase, kind: str, gen: ast.Generator, scope: Scope) -> 
     rest = [p for p in parts if p not in fixed]
     cond = f" if {' and '.join(rest)}" if rest else ""
     loop = f"for {var} in {it}{cond}"
-    fast = _lookup_filter(kind, elt, et, var, it, rest)
-    code, t = fast or _aggregate(c, kind, elt, et, loop, bool(cond), gen, scope)
+    if by_src and kind == "distinct":  # the first item of each key, in one pass over (item, key) pairs
+        code, t = f"{c.helper(_distinct_by)}(rt, [({elt}, {by_src}) {loop}])", list_of(et)
+    else:
+        fast = _lookup_filter(kind, elt, et, var, it, rest)
+        code, t = fast or _aggregate(c, kind, elt, et, loop, bool(cond), gen, scope)
     hoisted = [h for h in fixed if h != "True"]
     if hoisted:
         code = (
@@ -197,6 +211,8 @@ def _aggregate(
         return f"{c.helper(_distinct)}(rt, [{elt} {loop}])", list_of(et)
     if kind == "first":
         return f"next(({elt} {loop}), None)", et
+    if kind == "last":
+        return f"([{elt} {loop}] or [None])[-1]", et
     default = c.code(gen.default, scope)[0] if gen.default is not None else "None"
     pick = c.helper(_max_or if kind == "max" else _min_or)
     return f"{pick}([{elt} {loop}], {default})", et if et != NONE else ANY

@@ -38,7 +38,7 @@ def name_uses(node: Any, in_loop: bool = False) -> dict[str, int]:
             out[n.id] = out.get(n.id, 0) + (2 if loop else 1)
         elif isinstance(n, ast.Generator):
             walk(n.iter, loop)
-            for part in (n.elt, n.cond, n.default):
+            for part in (n.elt, n.cond, n.default, n.by):
                 if part is not None:
                     walk(part, True)
             return
@@ -135,7 +135,7 @@ def names_in(node: Any) -> set[str]:
 def equal_to(gen: ast.Generator, kind: str) -> ast.Expr | None:
     """E when `gen` only asks which items equal E (E not using the item): `count(x for x in L
     where x == E)` or `any(x == E for x in L)`. None otherwise."""
-    if gen.default is not None:
+    if gen.default is not None or gen.by is not None:
         return None
     if kind == "count" and gen.cond is not None:
         test = gen.cond
@@ -174,7 +174,7 @@ def first_of_each_key(gen: ast.Generator) -> ast.Expr | None:
     the first item of each key, in order (one choice among identical cards). The generic form is
     quadratic; it compiles to one pass (run/builtins.py `_first_of_each`). None for any other generator."""
     cond, c = gen.cond, gen.var
-    if not (isinstance(gen.elt, ast.Name) and gen.elt.id == c and gen.default is None):
+    if not (isinstance(gen.elt, ast.Name) and gen.elt.id == c and gen.default is None and gen.by is None):
         return None
     if not (isinstance(cond, ast.Compare) and cond.op == "=="):
         return None

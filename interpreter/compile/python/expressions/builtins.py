@@ -35,7 +35,7 @@ READS_ALL = frozenset(
     {"sum", "any", "all", "distinct", "sorted", "reversed", "has", "count_of", "remove_one", "named"}
 )
 # the builtins that take a generator: `count(x for x in L where c)` (aggregates.py)
-AGGREGATES = {"count", "sum", "max", "min", "any", "all", "list", "sorted", "first", "distinct"}
+AGGREGATES = {"count", "sum", "max", "min", "any", "all", "list", "sorted", "first", "last", "distinct"}
 
 
 @dataclass(frozen=True)
@@ -219,7 +219,8 @@ _add(
     Builtin(
         "distinct",
         "distinct(L)",
-        "the list without repeats, first occurrence kept",
+        "the list without repeats, first occurrence kept; `distinct(x for x in L by K)`: the first "
+        "item of each key K (one choice among identical cards: `distinct(c for c in hand(me) by c.name)`)",
         "distinct(card.symbols)",
         arity=(1, 1),
         result="=arg0",
@@ -277,7 +278,7 @@ _add(
     Builtin(
         "first",
         "first(L)",
-        "the first item of a list, or none",
+        "the first item of a list or of a generator (it stops there), or none",
         "first(hand(p))",
         arity=(1, 1),
         result="=elem0",
@@ -289,8 +290,8 @@ _add(
     Builtin(
         "last",
         "last(L)",
-        "the last item of a list, or none",
-        "last(discard(p))",
+        "the last item of a list or of a generator, or none",
+        "last(c for c in discard(p) where c.points > 1)",
         arity=(1, 1),
         result="=elem0",
         list_args=(0,),

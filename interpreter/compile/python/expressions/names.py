@@ -11,7 +11,9 @@ attributes read a component's property column, its marks or its place.
 
 from __future__ import annotations
 
+import ast as pyast
 import re
+from typing import Any
 
 from tabula.interpreter.base.source import did_you_mean
 from tabula.interpreter.base.types import (
@@ -33,9 +35,11 @@ from tabula.interpreter.base.types import a as article
 from tabula.interpreter.compile.python.expressions.aggregates import aggregate_code
 from tabula.interpreter.compile.python.expressions.base import BROKEN
 from tabula.interpreter.compile.python.expressions.builtins import AGGREGATES, BUILTINS, builtin_attr_code
-from tabula.interpreter.compile.python.expressions.fragments import Code, literal
+from tabula.interpreter.compile.python.expressions.fragments import NO_VALUE, Code, literal
 from tabula.interpreter.compile.python.expressions.functions import FunctionCompiler
 from tabula.interpreter.dsl import ast
+
+_UNKNOWN = object()  # a key whose value is known only at run time
 
 # the attributes every component has, and the engine's own names (docs/reference.md lists both)
 BUILTIN_ATTRS = {"name": STR, "key": STR, "type": STR, "zone": ZONE, "holder": PLAYER, "id": INT}
@@ -89,6 +93,14 @@ class NameCompiler(FunctionCompiler):
             v = g.constants[name]
             if isinstance(v, (int, str, bool)) or v is None:
                 return repr(v), type_of_value(v)
+            if isinstance(v, dict) and any(isinstance(k, int) for k in v):
+                # a map keyed by numbers never enters the state (a save would make its keys text)
+                return self.error(
+                    "T012",
+                    f"'{name}' is keyed by numbers: it is read by index only",
+                    n.span,
+                    f"write {name}[n]",
+                )
             return self.inject(v, name), type_of_value(v)
         for syms in g.enums.values():
             if name in syms:
@@ -111,6 +123,13 @@ class NameCompiler(FunctionCompiler):
             if z.per_player:
                 return self.error("E102", f"zone '{name}' is per player: write {name}(p)", n.span)
             return repr(z.base), ZONE
+        if name in g.zone_families:
+            form = (
+                f"{name}(p, key)"
+                if g.zones[f"{name}({g.zone_families[name][0]})"].per_player
+                else f"{name}(key)"
+            )
+            return self.error("E102", f"zone '{name}' is one zone per key: write {form}", n.span)
         if name in self.functions:
             slot = self.functions[name]
             if slot.params:
@@ -186,6 +205,8 @@ class NameCompiler(FunctionCompiler):
             if isinstance(lit, int) and not isinstance(lit, bool):
                 return repr(z.base + lit), ZONE
             return (f"({z.base} + {p})" if z.base else f"({p})"), ZONE
+        if name in g.zone_families:
+            return self._keyed_zone(name, n, scope)
         if name in BUILTINS:
             return BUILTINS[name].code(self, n, scope)
         return self.error(
@@ -194,6 +215,34 @@ class NameCompiler(FunctionCompiler):
             n.func.span,
             did_you_mean(name, [*self.functions, *BUILTINS, *g.counters, *g.vars, *g.zones]),
         )
+
+    def _keyed_zone(self, name: str, n: ast.Call, scope: Scope) -> Code:
+        """`discard(key)` or `discard(p, key)`: one zone of a zone keyed by an enum (E105, E109)."""
+        keys = self.g.zone_families[name]
+        per = self.g.zones[f"{name}({keys[0]})"].per_player
+        if len(n.args) != (2 if per else 1):
+            form = f"{name}(p, key)" if per else f"{name}(key)"
+            return self.error(
+                "E105", f"zone '{name}' takes {'a player and ' if per else ''}a key: {form}", n.span
+            )
+        player = ""
+        if per:
+            p, pt = self.code(n.args[0], scope)
+            self.expect(pt, PLAYER, n.args[0].span)
+            player = f" + ({p})"
+        key_node = n.args[-1]
+        k, kt = self.code(key_node, scope)
+        lit = literal(k)
+        if isinstance(lit, str) and lit in keys:
+            return f"({self.g.zones[f'{name}({lit})'].base}{player})", ZONE
+        if isinstance(lit, (int, str)) or kt in (INT, PLAYER, BOOL):
+            shown = repr(lit) if lit is not NO_VALUE else article(kt)
+            return self.error(
+                "E109", f"zone '{name}' has no key {shown}", key_node.span, did_you_mean(str(lit), keys)
+            )
+        # a missing key raises KeyError, reported at the statement as "no such entry"
+        table = self.inject({key: self.g.zones[f"{name}({key})"].base for key in keys}, f"zones_{name}")
+        return f"({table}[{k}]{player})", ZONE
 
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> Code:
         if not isinstance(n.func, ast.Name) or n.func.id not in AGGREGATES:
@@ -308,11 +357,50 @@ class NameCompiler(FunctionCompiler):
         return ANY if t == NONE else t
 
     def _Index(self, n: ast.Index, scope: Scope) -> Code:
+        table = self._constant_table(n.obj, scope)
+        if table is not None:
+            return self._table_index(n, table, scope)
         obj, ot = self.code(n.obj, scope)
         key, _ = self.code(n.key, scope)
         if ot.startswith("list["):
             return f"{obj}[{key}]", elem(ot)
         return f"{obj}[{key}]", self._table_type(n.obj, scope)
+
+    def _constant_table(self, node: ast.Expr, scope: Scope) -> dict[Any, Any] | None:
+        """The constant map `node` names (not a local of that name), else None."""
+        if not isinstance(node, ast.Name) or node.id in scope.known or node.id in scope.py:
+            return None
+        table = self.g.constants.get(node.id) if node.id not in scope.locals else None
+        return table if isinstance(table, dict) else None
+
+    def _table_index(self, n: ast.Index, table: dict[Any, Any], scope: Scope) -> Code:
+        """`table[k]` for a constant map, its keys' kind checked against k's static type (T012): a
+        map keyed by numbers (`hand_size[num_players]`) takes a number or a player, one keyed by
+        text a text or a symbol; a key known at check time must be one of the map's."""
+        assert isinstance(n.obj, ast.Name)
+        name = n.obj.id
+        key, kt = self.code(n.key, scope)
+        numbers = bool(table) and all(isinstance(k, int) for k in table)
+        shown = ", ".join(repr(k) for k in list(table)[:4]) + (", ..." if len(table) > 4 else "")
+        if not numbers and any(isinstance(k, int) for k in table):
+            return self.error("T012", f"'{name}' mixes number and text keys ({shown})", n.obj.span)
+        wanted, given = ("a number", kt in (STR, BOOL)) if numbers else ("a text", kt in (INT, PLAYER))
+        if given:
+            return self.error(
+                "T012",
+                f"'{name}' is keyed by {'numbers' if numbers else 'text'} ({shown}): "
+                f"indexing it with {article(kt)} can never find a key",
+                n.key.span,
+                f"index it with {wanted}",
+            )
+        try:
+            known: Any = pyast.literal_eval(key)
+        except (ValueError, SyntaxError):
+            known = _UNKNOWN
+        if known is not _UNKNOWN and isinstance(known, (int, str)) and known not in table:
+            hint = did_you_mean(str(known), [str(k) for k in table]) or f"its keys: {shown}"
+            return self.error("T012", f"'{name}' has no key {known!r}", n.key.span, hint)
+        return f"{self.inject(table, name)}[{key}]", self._table_type(n.obj, scope)
 
     def _table_type(self, node: ast.Expr, scope: Scope) -> str:
         """The type of every value of a constant table (a YAML map of numbers, say), else ANY: so

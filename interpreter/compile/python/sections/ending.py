@@ -74,6 +74,7 @@ def compile_scoring(ctx: GameContext) -> None:
     scoring = ctx.read.data.get("scoring") or {}
     scope = Scope({"p": PLAYER})
     g.score_span = ctx.read.span(("scoring", "score"))
+    g.lowest_wins = scoring.get("ranking") == "lowest"
     if scoring.get("score") is not None:
         g.score = ctx.compile_expr(("scoring", "score"), scope)
     for i, _ in enumerate(scoring.get("tiebreak") or []):

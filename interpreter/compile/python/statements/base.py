@@ -62,6 +62,7 @@ class StatementCompiler:
         self.instrument = instrument
         self.dispatchers: dict[str, str] = {}  # event -> name of its generated dispatcher
         self.hooks: dict[str, HookInfo] = {}  # set by the game compiler (cards.py)
+        self.closing: set[str] = set()  # the actions with `closes_window` (set by the game compiler)
         # stores into a var whose type has `any` in it of a value that may be a component: var ->
         # (static type, span, the any-typed vars it is made of or None) (compile/python/game.py
         # checks that views can hide them)

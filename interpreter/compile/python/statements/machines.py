@@ -378,6 +378,14 @@ class MachineCompiler(CallStatements):
                 )
             else:
                 idx.append(self.action_index[name])
+        if len(n.actions) == 1 and idx and n.actions[0] not in self.closing:
+            self.report.warning(
+                "W005",
+                f"the window offers only '{n.actions[0]}', which does not close it: it is offered again "
+                "after each choice, until it is no longer legal",
+                n.action_spans[0],
+                f"give '{n.actions[0]}' closes_window: true, or list an action that closes the window",
+            )
         enumerate_ = self.windows(idx, n.span).__name__
         here = m.label()
         after = m.label()  # here + 1: where a closing action goes on (Engine.apply_inplace)

@@ -7,7 +7,7 @@ on zones or components checked here; `take` moves units between two counters in 
 from __future__ import annotations
 
 from tabula.interpreter.base.source import Span, did_you_mean
-from tabula.interpreter.base.types import ANY, COMP, INT, NONE, ZONE, Scope, a
+from tabula.interpreter.base.types import ANY, COMP, INT, NONE, PLAYER, ZONE, Scope, a, list_of
 from tabula.interpreter.compile.python.statements.base import StatementCompiler
 from tabula.interpreter.compile.python.statements.lines import Lines
 from tabula.interpreter.compile.python.statements.writes import target_name
@@ -72,7 +72,19 @@ class MoveStatements(StatementCompiler):
         self.written(out, depth)
 
     def _Reveal(self, out: Lines, depth: int, n: ast.Reveal, scope: Scope, mode: str) -> None:
-        self.reveal(out, depth, n.what, n.span, scope, 1)
+        if n.to is None:
+            self.reveal(out, depth, n.what, n.span, scope, 1)
+            return
+        src, t = self.ex.code(n.what, scope)
+        if t == ZONE:
+            src = f"{self.ex.bind('Z')}[{src}]"
+        to, tt = self.ex.code(n.to, scope)
+        if tt not in (ANY, PLAYER, INT, list_of(PLAYER), list_of(INT), list_of(ANY)):
+            self.report.error(
+                "T008", f"'reveal ... to' needs a player or a list of players, found {a(tt)}", n.to.span
+            )
+        out.add(depth, f"{self.ex.helper(support.reveal_to)}(rt, {src}, {to})", n.span)
+        self.written(out, depth)
 
     def _Conceal(self, out: Lines, depth: int, n: ast.Conceal, scope: Scope, mode: str) -> None:
         self.reveal(out, depth, n.what, n.span, scope, 0)
