@@ -20,10 +20,16 @@ from tabula.interpreter.model.game import CompiledGame
 HIDDEN = -1
 
 
+def shown_to(grant: int, player: int) -> bool:
+    """Is a component with reveal grant `grant` shown to seat `player` alone (bit player + 1)? Never
+    to a spectator or any other negative viewer."""
+    return player >= 0 and bool(grant >> (player + 1) & 1)
+
+
 def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) -> bool:
     """May `player` see which component `cid` is?"""
     grant = st["rv"][cid]  # 1: revealed to everyone; else bit p + 1: shown to seat p (reveal ... to)
-    if grant and (grant == 1 or grant >> (player + 1) & 1):
+    if grant and (grant == 1 or shown_to(grant, player)):
         return True
     loc = st["loc"][cid]
     if loc < 0:
@@ -75,8 +81,9 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
         "c": list(st["c"]),
         "v": vars_,
         "m": marks,
-        # 1 revealed to everyone, 2 shown to this player; whom else a card was shown is not said
-        "rv": [1 if r == 1 else 2 if r >> (player + 1) & 1 else 0 for r in st["rv"]],
+        # 1 revealed to everyone, 2 shown to this player (never to a spectator, a negative viewer);
+        # whom else a card was shown is not said
+        "rv": [1 if r == 1 else 2 if shown_to(r, player) else 0 for r in st["rv"]],
         "dec": decision,
         "t": dict(st["t"]),
         "names": list(st["names"]),

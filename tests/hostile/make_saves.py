@@ -105,7 +105,7 @@ TAMPERINGS: dict[str, Callable[[Doc], Doc | str]] = {
     "rng-too-big": _set("rng", [1 << 64, 1]),
     "option-unknown": _state(lambda st: st["o"].update(cheat=True)),
     "mark-short": _state(lambda st: st["m"]["seen"].pop()),
-    "reveal-2": _set("rv.0", 2),
+    "reveal-3": _set("rv.0", 3),
     "var-missing": _state(lambda st: st["v"].clear()),
     "component-in-two-zones": _two_zones,
     "loc-lies": _loc_lies,

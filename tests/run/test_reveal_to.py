@@ -56,6 +56,8 @@ def test_a_card_shown_to_one_player_is_seen_by_that_player_alone(tmp_path: Path)
     assert [visible_to(g, st, shown, p) for p in range(3)] == [True, True, False]
     assert view(g, st, 0)["z"][g.zones["hand"].index(1)] == [shown]
     assert view(g, st, 0)["rv"][shown] == 2 and view(g, st, 2)["rv"][shown] == 0
+    # a spectator (a negative viewer, as the table's public board asks) is shown nothing
+    assert view(g, st, -2)["rv"][shown] == 0 and view(g, st, -2)["z"][g.zones["hand"].index(1)] != [shown]
     # the swap test for the third player: the card shown to seat 0 and a card in the deck exchanged
     other = st["z"][g.zones["deck"].index(None)][0]
     assert view(g, relabel(st, shown, other), 2) == view(g, st, 2)
