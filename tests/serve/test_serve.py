@@ -401,7 +401,10 @@ def test_the_serve_command_serves_the_page() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--seats", "human,robot"], "--seats: 'robot' is not one of human, random"),
+        (
+            ["--seats", "human,robot"],
+            "--seats: unknown bot 'robot'; bots: random, greedy, mcts, ismcts (or human)",
+        ),
         (["--players", "9"], "High Card is for 2-4 players, not 9"),
         (["--variant", "nope"], "no variant named 'nope'"),
     ],

@@ -21,12 +21,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tabula.balance.defaults import RANDOM_WARNING
 from tabula.balance.match import Config, GameRecord
 from tabula.balance.simulate import (
     EXIT_INTERRUPTED,
     add_bot_options,
     add_run_options,
     config_from,
+    default_bots,
     report_failure,
     run_games,
 )
@@ -53,6 +55,23 @@ def side_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", type=parse_option, default=[])
     p.add_argument("--bot", action="append", default=[])
     return p
+
+
+def side_defaults(args: argparse.Namespace) -> str:
+    """The default bot (chosen once, on A, for both sides' games) for every side without --bot."""
+    sides = [side_args(args, flags)[0] for flags in (args.a, args.b)]
+    if all(side.bot for side in sides):
+        return ""
+    base = side_args(args, args.a)[0]
+    base.bot = []
+    note = default_bots(base, 2 * args.games)
+    if not any(side.bot for side in sides):
+        args.bot = base.bot  # the shared flags: the sides' labels stay what was typed
+        return note
+    for name in ("a", "b"):
+        if not side_args(args, getattr(args, name))[0].bot:
+            setattr(args, name, f"{getattr(args, name) or ''} --bot {base.bot[0]}".strip())
+    return note
 
 
 def side_args(args: argparse.Namespace, flags: str | None) -> tuple[argparse.Namespace, str]:
@@ -217,6 +236,7 @@ def compare_lines(result: dict[str, Any]) -> list[str]:
         f"{result['seed'] + result['games'] - 1}, {result['players']} players",
         f"A: {a['label']}  (bots: {', '.join(a['bots'])})",
         f"B: {b['label']}  (bots: {', '.join(b['bots'])})",
+        *([result["bot_choice"]] if result["bot_choice"] else []),
         "",
         f"{'seat':<14} {'A win rate':>22} {'B win rate':>22} {'B-A [95% CI]':>26} {'p':>7}",
     ]
@@ -250,6 +270,8 @@ def compare_lines(result: dict[str, Any]) -> list[str]:
         lines.append(f"  {label}: {ends}")
         lines += [f"  warning ({label}): {w}" for w in side["summary"]["warnings"]]
     lines += ["", result["verdict"]]
+    if any(side["summary"]["notes"] for side in (a, b)):
+        lines += ["", f"note: {RANDOM_WARNING}"]
     return lines
 
 
@@ -275,6 +297,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
         check_plotting()
     seeds = [args.seed + i for i in range(args.games)]
+    note = side_defaults(args)
     sides: list[tuple[str, Config, dict[str, Any], list[GameRecord]]] = []
     for flags in (args.a, args.b):
         side, label = side_args(args, flags)
@@ -288,7 +311,12 @@ def run_compare(args: argparse.Namespace) -> int:
             print(f"interrupted while playing {label}: no comparison", file=sys.stderr)
             return EXIT_INTERRUPTED
         sides.append(
-            (label, config, summarize(records, header(config, name, players, args.seed), seconds), records)
+            (
+                label,
+                config,
+                summarize(records, header(config, name, players, args.seed, note), seconds),
+                records,
+            )
         )
     (la, ca, da, ra), (lb, cb, db, rb) = sides
     result: dict[str, Any] = {
@@ -296,6 +324,7 @@ def run_compare(args: argparse.Namespace) -> int:
         "games": args.games,
         "seed": args.seed,
         "players": da["players"],
+        "bot_choice": note,
         "a": {"label": la, "bots": list(ca.bots), "summary": da},
         "b": {"label": lb, "bots": list(cb.bots), "summary": db},
         "seats": _seat_rows(da, db, ra, rb),

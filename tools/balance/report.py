@@ -31,6 +31,8 @@ def header_lines(data: dict[str, Any]) -> list[str]:
     opts = ", ".join(f"{k}={v}" for k, v in data["options"].items()) or "none"
     rotate = " (rotating over the seats)" if data["rotate_bots"] else ""
     parts.append(f"options: {opts}; bots: {', '.join(data['bots'])}{rotate}")
+    if data.get("bot_choice"):
+        parts.append(data["bot_choice"])
     return parts
 
 
@@ -142,4 +144,5 @@ def summary_lines(data: dict[str, Any], names: list[str]) -> list[str]:
         rows = events_lines(title, data[key])
         if rows:
             lines += ["", *rows]
-    return lines
+    notes = [f"note: {n}" for n in data.get("notes", [])]
+    return [*lines, "", *notes] if notes else lines

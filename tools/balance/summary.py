@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from tabula.balance.defaults import RANDOM_WARNING
 from tabula.balance.lift import lift_table
 from tabula.balance.match import Config, GameRecord
 from tabula.balance.stats import describe, mean_interval, wilson
@@ -148,8 +149,9 @@ def warnings_for(ends: dict[str, int], games: int) -> list[str]:
     return out
 
 
-def header(config: Config, game_name: str, players: int, seed: int) -> dict[str, Any]:
+def header(config: Config, game_name: str, players: int, seed: int, note: str = "") -> dict[str, Any]:
     return {
+        "bot_choice": note,
         "game": game_name,
         "variant": config.variant,
         "expansions": list(config.expansions),
@@ -194,6 +196,7 @@ def summarize(
         "end_values": measure_table(finished, lambda r: r.counters),
         "table_values": table_values(finished),
         "warnings": warnings_for(ends, len(records)),
+        "notes": [RANDOM_WARNING] if records and all(set(r.bots) == {"random"} for r in records) else [],
         "actions": events_table(records, "actions"),
         "components": events_table(records, "gained"),
         "errors": [{"index": r.index, "seed": r.seed, "error": r.error} for r in records if r.error],

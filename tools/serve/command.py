@@ -6,6 +6,7 @@ import argparse
 import secrets
 import sys
 
+from tabula.bots.spec import BotSpecError, parse_seat
 from tabula.common import CliError, options_dict
 from tabula.serve.bots import SEAT_KINDS
 from tabula.serve.model import GameSpec, TableError
@@ -25,10 +26,10 @@ def table_from_args(args: argparse.Namespace) -> Table:
         if not game.min_players <= count <= game.max_players:
             raise CliError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
         names = [game.seats[i] if i < len(game.seats) else f"P{i + 1}" for i in range(count)]
-    kinds = [k.strip() for k in str(args.seats).split(",")] if args.seats else []
-    for kind in kinds:
-        if kind not in SEAT_KINDS:
-            raise CliError(f"--seats: '{kind}' is not one of {', '.join(SEAT_KINDS)}")
+    try:  # human or any bot spec (ismcts:0.2s), read as `tabula play --bot` reads it
+        kinds = [parse_seat(k) for k in str(args.seats).split(",")] if args.seats else []
+    except BotSpecError as err:
+        raise CliError(f"--seats: {err}") from None
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     try:
         return Table(spec, seat_specs(names, kinds), seed)
