@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
-import struct
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -237,19 +237,9 @@ def test_failing_game_prints_a_replay_with_its_bots(
 # ------------------------------------------------------------------ compare and plots
 
 
-def assert_png(path: Path) -> None:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = struct.unpack(">II", data[16:24])
-    assert width > 100 and height > 100
-    import matplotlib.image
-
-    assert matplotlib.image.imread(path).shape[:2] == (height, width)
-
-
 @pytest.mark.slow  # simulates a family of variants and draws plots
 def test_compare_family_variant_prints_a_verdict_and_plots(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], assert_png: Callable[[Path], None]
 ) -> None:
     assert (
         cli.main(
@@ -291,7 +281,9 @@ def test_compare_finds_a_real_difference(capsys: pytest.CaptureFixture[str]) -> 
 
 
 @pytest.mark.slow  # simulates games and draws plots with matplotlib
-def test_simulate_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_plots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], assert_png: Callable[[Path], None]
+) -> None:
     assert (
         cli.main(
             [

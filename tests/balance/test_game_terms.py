@@ -9,6 +9,7 @@ are written here, each changing one thing, so what the report must find is known
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,25 @@ def test_a_planted_overpowered_card_is_flagged_and_ubiquitous_cards_are_folded(
     line = next(x for x in out.splitlines() if x.startswith("HC-VP5 "))
     assert line.endswith("significant")
     assert "folded (done by nearly every player in nearly every game): 8: C1, C2" in out
+
+
+# ------------------------------------------------------------------ plots
+
+
+def test_compare_plots_one_chart_per_score_part_and_an_index(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, assert_png: Callable[[Path], None]
+) -> None:
+    argv = ["compare", "porta-nigra", "--players", "2", "--games", "4", "--bot", "all=random"]
+    variant = write(tmp_path, "money.yaml", MONEY_SCORING)
+    assert (
+        cli.main([*argv, "--b", f"--variant {variant}", "--plot", str(tmp_path / "plots"), "--jobs", "1"])
+        == 0
+    )
+    capsys.readouterr()
+    parts = ["building-card-sets", "final-scoring-honour-cards", "leftovers", "majorities", "vp-during-play"]
+    files = ["win_rate.png", "scores.png", "length.png", *(f"part-{p}.png" for p in parts)]
+    page = (tmp_path / "plots" / "index.html").read_text()
+    for name in files:
+        assert_png(tmp_path / "plots" / name)
+        assert f'<li><a href="#{name}">' in page and f'<img src="{name}"' in page
+    assert "score part Leftovers" in page and "\nverdict: " in page
