@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabula.balance.measures import end_values, score_parts
-from tabula.bots.base import Bot, Observation, bot_generator
+from tabula.bots.base import Bot, Observation, PlayoutFailure, bot_generator
 from tabula.bots.spec import make_bot, parse_bot_spec
 from tabula.common import load, runtime_error_text
 from tabula.interpreter.engine import Engine
@@ -71,6 +71,7 @@ class GameRecord:
     used: list[dict[str, int]] = field(default_factory=list)  # components named by a player's choices
     bot_stats: list[dict[str, float]] = field(default_factory=list)
     error: str | None = None
+    in_playout: bool = False  # the error happened in a bot's playout on a determinised world
 
 
 def ending_of(st: State, finished: bool, last_action: str | None) -> str:
@@ -134,6 +135,11 @@ class Match:
                 rec.decisions += 1
         except GameRuntimeError as err:
             rec.error = runtime_error_text(err)
+        except PlayoutFailure as fail:
+            cause = fail.error
+            text = runtime_error_text(cause) if isinstance(cause, GameRuntimeError) else str(cause)
+            rec.error = fail.describe(text) + f"\n  at decision {rec.decisions} of the real game"
+            rec.in_playout = True
         finished = st["dec"] is None and rec.error is None
         rec.scores = engine.scores(st)
         rec.winners = engine.winners(st) if finished else []

@@ -210,7 +210,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     failed = [r for r in records if r.error]
     if failed:
         report_failure(config, failed[0], args.seed)
-        print(record_failure(config, failed[0]), file=sys.stderr)
+        if not failed[0].in_playout:  # a playout's world is no position of the real game
+            print(record_failure(config, failed[0]), file=sys.stderr)
         return 1
     data = summarize(records, header(config, name, players, args.seed, note), seconds, interrupted)
     if args.json:
