@@ -33,3 +33,19 @@ def test_simulate_names_its_default_bots_and_warns_about_random_play(
     out = capsys.readouterr().out.splitlines()
     assert not any(line.startswith("default bots") for line in out)
     assert out[-1].startswith("note: random bots measure the rules' mechanics")
+
+
+@pytest.mark.slow  # six games of greedy Glory to Rome
+def test_glory_to_rome_with_default_bots_ends_no_game_by_concession(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default bots here are greedy (ismcts is left out to keep the test short); measured once by
+    hand over 200 games (see docs/balancing.md): no game ended by a concession."""
+    import json
+
+    monkeypatch.setattr(defaults, "LADDER", ("greedy", "random"))
+    assert cli.main(["simulate", "glory-to-rome", "--games", "6", "--json", "--jobs", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bots"] == ["greedy", "greedy"] and data["bot_choice"].startswith("default bots: greedy")
+    assert not any("propose_concession" in ending for ending in data["endings"]), data["endings"]
+    assert sum(data["endings"].values()) == 6
