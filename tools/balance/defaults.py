@@ -52,15 +52,17 @@ def probe_game(engine: Engine, players: int, seed: int, limit: int) -> Probe | N
     probe = Probe(0.0, 0, 0, [])
     stride = 1  # positions kept evenly over the game: every `stride`-th real choice
     try:
-        while st["dec"] is not None and probe.decisions < limit:
+        while not engine.is_terminal(st) and probe.decisions < limit:
             ids = engine.legal_ids(st)
             if len(ids) > 1:
                 probe.searched += 1
                 if probe.searched % stride == 0:
-                    probe.positions.append((engine.clone(st), int(st["dec"]["p"])))
+                    probe.positions.append((engine.clone(st), int(engine.current_player(st) or 0)))
                     if len(probe.positions) == 2 * PROBE_POSITIONS:
                         probe.positions, stride = probe.positions[1::2], stride * 2
-            engine.apply_inplace(st, bot.choose(Observation(engine, st, int(st["dec"]["p"])), gen))
+            engine.apply_inplace(
+                st, bot.choose(Observation(engine, st, int(engine.current_player(st) or 0)), gen)
+            )
             probe.decisions += 1
     except GameRuntimeError:
         return None

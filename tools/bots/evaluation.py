@@ -34,15 +34,16 @@ DEFAULT_SCALE = 10.0
 def game_estimate(engine: Engine, st: State) -> list[float]:
     """Each player's score if the game ended now (see the module docstring)."""
     g = engine.game
+    # turned so that higher is better where the game ranks the lowest score first (`ranking: lowest`)
+    sign = -1.0 if getattr(g, "lowest_wins", False) else 1.0
     out = [float(s) for s in engine.scores(st)]
     pres = g.presentation
-    if not (pres.score and pres.score_rest) or engine.is_terminal(st):
-        return out
-    rt = Runtime(g, st)
-    for p in range(len(out)):
-        rt.loc = {"p": p}
-        out[p] += sum(_number(rt.evaluate(part.value[0], None)) for part in pres.score)
-    return out
+    if pres.score and pres.score_rest and not engine.is_terminal(st):
+        rt = Runtime(g, st)
+        for p in range(len(out)):
+            rt.loc = {"p": p}
+            out[p] += sum(_number(rt.evaluate(part.value[0], None)) for part in pres.score)
+    return [sign * v for v in out]
 
 
 def _number(value: Any) -> float:

@@ -90,8 +90,8 @@ class ConcessionPolicy:
             after = self.engine.apply(world, choice)
         except GameRuntimeError:
             return False  # a failure on a determinised world says nothing about the real game
-        winners = after["t"]["winners"]
-        return after["dec"] is None and winners is not None and obs.seat not in winners
+        winners = after["t"]["winners"]  # declared winners (`declare_winner`), None otherwise
+        return self.engine.is_terminal(after) and winners is not None and obs.seat not in winners
 
 
 def with_policy(bot: Bot, engine: Engine, concede: bool) -> Bot:

@@ -129,7 +129,7 @@ class SearchBot(EvaluatingBot):
                 engine.apply_inplace(st, move)
             else:
                 pick = engine.random_choice(st, gen)
-                moves.append(st["dec"]["ids"][pick])
+                moves.append(engine.legal_ids(st)[pick])
                 engine.apply_inplace(st, pick)
         return self.evaluation.rewards(st)
 
