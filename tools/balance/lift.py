@@ -5,7 +5,7 @@ one where the player did it at least once or one where they did not. The lift is
 the first minus that of the second, computed within each seat and combined with Mantel-Haenszel
 weights (n_did * n_not / n per seat), so a seat that wins more and also does something more often
 does not make that thing look strong. Its 95 % interval and two-sided p-value come from the
-stratified normal approximation; the p-values of a table are corrected with Benjamini-Hochberg
+stratified normal approximation (Agresti-Caffo adjusted for the interval); the p-values of a table are corrected with Benjamini-Hochberg
 (false-discovery rate 5 %) and a row is `flagged` when it survives.
 
 A name that nearly every player does in nearly every game (at least FOLD_SHARE of the player-games)
@@ -58,7 +58,10 @@ def stratified_lift(did: dict[int, list[int]], seats: dict[int, list[int]]) -> d
         pd, pn, pooled = wd / nd, wn / nn, wins / n
         weight += w
         est += w * (pd - pn)
-        var += w * w * (pd * (1 - pd) / nd + pn * (1 - pn) / nn)
+        # the interval's variance from Agresti-Caffo proportions (a win and a loss added to each
+        # group), so that a seat whose players all won, or all lost, does not give a zero width
+        ad, an = (wd + 1) / (nd + 2), (wn + 1) / (nn + 2)
+        var += w * w * (ad * (1 - ad) / (nd + 2) + an * (1 - an) / (nn + 2))
         var0 += w * w * pooled * (1 - pooled) * (1 / nd + 1 / nn)
     if weight == 0:
         return {"lift": 0.0, "low": -1.0, "high": 1.0, "p": 1.0}
