@@ -5,8 +5,9 @@ one where the player did it at least once or one where they did not. The lift is
 the first minus that of the second, computed within each seat and combined with Mantel-Haenszel
 weights (n_did * n_not / n per seat), so a seat that wins more and also does something more often
 does not make that thing look strong. Its 95 % interval and two-sided p-value come from the
-stratified normal approximation (Agresti-Caffo adjusted for the interval); the p-values of a table are corrected with Benjamini-Hochberg
-(false-discovery rate 5 %) and a row is `flagged` when it survives.
+stratified normal approximation (Agresti-Caffo adjusted for the interval); the p-values of a table
+are corrected with Benjamini-Hochberg (false-discovery rate 5 %) and a row is `flagged` when it
+survives.
 
 A name that nearly every player does in nearly every game (at least FOLD_SHARE of the player-games)
 leaves no one to compare with: its row is folded (counted, not listed first; `--json` keeps it).
