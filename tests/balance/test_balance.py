@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
-import struct
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -158,6 +158,8 @@ def test_out_rows_are_complete_in_jsonl_and_csv(tmp_path: Path, capsys: pytest.C
                     "5",
                     "--seed",
                     "7",
+                    "--bot",
+                    "all=random",
                     "--out",
                     str(out),
                     "--jobs",
@@ -228,26 +230,16 @@ def test_failing_game_prints_a_replay_with_its_bots(
         == 1
     )
     err = capsys.readouterr().err
-    assert f"tabula simulate {game} --players 2 --games 1 --seed 3 --bot 1=greedy:2" in err
+    assert f"tabula simulate {game} --players 2 --games 1 --seed 3 --bot 0=random --bot 1=greedy:2" in err
     assert (tmp_path / "failed-mini-2p-seed3.yaml").is_file()
 
 
 # ------------------------------------------------------------------ compare and plots
 
 
-def assert_png(path: Path) -> None:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = struct.unpack(">II", data[16:24])
-    assert width > 100 and height > 100
-    import matplotlib.image
-
-    assert matplotlib.image.imread(path).shape[:2] == (height, width)
-
-
 @pytest.mark.slow  # simulates a family of variants and draws plots
 def test_compare_family_variant_prints_a_verdict_and_plots(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], assert_png: Callable[[Path], None]
 ) -> None:
     assert (
         cli.main(
@@ -260,6 +252,8 @@ def test_compare_family_variant_prints_a_verdict_and_plots(
                 "6",
                 "--b",
                 "--variant family",
+                "--bot",
+                "all=random",
                 "--plot",
                 str(tmp_path / "plots"),
                 "--jobs",
@@ -278,14 +272,18 @@ def test_compare_family_variant_prints_a_verdict_and_plots(
 
 def test_compare_finds_a_real_difference(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(
-        capsys, "compare", "high-card", "--games", "60", "--b", "--option tricks=2", "--json", "--jobs", "1"
+        capsys,
+        *("compare", "high-card", "--games", "60", "--b", "--option tricks=2", "--bot", "all=random"),
+        *("--json", "--jobs", "1"),
     )
     assert data["decisions"]["diff"] == -6.0  # type: ignore[index]
     assert "game length (decisions) -6.00" in str(data["verdict"])
 
 
 @pytest.mark.slow  # simulates games and draws plots with matplotlib
-def test_simulate_plots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_plots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], assert_png: Callable[[Path], None]
+) -> None:
     assert (
         cli.main(
             [

@@ -127,7 +127,7 @@ def test_bots_pick_legal_choices_from_their_view() -> None:
         choice = pick(engine, st, seat)
         assert choice in engine.legal_ids(st) and pick(engine, st, seat) == choice
         engine.apply_inplace(st, choice)
-    with pytest.raises(ValueError, match="no bot of kind 'genius'"):
+    with pytest.raises(ValueError, match="unknown bot 'genius'"):
         pick(engine, engine.new_game(2, 1), 0, "genius")
 
 
@@ -151,7 +151,7 @@ def test_refusals_say_why() -> None:
         (c.post("/api/scenario", json={"path": "../porta-nigra/flow.yaml"}), "no scenario file"),
         (
             c.post("/api/new", json={"seats": [{"name": "A", "kind": "wizard"}], "seed": 1}),
-            "seat kind 'wizard'",
+            "seat kind: unknown bot 'wizard'",
         ),
         (c.post("/api/new", json={"seats": [{"name": "A"}, {"name": "B"}], "seed": -2}), "the seed must be"),
     ]
@@ -448,7 +448,10 @@ def test_the_serve_command_serves_the_page() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--seats", "human,robot"], "--seats: 'robot' is not one of human, random"),
+        (
+            ["--seats", "human,robot"],
+            "--seats: unknown bot 'robot'; bots: random, greedy, mcts, ismcts (or human)",
+        ),
         (["--players", "9"], "High Card is for 2-4 players, not 9"),
         (["--variant", "nope"], "no variant named 'nope'"),
     ],

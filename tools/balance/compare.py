@@ -4,8 +4,11 @@ A is the game with the shared flags (`--variant`, `--with`, `--option`, `--bot`)
 `--b FLAGS` add to them for each side (`--b "--variant family"`, `--b "--bot 0=greedy"`). Both
 play games on seeds S..S+K-1. Per seat: the win rates with their difference, its 95 % interval and
 a two-proportion z-test; the mean scores with a paired bootstrap (same seeds) of the difference;
-game length likewise. The verdict line counts a difference when its p-value is below 0.05 divided
-by the number of tests (Bonferroni), so that many seats do not make chance findings likely.
+game length likewise. In the game's own terms: each part of `presentation.score` and every counter
+and numeric var at the end, B - A overall and per seat, paired by seed (normal intervals). The
+verdict line counts a difference when it survives Holm's correction over every test (so many
+measures do not make chance findings likely) and names the changes in the game's terms first,
+largest first, and game length last.
 """
 
 from __future__ import annotations
@@ -14,23 +17,34 @@ import argparse
 import json
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tabula.balance.defaults import RANDOM_WARNING
 from tabula.balance.match import Config, GameRecord
 from tabula.balance.simulate import (
     EXIT_INTERRUPTED,
     add_bot_options,
     add_run_options,
     config_from,
+    default_bots,
     report_failure,
     run_games,
 )
-from tabula.balance.stats import BOOTSTRAP_ROUNDS, bootstrap_diff, two_proportion_z
+from tabula.balance.stats import (
+    BOOTSTRAP_ROUNDS,
+    bootstrap_diff,
+    holm,
+    mean_interval,
+    paired_diff,
+    two_proportion_z,
+)
 from tabula.balance.summary import header, summarize
 from tabula.common import CliError, Once, parse_option
 
 ALPHA = 0.05
+VERDICT_ITEMS = 6
 
 
 def side_parser() -> argparse.ArgumentParser:
@@ -41,6 +55,23 @@ def side_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", type=parse_option, default=[])
     p.add_argument("--bot", action="append", default=[])
     return p
+
+
+def side_defaults(args: argparse.Namespace) -> str:
+    """The default bot (chosen once, on A, for both sides' games) for every side without --bot."""
+    sides = [side_args(args, flags)[0] for flags in (args.a, args.b)]
+    if all(side.bot for side in sides):
+        return ""
+    base = side_args(args, args.a)[0]
+    base.bot = []
+    note = default_bots(base, 2 * args.games)
+    if not any(side.bot for side in sides):
+        args.bot = base.bot  # the shared flags: the sides' labels stay what was typed
+        return note
+    for name in ("a", "b"):
+        if not side_args(args, getattr(args, name))[0].bot:
+            setattr(args, name, f"{getattr(args, name) or ''} --bot {base.bot[0]}".strip())
+    return note
 
 
 def side_args(args: argparse.Namespace, flags: str | None) -> tuple[argparse.Namespace, str]:
@@ -101,29 +132,101 @@ def spread(data: dict[str, Any]) -> float:
     return max(rates) - min(rates) if rates else 0.0
 
 
-def verdict(result: dict[str, Any]) -> str:
-    """One plain sentence: what differs significantly (Bonferroni over every test), or that nothing does."""
-    tests: list[tuple[str, dict[str, float], str]] = []
+Read = Callable[[GameRecord], list[dict[str, float]]]
+
+
+def _names(records: list[GameRecord], read: Read) -> list[str]:
+    names: list[str] = []
+    for rec in records:
+        for values in read(rec):
+            names.extend(k for k in values if k not in names)
+    return names
+
+
+def _diff(a: list[float], b: list[float]) -> dict[str, float]:
+    """Means of A and B, B - A with its 95 % interval and p (paired by seed when the runs match)."""
+    return {
+        "a": sum(a) / len(a) if a else 0.0,
+        "b": sum(b) / len(b) if b else 0.0,
+        "sd_a": mean_interval(a)["sd"],
+        **paired_diff(a, b).as_dict(),
+    }
+
+
+def measure_diffs(ra: list[GameRecord], rb: list[GameRecord], read: Read) -> list[dict[str, Any]]:
+    """For each per-player measure (a score part, a counter): B - A overall (each game's mean over
+    the seats, paired by seed) and per seat."""
+    seats = len(ra[0].names)
+    rows = []
+    for name in _names(ra + rb, read):
+        pairs = [(read(x), read(y)) for x, y in zip(ra, rb, strict=False)]
+        both = [(x, y) for x, y in pairs if all(name in x[p] and name in y[p] for p in range(seats))]
+        overall = _diff(
+            [sum(x[p][name] for p in range(seats)) / seats for x, _ in both],
+            [sum(y[p][name] for p in range(seats)) / seats for _, y in both],
+        )
+        by_seat = [_diff([x[p][name] for x, _ in both], [y[p][name] for _, y in both]) for p in range(seats)]
+        rows.append({"name": name, **overall, "seats": by_seat})
+    return rows
+
+
+def table_diffs(ra: list[GameRecord], rb: list[GameRecord]) -> list[dict[str, Any]]:
+    """B - A of each counter and numeric var of the table, paired by seed."""
+    rows = []
+    for name in _names(ra + rb, lambda r: [r.table]):
+        both = [(x.table[name], y.table[name]) for x, y in zip(ra, rb, strict=False) if name in x.table]
+        rows.append({"name": name, **_diff([x for x, _ in both], [y for _, y in both])})
+    return rows
+
+
+def verdict_tests(result: dict[str, Any]) -> list[tuple[int, str, dict[str, float], str]]:
+    """(rank, label, difference, kind) of every test the verdict weighs, in the order it names
+    them: score parts, then end values, then win rates and scores by seat, game length last."""
+    tests = [(0, f"{r['name']} (score part)", r, "num") for r in result["score_parts"]]
+    tests += [(1, f"{r['name']} at the end", r, "num") for r in result["end_values"]]
+    tests += [(1, f"{r['name']} at the end (table)", r, "num") for r in result["table_values"]]
     for row in result["seats"]:
         who = f"seat {row['seat']} ({row['name']})"
-        tests.append((f"{who} win rate", row["win_rate_diff"], "pct"))
-        tests.append((f"{who} mean score", row["score_diff"], "num"))
-    tests.append(("game length (turns)", result["turns"], "num"))
-    tests.append(("game length (decisions)", result["decisions"], "num"))
-    threshold = ALPHA / len(tests)
-    found = []
-    for label, d, kind in tests:
-        if d["p"] < threshold:
-            amount = f"{d['diff']:+.1%}" if kind == "pct" else f"{d['diff']:+.2f}"
-            found.append(f"{label} {amount} ({p_text(d['p'])})")
+        tests.append((2, f"{who} win rate", row["win_rate_diff"], "pct"))
+        tests.append((2, f"{who} mean score", row["score_diff"], "num"))
+    tests.append((3, "game length (turns)", result["turns"], "num"))
+    tests.append((3, "game length (decisions)", result["decisions"], "num"))
+    return tests
+
+
+def _size(rank: int, d: dict[str, float]) -> float:
+    """How large a change is, to order the verdict: score points as they are, other measures in
+    standard deviations of A (a counter's units mean nothing next to another's)."""
+    if rank == 0 or not d.get("sd_a"):
+        return abs(d["diff"])
+    return abs(d["diff"]) / d["sd_a"]
+
+
+def verdict(result: dict[str, Any]) -> str:
+    """One plain sentence: what differs significantly (Holm over every test), largest changes in the
+    game's own terms first, game length last; or that nothing does."""
+    tests = verdict_tests(result)
+    hits = holm([d["p"] for _, _, d, _ in tests], ALPHA)
+    found = sorted(
+        (t for t, hit in zip(tests, hits, strict=True) if hit), key=lambda t: (t[0], -_size(t[0], t[2]))
+    )
+    parts = []
+    for _, label, d, kind in found:
+        if kind == "pct":
+            amount = f"{d['diff']:+.1%} [{d['low']:+.1%}, {d['high']:+.1%}]"
+        else:
+            amount = f"{d['diff']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
+        parts.append(f"{label} {amount} ({p_text(d['p'])})")
     n = result["games"]
     balance = f"seat win rates spread {result['spread_a']:.1%} in A, {result['spread_b']:.1%} in B"
-    if not found:
+    if not parts:
         return (
             f"verdict: no significant difference between A and B in {n} games each "
-            f"(p >= {threshold:.2g} for all {len(tests)} tests); {balance}"
+            f"(Holm over {len(tests)} tests at {ALPHA:g}); {balance}"
         )
-    return f"verdict: B differs from A: {'; '.join(found)}; {balance}"
+    shown = parts[:VERDICT_ITEMS]
+    more = f"; and {len(parts) - len(shown)} more" if len(parts) > len(shown) else ""
+    return f"verdict: B differs from A: {'; '.join(shown)}{more}; {balance}"
 
 
 def compare_lines(result: dict[str, Any]) -> list[str]:
@@ -133,6 +236,7 @@ def compare_lines(result: dict[str, Any]) -> list[str]:
         f"{result['seed'] + result['games'] - 1}, {result['players']} players",
         f"A: {a['label']}  (bots: {', '.join(a['bots'])})",
         f"B: {b['label']}  (bots: {', '.join(b['bots'])})",
+        *([result["bot_choice"]] if result["bot_choice"] else []),
         "",
         f"{'seat':<14} {'A win rate':>22} {'B win rate':>22} {'B-A [95% CI]':>26} {'p':>7}",
     ]
@@ -157,13 +261,30 @@ def compare_lines(result: dict[str, Any]) -> list[str]:
             f"{key:<14} {d['a']:>9.2f} {d['b']:>9.2f} {d['diff']:+12.2f} "
             f"[{d['low']:+.2f}, {d['high']:+.2f}]      {d['p']:>7.3f}"
         )
+    lines += diff_lines("score part", result["score_parts"])
+    lines += diff_lines("at the end, per player", result["end_values"])
+    lines += diff_lines("at the end, on the table", result["table_values"])
     lines += ["", "endings:"]
     for label, side in (("A", a), ("B", b)):
         ends = ", ".join(f"{k} {v}" for k, v in side["summary"]["endings"].items())
         lines.append(f"  {label}: {ends}")
         lines += [f"  warning ({label}): {w}" for w in side["summary"]["warnings"]]
     lines += ["", result["verdict"]]
+    if any(side["summary"]["notes"] for side in (a, b)):
+        lines += ["", f"note: {RANDOM_WARNING}"]
     return lines
+
+
+def diff_lines(title: str, rows: list[dict[str, Any]]) -> list[str]:
+    """A, B and B - A [95% CI] of each measure that varies or moves (the others are left out)."""
+    moving = [r for r in rows if r["diff"] != 0 or r["low"] != r["high"]]
+    if not moving:
+        return []
+    out = ["", f"{title:<28} {'A':>9} {'B':>9} {'B-A [95% CI, paired]':>30} {'p':>7}"]
+    for r in moving:
+        d = f"{r['diff']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]"
+        out.append(f"{r['name'][:28]:<28} {r['a']:>9.2f} {r['b']:>9.2f} {d:>30} {r['p']:>7.3f}")
+    return out
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -176,6 +297,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
         check_plotting()
     seeds = [args.seed + i for i in range(args.games)]
+    note = side_defaults(args)
     sides: list[tuple[str, Config, dict[str, Any], list[GameRecord]]] = []
     for flags in (args.a, args.b):
         side, label = side_args(args, flags)
@@ -189,7 +311,12 @@ def run_compare(args: argparse.Namespace) -> int:
             print(f"interrupted while playing {label}: no comparison", file=sys.stderr)
             return EXIT_INTERRUPTED
         sides.append(
-            (label, config, summarize(records, header(config, name, players, args.seed), seconds), records)
+            (
+                label,
+                config,
+                summarize(records, header(config, name, players, args.seed, note), seconds),
+                records,
+            )
         )
     (la, ca, da, ra), (lb, cb, db, rb) = sides
     result: dict[str, Any] = {
@@ -197,6 +324,7 @@ def run_compare(args: argparse.Namespace) -> int:
         "games": args.games,
         "seed": args.seed,
         "players": da["players"],
+        "bot_choice": note,
         "a": {"label": la, "bots": list(ca.bots), "summary": da},
         "b": {"label": lb, "bots": list(cb.bots), "summary": db},
         "seats": _seat_rows(da, db, ra, rb),
@@ -204,6 +332,9 @@ def run_compare(args: argparse.Namespace) -> int:
         "decisions": _length(ra, rb, "decisions"),
         "spread_a": spread(da),
         "spread_b": spread(db),
+        "score_parts": measure_diffs(ra, rb, lambda r: r.parts),
+        "end_values": measure_diffs(ra, rb, lambda r: r.counters),
+        "table_values": table_diffs(ra, rb),
     }
     result["verdict"] = verdict(result)
     lines = compare_lines(result)

@@ -6,8 +6,10 @@ the bots' budgets are playouts (a CPU-seconds budget depends on the machine). Ev
 made from `Observation(engine, state, seat)`: the bot sees the view only.
 
 While it plays, the loop records generic events per player: each action taken (the part of the
-chosen id before ':' when it names an action of the game) and each component gained (a component
-moving into a zone that player owns). They feed the "which card is too strong?" table.
+chosen id before ':' when it names an action of the game), each component gained (a component
+moving into a zone that player owns) and each component a choice names (`buy_honour:HC-VP8`: a card
+bought and used at once may never enter the player's zones). They feed the "which card is too
+strong?" tables. At the end it reads the game's own measures (`tabula.balance.measures`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabula.bots.base import Bot, Observation, bot_generator
+from tabula.balance.measures import end_values, score_parts
+from tabula.bots.base import Bot, Observation, PlayoutFailure, bot_generator
 from tabula.bots.spec import make_bot, parse_bot_spec
 from tabula.common import load, runtime_error_text
 from tabula.interpreter.engine import Engine
@@ -62,11 +65,15 @@ class GameRecord:
     decisions: int = 0
     ending: str = ""
     seconds: float = 0.0
-    counters: list[dict[str, int]] = field(default_factory=list)
+    counters: list[dict[str, float]] = field(default_factory=list)  # counters and numeric vars
+    table: dict[str, float] = field(default_factory=dict)  # the table's counters and numeric vars
+    parts: list[dict[str, float]] = field(default_factory=list)  # presentation.score, part by part
     actions: list[dict[str, int]] = field(default_factory=list)
     gained: list[dict[str, int]] = field(default_factory=list)
+    used: list[dict[str, int]] = field(default_factory=list)  # components named by a player's choices
     bot_stats: list[dict[str, float]] = field(default_factory=list)
     error: str | None = None
+    in_playout: bool = False  # the error happened in a bot's playout on a determinised world
 
 
 def ending_of(st: State, finished: bool, last_action: str | None) -> str:
@@ -82,19 +89,6 @@ def ending_of(st: State, finished: bool, last_action: str | None) -> str:
     return f"end check{fired}" if fired else "normal"
 
 
-def player_counters(engine: Engine, st: State) -> list[dict[str, int]]:
-    """Each player's counters (`name`, or `name.key` for counters with keys)."""
-    out: list[dict[str, int]] = [{} for _ in range(st["t"]["n"])]
-    for c in engine.game.counters.values():
-        if not c.per_player:
-            continue
-        for p in range(st["t"]["n"]):
-            for k in range(c.width):
-                name = f"{c.name}.{c.keys[k]}" if c.keys else c.name
-                out[p][name] = int(st["c"][c.base + p * c.width + k])
-    return out
-
-
 class Match:
     """Plays games of one configuration (one engine, bots made once per process)."""
 
@@ -104,6 +98,7 @@ class Match:
         self.engine = Engine(game, backend=config.backend)
         self.players = config.players if config.players is not None else game.min_players
         self._bots: dict[str, Bot] = {}
+        self._component_names = {c.name for c in game.components}
         for spec in config.bots:
             parse_bot_spec(spec)  # a bad spec fails before any game is played
 
@@ -122,6 +117,7 @@ class Match:
         rec = GameRecord(index, seed, specs, engine.player_names(st))
         actions: list[Counter[str]] = [Counter() for _ in range(n)]
         gained: list[Counter[str]] = [Counter() for _ in range(n)]
+        used: list[Counter[str]] = [Counter() for _ in range(n)]
         bots = [self.bot(s) for s in specs]
         before = [(b.stats.searched, b.stats.playouts, b.stats.seconds) for b in bots]
         gen = bot_generator(seed)
@@ -130,25 +126,33 @@ class Match:
             while not engine.is_terminal(st) and rec.decisions < self.config.max_decisions:
                 seat = int(engine.current_player(st))  # type: ignore[arg-type]  # a decision is pending
                 choice = bots[seat].choose(Observation(engine, st, seat), gen)
-                name = choice.split(":")[0]
+                name, _, args = choice.partition(":")
                 if name in engine.game.actions:
                     actions[seat][name] += 1
                     last_action = name
+                self._uses(args if name in engine.game.actions else choice, used[seat])
                 loc = engine.locations(st)
                 engine.apply_inplace(st, choice)
                 self._gains(loc, engine.locations(st), gained)
                 rec.decisions += 1
         except GameRuntimeError as err:
             rec.error = runtime_error_text(err)
+        except PlayoutFailure as fail:
+            cause = fail.error
+            text = runtime_error_text(cause) if isinstance(cause, GameRuntimeError) else str(cause)
+            rec.error = fail.describe(text) + f"\n  at decision {rec.decisions} of the real game"
+            rec.in_playout = True
         finished = engine.is_terminal(st) and rec.error is None
         st = engine.plain(st)
         rec.scores = engine.scores(st)
         rec.winners = engine.winners(st) if finished else []
         rec.turns = int(st["t"]["turn"])
         rec.ending = "rule error" if rec.error else ending_of(st, finished, last_action)
-        rec.counters = player_counters(engine, st)
+        rec.counters, rec.table = end_values(engine, st)
+        rec.parts = score_parts(engine, st)
         rec.actions = [dict(a) for a in actions]
         rec.gained = [dict(g) for g in gained]
+        rec.used = [dict(u) for u in used]
         rec.bot_stats = [
             {
                 "searched": b.stats.searched - s0,
@@ -159,6 +163,13 @@ class Match:
         ]
         rec.seconds = time.process_time() - started
         return rec
+
+    def _uses(self, args: str, used: Counter[str]) -> None:
+        """Count the components a choice names (`buy_honour:HC-VP8#2` names HC-VP8)."""
+        for arg in args.split(","):
+            name = arg.split("#")[0]
+            if name in self._component_names:
+                used[name] += 1
 
     def _gains(self, old: list[int], new: list[int], gained: list[Counter[str]]) -> None:
         owner = self.engine.game.zone_owner

@@ -1,6 +1,7 @@
 """The text `simulate` prints: header, win rates with intervals, scores, margins, length, endings,
-bot effort and the events table. Plain text, so it reads the same on a terminal, in a pipe and in
-the docs (times vary; everything else is fixed by the seed when budgets are playouts)."""
+bot effort, the score parts and end values, and the events tables. Plain text, so it reads the same
+on a terminal, in a pipe and in the docs (times vary; everything else is fixed by the seed when
+budgets are playouts)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ def header_lines(data: dict[str, Any]) -> list[str]:
     opts = ", ".join(f"{k}={v}" for k, v in data["options"].items()) or "none"
     rotate = " (rotating over the seats)" if data["rotate_bots"] else ""
     parts.append(f"options: {opts}; bots: {', '.join(data['bots'])}{rotate}")
+    if data.get("bot_choice"):
+        parts.append(data["bot_choice"])
     return parts
 
 
@@ -51,19 +54,52 @@ def results_table(title: str, rows: list[tuple[str, dict[str, Any]]]) -> list[st
 
 
 def events_lines(title: str, rows: list[dict[str, Any]], limit: int = EVENT_ROWS) -> list[str]:
+    """The rows that can be compared (not folded), flagged ones first, and a line for the folded."""
+    shown = [r for r in rows if not r["folded"]]
+    folded = [r["name"] for r in rows if r["folded"]]
     if not rows:
         return []
     out = [
-        f"{title:<24} {'count':>7} {'/game':>6} {'players':>7} "
-        f"{'win rate if done [95% CI]':>27} {'if not':>7}"
+        f"{title:<24} {'/game':>6} {'players':>7} {'win if done':>11} {'if not':>7} "
+        f"{'lift by seat [95% CI]':>24} {'p':>7}"
     ]
-    for r in rows[:limit]:
+    for r in shown[:limit]:
+        d = r["lift"]
+        flag = "  significant" if r["flagged"] else ""
         out.append(
-            f"{r['name'][:24]:<24} {r['count']:>7} {r['per_game']:>6.1f} {r['players']:>7} "
-            f"{pct(r['win_rate_did']):>27} {_rate_or_dash(r['win_rate_not']):>7}"
+            f"{r['name'][:24]:<24} {r['per_game']:>6.1f} {r['share']:>7.0%} "
+            f"{_rate_or_dash(r['win_rate_did']):>11} {_rate_or_dash(r['win_rate_not']):>7} "
+            f"{d['lift']:>+7.1%} [{d['low']:+.1%}, {d['high']:+.1%}] {d['p']:>7.2g}{flag}"
         )
-    if len(rows) > limit:
-        out.append(f"... {len(rows) - limit} more (all of them in --json)")
+    if len(shown) > limit:
+        out.append(f"... {len(shown) - limit} more (all of them in --json)")
+    if folded:
+        names = ", ".join(folded[:10]) + (" ..." if len(folded) > 10 else "")
+        out.append(f"folded (done by nearly every player in nearly every game): {len(folded)}: {names}")
+    return out
+
+
+def interval(d: dict[str, float], sign: str = "") -> str:
+    """`[low, high]` of a mean or a difference, two decimals."""
+    return f"[{d['low']:{sign}.2f}, {d['high']:{sign}.2f}]"
+
+
+def measure_lines(title: str, rows: list[dict[str, Any]], seats: int) -> list[str]:
+    """A score part or an end value per row: overall mean [95% CI], then each seat's mean; the names
+    that had the same value in every game are listed on one line."""
+    varying = [r for r in rows if r["overall"]["sd"] > 0]
+    constant = [f"{r['name']} {r['overall']['mean']:g}" for r in rows if r["overall"]["sd"] == 0]
+    if not rows:
+        return []
+    head = f"{title:<28} {'mean':>9} {'[95% CI]':<18}"
+    out = [(head + "".join(f" {'seat ' + str(p):>8}" for p in range(seats))).rstrip()]
+    for r in varying:
+        o = r["overall"]
+        per_seat = "".join(f" {s['mean']:>8.2f}" for s in r.get("seats", []))
+        out.append(f"{r['name'][:28]:<28} {o['mean']:>9.2f} {interval(o):<18}{per_seat}".rstrip())
+    if constant:
+        more = " ..." if len(constant) > 8 else ""
+        out.append(f"the same in every game: {', '.join(constant[:8])}{more}")
     return out
 
 
@@ -104,8 +140,14 @@ def summary_lines(data: dict[str, Any], names: list[str]) -> list[str]:
                 f"{e['seconds_per_decision'] * 1000:.1f} ms CPU/decision, "
                 f"{e['seconds_per_game']:.2f} s CPU/game"
             )
-    for title, key in (("action", "actions"), ("component gained", "components")):
+    for title, key in (("score part", "score_parts"), ("at the end, per player", "end_values")):
+        rows = measure_lines(title, data[key], len(data["seats"]))
+        lines += ["", *rows] if rows else []
+    table = measure_lines("at the end, on the table", data["table_values"], 0)
+    lines += ["", *table] if table else []
+    for title, key in (("action", "actions"), ("component", "components")):
         rows = events_lines(title, data[key])
         if rows:
             lines += ["", *rows]
-    return lines
+    notes = [f"note: {n}" for n in data.get("notes", [])]
+    return [*lines, "", *notes] if notes else lines

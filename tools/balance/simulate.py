@@ -79,6 +79,27 @@ def config_from(args: argparse.Namespace) -> tuple[Config, str, int]:
     return config, game.name, players
 
 
+def default_bots(args: argparse.Namespace, games: int) -> str:
+    """Without any --bot: give every seat the default bot (`tabula.balance.defaults`) and say which
+    and why; with one, nothing (seats not named play at random)."""
+    if args.bot:
+        return ""
+    from tabula.balance.defaults import default_bot
+    from tabula.balance.parallel import default_jobs
+
+    config, _, _ = config_from(args)
+    spec, note = default_bot(config, args.seed, games, args.jobs or default_jobs())
+    args.bot = [f"all={spec}"]
+    return note
+
+
+def bot_flags(specs: list[str]) -> list[str]:
+    """`--bot` flags that seat exactly these bots (`all=` when every seat has the same)."""
+    if len(set(specs)) == 1:
+        return ["--bot", f"all={specs[0]}"]
+    return [x for seat, spec in enumerate(specs) for x in ("--bot", f"{seat}={spec}")]
+
+
 def replay_command(config: Config, rec: GameRecord) -> str:
     """The command that plays exactly this game again: every flag of the run, its seed, its seats."""
     parts = ["tabula", "simulate", config.game, "--players", str(config.players), "--games", "1"]
@@ -89,9 +110,7 @@ def replay_command(config: Config, rec: GameRecord) -> str:
         parts += ["--with", e]
     for k, v in config.options:
         parts += ["--option", f"{k}={json.dumps(v) if not isinstance(v, str) else v}"]
-    for seat, spec in enumerate(rec.bots):
-        if spec != "random":
-            parts += ["--bot", f"{seat}={spec}"]
+    parts += bot_flags(rec.bots)
     if config.max_decisions != 100_000:
         parts += ["--max-decisions", str(config.max_decisions)]
     return shlex.join(parts)
@@ -191,14 +210,16 @@ def run_simulate(args: argparse.Namespace) -> int:
         from tabula.balance.plots import check_plotting
 
         check_plotting()
+    note = default_bots(args, args.games)
     config, name, players = config_from(args)
     records, interrupted, seconds = run_games(config, [args.seed + i for i in range(args.games)], args)
     failed = [r for r in records if r.error]
     if failed:
         report_failure(config, failed[0], args.seed)
-        print(record_failure(config, failed[0]), file=sys.stderr)
+        if not failed[0].in_playout:  # a playout's world is no position of the real game
+            print(record_failure(config, failed[0]), file=sys.stderr)
         return 1
-    data = summarize(records, header(config, name, players, args.seed), seconds, interrupted)
+    data = summarize(records, header(config, name, players, args.seed, note), seconds, interrupted)
     if args.json:
         print(json.dumps(data, indent=2))
     else:
@@ -255,8 +276,10 @@ def add_bot_options(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="SEAT=KIND[:BUDGET]",
-        help=f"the bot at a seat (0-based, or 'all'); default random. {kinds}. BUDGET: playouts (300) "
-        "or CPU seconds per decision (0.25s); search bots also take :depth=N and :rollout=greedy",
+        help=f"the bot at a seat (0-based, or 'all'); without any --bot every seat gets the strongest bot "
+        f"whose cost fits the run (said in the output), with one the other seats play at random. {kinds}. "
+        "BUDGET: playouts (300) or CPU seconds per decision (0.25s); search bots also take :depth=N and "
+        ":rollout=greedy; any bot takes :concede (it may offer or accept a concession)",
     )
     p.add_argument(
         "--rotate-bots",

@@ -2,18 +2,22 @@
 
 Win rates count sole wins; a game won jointly is a tie for each of its winners and is counted on
 its own. `by_seat` groups players by seat, `by_bot` by bot spec (the figure that matters when bots
-rotate over the seats). The events table says, for every action and every component, how often it
-was taken or gained and how often the players who did won, against those who did not.
+rotate over the seats). In the game's own terms: each part of `presentation.score`, every counter
+and numeric var at the end (per seat and overall, mean with a 95 % interval), and how games ended
+(which end check fired). The events tables say, for every action and every component, how often it
+was taken, gained or chosen and how much more often the players who did won (`tabula.balance.lift`).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from tabula.balance.defaults import RANDOM_WARNING
+from tabula.balance.lift import lift_table
 from tabula.balance.match import Config, GameRecord
-from tabula.balance.stats import describe, wilson
+from tabula.balance.stats import describe, mean_interval, wilson
 
 CONCESSION_WARNING = 0.5
 
@@ -71,37 +75,59 @@ def bot_effort(records: list[GameRecord]) -> dict[str, dict[str, float]]:
     return out
 
 
+def _won(rec: GameRecord, p: int) -> bool:
+    return outcome(rec, p) == "win"
+
+
+def _actions(rec: GameRecord, p: int) -> dict[str, int]:
+    return rec.actions[p]
+
+
+def _cards(rec: GameRecord, p: int) -> dict[str, int]:
+    """The components player p gained or named in a choice, with how often."""
+    out = Counter(rec.gained[p])
+    out.update(rec.used[p] if p < len(rec.used) else {})
+    return dict(out)
+
+
 def events_table(records: list[GameRecord], kind: str) -> list[dict[str, Any]]:
-    """For each action (kind 'actions') or component name (kind 'gained'): how often, and the win
-    rate of the players who did it at least once against those who never did."""
-    totals: Counter[str] = Counter()
-    did: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # name -> [player-games, wins]
-    player_games = 0
-    wins = 0
+    """For each action (kind 'actions') or component (kind 'gained'): how often, the win rates of
+    the players who did it at least once and of those who never did, and the lift by seat
+    (`tabula.balance.lift`)."""
+    return lift_table(records, _actions if kind == "actions" else _cards, _won)
+
+
+def measure_table(
+    records: list[GameRecord], read: Callable[[GameRecord], list[dict[str, float]]]
+) -> list[dict[str, Any]]:
+    """For each name a game measures per player (a score part, a counter): the mean with its 95 %
+    interval over every player, and per seat. Names in the order the game gives them."""
+    names: list[str] = []
     for rec in records:
-        per_player = rec.actions if kind == "actions" else rec.gained
-        for p, events in enumerate(per_player):
-            won = outcome(rec, p) == "win"
-            player_games += 1
-            wins += won
-            for name, count in events.items():
-                totals[name] += count
-                did[name][0] += 1
-                did[name][1] += won
+        for values in read(rec):
+            names.extend(k for k in values if k not in names)
+    seats = len(records[0].names) if records else 0
     rows = []
-    for name, count in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])):
-        n_did, w_did = did[name]
+    for name in names:
+        per_seat = [[read(r)[p][name] for r in records if name in read(r)[p]] for p in range(seats)]
         rows.append(
             {
                 "name": name,
-                "count": count,
-                "per_game": count / max(len(records), 1),
-                "players": n_did,
-                "win_rate_did": wilson(w_did, n_did).as_dict(),
-                "win_rate_not": wilson(wins - w_did, player_games - n_did).as_dict(),
+                "overall": mean_interval([v for vs in per_seat for v in vs]),
+                "seats": [mean_interval(vs) for vs in per_seat],
             }
         )
     return rows
+
+
+def table_values(records: list[GameRecord]) -> list[dict[str, Any]]:
+    """The table's counters and numeric vars at the end: mean and 95 % interval."""
+    names: list[str] = []
+    for rec in records:
+        names.extend(k for k in rec.table if k not in names)
+    return [
+        {"name": n, "overall": mean_interval([r.table[n] for r in records if n in r.table])} for n in names
+    ]
 
 
 def endings(records: Iterable[GameRecord]) -> dict[str, int]:
@@ -123,8 +149,9 @@ def warnings_for(ends: dict[str, int], games: int) -> list[str]:
     return out
 
 
-def header(config: Config, game_name: str, players: int, seed: int) -> dict[str, Any]:
+def header(config: Config, game_name: str, players: int, seed: int, note: str = "") -> dict[str, Any]:
     return {
+        "bot_choice": note,
         "game": game_name,
         "variant": config.variant,
         "expansions": list(config.expansions),
@@ -168,7 +195,11 @@ def summarize(
         "turns": describe([r.turns for r in records]),
         "decisions": describe([r.decisions for r in records]),
         "endings": ends,
+        "score_parts": measure_table(finished, lambda r: r.parts),
+        "end_values": measure_table(finished, lambda r: r.counters),
+        "table_values": table_values(finished),
         "warnings": warnings_for(ends, len(records)),
+        "notes": [RANDOM_WARNING] if records and all(set(r.bots) == {"random"} for r in records) else [],
         "actions": events_table(records, "actions"),
         "components": events_table(records, "gained"),
         "errors": [{"index": r.index, "seed": r.seed, "error": r.error} for r in records if r.error],

@@ -95,6 +95,34 @@ class BotStats:
         }
 
 
+class PlayoutFailure(Exception):
+    """A rule failed while a bot searched on a determinised world: a state the bot imagined from
+    its view, not the real game. It says where: the bot, its seat, the bot generator's state before
+    the world was dealt (so `determinize` deals it again), and the choices made on that world."""
+
+    def __init__(
+        self, spec: str, seat: int, world_gen: list[int], choices: list[str], error: Exception
+    ) -> None:
+        super().__init__(str(error))
+        self.spec = spec
+        self.seat = seat
+        self.world_gen = world_gen
+        self.choices = choices
+        self.error = error
+
+    def describe(self, error_text: str) -> str:
+        """The failure in words, `error_text` being the rule's error as the CLI shows it."""
+        shown = ", ".join(self.choices[:12]) + (" ..." if len(self.choices) > 12 else "")
+        return (
+            f"{error_text}\n"
+            f"this rule failed inside a playout of the bot {self.spec} (seat {self.seat}), on a "
+            f"determinised world (the hidden components dealt at random from its view), "
+            f"not in the real game;\n"
+            f"  the world: dealt by the bot generator in state {self.world_gen}\n"
+            f"  the choices on it: {shown or 'none'}"
+        )
+
+
 class Bot(Protocol):
     """A strategy: `choose` returns one of `obs.legal_ids`, drawing randomness from `gen` only."""
 

@@ -1,8 +1,16 @@
-"""How a bot judges a position: the game's `bots: {evaluate: ...}` expression (p bound), or its score.
+"""How a bot judges a position: the game's `bots: {evaluate: ...}` expression (p bound), or by
+default the game's own score at any moment.
 
 The expression is compiled through `game.snippets` when a bot is made, so a mistake in it is an
-author error located in the game file. `utility` is the evaluation as a margin (mine minus the best
-other player's; a decided game is +-WIN); `rewards` turns it into a win chance per player in [0, 1]
+author error located in the game file. Without it, a position is worth the score the game would
+give if it ended now (`game_estimate`): the scoring's `score`, plus the parts of
+`presentation.score` while the game goes on when the game keeps a running score beside them
+(`score_rest`: the parts are added at the end, as Porta Nigra's final scoring does). The
+tie-breakers are left out: added at a thousandth of a point, they made greedy weaker at High Card
+(218 wins of 400 against random, 235 without them).
+
+`utility` reads the evaluation as the ranking does, a margin (mine minus the best other player's;
+a decided game is +-WIN); `rewards` turns it into a win chance per player in [0, 1]
 (tanh(margin / scale)), which search bots back up through their trees.
 """
 
@@ -21,6 +29,25 @@ from tabula.interpreter.run.runtime import Runtime
 
 WIN = 1_000_000.0
 DEFAULT_SCALE = 10.0
+
+
+def game_estimate(engine: Engine, st: State) -> list[float]:
+    """Each player's score if the game ended now (see the module docstring)."""
+    g = engine.game
+    # turned so that higher is better where the game ranks the lowest score first (`ranking: lowest`)
+    sign = -1.0 if getattr(g, "lowest_wins", False) else 1.0
+    out = [float(s) for s in engine.scores(st)]
+    pres = g.presentation
+    if pres.score and pres.score_rest and not engine.is_terminal(st):
+        rt = Runtime(g, st)
+        for p in range(len(out)):
+            rt.loc = {"p": p}
+            out[p] += sum(_number(rt.evaluate(part.value[0], None)) for part in pres.score)
+    return [sign * v for v in out]
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
 class EvaluatingBot:
@@ -44,7 +71,7 @@ class Evaluation:
         section = game.bots
         scale = section.get("scale", (DEFAULT_SCALE, None))[0]
         self.scale = float(scale) if scale else DEFAULT_SCALE
-        self.source = "score"
+        self.source = "the game's score if it ended now"
         self._expr: Callable[[Runtime], Any] | None = None
         if "evaluate" in section and section["evaluate"][0] is not None:
             text, origin = section["evaluate"]
@@ -59,9 +86,8 @@ class Evaluation:
 
     def values(self, st: State) -> list[float]:
         """The evaluation of every player."""
-        if self._expr is None:  # the score, turned so that higher is better (ranking: lowest)
-            sign = -1.0 if self.engine.game.lowest_wins else 1.0
-            return [sign * s for s in self.engine.scores(st)]
+        if self._expr is None:  # the score and its parts, turned when the lowest score wins
+            return game_estimate(self.engine, st)
         rt = Runtime(self.engine.game, st)
         out = []
         for p in range(st["t"]["n"]):

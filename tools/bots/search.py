@@ -18,11 +18,12 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from tabula.bots.base import Budget, Observation
+from tabula.bots.base import Budget, Observation, PlayoutFailure
 from tabula.bots.evaluation import EvaluatingBot
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
+from tabula.interpreter.run.runtime import GameRuntimeError
 
 EXPLORATION = 0.7
 DEFAULT_DEPTH = 20
@@ -65,12 +66,18 @@ class SearchBot(EvaluatingBot):
         budget = self.settings.budget
         started = budget.start()
         root = Node()
+        dealt_with = list(gen)
         world = obs.determinize(gen)
         playouts = 0
         while playouts == 0 or not budget.spent(started, playouts):
             if self.settings.redeterminize and playouts > 0:
+                dealt_with = list(gen)
                 world = obs.determinize(gen)
-            self._iterate(root, self.engine.clone(world), gen)
+            moves: list[str] = []
+            try:
+                self._iterate(root, self.engine.clone(world), gen, moves)
+            except GameRuntimeError as err:
+                raise PlayoutFailure(self.spec, obs.seat, dealt_with, moves, err) from err
             playouts += 1
         self.stats.searched += 1
         self.stats.playouts += playouts
@@ -79,8 +86,9 @@ class SearchBot(EvaluatingBot):
         top = [i for i in ids if i in root.children and root.children[i].visits == best]
         return top[rng.below(gen, len(top))]
 
-    def _iterate(self, root: Node, st: State, gen: list[int]) -> None:
-        """One selection, expansion, rollout and backup, playing on `st` in place."""
+    def _iterate(self, root: Node, st: State, gen: list[int], moves: list[str]) -> None:
+        """One selection, expansion, rollout and backup, playing on `st` in place (the choices made
+        are appended to `moves`)."""
         engine = self.engine
         path = [root]
         node = root
@@ -95,28 +103,34 @@ class SearchBot(EvaluatingBot):
             if untried:
                 move = untried[rng.below(gen, len(untried))]
                 child = node.children[move] = Node(player=-1 if player is None else player, avail=1)
+                moves.append(move)
                 engine.apply_inplace(st, move)
                 path.append(child)
                 break
             move = max(ids, key=lambda i: node.children[i].ucb(max(node.children[i].avail, 1)))
             node = node.children[move]
+            moves.append(move)
             engine.apply_inplace(st, move)
             path.append(node)
-        rewards = self._rollout(st, gen)
+        rewards = self._rollout(st, gen, moves)
         for n in path:
             n.visits += 1
             if n.player >= 0:
                 n.total += rewards[n.player]
 
-    def _rollout(self, st: State, gen: list[int]) -> list[float]:
+    def _rollout(self, st: State, gen: list[int], moves: list[str]) -> list[float]:
         engine = self.engine
         for _ in range(self.settings.depth):
             if engine.is_terminal(st):
                 break
             if self.settings.rollout == "greedy":
-                engine.apply_inplace(st, self._greedy_step(st, gen))
+                move = self._greedy_step(st, gen)
+                moves.append(move)
+                engine.apply_inplace(st, move)
             else:
-                engine.apply_inplace(st, engine.random_choice(st, gen))
+                pick = engine.random_choice(st, gen)
+                moves.append(engine.legal_ids(st)[pick])
+                engine.apply_inplace(st, pick)
         return self.evaluation.rewards(st)
 
     def _greedy_step(self, st: State, gen: list[int]) -> str:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import time
 
-from tabula.bots.base import BotStats, Observation
+from tabula.bots.base import BotStats, Observation, PlayoutFailure
 from tabula.bots.evaluation import EvaluatingBot
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
+from tabula.interpreter.run.runtime import GameRuntimeError
 
 GREEDY_SAMPLES = 3
 
@@ -45,9 +46,13 @@ class GreedyBot(EvaluatingBot):
         started = time.process_time()
         totals = [0.0] * len(ids)
         for _ in range(self.samples):
+            dealt_with = list(gen)
             world = obs.determinize(gen)
             for i, cid in enumerate(ids):
-                totals[i] += self.evaluation.utility(self.engine.apply(world, cid), obs.seat)
+                try:
+                    totals[i] += self.evaluation.utility(self.engine.apply(world, cid), obs.seat)
+                except GameRuntimeError as err:
+                    raise PlayoutFailure(self.spec, obs.seat, dealt_with, [cid], err) from err
         self.stats.searched += 1
         self.stats.playouts += self.samples * len(ids)
         self.stats.seconds += time.process_time() - started

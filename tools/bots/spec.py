@@ -4,7 +4,9 @@ BUDGET is a number of playouts (`ismcts:300`), CPU seconds (`ismcts:0.25s`), or 
 number of determinisations averaged (`greedy:3`). Search bots also take `depth=N` (rollout length
 before the evaluation is read) and `rollout=random|greedy`: `mcts:0.2s:depth=10:rollout=greedy`.
 A playout budget makes games reproducible from their seed; a seconds budget does not (it depends on
-the machine's speed).
+the machine's speed). Any bot may end in `:concede` (`random:concede`): only then does it offer or
+accept a concession in a game that declares one (`tabula.bots.policy`). `parse_seat` reads what may
+sit at a seat of `tabula play` or `tabula serve`: `human` or a bot spec.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tabula.bots.base import Bot, Budget
+from tabula.bots.policy import with_policy
 from tabula.bots.search import DEFAULT_DEPTH, SearchBot, SearchSettings
 from tabula.bots.simple import GREEDY_SAMPLES, GreedyBot, RandomBot
 from tabula.interpreter.engine import Engine
@@ -23,6 +26,7 @@ BOT_KINDS = {
     "ismcts": "information-set MCTS: a fresh determinisation every iteration",
 }
 DEFAULT_SEARCH_PLAYOUTS = 200
+HUMAN = "human"
 
 
 class BotSpecError(ValueError):
@@ -37,6 +41,7 @@ class BotSpec:
     budget: Budget | None = None
     depth: int = DEFAULT_DEPTH
     rollout: str = "random"
+    concede: bool = False
 
     @property
     def text(self) -> str:
@@ -48,6 +53,8 @@ class BotSpec:
                 parts.append(f"depth={self.depth}")
             if self.rollout != "random":
                 parts.append(f"rollout={self.rollout}")
+        if self.concede:
+            parts.append("concede")
         return ":".join(parts)
 
 
@@ -74,10 +81,12 @@ def parse_bot_spec(text: str) -> BotSpec:
     if kind not in BOT_KINDS:
         raise BotSpecError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
     budget: Budget | None = None
-    depth, rollout = DEFAULT_DEPTH, "random"
+    depth, rollout, concede = DEFAULT_DEPTH, "random", False
     for part in rest:
         key, sep, value = part.partition("=")
-        if not sep:
+        if part == "concede":
+            concede = True
+        elif not sep:
             if kind == "random":
                 raise BotSpecError("the random bot takes no budget")
             budget = _budget(part)
@@ -91,13 +100,29 @@ def parse_bot_spec(text: str) -> BotSpec:
             raise BotSpecError(
                 f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy)"
             )
-    return BotSpec(kind, budget, depth, rollout)
+    return BotSpec(kind, budget, depth, rollout, concede)
+
+
+def parse_seat(text: str) -> str:
+    """What sits at a seat: `human`, or a bot spec in canonical form; BotSpecError otherwise."""
+    kind = text.strip()
+    if kind == HUMAN:
+        return kind
+    try:
+        return parse_bot_spec(kind).text
+    except BotSpecError as err:
+        raise BotSpecError(f"{err} (or {HUMAN})") from None
 
 
 def make_bot(spec: BotSpec | str, engine: Engine) -> Bot:
-    """A bot for one engine (it compiles the game's evaluation now: an AuthorError if it is wrong)."""
+    """A bot for one engine (it compiles the game's evaluation now: an AuthorError if it is wrong),
+    held to the concession policy of its spec when the game declares concessions."""
     if isinstance(spec, str):
         spec = parse_bot_spec(spec)
+    return with_policy(_make(spec, engine), engine, spec.concede)
+
+
+def _make(spec: BotSpec, engine: Engine) -> Bot:
     if spec.kind == "random":
         return RandomBot(engine, spec.text)
     if spec.kind == "greedy":

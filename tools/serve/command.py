@@ -6,6 +6,7 @@ import argparse
 import secrets
 import sys
 
+from tabula.bots.spec import BotSpecError, parse_seat
 from tabula.common import CliError, options_dict
 from tabula.serve.bots import HUMAN, SEAT_KINDS
 from tabula.serve.model import GameSpec, TableError
@@ -25,10 +26,10 @@ def table_from_args(args: argparse.Namespace) -> Table:
         if not game.min_players <= count <= game.max_players:
             raise CliError(f"{game.name} is for {game.min_players}-{game.max_players} players, not {count}")
         names = [game.seats[i] if i < len(game.seats) else f"P{i + 1}" for i in range(count)]
-    kinds = [k.strip() for k in str(args.seats).split(",")] if args.seats else []
-    for kind in kinds:
-        if kind not in SEAT_KINDS:
-            raise CliError(f"--seats: '{kind}' is not one of {', '.join(SEAT_KINDS)}")
+    try:  # human or any bot spec (ismcts:0.2s), read as `tabula play --bot` reads it
+        kinds = [parse_seat(k) for k in str(args.seats).split(",")] if args.seats else []
+    except BotSpecError as err:
+        raise CliError(f"--seats: {err}") from None
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     try:
         return Table(spec, seat_specs(names, kinds), seed)
@@ -83,7 +84,8 @@ def serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--names", help="player names in seat order, comma-separated")
     p.add_argument(
         "--seats",
-        help=f"who plays each seat, comma-separated: {' or '.join(SEAT_KINDS)}"
+        help=f"who plays each seat, comma-separated: {' or '.join(SEAT_KINDS)}, with a budget if wanted"
+        " (ismcts:0.2s, mcts:500, random:concede)"
         " (default: a person at the first seat, random bots at the others)",
     )
     p.add_argument("--seed", type=int, help="random seed (default: a fresh one)")

@@ -12,7 +12,7 @@ from typing import Any
 
 from tabula.interpreter.engine import find_game, load_game
 from tabula.interpreter.model.game import CompiledGame
-from tabula.serve.bots import HUMAN, SEAT_KINDS
+from tabula.serve.bots import HUMAN, SeatKindError, seat_kind
 
 
 class TableError(Exception):
@@ -33,8 +33,10 @@ class SeatSpec:
     kind: str = HUMAN
 
     def __post_init__(self) -> None:
-        if self.kind not in SEAT_KINDS:
-            raise TableError(f"seat kind '{self.kind}' is not one of: {', '.join(SEAT_KINDS)}")
+        try:
+            self.kind = seat_kind(self.kind)
+        except SeatKindError as err:
+            raise TableError(f"seat kind: {err}") from None
 
 
 @dataclass

@@ -321,6 +321,11 @@ class BotsDef(StrictModel):
         description="A difference in `evaluate` worth a clear advantage (search bots turn differences "
         "into win chances with tanh(difference / scale)).",
     )
+    concessions: list[str] = Field(
+        default=[],
+        description="Actions by which a player offers to concede: bots take them, or accept a "
+        "concession, only when their seat's policy allows it (`--bot 1=random:concede`).",
+    )
 
 
 class LimitsDef(StrictModel):

@@ -1,0 +1,109 @@
+"""The default bots of `simulate` and `compare`: the strongest whose cost fits the run.
+
+When no `--bot` is given, every seat gets the first bot of LADDER (strongest first) whose estimated
+CPU time for the requested games fits BUDGET_SECONDS per worker process. The estimate comes from
+one random game of the run's configuration (its seed is the run's): how many of its decisions offer
+more than one choice, and what each candidate bot spends on a few of them (CPU time, measured on
+positions of that game, at most PROBE_SECONDS per candidate). Random play costs next to nothing, so
+it is the last resort; a warning says that random bots measure the rules' mechanics, not strategy.
+The choice depends on the machine's speed, so the output names it, and every replay command
+carries the bots explicitly.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from tabula.balance.match import Config
+from tabula.bots.base import Observation, bot_generator
+from tabula.bots.spec import make_bot
+from tabula.common import load
+from tabula.interpreter.engine import Engine
+from tabula.interpreter.model.state import State
+from tabula.interpreter.run.runtime import GameRuntimeError
+
+LADDER = ("ismcts:200", "greedy", "random")
+BUDGET_SECONDS = 150.0
+PROBE_SECONDS = 1.0
+PROBE_POSITIONS = 8
+RANDOM_WARNING = (
+    "random bots measure the rules' mechanics (does it end, how long, which seat), not strategy: "
+    "give --bot all=greedy or a search bot for what good play does"
+)
+
+
+@dataclass
+class Probe:
+    """One random game: its CPU seconds, its decisions, and some positions with a real choice."""
+
+    seconds: float
+    decisions: int
+    searched: int
+    positions: list[tuple[State, int]]
+
+
+def probe_game(engine: Engine, players: int, seed: int, limit: int) -> Probe | None:
+    """A random game of the run (None when a rule fails: the run itself will report it)."""
+    started = time.process_time()
+    st = engine.new_game(players, seed)
+    gen = bot_generator(seed)
+    bot = make_bot("random", engine)  # held to the game's concession policy, as the run's bots are
+    probe = Probe(0.0, 0, 0, [])
+    stride = 1  # positions kept evenly over the game: every `stride`-th real choice
+    try:
+        while not engine.is_terminal(st) and probe.decisions < limit:
+            ids = engine.legal_ids(st)
+            if len(ids) > 1:
+                probe.searched += 1
+                if probe.searched % stride == 0:
+                    probe.positions.append((engine.clone(st), int(engine.current_player(st) or 0)))
+                    if len(probe.positions) == 2 * PROBE_POSITIONS:
+                        probe.positions, stride = probe.positions[1::2], stride * 2
+            engine.apply_inplace(
+                st, bot.choose(Observation(engine, st, int(engine.current_player(st) or 0)), gen)
+            )
+            probe.decisions += 1
+    except GameRuntimeError:
+        return None
+    probe.seconds = time.process_time() - started
+    return probe
+
+
+def cost_per_game(spec: str, engine: Engine, probe: Probe) -> float:
+    """Estimated CPU seconds of one game with `spec` at every seat."""
+    if spec == "random" or not probe.positions:
+        return probe.seconds
+    bot = make_bot(spec, engine)
+    gen = bot_generator(0)
+    started = time.process_time()
+    measured = 0
+    step = max(1, len(probe.positions) // PROBE_POSITIONS)
+    for st, seat in probe.positions[step // 2 :: step]:
+        bot.choose(Observation(engine, st, seat), gen)
+        measured += 1
+        if time.process_time() - started > PROBE_SECONDS:
+            break
+    per_decision = (time.process_time() - started) / measured
+    return probe.seconds + per_decision * probe.searched
+
+
+def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, str]:
+    """(the spec every seat gets, a sentence saying why) for a run without --bot."""
+    engine = Engine(load(config.game, list(config.options), config.variant, list(config.expansions)))
+    players = config.players if config.players is not None else engine.game.min_players
+    probe = probe_game(engine, players, seed, config.max_decisions)
+    if probe is None:
+        return "random", "default bots: random (a random game of this configuration failed)"
+    allowance = BUDGET_SECONDS * max(1, jobs)
+    costs: list[str] = []
+    for spec in LADDER:
+        need = cost_per_game(spec, engine, probe) * games
+        if need <= allowance or spec == LADDER[-1]:
+            skipped = f"; {', '.join(costs)}" if costs else ""
+            return spec, (
+                f"default bots: {spec}, the strongest whose cost fits: about {need:.0f} CPU s for "
+                f"{games} games (allowance {allowance:.0f} s){skipped}"
+            )
+        costs.append(f"{spec} would need about {need:.0f} s")
+    raise AssertionError("unreachable: the ladder ends with random")
