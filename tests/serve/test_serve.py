@@ -131,6 +131,17 @@ def test_bots_pick_legal_choices_from_their_view() -> None:
         pick(engine, engine.new_game(2, 1), 0, "genius")
 
 
+def test_every_bot_kind_can_sit_at_the_table() -> None:
+    table, _ = client("high-card", [("P1", "greedy"), ("P2", "mcts:20")])
+    assert table.over and table.seats[1].kind == "mcts:20"  # bots only: they play to the end at once
+    engine = table.engine
+    st = engine.new_game(2, 5)
+    seat = engine.current_player(st)
+    assert seat is not None
+    choice = pick(engine, st, seat, "ismcts:10")
+    assert choice in engine.legal_ids(st) and pick(engine, st, seat, "ismcts:10") == choice
+
+
 def test_refusals_say_why() -> None:
     _, c = client("high-card", [("Ann", "human"), ("Bob", "human")])
     cases = [
