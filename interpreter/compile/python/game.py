@@ -221,7 +221,7 @@ def _unused(ctx: GameContext) -> None:
     read = ctx.read
     if read.report.has_errors:
         return  # names used only in code that failed to compile would look unused
-    mentioned = ctx.ex.used | _scenario_words(read.src.folder)
+    mentioned = ctx.ex.used | _scenario_words(read.src.folder) | _words(read.data.get("presentation"))
     # constants are not checked: games keep provenance and reference data there on purpose
     for section in ("functions", "procedures", "actions", "counters", "vars", "zones", "values", "rules"):
         for name in read.data.get(section) or {}:
@@ -241,6 +241,16 @@ def _unused(ctx: GameContext) -> None:
                     trig.span,
                     did_you_mean(event, ctx.sc.emitted) or f"emit it with `emit {event}(...)`",
                 )
+
+
+def _words(data: Any) -> set[str]:
+    """Identifiers in the keys and texts of `data` (the presentation: a counter only a screen shows
+    is used)."""
+    if isinstance(data, dict):
+        return set().union(*(_words(k) | _words(v) for k, v in data.items()))
+    if isinstance(data, list):
+        return set().union(*(_words(v) for v in data))
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", data)) if isinstance(data, str) else set()
 
 
 def _scenario_words(folder: Any) -> set[str]:
