@@ -168,6 +168,12 @@ def _remove_one(rt: Runtime, xs: list[Any], x: Any) -> list[Any]:
     return out
 
 
+def _with_item(rt: Runtime, xs: list[Any], i: int, x: Any) -> list[Any]:
+    out = list(xs)
+    out[i] = x
+    return out
+
+
 def _flatten(rt: Runtime, xs: list[Any]) -> list[Any]:
     """The items of each list or zone of `xs` in turn. The lists and their items are charged, and
     the size limit of a list checked, before the result is built."""
@@ -209,6 +215,7 @@ IMPLS: dict[str, Callable[..., Any]] = {
     "has": lambda rt, xs, x: x in xs,
     "count_of": lambda rt, xs, x: list(xs).count(x),
     "remove_one": _remove_one,
+    "with_item": _with_item,
     "left_of": lambda rt, p: (p + 1) % _players(rt),
     "right_of": lambda rt, p: (p - 1) % _players(rt),
     "clockwise_from": lambda rt, p: [(p + i) % _players(rt) for i in range(_players(rt))],

@@ -40,3 +40,40 @@ def test_indexing_what_has_no_positions_is_refused_at_check_time(
     tmp_path: Path, setup: str, message: str
 ) -> None:
     assert message in errors(mini_with(tmp_path, setup))
+
+
+@pytest.mark.parametrize(
+    ("setup", "score"),
+    [
+        ("let g = [1, 2, 3]\nset g[1] = 5\nset g[-1] += 10\ngain sum(g) score(0)", 1 + 5 + 13),
+        ("set last = [0, 0]\nset last[0] = 7\nset last[1] -= 2\ngain last[0] + last[1] score(0)", 7 - 2),
+        # the constant the local was bound to is not changed: a new list is stored
+        ("let a = takes\nset a[0] = 9\ngain takes[0] + 10 * a[0] score(0)", 1 + 90),
+    ],
+    ids=["local", "var", "shared"],
+)
+def test_set_an_item_of_a_list(tmp_path: Path, setup: str, score: int) -> None:
+    folder = mini_with(tmp_path, setup)
+    text = (folder / "game.yaml").read_text().replace("last: {initial: none}", "last: {visibility: public}")
+    (folder / "game.yaml").write_text(text)
+    engine = Engine(load_game(folder))
+    assert engine.new_game(2, seed=1)["c"][1] == score
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ("set pile[0] = 5", "error[E110]: only an item of a list can be set, and this is a number"),
+        ("set table[0] = 5", "error[E110]: only an item of a list can be set, and this is a zone"),
+        ("let g = [1]\nset g['x'] = 5", "error[T013]: a position is a number, not a text"),
+    ],
+)
+def test_setting_an_item_of_what_is_no_list_is_refused(tmp_path: Path, setup: str, message: str) -> None:
+    assert message in errors(mini_with(tmp_path, setup))
+
+
+def test_setting_an_item_off_the_list_is_a_runtime_error(tmp_path: Path) -> None:
+    engine = Engine(load_game(mini_with(tmp_path, "let g = [1]\nset g[3] = 5")))
+    with pytest.raises(GameRuntimeError) as err:
+        engine.new_game(2, seed=1)
+    assert "no such position in the list" in err.value.message
