@@ -34,7 +34,7 @@ from tabula.interpreter.run.builtins import IMPLS
 READS_ALL = frozenset(
     {
         *("sum", "any", "all", "distinct", "sorted", "reversed", "has", "count_of", "remove_one", "named"),
-        "with_item",
+        *("with_item", "list"),
     }
 )
 # the builtins that take a generator: `count(x for x in L where c)` (aggregates.py)
@@ -352,6 +352,18 @@ _add(
         "the list without the first occurrence of x",
         "remove_one(symbols, build)",
         arity=(2, 2),
+        result="=arg0",
+        list_args=(0,),
+    )
+)
+_add(
+    Builtin(
+        "list",
+        "list(L)",
+        "a new list of the items of a list, a zone (its components, top first) or an enum (its symbols); "
+        "`list(e for x in L)` builds one from a generator",
+        "list(hand(me))",
+        arity=(1, 1),
         result="=arg0",
         list_args=(0,),
     )

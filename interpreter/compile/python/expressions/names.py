@@ -60,6 +60,7 @@ class NameCompiler(FunctionCompiler):
             *SPECIAL_NAMES,
             *g.constants,
             *(s for syms in g.enums.values() for s in syms),
+            *g.enums,
             *g.counters,
             *g.vars,
             *g.zones,
@@ -140,6 +141,8 @@ class NameCompiler(FunctionCompiler):
                     f"{name}({', '.join(slot.params)})",
                 )
             return self._call_function(slot, [])
+        if name in g.enums:  # an enum is the list of its symbols, in declared order
+            return self.inject(list(g.enums[name]), name), list_of(STR)
         if name in ("me", "self", "p"):
             return self.error(
                 "E101",
