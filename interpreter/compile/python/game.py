@@ -131,14 +131,8 @@ class GameCompiler:
 def _function_slots(read: GameReader) -> dict[str, FunctionSlot]:
     """Every function's parameters and parsed expression (compiled on first use, or at the end)."""
     functions = {}
-    for name in read.data.get("functions") or {}:
-        typed = read.params(("functions", name))
-        slot = FunctionSlot(
-            name,
-            [p for p, _ in typed],
-            read.expr_at(("functions", name, "expr")),
-            read.span(("functions", name)),
-        )
+    for name, (typed, body, span) in read.functions().items():
+        slot = FunctionSlot(name, [p for p, _ in typed], body, span)
         slot.param_types = dict(typed)
         functions[name] = slot
     return functions
