@@ -61,6 +61,11 @@ MAX_NAME_CHARS = 100
 MAX_SAVE_BYTES = 16 << 20
 """Bytes of one save (states of the bundled games take about 10 KB)."""
 
+# ---------------------------------------------------------------- games run by the tools
+MAX_DECISIONS = 100_000
+"""Decisions of one game run by `tabula play` and `tabula simulate` (`--max-decisions`) before it is
+stopped as unfinished: a game whose rules never end it, or that only bots play, cannot run for ever."""
+
 # ---------------------------------------------------------------- values in play (compile/budget.py)
 WORK_BUDGET = 2_000_000
 """Units of work between two decisions (runtime.py, compile/budget.py), unless the game sets its own

@@ -106,6 +106,50 @@ class GameReader:
         )
         return False
 
+    def functions(self) -> dict[str, tuple[list[tuple[str, str]], ast.Expr | None, Span | None]]:
+        """Every DSL function as (typed parameters, body, where it is declared). A function with
+        `let:` names (`let: {n: count(hand(p))}`, `expr: n * n`) becomes a chain of functions, each
+        taking one more name as a parameter: `f(p)` is `f__n(p, count(hand(p)))`, whose body is
+        `n * n`; so each name's expression is evaluated once per call, in the order written."""
+        out: dict[str, tuple[list[tuple[str, str]], ast.Expr | None, Span | None]] = {}
+        for name in self.data.get("functions") or {}:
+            path: Path_ = ("functions", name)
+            typed, span = self.params(path), self.span(path)
+            lets = (self.data["functions"][name] or {}).get("let") or {}
+            fname = str(name)
+            for let in lets:
+                value = self.expr_at((*path, "let", let))
+                nxt = f"{name}__{let}"
+                if not self._let_name(str(let), [p for p, _ in typed], nxt, (*path, "let", let)):
+                    continue
+                sp = self.span((*path, "let", let)) or span or Span("", 0, 0, 0, 0)
+                args = (*(ast.Name(sp, p) for p, _ in typed), value) if value is not None else None
+                out[fname] = (
+                    list(typed),
+                    None if args is None else ast.Call(sp, ast.Name(sp, nxt), args),
+                    span,
+                )
+                typed, fname = [*typed, (str(let), ANY)], nxt
+            out[fname] = (typed, self.expr_at((*path, "expr")), span)
+        return out
+
+    def _let_name(self, let: str, taken: list[str], chained: str, path: Path_) -> bool:
+        """A `let:` name is a DSL name, not a parameter's nor an earlier let's, and the function it
+        chains to is not declared by the game (E126)."""
+        if not self.identifier(let, path):
+            return False
+        clash = (
+            f"'{let}' is already a parameter or a let name of this function"
+            if let in taken
+            else f"'{chained}' is a function of the game: it is this let's own name"
+            if chained in (self.data.get("functions") or {})
+            else None
+        )
+        if clash is not None:
+            self.report.error("E126", clash, span_for(self.src, path, key=True), "rename the let name")
+            return False
+        return True
+
 
 def origin_of(span: Span | None) -> PlainOrigin:
     """The origin of DSL text written at `span` (a key or a list entry that has no scalar origin)."""

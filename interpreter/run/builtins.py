@@ -103,6 +103,12 @@ def _first_of_each(rt: Runtime, xs: list[Any], keys: list[Any]) -> list[Any]:
         return [x for k, x in pairs if next(y for j, y in pairs if j == k) == x]
 
 
+def _sorted_by(rt: Runtime, pairs: list[tuple[Any, Any]]) -> list[Any]:
+    """`sorted(e for x in L by K)`: of (item, key) pairs, the items in the order of their keys, items
+    of equal keys in their order in L (a stable sort)."""
+    return [x for x, _ in sorted(pairs, key=lambda pair: pair[1])]
+
+
 def _distinct_by(rt: Runtime, pairs: list[tuple[Any, Any]]) -> list[Any]:
     """`distinct(e for x in L by K)`: of (item, key) pairs, the first item of each key, in order
     (one pass when the keys can be hashed; a list among the keys is compared pairwise, charged)."""
@@ -168,6 +174,12 @@ def _remove_one(rt: Runtime, xs: list[Any], x: Any) -> list[Any]:
     return out
 
 
+def _with_item(rt: Runtime, xs: list[Any], i: int, x: Any) -> list[Any]:
+    out = list(xs)
+    out[i] = x
+    return out
+
+
 def _flatten(rt: Runtime, xs: list[Any]) -> list[Any]:
     """The items of each list or zone of `xs` in turn. The lists and their items are charged, and
     the size limit of a list checked, before the result is built."""
@@ -209,6 +221,8 @@ IMPLS: dict[str, Callable[..., Any]] = {
     "has": lambda rt, xs, x: x in xs,
     "count_of": lambda rt, xs, x: list(xs).count(x),
     "remove_one": _remove_one,
+    "with_item": _with_item,
+    "list": lambda rt, xs: list(xs),
     "left_of": lambda rt, p: (p + 1) % _players(rt),
     "right_of": lambda rt, p: (p - 1) % _players(rt),
     "clockwise_from": lambda rt, p: [(p + i) % _players(rt) for i in range(_players(rt))],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -284,3 +285,28 @@ def test_schema_prints_json(kind: str) -> None:
     run = tabula("schema", kind)
     assert run.returncode == 0, run.stderr
     assert "properties" in json.loads(run.stdout)
+
+
+def test_play_stops_at_the_decision_limit_with_a_message(tmp_path: Path) -> None:
+    out = tmp_path / "stopped.yaml"
+    run = tabula(
+        "play", "high-card", "--players", "3", "--seed", "5", "--max-decisions", "4",
+        "--record", str(out), stdin="2\n",
+    )  # fmt: skip
+    assert run.returncode == 1
+    assert "stopped: the game did not end within 4 decisions" in run.stdout
+    assert run.stdout.count(": play:") == 4  # the person's one decision and three bots'
+    assert tabula("verify", str(out)).returncode == 0  # the game so far, replayable
+
+
+def test_play_and_simulate_share_the_decision_limit() -> None:
+    from tabula.balance.simulate import add_simulate_arguments
+    from tabula.cli.commands import play_arguments
+    from tabula.interpreter.base.limits import MAX_DECISIONS
+
+    defaults = []
+    for add in (play_arguments, add_simulate_arguments):
+        parser = argparse.ArgumentParser()
+        add(parser)
+        defaults.append(parser.parse_args(["high-card"]).max_decisions)
+    assert defaults == [MAX_DECISIONS, MAX_DECISIONS] == [100_000, 100_000]

@@ -100,6 +100,18 @@ def test_unused_definitions_and_unheard_triggers_are_warnings(tmp_path: Path) ->
     assert ("W002", "trigger 'ear' waits for 'bell', which nothing emits") in found
 
 
+def test_a_counter_only_the_presentation_shows_is_used(tmp_path: Path) -> None:
+    folder = variant(
+        tmp_path,
+        "  score: {per: player}\n",
+        "  score: {per: player}\n  shown: {per: player}\n  hidden_away: {}\n",
+    )
+    with (folder / "game.yaml").open("a") as f:
+        f.write("\npresentation:\n  player:\n    - {title: Shown, show: [shown]}\n")
+    found = [d.message for d in load_game(folder).check_warnings if d.code == "W001"]
+    assert found == ["counter 'hidden_away' is never used"]
+
+
 def test_two_actions_enumerating_the_same_values_share_one_enumeration(tmp_path: Path) -> None:
     from tabula.cli.main import main
 

@@ -107,6 +107,7 @@ def bot_spec(text: str) -> str:
 
 def play_arguments(p: argparse.ArgumentParser) -> None:
     from tabula.common import count, seed
+    from tabula.interpreter.base.limits import MAX_DECISIONS
 
     p.add_argument("game", metavar="GAME", help=GAME_HELP)
     p.add_argument("--players", type=count(min=1), help="number of players (default: the game's minimum)")
@@ -120,6 +121,12 @@ def play_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seat", type=count(min=0), default=0, help="your seat, 0-based (default 0)")
     p.add_argument("--names", help="player names in seat order, comma-separated")
+    p.add_argument(
+        "--max-decisions",
+        type=count(min=1),
+        default=MAX_DECISIONS,
+        help=f"stop the game after this many decisions, yours and the bots' (default {MAX_DECISIONS})",
+    )
     p.add_argument(
         "--record",
         metavar="FILE",

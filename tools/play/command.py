@@ -26,6 +26,7 @@ from rich.text import Text
 from tabula.bots.base import Observation, bot_generator
 from tabula.bots.spec import make_bot
 from tabula.common import CliError, load
+from tabula.interpreter.base.limits import MAX_DECISIONS
 from tabula.interpreter.base.terminal import safe
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.game import CompiledGame
@@ -124,6 +125,7 @@ class Session:
     shown: int = 0
     opponent: Any = None  # the bot playing every other seat (tabula.bots.spec), from --bot
     numbering: Numbering = field(default_factory=Numbering)  # the choices' numbers, kept while offered
+    decisions: int = 0  # taken so far, the person's and the bots'
 
     @property
     def game(self) -> CompiledGame:
@@ -275,8 +277,12 @@ def run_play(args: argparse.Namespace) -> int:
     """Play one game; exit code 0 (finished or quit). With --record, the game is written as a
     scenario file when it ends, when the person quits, and when a rule fails."""
     s = start(args)
+    limit = getattr(args, "max_decisions", MAX_DECISIONS)
     try:
         while not s.engine.is_terminal(s.state):
+            if s.decisions >= limit:
+                return stop_at_limit(s, args, limit)
+            s.decisions += 1
             if s.engine.current_player(s.state) != s.seat:
                 bot_move(s)
             elif not person_move(s):
@@ -289,6 +295,19 @@ def run_play(args: argparse.Namespace) -> int:
     finish(s)
     record(s, args)
     return 0
+
+
+def stop_at_limit(s: Session, args: argparse.Namespace, limit: int) -> int:
+    """The game took `limit` decisions without ending: say so, record it, exit code 1."""
+    for line in s.new_lines():
+        s.term.show(line)
+    s.term.show(
+        f"stopped: the game did not end within {limit:,} decisions (the decision limit, as in "
+        "`tabula simulate`; --max-decisions sets it)",
+        style="bold",
+    )
+    record(s, args)
+    return 1
 
 
 def record(s: Session, args: argparse.Namespace, error: str | None = None) -> None:

@@ -55,11 +55,7 @@ class Walk:
         self.read = GameReader(source, Report())  # parse problems were reported when it compiled
         self.data: dict[str, Any] = source.data
         functions = {
-            name: (
-                [p for p, _ in self.read.params(("functions", name))],
-                self.read.expr_at(("functions", name, "expr")),
-            )
-            for name in self.data.get("functions") or {}
+            name: ([p for p, _ in typed], e) for name, (typed, e, _) in self.read.functions().items()
         }
         read = self.read
         procs = {

@@ -131,14 +131,8 @@ class GameCompiler:
 def _function_slots(read: GameReader) -> dict[str, FunctionSlot]:
     """Every function's parameters and parsed expression (compiled on first use, or at the end)."""
     functions = {}
-    for name in read.data.get("functions") or {}:
-        typed = read.params(("functions", name))
-        slot = FunctionSlot(
-            name,
-            [p for p, _ in typed],
-            read.expr_at(("functions", name, "expr")),
-            read.span(("functions", name)),
-        )
+    for name, (typed, body, span) in read.functions().items():
+        slot = FunctionSlot(name, [p for p, _ in typed], body, span)
         slot.param_types = dict(typed)
         functions[name] = slot
     return functions
@@ -221,7 +215,7 @@ def _unused(ctx: GameContext) -> None:
     read = ctx.read
     if read.report.has_errors:
         return  # names used only in code that failed to compile would look unused
-    mentioned = ctx.ex.used | _scenario_words(read.src.folder)
+    mentioned = ctx.ex.used | _scenario_words(read.src.folder) | _words(read.data.get("presentation"))
     # constants are not checked: games keep provenance and reference data there on purpose
     for section in ("functions", "procedures", "actions", "counters", "vars", "zones", "values", "rules"):
         for name in read.data.get(section) or {}:
@@ -241,6 +235,16 @@ def _unused(ctx: GameContext) -> None:
                     trig.span,
                     did_you_mean(event, ctx.sc.emitted) or f"emit it with `emit {event}(...)`",
                 )
+
+
+def _words(data: Any) -> set[str]:
+    """Identifiers in the keys and texts of `data` (the presentation: a counter only a screen shows
+    is used)."""
+    if isinstance(data, dict):
+        return set().union(*(_words(k) | _words(v) for k, v in data.items()))
+    if isinstance(data, list):
+        return set().union(*(_words(v) for v in data))
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", data)) if isinstance(data, str) else set()
 
 
 def _scenario_words(folder: Any) -> set[str]:

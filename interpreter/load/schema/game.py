@@ -212,6 +212,11 @@ class _WithParams(StrictModel):
 class FunctionDef(_WithParams):
     """A pure, named expression."""
 
+    let: dict[str, Dsl] = Field(
+        default={},
+        description="Local names, each bound once to its expression, in order (a later one may use an "
+        "earlier one), for use in `expr`: {n: count(hand(p))}.",
+    )
     expr: Dsl = Field(description="The expression.")
 
 

@@ -32,6 +32,7 @@ from tabula.interpreter.run.builtins import (
     _has_equal,
     _max_or,
     _min_or,
+    _sorted_by,
 )
 
 # The value of each aggregate over an empty list (what a hoisted false condition gives).
@@ -63,12 +64,13 @@ def aggregate_code(c: ExprBase, kind: str, gen: ast.Generator, scope: Scope) -> 
             gen.default.span,
             "remove it: an empty list already gives 0, false, true or an empty list",
         )
-    if gen.by is not None and kind != "distinct":
+    if gen.by is not None and kind not in ("distinct", "sorted"):
         c.report.error(
             "E116",
-            f"'by' only applies to distinct, not to {kind}",
+            f"'by' only applies to distinct and sorted, not to {kind}",
             gen.by.span,
-            "distinct(c for c in L by c.name) keeps the first item of each key",
+            "distinct(c for c in L by c.name) keeps the first item of each key, "
+            "sorted(c for c in L by c.rank) orders by the key",
         )
     keyed = first_of_each_key(gen) if kind == "list" else None
     if keyed is not None:
@@ -122,6 +124,8 @@ def aggregate_code(c: ExprBase, kind: str, gen: ast.Generator, scope: Scope) -> 
     loop = f"for {var} in {it}{cond}"
     if by_src and kind == "distinct":  # the first item of each key, in one pass over (item, key) pairs
         code, t = f"{c.helper(_distinct_by)}(rt, [({elt}, {by_src}) {loop}])", list_of(et)
+    elif by_src and kind == "sorted":  # the items in the order of their keys (stable)
+        code, t = f"{c.helper(_sorted_by)}(rt, [({elt}, {by_src}) {loop}])", list_of(et)
     else:
         fast = _lookup_filter(kind, elt, et, var, it, rest)
         code, t = fast or _aggregate(c, kind, elt, et, loop, bool(cond), gen, scope)

@@ -32,7 +32,10 @@ from tabula.interpreter.run.builtins import IMPLS
 
 # builtins that read every item of their list argument (charged); the others read one or none
 READS_ALL = frozenset(
-    {"sum", "any", "all", "distinct", "sorted", "reversed", "has", "count_of", "remove_one", "named"}
+    {
+        *("sum", "any", "all", "distinct", "sorted", "reversed", "has", "count_of", "remove_one", "named"),
+        *("with_item", "list"),
+    }
 )
 # the builtins that take a generator: `count(x for x in L where c)` (aggregates.py)
 AGGREGATES = {"count", "sum", "max", "min", "any", "all", "list", "sorted", "first", "last", "distinct"}
@@ -349,6 +352,30 @@ _add(
         "the list without the first occurrence of x",
         "remove_one(symbols, build)",
         arity=(2, 2),
+        result="=arg0",
+        list_args=(0,),
+    )
+)
+_add(
+    Builtin(
+        "list",
+        "list(L)",
+        "a new list of the items of a list, a zone (its components, top first) or an enum (its symbols); "
+        "`list(e for x in L)` builds one from a generator",
+        "list(hand(me))",
+        arity=(1, 1),
+        result="=arg0",
+        list_args=(0,),
+    )
+)
+_add(
+    Builtin(
+        "with_item",
+        "with_item(L, i, x)",
+        "a copy of the list with the item at position i (from 0; -1 the last) replaced by x; "
+        "`set L[i] = x` is `set L = with_item(L, i, x)`",
+        "with_item(grid, 4, me)",
+        arity=(3, 3),
         result="=arg0",
         list_args=(0,),
     )

@@ -60,6 +60,7 @@ class NameCompiler(FunctionCompiler):
             *SPECIAL_NAMES,
             *g.constants,
             *(s for syms in g.enums.values() for s in syms),
+            *g.enums,
             *g.counters,
             *g.vars,
             *g.zones,
@@ -140,6 +141,8 @@ class NameCompiler(FunctionCompiler):
                     f"{name}({', '.join(slot.params)})",
                 )
             return self._call_function(slot, [])
+        if name in g.enums:  # an enum is the list of its symbols, in declared order
+            return self.inject(list(g.enums[name]), name), list_of(STR)
         if name in ("me", "self", "p"):
             return self.error(
                 "E101",
@@ -361,7 +364,15 @@ class NameCompiler(FunctionCompiler):
         if table is not None:
             return self._table_index(n, table, scope)
         obj, ot = self.code(n.obj, scope)
-        key, _ = self.code(n.key, scope)
+        if ot in (INT, BOOL, STR, PLAYER, COMP, NONE):
+            hint = "index a list or a zone: xs[0] is the first item, hand(p)[0] the top component"
+            return self.error("T013", f"{article(ot)} cannot be indexed with [...]", n.obj.span, hint)
+        key, kt = self.code(n.key, scope)
+        if (ot == ZONE or ot.startswith("list[")) and kt not in (INT, ANY):
+            hint = "0 is the first item (a zone's top), -1 the last"
+            return self.error("T013", f"a position is a number, not {article(kt)}", n.key.span, hint)
+        if ot == ZONE:  # the component at that position, 0 the top (as `top`, `move ... top`)
+            return f"{self.bind('Z')}[{obj}][{key}]", COMP
         if ot.startswith("list["):
             return f"{obj}[{key}]", elem(ot)
         return f"{obj}[{key}]", self._table_type(n.obj, scope)

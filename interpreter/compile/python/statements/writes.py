@@ -40,7 +40,36 @@ class WriteStatements(StatementCompiler):
             self.kept_after(out, depth, n.span, f"L[{n.name!r}]", src, t, saved=True)
 
     def _Set(self, out: Lines, depth: int, n: ast.Set, scope: Scope, mode: str) -> None:
+        if isinstance(n.target, ast.Index):
+            self.set_item(out, depth, n, n.target, scope)
+            return
         self.write(out, depth, n.span, n.target, n.value, n.op, scope)
+
+    def set_item(self, out: Lines, depth: int, n: ast.Set, target: ast.Index, scope: Scope) -> None:
+        """`set xs[i] = v` (or `+=`, `-=`): `set xs = with_item(xs, i, v)`, a new list with that item
+        replaced (a list held in the state may be shared: it is never changed in place)."""
+        _, t = self.ex.code(target.obj, scope)
+        if t == ZONE or not (t == ANY or t.startswith("list[")):
+            self.report.error(
+                "E110",
+                f"only an item of a list can be set, and this is {static.a(t)}",
+                target.obj.span,
+                "set an item of a list var or local: set grid[i] = 5"
+                + (" (a zone changes by `move`)" if t == ZONE else ""),
+            )
+            return
+        self.ex.code(target, scope)  # the position's checks (T013)
+        value = n.value if n.op == "=" else ast.Binary(n.value.span, n.op[0], target, n.value)
+        func = ast.Name(target.span, "with_item")
+        self.write(
+            out,
+            depth,
+            n.span,
+            target.obj,
+            ast.Call(n.span, func, (target.obj, target.key, value)),
+            "=",
+            scope,
+        )
 
     def _Gain(self, out: Lines, depth: int, n: ast.Gain, scope: Scope, mode: str) -> None:
         self.counter_write(out, depth, n, scope, "gain")
