@@ -22,41 +22,12 @@ from tabula.interpreter.load.positions import GameSource
 from tabula.interpreter.model.game import CompiledGame, ZoneLayout
 from tabula.interpreter.model.view import HIDDEN, view
 from tabula.interpreter.run.knowledge import State, seat_states
+from tabula.play.faces import Badge, Card, Entry, merge_hidden
+from tabula.play.layout import DrawnBoard, draw_board
 
 View = dict[str, Any]
 SPECTATOR = -2
 """The viewer of a spectator's board: no seat, so only what every seat may see (no hand, no options)."""
-
-
-@dataclass
-class Badge:
-    text: str
-    colour: str | None = None
-
-
-@dataclass
-class Card:
-    """One component as drawn; a hidden one has no name, key or text."""
-
-    name: str
-    key: str | None
-    title: str
-    colour: str | None = None
-    badges: list[Badge] = field(default_factory=list)
-    text: str = ""
-    hidden: bool = False
-    under: list[Card] = field(default_factory=list)
-    count: int = 1  # hidden cards side by side are one entry
-
-
-@dataclass
-class Entry:
-    """One key of a keyed counter."""
-
-    key: str
-    label: str
-    value: int
-    colour: str | None = None
 
 
 @dataclass
@@ -89,6 +60,7 @@ class Panel:
     colour: str | None
     summary: str
     sections: list[Section]
+    board: DrawnBoard | None = None  # the player's (or the table's) board, when the game lays one out
 
 
 @dataclass
@@ -328,7 +300,9 @@ class _Builder:
     def panel(self, p: int) -> Panel:
         title = f"You ({self.names[p]})" if p == self.viewer else self.names[p]
         sections = self.sections(self.pres.player, p)
-        return Panel(title, p, self.pres.seat_colour(p), self.summary(p), sections)
+        laid = self.pres.layout.player
+        board = draw_board(self, laid, p) if laid is not None else None
+        return Panel(title, p, self.pres.seat_colour(p), self.summary(p), sections, board)
 
     def decision(self) -> Decision | None:
         dec = self.view["dec"]
@@ -416,6 +390,8 @@ class _Builder:
             for p, name in enumerate(self.names)
         ]
         table = Panel("Table", None, None, "", self.sections(self.pres.table, None))
+        if self.pres.layout.table is not None:
+            table.board = draw_board(self, self.pres.layout.table, None)
         others = [self.panel(p) for p in range(len(self.names)) if p != self.viewer]
         you = self.panel(self.viewer) if self.viewer != SPECTATOR else Panel("Spectator", None, None, "", [])
         return Board(
@@ -472,17 +448,6 @@ def face_text(own: Any, shown: str) -> str:
     if not shown or words in shown:
         return shown or words
     return f"{words}\n{shown}"
-
-
-def merge_hidden(cards: list[Card]) -> list[Card]:
-    """Hidden cards side by side become one entry with a count."""
-    out: list[Card] = []
-    for card in cards:
-        if card.hidden and out and out[-1].hidden:
-            out[-1].count += card.count
-        else:
-            out.append(card)
-    return out
 
 
 def _holds_hidden(value: Any) -> bool:
