@@ -109,6 +109,15 @@ class ScorePart:
 
 
 @dataclass
+class ChoiceLook:
+    """The label of each choice of a `choose` decision whose prompt starts with `prompt`
+    (`choice` bound to the value offered, `p` to who decides)."""
+
+    prompt: str
+    label: Template
+
+
+@dataclass
 class Presentation:
     """A game's compiled presentation (defaults filled in)."""
 
@@ -126,6 +135,7 @@ class Presentation:
     score: list[ScorePart]
     score_rest: str | None
     layout: Layout = field(default_factory=Layout)
+    choices: list[ChoiceLook] = field(default_factory=list)
 
     def label(self, name: str) -> str:
         """The label of a name: the declared one, else the name with spaces for underscores."""
@@ -234,6 +244,7 @@ class _Compiler:
             score,
             str(rest) if rest else None,
             compile_layout(self, data.get("layout"), colours),
+            self.choice_looks(data.get("choices") or []),
         )
 
     # -- names
@@ -345,6 +356,15 @@ class _Compiler:
                     did_you_mean(str(name), self.g.marks),
                 )
             out[str(name)] = PLAYER if kind == "player" else COMP
+        return out
+
+    def choice_looks(self, items: list[Any]) -> list[ChoiceLook]:
+        local = {"choice": ANY, "p": PLAYER}
+        out = []
+        for i, item in enumerate(items):
+            tpl = self.template(str(item.get("label", "")), ("choices", i, "label"), local)
+            if tpl is not None:
+                out.append(ChoiceLook(str(item.get("prompt", "")), tpl))
         return out
 
     # -- component and zone looks

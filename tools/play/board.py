@@ -140,6 +140,7 @@ class _Builder:
         self.symbols = symbols(self.g)
         self.instances = self.g.zone_instances()
         self.outcome = st if engine.is_terminal(st) else None  # read for the winners only
+        self.by_name = {c.name: i for i, c in reversed(list(enumerate(self.g.components)))}
 
     def note(self, shown: Shown, where: str) -> str:
         if shown.error and len(self.problems) < 20:
@@ -314,7 +315,31 @@ class _Builder:
         if mine:
             labels = self.labels(list(dec["ids"]))
             out.choices = [Choice(i, *labels[i]) for i in dec["ids"]]
+            self.choice_labels(out)
         return out
+
+    def choice_labels(self, dec: Decision) -> None:
+        """The presentation's label for each choice of a `choose` decision its prompt matches."""
+        look = next((c for c in self.pres.choices if dec.prompt.startswith(c.prompt)), None)
+        if look is None:
+            return
+        for choice in dec.choices:
+            if choice.given:
+                continue
+            local = {"choice": self.offered(choice.id), "p": dec.player}
+            shown = render(self.g, look.label, self.states, local, labels=self.pres.labels)
+            if shown.known and not shown.error and shown.text.strip():
+                choice.label, choice.given = shown.text, True
+
+    def offered(self, cid: str) -> Any:
+        """The value a choice id of a `choose` stands for: a component (by name), a number, a truth
+        value, or the id itself (a symbol)."""
+        found = self.by_name.get(cid)
+        if found is not None:
+            return found
+        if cid.lstrip("-").isdigit():
+            return int(cid)
+        return {"true": True, "false": False, "none": None}.get(cid, cid)
 
     def labels(self, ids: list[str]) -> dict[str, tuple[str, str, bool]]:
         """(label, action, given) for the seat's own choices: the game's labels (read on the seat

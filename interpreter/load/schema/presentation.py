@@ -63,6 +63,13 @@ class ScorePart(StrictModel):
     value: Dsl = Field(description="The points of player p from this part.")
 
 
+class ChoiceLabel(StrictModel):
+    """How the choices of a `choose` decision read: `choice` is the offered value, `p` who decides."""
+
+    prompt: str = Field(description="The decision's prompt, or its beginning ('Build on which site').")
+    label: str = Field(description="Template of each choice's label, e.g. '{choice.name}: {choice.vp} VP'.")
+
+
 class PresentationDef(StrictModel):
     """The `presentation` section: what screens show and how; the rules never read it."""
 
@@ -89,6 +96,9 @@ class PresentationDef(StrictModel):
     score: list[ScorePart] = Field(default=[], description="The named parts of the final score.")
     score_rest: str | None = Field(
         default=None, description="Label of the score the parts leave over (e.g. points scored during play)."
+    )
+    choices: list[ChoiceLabel] = Field(
+        default=[], description="Labels of the choices of `choose` decisions, by the decision's prompt."
     )
     layout: Layout | None = Field(
         default=None,
