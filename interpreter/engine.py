@@ -364,6 +364,7 @@ class Engine:
             hidden = self._hidden_from(st, dec, value)
             masked = f"{who}: {ids[idx].split(':')[0]}:?" if dec["k"] == "window" else f"{who} chooses"
             rt.say(f"{who}: {ids[idx]}", hidden, masked)
+        masked_entry = log[-1] if log and hidden else None
         st["dec"] = None
         st["t"]["decisions"] += 1
         if dec["k"] == "choose":
@@ -386,6 +387,9 @@ class Engine:
                 new_locals = {"me": dec["p"]}
             rt.push(act.block, new_locals)
         rt.run()
+        if masked_entry is not None:  # a card chosen unseen and then shown (played face up): named for all
+            still = set(self._hidden_from(st, dec, value))
+            masked_entry["hidden_from"] = [q for q in masked_entry["hidden_from"] if q in still]
 
     def _match_name(self, dec: dict[str, Any], choice: str) -> int:
         ids: list[str] = dec["ids"]

@@ -9,8 +9,9 @@ What it holds: the groups of counters, vars and zones of each player's panel and
 (anything neither shown nor listed as bookkeeping lands in a last group, so nothing disappears
 silently), labels, seat colours and a colour table, how each component type is drawn (a title, a
 colour, badges and a text, all templates with `self` bound), how zones lay out their contents (in
-groups by a property, or under the component another zone names), a one-line summary per player and
-the named parts of the final score. Evaluating any of it is `tabula.interpreter.authoring.display`'s job.
+groups by a property, or under the component another zone names), a one-line summary per player,
+the named parts of the final score, and the boards of `layout` (compiled by `layout.py`).
+Evaluating any of it is `tabula.interpreter.authoring.display`'s job.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tabula.interpreter.authoring.layout import Layout, compile_layout
 from tabula.interpreter.base.source import Diagnostic, Report, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, PLAYER
 from tabula.interpreter.load.positions import GameSource, YamlPath, span_for
@@ -107,6 +109,15 @@ class ScorePart:
 
 
 @dataclass
+class ChoiceLook:
+    """The label of each choice of a `choose` decision whose prompt starts with `prompt`
+    (`choice` bound to the value offered, `p` to who decides)."""
+
+    prompt: str
+    label: Template
+
+
+@dataclass
 class Presentation:
     """A game's compiled presentation (defaults filled in)."""
 
@@ -123,6 +134,8 @@ class Presentation:
     zones: dict[str, ZoneLook]
     score: list[ScorePart]
     score_rest: str | None
+    layout: Layout = field(default_factory=Layout)
+    choices: list[ChoiceLook] = field(default_factory=list)
 
     def label(self, name: str) -> str:
         """The label of a name: the declared one, else the name with spaces for underscores."""
@@ -230,6 +243,8 @@ class _Compiler:
             zones,
             score,
             str(rest) if rest else None,
+            compile_layout(self, data.get("layout"), colours),
+            self.choice_looks(data.get("choices") or []),
         )
 
     # -- names
@@ -341,6 +356,15 @@ class _Compiler:
                     did_you_mean(str(name), self.g.marks),
                 )
             out[str(name)] = PLAYER if kind == "player" else COMP
+        return out
+
+    def choice_looks(self, items: list[Any]) -> list[ChoiceLook]:
+        local = {"choice": ANY, "p": PLAYER}
+        out = []
+        for i, item in enumerate(items):
+            tpl = self.template(str(item.get("label", "")), ("choices", i, "label"), local)
+            if tpl is not None:
+                out.append(ChoiceLook(str(item.get("prompt", "")), tpl))
         return out
 
     # -- component and zone looks

@@ -118,10 +118,12 @@ def test_glory_to_rome_turns_by_clicks(page: Any, serve: Any) -> None:
     assert with_text, "some building is face up"
     assert all(text.startswith(printed[name]) for name, text in with_text), with_text[:3]
     assert len(turns_seen) >= 4, turns_seen
-    buildings = page.locator('#you .row[data-name="buildings"] .card')
+    buildings = page.locator('#you :is(.row, g.place)[data-name="buildings"] .card')
     assert buildings.count() == len(served.table.state["z"][served.table.game.zones["buildings"].index(0)])
     for seat in (1, 2):  # every other seat's hand is drawn as card backs
-        hand = page.locator(f"#others .panel:nth-child({seat}) .row[data-name='hand'] .card.back")
+        hand = page.locator(
+            f"#others .panel:nth-child({seat}) :is(.row, g.place)[data-name='hand'] .card.back"
+        )
         assert hand.count() >= (
             1 if served.table.state["z"][served.table.game.zones["hand"].index(seat)] else 0
         )
@@ -131,7 +133,7 @@ def test_hot_seat_shows_only_the_chosen_seat(page: Any, serve: Any) -> None:
     served = serve("high-card", [("Ann", "human"), ("Bob", "human")], seed=3)
     open_seat(page, served, 0)
     hand = lambda: page.eval_on_selector_all(  # noqa: E731
-        '#you .row[data-name="hand"] .card[data-key]', "els => els.map(e => e.dataset.key)"
+        '#you :is(.row, g.place)[data-name="hand"] .card[data-key]', "els => els.map(e => e.dataset.key)"
     )
     ann = hand()
     assert len(ann) == 5
@@ -146,7 +148,9 @@ def test_hot_seat_shows_only_the_chosen_seat(page: Any, serve: Any) -> None:
     page.wait_for_selector(CHOICES)
     bob = hand()
     assert len(bob) == 5 and not set(bob) & set(ann)
-    assert page.locator('#others .row[data-name="hand"] .card.back').count() == 1  # Ann's 4 cards, face down
+    assert (
+        page.locator('#others :is(.row, g.place)[data-name="hand"] .card.back').count() == 1
+    )  # Ann's 4 cards, face down
     assert_page_shows_only_its_seat(page, served.table, 1)
     shot(page, "hot-seat-Bob")
     click_choice(page, served, 1, f"play:{bob[0]}")
@@ -281,7 +285,7 @@ def test_a_seats_link_shows_that_seat_only_and_a_spectators_link_no_hand(page: A
     secret = {g.components[c].key for c in hidden_from(g, served.table.state, SPECTATOR)}
     shown = page.eval_on_selector_all(".card[data-key]", "els => els.map(e => e.dataset.key)")
     assert secret and not secret & set(shown) and not any(k in page.content() for k in secret if len(k) > 2)
-    assert page.locator('#others .row[data-name="hand"] .card.back').count() == 2
+    assert page.locator('#others :is(.row, g.place)[data-name="hand"] .card.back').count() == 2
     assert page.locator("#why").is_hidden() and page.locator("#undo").is_hidden()
     shot(page, "link-spectator", full=False)
     page.goto("about:blank")

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from tabula.interpreter.engine import Engine, load_game
-from tabula.play.board import Board, Card, build_board, face_text
+from tabula.play.board import Board, build_board, face_text
+from tabula.play.faces import Card
 from tabula.play.screen import show_lines
 
 

@@ -30,9 +30,19 @@ def codes(folder: Path) -> list[str]:
     return [d.code for d in err.value.report.diagnostics if d.severity == "error"]
 
 
-def test_a_hidden_choice_is_masked_in_other_players_logs() -> None:
+def test_a_hidden_choice_is_masked_in_other_players_logs_until_it_is_shown(tmp_path: Path) -> None:
+    # a card played from the hand face up to the table: Bob sees it once the choice is done
     engine = Engine(load_game(MINI))
     log: list[dict[str, object]] = []
+    st = engine.new_game(["Ann", "Bob"], seed=1, log=log)
+    card = next(i for i in engine.legal_ids(st) if i.startswith("play_card:"))
+    engine.apply_inplace(st, card, log)
+    assert f"Ann: {card}" in visible_log(log, 0)
+    assert f"Ann: {card}" in visible_log(log, 1)
+    # a card put away unseen (back into the hidden deck): Bob reads the masked line only
+    hidden = variant(tmp_path, "      move c to table\n", "      move c to deck\n")
+    engine = Engine(load_game(hidden))
+    log = []
     st = engine.new_game(["Ann", "Bob"], seed=1, log=log)
     card = next(i for i in engine.legal_ids(st) if i.startswith("play_card:"))
     engine.apply_inplace(st, card, log)

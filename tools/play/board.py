@@ -22,41 +22,12 @@ from tabula.interpreter.load.positions import GameSource
 from tabula.interpreter.model.game import CompiledGame, ZoneLayout
 from tabula.interpreter.model.view import HIDDEN, view
 from tabula.interpreter.run.knowledge import State, seat_states
+from tabula.play.faces import Badge, Card, Entry, merge_hidden
+from tabula.play.layout import DrawnBoard, draw_board
 
 View = dict[str, Any]
 SPECTATOR = -2
 """The viewer of a spectator's board: no seat, so only what every seat may see (no hand, no options)."""
-
-
-@dataclass
-class Badge:
-    text: str
-    colour: str | None = None
-
-
-@dataclass
-class Card:
-    """One component as drawn; a hidden one has no name, key or text."""
-
-    name: str
-    key: str | None
-    title: str
-    colour: str | None = None
-    badges: list[Badge] = field(default_factory=list)
-    text: str = ""
-    hidden: bool = False
-    under: list[Card] = field(default_factory=list)
-    count: int = 1  # hidden cards side by side are one entry
-
-
-@dataclass
-class Entry:
-    """One key of a keyed counter."""
-
-    key: str
-    label: str
-    value: int
-    colour: str | None = None
 
 
 @dataclass
@@ -89,6 +60,7 @@ class Panel:
     colour: str | None
     summary: str
     sections: list[Section]
+    board: DrawnBoard | None = None  # the player's (or the table's) board, when the game lays one out
 
 
 @dataclass
@@ -169,6 +141,7 @@ class _Builder:
         self.symbols = symbols(self.g)
         self.instances = self.g.zone_instances()
         self.outcome = st if engine.is_terminal(st) else None  # read for the winners only
+        self.by_name = {c.name: i for i, c in reversed(list(enumerate(self.g.components)))}
 
     def note(self, shown: Shown, where: str) -> str:
         if shown.error and len(self.problems) < 20:
@@ -329,7 +302,9 @@ class _Builder:
     def panel(self, p: int) -> Panel:
         title = f"You ({self.names[p]})" if p == self.viewer else self.names[p]
         sections = self.sections(self.pres.player, p)
-        return Panel(title, p, self.pres.seat_colour(p), self.summary(p), sections)
+        laid = self.pres.layout.player
+        board = draw_board(self, laid, p) if laid is not None else None
+        return Panel(title, p, self.pres.seat_colour(p), self.summary(p), sections, board)
 
     def decision(self) -> Decision | None:
         dec = self.view["dec"]
@@ -341,7 +316,31 @@ class _Builder:
         if mine:
             labels = self.labels(list(dec["ids"]))
             out.choices = [Choice(i, *labels[i]) for i in dec["ids"]]
+            self.choice_labels(out)
         return out
+
+    def choice_labels(self, dec: Decision) -> None:
+        """The presentation's label for each choice of a `choose` decision its prompt matches."""
+        look = next((c for c in self.pres.choices if dec.prompt.startswith(c.prompt)), None)
+        if look is None:
+            return
+        for choice in dec.choices:
+            if choice.given:
+                continue
+            local = {"choice": self.offered(choice.id), "p": dec.player}
+            shown = render(self.g, look.label, self.states, local, labels=self.pres.labels)
+            if shown.known and not shown.error and shown.text.strip():
+                choice.label, choice.given = shown.text, True
+
+    def offered(self, cid: str) -> Any:
+        """The value a choice id of a `choose` stands for: a component (by name), a number, a truth
+        value, or the id itself (a symbol)."""
+        found = self.by_name.get(cid)
+        if found is not None:
+            return found
+        if cid.lstrip("-").isdigit():
+            return int(cid)
+        return {"true": True, "false": False, "none": None}.get(cid, cid)
 
     def labels(self, ids: list[str]) -> dict[str, tuple[str, str, bool]]:
         """(label, action, given) for the seat's own choices: the game's labels (read on the seat
@@ -417,6 +416,8 @@ class _Builder:
             for p, name in enumerate(self.names)
         ]
         table = Panel("Table", None, None, "", self.sections(self.pres.table, None))
+        if self.pres.layout.table is not None:
+            table.board = draw_board(self, self.pres.layout.table, None)
         others = [self.panel(p) for p in range(len(self.names)) if p != self.viewer]
         you = self.panel(self.viewer) if self.viewer != SPECTATOR else Panel("Spectator", None, None, "", [])
         return Board(
@@ -474,17 +475,6 @@ def face_text(own: Any, shown: str) -> str:
     if not shown or words in shown:
         return shown or words
     return f"{words}\n{shown}"
-
-
-def merge_hidden(cards: list[Card]) -> list[Card]:
-    """Hidden cards side by side become one entry with a count."""
-    out: list[Card] = []
-    for card in cards:
-        if card.hidden and out and out[-1].hidden:
-            out[-1].count += card.count
-        else:
-            out.append(card)
-    return out
 
 
 def _holds_hidden(value: Any) -> bool:

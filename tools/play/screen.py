@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from tabula.play.board import Board, Card, Choice, Line, Panel, Section
+from tabula.play.board import Board, Choice, Line, Panel, Section
+from tabula.play.faces import Card
 
 WIDTH, HEIGHT = 80, 24
 MIN_TABLE, MIN_CHOICE_ROWS, MAX_LOG = 2, 3, 8

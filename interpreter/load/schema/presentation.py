@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from tabula.interpreter.load.schema.common import Dsl, StrictModel
+from tabula.interpreter.load.schema.common import ChoiceId, Dsl, StrictModel
 
 
 class ShownValue(StrictModel):
@@ -63,6 +63,13 @@ class ScorePart(StrictModel):
     value: Dsl = Field(description="The points of player p from this part.")
 
 
+class ChoiceLabel(StrictModel):
+    """How the choices of a `choose` decision read: `choice` is the offered value, `p` who decides."""
+
+    prompt: str = Field(description="The decision's prompt, or its beginning ('Build on which site').")
+    label: str = Field(description="Template of each choice's label, e.g. '{choice.name}: {choice.vp} VP'.")
+
+
 class PresentationDef(StrictModel):
     """The `presentation` section: what screens show and how; the rules never read it."""
 
@@ -90,3 +97,68 @@ class PresentationDef(StrictModel):
     score_rest: str | None = Field(
         default=None, description="Label of the score the parts leave over (e.g. points scored during play)."
     )
+    choices: list[ChoiceLabel] = Field(
+        default=[], description="Labels of the choices of `choose` decisions, by the decision's prompt."
+    )
+    layout: Layout | None = Field(
+        default=None,
+        description="Boards drawn from data (docs/presentation.md); without it, the panels only.",
+    )
+
+
+class LayoutArea(StrictModel):
+    """One place on a board: a shape at a position holding a zone, a counter, a var, a value or nothing."""
+
+    title: str | None = Field(default=None, description="The place's name, drawn at its top.")
+    zone: str | None = Field(
+        default=None, description="A zone drawn here (the player's own on a player board)."
+    )
+    where: dict[str, ChoiceId] = Field(
+        default={}, description="Only the zone's components whose property or mark has this value."
+    )
+    counter: str | None = Field(default=None, description="A counter drawn here (its keys as chips).")
+    keys: list[str] = Field(default=[], description="Only these keys of a keyed counter.")
+    var: str | None = Field(default=None, description="A var drawn here.")
+    value: Dsl | None = Field(
+        default=None, description="An expression drawn here (`p` bound on a player board)."
+    )
+    at: list[float] = Field(
+        min_length=2, max_length=2, description="[x, y]: the top left corner, in cells from the board's."
+    )
+    size: list[float] = Field(
+        default=[1, 1], min_length=2, max_length=2, description="[width, height] in cells."
+    )
+    shape: Literal["rect", "round", "circle"] = Field(default="round", description="The place's outline.")
+    colour: str | None = Field(
+        default=None, description="Fill: a colour word, #rrggbb or a key of `colours`."
+    )
+    stack: int = Field(
+        default=12, ge=1, description="More components than this collapse into stacks by title, with counts."
+    )
+    detail: Literal["full", "short"] = Field(
+        default="full", description="'short': components show title and badges, their text on hover."
+    )
+    choice: ChoiceId | None = Field(
+        default=None, description="Clicking the place makes the choice with this id or argument, when legal."
+    )
+
+
+class Board(StrictModel):
+    """A board drawn as SVG: places on a grid of cells."""
+
+    width: float = Field(default=12, gt=0, description="Width in cells.")
+    height: float = Field(default=6, gt=0, description="Height in cells.")
+    cell: int = Field(default=80, ge=20, le=400, description="The size of a cell in pixels at full width.")
+    areas: list[LayoutArea] = Field(default=[], description="The places, drawn in order (later ones on top).")
+
+
+class Layout(StrictModel):
+    """Boards drawn from data: the table's and one per player (each player's tableau)."""
+
+    table: Board | None = Field(default=None, description="The shared board, drawn above the table's groups.")
+    player: Board | None = Field(
+        default=None, description="Each player's board, drawn atop the player's panel."
+    )
+
+
+PresentationDef.model_rebuild()

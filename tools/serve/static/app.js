@@ -62,8 +62,10 @@ function card(c) {
   node.dataset.key = c.key;
   node.dataset.name = c.name;
   if (c.colour) node.style.setProperty("--tint", c.colour);
-  node.append(el("div", "title", c.title));
-  if (c.title !== c.name) node.append(el("div", "name", c.name));
+  const title = el("div", "title", c.title);
+  if (c.count > 1) title.append(el("span", "count stack", `× ${c.count}`));
+  node.append(title);
+  if (c.title !== c.name && c.count === 1) node.append(el("div", "name", c.name));
   if (c.badges.length) {
     const badges = el("div", "badges");
     for (const b of c.badges) {
@@ -92,13 +94,14 @@ function cards(list) {
   return row;
 }
 
-function line(ln) {
+function line(ln, owner) {
   const row = el("div", `row kind-${ln.kind}`);
   row.dataset.name = ln.name;
   const label = el("div", "label", ln.label);
   if (ln.kind === "cards" && ln.size > 0) label.append(el("span", "size", ln.size));
   row.append(label);
   const value = el("div", "value");
+  value.dataset.where = `row:${owner}:${ln.name}`;
   if (ln.kind === "cards") {
     if (ln.groups.length) {
       // a board: the groups side by side, each card's text on hover only
@@ -114,11 +117,7 @@ function line(ln) {
       value.append(cards(ln.cards));
     }
   } else if (ln.kind === "keyed") {
-    for (const e of ln.entries) {
-      const chip = el("span", e.value ? "chip" : "chip zero", `${e.label} ${e.value}`);
-      if (e.colour) chip.style.setProperty("--tint", e.colour);
-      value.append(chip);
-    }
+    for (const e of ln.entries) value.append(chip(e));
   } else {
     const text = el("span", ln.known ? "plain" : "plain unknown", ln.text);
     if (ln.colour) { text.classList.add("player"); text.style.setProperty("--tint", ln.colour); }
@@ -135,6 +134,10 @@ function panel(node, p, open = true) {
   head.append(el("h2", null, p.title));
   if (p.summary) head.append(el("div", "summary", p.summary));
   node.append(head);
+  const owner = p.player === null ? "table" : p.player;
+  if (p.board) node.append(drawBoard(p.board, owner));
+  // what the board draws is not listed again (the terminal, which draws no board, lists it)
+  const drawn = new Set(p.board ? p.board.places.map((pl) => pl.kind !== "text" && pl.name).filter(Boolean) : []);
   const body = el("div", "sections");
   for (const s of p.sections) {
     const box = el("div", "section");
@@ -142,7 +145,9 @@ function panel(node, p, open = true) {
     const many = s.lines.some((ln) => ln.groups.length || ln.cards.reduce((n, c) => n + (c.hidden ? 1 : 1), 0) > 5);
     if (many) box.classList.add("wide");
     if (s.title) box.append(el("h3", null, s.title));
-    for (const ln of s.lines) box.append(line(ln));
+    const lines = s.lines.filter((ln) => !drawn.has(ln.name));
+    if (!lines.length) continue;
+    for (const ln of lines) box.append(line(ln, owner));
     body.append(box);
   }
   if (!open) body.hidden = true;
@@ -334,6 +339,8 @@ function draw(data) {
   if (before && (before.decisions !== data.decisions || before.at !== data.at || before.seat !== data.seat)) {
     $("why-answer").textContent = "";  // an answer about another position
   }
+  const same = before && before.seat === data.seat && data.live && before.decisions !== data.decisions;
+  const was = same ? snapshot() : null;
   page.data = data;
   page.version = data.version;
   const board = data.board;
@@ -359,6 +366,8 @@ function draw(data) {
   const log = $("log-lines");
   log.replaceChildren(...data.log.map((t) => el("li", null, t)));
   log.scrollTop = log.scrollHeight;
+  markChanges(was, snapshot());
+  markTargets(data);
   if (board.problems.length) say(`presentation: ${board.problems.join("; ")}`, "warning");
 }
 

@@ -1,0 +1,137 @@
+"""What one seat sees of the boards a game's `presentation.layout` draws (docs/presentation.md, "Boards").
+
+Each place of a board is filled from the same seat's view as the panels (`tabula.play.board`): a
+zone's cards (only those `where` picks; more than `stack` collapse into stacks by title with
+counts), a counter's chips, a var's or a value's text. The page draws the result as SVG.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tabula.interpreter.authoring.display import Shown, render
+from tabula.interpreter.authoring.layout import Area, BoardLayout
+from tabula.interpreter.authoring.presentation import Presentation, Row
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.run.knowledge import State
+from tabula.play.faces import Card, Entry, merge_hidden
+
+
+class Filler(Protocol):
+    """What filling a board needs of the board builder (`tabula.play.board`): the seat's view and
+    seat states, and how it draws a card, a counter and a var."""
+
+    g: CompiledGame
+    pres: Presentation
+    view: dict[str, Any]
+    states: tuple[State, State]
+
+    def note(self, shown: Shown, where: str) -> str: ...
+
+    def card(self, cid: int) -> Card: ...
+
+    def attach(self, zone: str, player: int | None, cards: list[Card]) -> None: ...
+
+    def counter_line(self, row: Row, player: int | None) -> Any: ...
+
+    def var_line(self, row: Row, player: int | None) -> Any: ...
+
+
+@dataclass
+class Place:
+    """One place as drawn: its shape, and what it holds (kind: cards | keyed | text | empty)."""
+
+    title: str
+    x: float
+    y: float
+    w: float
+    h: float
+    shape: str
+    colour: str | None
+    kind: str
+    name: str = ""
+    cards: list[Card] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    text: str = ""
+    text_colour: str | None = None
+    size: int = 0
+    stacked: bool = False
+    choice: str | None = None
+    detail: str = "full"
+
+
+@dataclass
+class DrawnBoard:
+    width: float
+    height: float
+    cell: int
+    places: list[Place]
+
+
+def draw_board(b: Filler, layout: BoardLayout, player: int | None) -> DrawnBoard:
+    """The board `layout` filled for `player` (None: the table's), as `b`'s seat sees it."""
+    return DrawnBoard(layout.width, layout.height, layout.cell, [_place(b, a, player) for a in layout.areas])
+
+
+def _place(b: Filler, area: Area, player: int | None) -> Place:
+    place = Place(area.title, area.x, area.y, area.w, area.h, area.shape, area.colour, "empty", area.name)
+    place.choice, place.detail = area.choice, area.detail
+    if area.kind == "zone":
+        _zone(b, area, player, place)
+    elif area.kind == "counter":
+        line = b.counter_line(Row("counter", area.name, area.name), player)
+        place.kind, place.text = ("keyed", "") if line.entries else ("text", line.text)
+        place.entries = [e for e in line.entries if not area.keys or e.key in area.keys]
+    elif area.kind == "var":
+        line = b.var_line(Row("var", area.name, area.name), player)
+        place.kind, place.text, place.text_colour = "text", line.text, line.colour
+    elif area.kind == "value":
+        local = {"p": player} if player is not None else {}
+        shown = render(b.g, area.value, b.states, local, labels=b.pres.labels)
+        place.kind, place.text = "text", b.note(shown, area.title or "layout")
+        place.text_colour = b.pres.seat_colour(shown.player) if shown.player is not None else None
+    return place
+
+
+def _zone(b: Filler, area: Area, player: int | None, place: Place) -> None:
+    layout = b.g.zones[area.name]
+    ids: list[int] = b.view["z"][layout.index(player)]
+    ids = [cid for cid in ids if _matches(b, cid, area.where)]
+    cards = [b.card(cid) for cid in ids]
+    b.attach(area.name, player, cards)
+    place.kind, place.size = "cards", len(ids)
+    if len(cards) > area.stack:
+        cards, place.stacked = stacks(cards), True
+    place.cards = merge_hidden(cards)
+
+
+def _matches(b: Filler, cid: int, where: dict[str, str]) -> bool:
+    if not where:
+        return True
+    if not 0 <= cid < len(b.g.components):
+        return False  # a hidden component matches no value
+    for prop, want in where.items():
+        marks = b.view["m"].get(prop)
+        value = marks[cid] if marks is not None else b.g.components[cid].props.get(prop)
+        if _text(value) != want:
+            return False
+    return True
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
+
+
+def stacks(cards: list[Card]) -> list[Card]:
+    """Cards of the same title (and hidden ones) as one card each, with how many there are."""
+    out: dict[tuple[bool, str], Card] = {}
+    for card in cards:
+        key = (card.hidden, card.title)
+        if key in out:
+            out[key].count += card.count
+        else:
+            out[key] = card
+    return list(out.values())

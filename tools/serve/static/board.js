@@ -1,0 +1,155 @@
+// tabula serve: the boards a game's presentation lays out (docs/presentation.md, "Boards"), drawn as
+// SVG; play on the board (legal targets highlighted, a click chooses); what the last decisions changed,
+// marked. Uses el() and card() of app.js. Game text is always set as text, never as HTML.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const XHTML_NS = "http://www.w3.org/1999/xhtml";
+const TITLE_HEIGHT = 22;
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+function placeShape(p, x, y, w, h) {
+  const fill = p.colour || "#efe7d4";
+  if (p.shape === "circle") {
+    return svg("ellipse", { cx: x + w / 2, cy: y + h / 2, rx: w / 2 - 2, ry: h / 2 - 2, fill, class: "place-shape" });
+  }
+  const r = p.shape === "round" ? 14 : 0;
+  return svg("rect", { x: x + 2, y: y + 2, width: w - 4, height: h - 4, rx: r, ry: r, fill, class: "place-shape" });
+}
+
+function placeBody(p, where) {
+  const body = document.createElementNS(XHTML_NS, "div");
+  body.className = `place-body kind-${p.kind} detail-${p.detail}`;
+  body.dataset.where = where;
+  if (p.kind === "cards") {
+    if (!p.cards.length) body.append(el("span", "empty", "empty"));
+    for (const c of p.cards) body.append(card(c));
+  } else if (p.kind === "keyed") {
+    for (const e of p.entries) body.append(chip(e));
+  } else if (p.kind === "text") {
+    const text = el("span", "place-text", p.text);
+    if (p.text_colour) { text.classList.add("player"); text.style.setProperty("--tint", p.text_colour); }
+    body.append(text);
+  }
+  return body;
+}
+
+function chip(e) {
+  const node = el("span", e.value ? "chip" : "chip zero", `${e.label} ${e.value}`);
+  node.dataset.key = e.key;
+  if (e.colour) node.style.setProperty("--tint", e.colour);
+  return node;
+}
+
+// one board: each place a shape with its title, and what it holds in an HTML box inside the SVG
+function drawBoard(b, owner) {
+  const width = b.width * b.cell;
+  const height = b.height * b.cell;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "layout", role: "group" });
+  root.style.maxWidth = `${width}px`;
+  b.places.forEach((p, i) => {
+    const [x, y, w, h] = [p.x * b.cell, p.y * b.cell, p.w * b.cell, p.h * b.cell];
+    const g = svg("g", { class: `place shape-${p.shape}` });
+    g.dataset.place = p.title || p.name;
+    if (p.name) g.dataset.name = p.name;
+    if (p.choice !== null) g.dataset.choice = p.choice;
+    g.append(placeShape(p, x, y, w, h));
+    let top = y + 4;
+    if (p.title) {
+      const title = svg("text", { x: x + w / 2, y: y + 17, class: "place-title", "text-anchor": "middle" });
+      title.textContent = p.kind === "cards" && p.size ? `${p.title} (${p.size})` : p.title;
+      g.append(title);
+      top = y + TITLE_HEIGHT;
+    }
+    if (p.kind !== "empty") {
+      const box = svg("foreignObject", { x: x + 6, y: top, width: Math.max(w - 12, 1), height: Math.max(y + h - top - 6, 1) });
+      box.append(placeBody(p, `place:${owner}:${i}`));
+      g.append(box);
+    }
+    root.append(g);
+  });
+  return root;
+}
+
+// ------------------------------------------------------------------ play on the board
+
+// choice id -> the words a thing on the board may be named by: the whole id, and each argument
+function choiceWords(id) {
+  const words = [id];
+  const colon = id.indexOf(":");
+  if (colon >= 0) words.push(...id.slice(colon + 1).split(","));
+  return words;
+}
+
+function targetsOf(dec) {
+  const found = new Map();
+  for (const c of dec.choices) {
+    for (const w of choiceWords(c.id)) {
+      if (!found.has(w)) found.set(w, []);
+      if (!found.get(w).includes(c)) found.get(w).push(c);
+    }
+  }
+  return found;
+}
+
+// highlight what a click may choose now; a thing with one choice makes it, with more it shows them
+function markTargets(data) {
+  const dec = data.board.decision;
+  if (!dec || !dec.mine || !data.live) return;
+  const targets = targetsOf(dec);
+  const things = document.querySelectorAll(".card[data-name], .chip[data-key], g.place[data-choice]");
+  for (const node of things) {
+    const word = node.dataset.choice ?? node.dataset.name ?? node.dataset.key;
+    const list = targets.get(word);
+    if (!list) continue;
+    node.classList.add("target");
+    const labels = list.map((c) => c.label).join(" · ");
+    node.setAttribute("aria-label", `choose: ${labels}`);
+    if (node instanceof HTMLElement) node.title = `${node.title ? node.title + "\n" : ""}click: ${labels}`;
+    node.addEventListener("click", (event) => {
+      event.stopPropagation();
+      if (list.length === 1) choose(list[0].id);
+      else offer(list);
+    });
+  }
+}
+
+function offer(list) {
+  const ids = new Set(list.map((c) => c.id));
+  for (const b of document.querySelectorAll("#decision button.choice")) {
+    b.classList.toggle("offered", ids.has(b.dataset.choice));
+  }
+  $("decision").scrollIntoView({ block: "nearest" });
+}
+
+// ------------------------------------------------------------------ what changed
+
+// where each card is and what each place and row says, to mark what moved or changed since the last draw
+function snapshot() {
+  const cards = new Map();
+  const texts = new Map();
+  for (const node of document.querySelectorAll("[data-where]")) {
+    texts.set(node.dataset.where, node.textContent);
+    for (const c of node.querySelectorAll(".card[data-name]")) {
+      if (c.closest("[data-where]") === node) cards.set(c.dataset.name, node.dataset.where);
+    }
+  }
+  return { cards, texts };
+}
+
+function markChanges(before, after) {
+  if (!before) return;
+  for (const node of document.querySelectorAll("[data-where]")) {
+    const where = node.dataset.where;
+    if (before.texts.has(where) && before.texts.get(where) !== after.texts.get(where)) node.classList.add("changed");
+    for (const c of node.querySelectorAll(".card[data-name]")) {
+      const was = before.cards.get(c.dataset.name);
+      if (was !== undefined && was !== where && c.closest("[data-where]") === node) c.classList.add("moved");
+    }
+  }
+}
