@@ -80,12 +80,13 @@ def _won(rec: GameRecord, p: int) -> bool:
 
 
 def _actions(rec: GameRecord, p: int) -> dict[str, int]:
-    return rec.actions[p]
+    # a record without per-player events (a failed game, or one read from an older export) has none
+    return rec.actions[p] if p < len(rec.actions) else {}
 
 
 def _cards(rec: GameRecord, p: int) -> dict[str, int]:
     """The components player p gained or named in a choice, with how often."""
-    out = Counter(rec.gained[p])
+    out = Counter(rec.gained[p] if p < len(rec.gained) else {})
     out.update(rec.used[p] if p < len(rec.used) else {})
     return dict(out)
 
