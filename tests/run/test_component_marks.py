@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from test_sandbox import line_of
+from test_typed_stores import PLAY, written
 
 from tabula.interpreter.base import types as static
 from tabula.interpreter.base.source import AuthorError
@@ -19,7 +20,8 @@ from tabula.interpreter.run.knowledge import known, seat_states
 from tabula.interpreter.run.runtime import GameRuntimeError
 from tabula.interpreter.run.saves import InvalidSave
 
-GAME = """\
+GAME = (
+    """\
 game:
   id: marks
   players: {min: 2, max: 2}
@@ -48,25 +50,15 @@ flow:
     move cs[3] to hand(0)
     let a = cs[0]
 SETUP
-  turn:
-    phases:
-      - id: main
-        do: |
-          choose x from [1, 2] by p
-          gain x n(p)
-scoring:
-  score: n(p)
 """
+    + PLAY
+)
 A, B, C = 0, 1, 2  # A on the table (seen by both), B (and D) in hand(0), C in hand(1)
 
 
 def game(tmp_path: Path, marks: str, setup: str) -> Path:
-    folder = tmp_path / "marks"
-    folder.mkdir(exist_ok=True)
-    text = GAME.replace("MARKS", "\n".join("      " + m for m in marks.splitlines()))
-    text = text.replace("SETUP", "\n".join("    " + line for line in setup.splitlines()))
-    (folder / "game.yaml").write_text(text)
-    return folder
+    """A game folder with these marks (one per line) and these setup lines after the deal."""
+    return written(tmp_path / "marks", GAME, {"MARKS": ("      ", marks), "SETUP": ("    ", setup)})
 
 
 TYPED = "under: {initial: none, type: component}\npeeked: none\nseen: {initial: [], type: components}"
