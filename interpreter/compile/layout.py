@@ -109,14 +109,18 @@ def _components(read: GameReader, g: CompiledGame) -> InstanceIds:
     instance_ids: InstanceIds = {}
     for tname, tdef in (read.data.get("components") or {}).items():
         g.by_type[tname] = []
-        for mark, default in ((tdef or {}).get("marks") or {}).items():
-            if mark in g.marks and g.marks[mark] != default:
+        for mark, written in ((tdef or {}).get("marks") or {}).items():
+            default, kind, public = mark_declaration(written)
+            if mark in g.marks and (g.marks[mark], g.mark_kinds[mark]) != (default, kind):
                 read.report.warning(
                     "C002",
-                    f"mark '{mark}' has different defaults in different types",
+                    f"mark '{mark}' has different defaults or types in different types",
                     read.span(("components", tname, "marks", mark)),
                 )
-            g.marks.setdefault(mark, _none(default))
+            g.marks.setdefault(mark, default)
+            g.mark_kinds.setdefault(mark, kind)
+            if public:
+                g.public_marks.add(mark)
             g.mark_types.setdefault(mark, []).append(tname)
         defaults = (tdef or {}).get("defaults") or {}
         for i, inst in enumerate((tdef or {}).get("instances") or []):
@@ -235,6 +239,17 @@ def _vars(read: GameReader, g: CompiledGame) -> None:
         if t == "none":
             t = ANY
         g.vars[name] = VarLayout(name, vdef.get("per") == "player", initial, t)
+
+
+def mark_declaration(raw: Any) -> tuple[Any, str, bool]:
+    """A mark as a component type writes it: its default (`height: 0`) or its declaration
+    (`site: {initial: none, type: component, visibility: public}`) -> (default, static type, public).
+    An undeclared type is its default's (any for none)."""
+    decl = raw if isinstance(raw, dict) else {"initial": raw}
+    default = _none(decl.get("initial"))
+    declared = decl.get("type")
+    kind = VAR_TYPES.get(str(declared), ANY) if declared else type_of_value(default)
+    return default, ANY if kind == "none" else kind, decl.get("visibility") == "public"
 
 
 def _none(v: Any) -> Any:

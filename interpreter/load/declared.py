@@ -1,7 +1,7 @@
 """Values checked against the types their game declares (second half of the `load` stage).
 
 The schema checks the shape of every section, but some values are typed by the game itself: a
-component's properties (`properties: {rank: int, suit: symbol}`), a var's `initial` (its `type:`)
+component's properties (`properties: {rank: int, suit: symbol}`), a var's or a mark's `initial` (its `type:`)
 and a rules option's default (options.py). These checks run on the merged game after the packs are
 applied, so a pack that adds a card with `cost: cheap` is reported in the pack, at the value.
 
@@ -61,17 +61,30 @@ def check_declared(source: GameSource, report: Report) -> None:
                         _hint(value, declared, symbols) or f"'{type_name}' declares {prop}: {declared}",
                     )
     for name, var in (data.get("vars") or {}).items():
-        declared = var.get("type")
-        # YAML has no `none`; the DSL does, and an initial value written `none` means none.
-        initial = None if var.get("initial") == "none" else var.get("initial")
-        if declared and not fits(initial, declared, symbols):
-            report.error(
-                "S004",
-                f"the initial value of var '{name}' must be {_WORDS.get(declared, declared)}, "
-                f"not {describe(var['initial'])}",
-                span_of(("vars", name, "initial")),
-                _hint(var["initial"], declared, symbols) or f"'{name}' is declared type: {declared}",
-            )
+        _initial(var, f"var '{name}'", ("vars", name), report, symbols, span_of)
+    for type_name, ctype in (data.get("components") or {}).items():
+        for name, mark in (ctype.get("marks") or {}).items():
+            if isinstance(mark, dict):  # declared with its type: {initial: none, type: component}
+                _initial(
+                    mark, f"mark '{name}'", ("components", type_name, "marks", name), report, symbols, span_of
+                )
+
+
+def _initial(
+    decl: dict[str, Any], what: str, path: YamlPath, report: Report, symbols: set[str], span_of: Any
+) -> None:
+    """S004 when the initial value of a var or a mark declared with a type is not of that type."""
+    declared = decl.get("type")
+    # YAML has no `none`; the DSL does, and an initial value written `none` means none.
+    initial = None if decl.get("initial") == "none" else decl.get("initial")
+    if declared and not fits(initial, declared, symbols):
+        report.error(
+            "S004",
+            f"the initial value of {what} must be {_WORDS.get(declared, declared)}, "
+            f"not {describe(decl['initial'])}",
+            span_of((*path, "initial")),
+            _hint(decl["initial"], declared, symbols) or f"'{path[-1]}' is declared type: {declared}",
+        )
 
 
 def _hint(value: Any, declared: str, symbols: set[str]) -> str | None:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tabula.interpreter.load.options import show_value
 from tabula.interpreter.load.positions import YamlPath
+from tabula.interpreter.load.schema.common import OPEN
 from tabula.interpreter.load.schema.game import GameDef
 
 Value = bool | int | str
@@ -61,6 +62,8 @@ def is_open(path: YamlPath) -> bool:
     """Whether the game's schema accepts any value at `path` (so the game's own value gives the type)."""
     annotation: Any = GameDef
     for segment in path:
+        if get_origin(annotation) is Annotated and OPEN in get_args(annotation)[1:]:
+            return True  # a mark's default, or its declaration
         annotation = _unwrap(annotation)
         if annotation is Any:
             return True
@@ -75,6 +78,8 @@ def is_open(path: YamlPath) -> bool:
             annotation = get_args(annotation)[0]
         else:
             return False
+    if get_origin(annotation) is Annotated and OPEN in get_args(annotation)[1:]:
+        return True
     return _unwrap(annotation) is Any
 
 

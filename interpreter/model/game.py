@@ -183,6 +183,10 @@ class CompiledGame:
     vars: dict[str, VarLayout]
     marks: dict[str, Any]  # mark name -> default value
     mark_types: dict[str, list[str]]  # mark name -> component types having it
+    # mark name -> its static type (declared, its default's, or `comp` when the rules give it only
+    # components: see the game compiler's _components_in_any); views hide the components it names
+    mark_kinds: dict[str, str] = field(default_factory=dict)
+    public_marks: set[str] = field(default_factory=set)  # marks declared `visibility: public`
     zone_layouts: list[ZoneLayout] = field(default_factory=list)  # per zone instance
     zone_owner: list[int | None] = field(default_factory=list)  # per zone instance
     zone_families: dict[str, list[str]] = field(default_factory=dict)  # keyed zone -> its keys

@@ -6,8 +6,8 @@ In a view, each invisible component id is replaced by -1 (so zone sizes stay pub
 and marks are blanked, and the parts of the state that could leak hidden facts are dropped: the
 generator (future shuffles), a scenario's rigged shuffle orders (`rig`: the future order of a
 zone), the frame stack (locals may hold hidden components), and other players' pending options.
-Vars declared with a component type are scrubbed the same way. Log entries carry the players they
-are hidden from.
+Vars and marks of a component type (`component_marks`) are scrubbed the same way. Log entries carry
+the players they are hidden from.
 """
 
 from __future__ import annotations
@@ -44,6 +44,12 @@ def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) ->
     return False
 
 
+def component_marks(game: CompiledGame) -> list[str]:
+    """The marks whose values are components (type component or components, declared or given by
+    the rules): views and seat states hide the hidden components they name, as for such vars."""
+    return [name for name, kind in game.mark_kinds.items() if COMP in kind]
+
+
 def _scrub(game: CompiledGame, st: dict[str, Any], v: Any, player: int) -> Any:
     if isinstance(v, list):
         return [_scrub(game, st, x, player) for x in v]
@@ -59,6 +65,8 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
     zones = [[c if seen[c] else HIDDEN for c in z] for z in st["z"]]
     loc = [st["loc"][c] if seen[c] else HIDDEN for c in range(ncomp)]
     marks = {k: [vals[c] if seen[c] else None for c in range(ncomp)] for k, vals in st["m"].items()}
+    for name in component_marks(game):  # a visible component's mark may name a hidden one
+        marks[name] = [_scrub(game, st, v, player) for v in marks[name]]
     vars_: dict[str, Any] = {}
     for name, value in st["v"].items():
         layout = game.vars.get(name)

@@ -23,6 +23,7 @@ from typing import Any
 
 from tabula.interpreter.run.budget import MAX_LIST, bounded, each, sized
 from tabula.interpreter.run.english import counted, with_article
+from tabula.interpreter.run.pyerrors import typed
 from tabula.interpreter.run.runtime import GameRuntimeError, Runtime, over_budget
 
 # ---------------------------------------------------------------- every generated module
@@ -33,7 +34,7 @@ def _MISS_FN() -> None:
 
 
 def _broken(rt: Runtime) -> Any:
-    raise GameRuntimeError("this expression has an error and cannot run", None)
+    raise GameRuntimeError("this expression has an error and cannot run", None, "R014")
 
 
 def _as_list(rt: Runtime, v: Any) -> Any:
@@ -184,11 +185,13 @@ def _flatten(rt: Runtime, xs: list[Any]) -> list[Any]:
     """The items of each list or zone of `xs` in turn. The lists and their items are charged, and
     the size limit of a list checked, before the result is built."""
     zones = rt.st["z"]
-    parts = [zones[x] if x.__class__ is int else x for x in xs]
+    parts = [zones[x] if x.__class__ is int and 0 <= x < len(zones) else x for x in xs]
     n = 0
     for part in parts:
         if part.__class__ is not list:
-            raise GameRuntimeError(f"flatten: expected a list of lists or zones, found {part!r} in it", None)
+            raise GameRuntimeError(
+                f"flatten needs a list of lists or zones, and {typed(part)} in it is neither", None, "R004"
+            )
         n += len(part)
     sized(rt, n, "list")
     each(rt, parts)

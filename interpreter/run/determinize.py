@@ -26,7 +26,7 @@ from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone
-from tabula.interpreter.model.view import visible_to
+from tabula.interpreter.model.view import component_marks, visible_to
 
 Mapping = dict[int, int]
 Back = tuple[str, Any]
@@ -86,6 +86,8 @@ def apply_mapping(game: CompiledGame, st: State, pi: Mapping, words: list[int] |
         layout = game.vars.get(name)
         if layout is not None and COMP in layout.type:
             out["v"][name] = _map_ids(value, pi)
+    for name in component_marks(game):  # a mark naming a moved component names its replacement
+        out["m"][name] = [_map_ids(v, pi) for v in out["m"][name]]
     out["stk"] = _map_stack(game, st["stk"], pi)
     if st["dec"] is not None:
         out["dec"] = _map_decision(game, st["dec"], pi)

@@ -86,7 +86,9 @@ class FlowDriver:
                     break
             else:
                 raise GameRuntimeError(
-                    "the flow made no progress (does every turn's player keep being skipped?)", None
+                    "the flow made no progress in 10000 steps (does every turn's player keep being skipped?)",
+                    self.span,
+                    "R012",
                 )
             top = stk[1]
             rt.g.blocks[top[0]](rt, top)
@@ -179,7 +181,11 @@ class FlowDriver:
                 t["turn"] = int(t["turn"]) + 1  # type: ignore[call-overload]
                 t["skips"] = int(t["skips"]) + 1  # type: ignore[call-overload]
                 if int(t["skips"]) > n:  # type: ignore[call-overload]
-                    raise GameRuntimeError("every player's turn is skipped (turn.skip_if)", self.span)
+                    raise GameRuntimeError(
+                        f"every player's turn is skipped: turn.skip_if held for all {n} players in a row",
+                        self.span,
+                        "R012",
+                    )
                 return False
             t["skips"] = 0
         self._start_turn(rt, t, p)

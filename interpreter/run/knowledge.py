@@ -27,7 +27,7 @@ from typing import Any
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.model.game import CompiledGame
-from tabula.interpreter.model.view import visible_to
+from tabula.interpreter.model.view import component_marks, visible_to
 
 State = dict[str, Any]
 FIXED_SEED = 0
@@ -66,6 +66,9 @@ def seat_state(game: CompiledGame, st: State, viewer: int, fill: int = 0) -> Sta
         ]
         for name, vals in st["m"].items()
     }
+    ncomp = len(game.components)
+    for name in component_marks(game):  # a mark naming a hidden component names its stand-in
+        out["m"][name] = [_replace(v, secret, order[0], ncomp) for v in out["m"][name]]
     out["v"] = _vars(game, st["v"], secret, order[0])
     out["rng"] = rng.seed_state(FIXED_SEED)
     _keep_own_decision(out, viewer)

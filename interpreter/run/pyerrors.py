@@ -57,6 +57,13 @@ def dsl_text(v: Any, room: int = 60) -> str:
     return text if len(text) <= room + 8 else text[:room] + "..."
 
 
+def typed(v: Any) -> str:
+    """A value and its DSL type, for messages: `7 (a number)`, `'three' (a text)`, `none`."""
+    if v is None:
+        return "none"
+    return f"{dsl_text(v)} ({kind(v.__class__.__name__)})"
+
+
 _Q = r"'(\w+)'"
 _TYPE_ERRORS: list[tuple[re.Pattern[str], str]] = [
     (

@@ -41,6 +41,7 @@ def shuffle(game: CompiledGame, st: dict[str, Any], zone: int) -> None:
                 f"the order fixed for this zone's next shuffle starts with {name} at position "
                 f"{len(top) + 1}, but no such component is left in the zone when it is shuffled",
                 None,
+                "R112",
             )
         rest.remove(pick)
         top.append(pick)

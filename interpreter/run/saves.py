@@ -11,7 +11,9 @@ vars, marks, options, actions), and a state this game could not be in:
   component); each problem names its path (`state.dec.k: expected a text ..., got a list`);
 - the game's types (savetypes.py): counters integers a rule can keep, within their min/max unless a
   rule may write past them (`CompiledGame.counters_set`); options of their declared types; vars,
-  marks (their default's type) and the frames' locals of the static types the compiler gives them;
+  marks (the types their component types declare, their default's, or component when the rules
+  give them only components: `CompiledGame.mark_kinds`) and the frames' locals of the static types
+  the compiler gives them;
 - known ids: component ids, zone instances, players, action indices, the frame stack's blocks and
   pcs (the flow driver at the bottom, resumable blocks of the game at one of their pcs above it);
 - every component in at most one zone, and `loc` saying where each one is;
@@ -362,7 +364,7 @@ def _marks_and_reveals(game: CompiledGame, st: State, sizes: Sizes, out: list[Pr
                     ("L004", f"state.m.{name}: every mark must hold one value per component ({ncomp})")
                 )
                 continue
-            kind = mark_type(game.marks[name])
+            kind = game.mark_kinds.get(name) or mark_type(game.marks[name])
             found = first_misfit(f"state.m.{name}", values, kind, sizes)
             if found:
                 out.append(("L004", f"{found} (mark {name} holds {type_words(kind)} values)"))

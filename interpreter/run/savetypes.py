@@ -45,7 +45,7 @@ def is_number_kept(x: Any) -> bool:
 
 
 def mark_type(default: Any) -> str:
-    """A mark's static type, as the compiler gives it (names.py `_Attr`): its default's type."""
+    """A mark's static type when its game does not give one (`CompiledGame.mark_kinds`): its default's."""
     return ANY if default is None else type_of_value(default)
 
 

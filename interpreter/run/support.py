@@ -13,7 +13,7 @@ from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import a
 from tabula.interpreter.model.choices import option_ids, value_id
 from tabula.interpreter.run.budget import number
-from tabula.interpreter.run.pyerrors import dsl_text
+from tabula.interpreter.run.pyerrors import dsl_text, typed
 from tabula.interpreter.run.runtime import GameEnded, GameRuntimeError, Runtime
 
 
@@ -193,12 +193,16 @@ def write_failure(what: str, op: str, old: Any, v: Any, lo: int | None, hi: int 
     if type(v) is not int:
         raise GameRuntimeError(f"the amount must be a number, got {dsl_text(v)}", None, "R004")
     if v < 0 and op in ("gain", "pay"):
-        raise GameRuntimeError(f"cannot {op} a negative amount ({v})", None)
+        raise GameRuntimeError(f"cannot {op} a negative amount ({v}) of {what}", None, "R009")
     new = old + v if op in ("+=", "gain") else old - v
     if lo is not None and new < lo:
-        raise GameRuntimeError(f"{what} would fall to {new} (it holds {old}); below its minimum {lo}", None)
+        raise GameRuntimeError(
+            f"{what} would fall to {new} (it holds {old}); below its minimum {lo}", None, "R009"
+        )
     if hi is not None and new > hi:
-        raise GameRuntimeError(f"{what} would rise to {new}, above its maximum {hi}", None)
+        raise GameRuntimeError(
+            f"{what} would rise to {new} (it holds {old}); above its maximum {hi}", None, "R009"
+        )
     number(None, new)  # only large: at most MAX_NUMBER_DIGITS digits (R003), else written
 
 
@@ -242,7 +246,11 @@ def declare_winner(rt: Runtime, v: Any) -> None:
     n = rt.st["t"]["n"]
     for p in who:
         if type(p) is not int or not 0 <= p < n:
-            raise GameRuntimeError(f"declare_winner needs a player or a list of players, got {v!r}", None)
+            raise GameRuntimeError(
+                f"declare_winner needs a player of the game (0 to {n - 1}) or a list of them, got {typed(v)}",
+                None,
+                "R008",
+            )
     raise GameEnded(who)
 
 
@@ -263,15 +271,13 @@ def choose(
     """`choose var from L [by P] [prompt "..."] [optional]`: the pending decision, one id per value
     (a repeated id keeps its first value)."""
     if by.__class__ is not int or not 0 <= by < rt.st["t"]["n"]:
-        raise GameRuntimeError(
-            f"'choose ... by' needs a player of the game, got {dsl_text(by)}", None, "R008"
-        )
+        raise GameRuntimeError(f"'choose ... by' needs a player of the game, got {typed(by)}", None, "R008")
     values = list(values)
     if optional:
         values.append(None)
     if not values:
         raise GameRuntimeError(
-            "this choice has no options (guard the action or effect with a condition)", None
+            "this choice has no options (guard the action or effect with a condition)", None, "R011"
         )
     ids = option_ids(rt.g, rt.st["names"], values, t)
     if len(set(ids)) != len(ids):
@@ -293,9 +299,10 @@ def choose(
 
 
 def repeat_count(n: Any) -> int:
-    if not isinstance(n, int):
-        raise GameRuntimeError(f"repeat needs a number, got {n!r}", None)
-    return n
+    """`repeat N:`'s count: a number (R004 otherwise; true/false is no number)."""
+    if n.__class__ is not int:
+        raise GameRuntimeError(f"repeat needs a number, got {typed(n)}", None, "R004")
+    return int(n)
 
 
 def over_budget(rt: Runtime) -> None:

@@ -145,4 +145,4 @@ class Context:
 
     def error(self, message: str, path: YamlPath) -> GameRuntimeError:
         """A step that cannot be carried out, located at its line in the scenario file."""
-        return GameRuntimeError(message, self.span(path))
+        return GameRuntimeError(message, self.span(path), "R001")

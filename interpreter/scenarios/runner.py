@@ -158,7 +158,11 @@ class Run(Context):
         pause = START_TURN if start == GAME_END else start
         self.st = self.engine.new_game(spec.players, spec.seed, dict(spec.options), self.log, pause=pause)
         if not self.st["t"].get("paused"):
-            raise GameRuntimeError(f"the game never reached '{start}' in its first turn", None)
+            raise GameRuntimeError(
+                f"the game never reached '{start}' in its first turn (it ended, or the phase was skipped)",
+                self.span(("given", "start")),
+                "R111",
+            )
         for i, step in enumerate(spec.when):  # checks at an event that may come before the first choice
             if isinstance(step, str) or step.choose is not None or step.probe is not None:
                 break

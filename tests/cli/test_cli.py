@@ -81,7 +81,8 @@ def test_check_runtime_error_in_setup(tmp_path: Path) -> None:
     run = tabula("check", str(game))
     assert run.returncode == 1
     assert f"{game / 'game.yaml'}:54:" in run.stderr
-    assert ": error: " in run.stderr and "^" in run.stderr
+    assert ": error[R009]: counter 'pile' would fall to -89 (it holds 10); below its minimum 0" in run.stderr
+    assert "^" in run.stderr
     assert "Traceback" not in run.stderr
 
 
@@ -167,7 +168,7 @@ def test_simulate_runtime_error_names_location_and_seed(tmp_path: Path) -> None:
     game = broken_copy(tmp_path, "      gain n score(me)\n", "      pay 5 score(me)\n")
     run = tabula("simulate", str(game), "--games", "5", "--seed", "3", "--jobs", "1", cwd=tmp_path)
     assert run.returncode == 1
-    assert f"{game / 'game.yaml'}:40:7: error: " in run.stderr
+    assert f"{game / 'game.yaml'}:40:7: error[R009]: " in run.stderr
     assert "--seed 3" in run.stderr and "game 0" in run.stderr
     assert "Traceback" not in run.stderr
     assert (tmp_path / "failed-mini-2p-seed3.yaml").is_file()  # the failed game, as a scenario

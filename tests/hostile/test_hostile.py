@@ -6,11 +6,13 @@ checked at check time) run on the generated code of the compiler (interpreter/ru
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from harness import HERE, MEMORY, RUN_DIR, Case, exit_codes, problems, read_cases, run_case, warm_up
+from harness import HERE, MEMORY, REPO, RUN_DIR, Case, exit_codes, problems, read_cases, run_case, warm_up
 
 CASES = read_cases()
 
@@ -110,3 +112,30 @@ def test_the_save_files_are_current() -> None:
     doc, _ = base_save()
     for name in TAMPERINGS:
         assert (SAVES / f"{name}.json").read_text() == make(name, doc), f"saves/{name}.json is stale"
+
+
+def tutorial_game_before(heading: str, folder: Path) -> Path:
+    """The tutorial's game folder as the page has written it before `heading`: each block marked
+    `<!-- file: PATH -->` written to PATH under `folder`, a later block replacing an earlier one."""
+    page = (REPO / "docs" / "tutorial.md").read_text(encoding="utf-8").split(heading)[0]
+    for path, text in re.findall(r"^<!-- file: (\S+) -->\n```\w*\n(.*?)^```", page, re.M | re.S):
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text, encoding="utf-8")
+    return folder / "my-high-card"
+
+
+@pytest.mark.slow  # a forked run of a whole game up to its budget
+def test_the_tutorial_s_endless_loop_reaches_r002_within_the_corpus_limits(tmp_path: Path) -> None:
+    # docs/tutorial.md section 5: turns that never ask anything end with R002 (2 s of CPU, 1 GiB)
+    game = tutorial_game_before("## 6. Tricks as rounds", tmp_path)
+    assert sorted(p.name for p in game.iterdir()) == [
+        "cards.yaml",
+        "flow.yaml",
+        "game.yaml",
+        "rules.yaml",
+        "table.yaml",
+    ]
+    case = Case(str(game), "simulate", "R002")
+    outcome = run_case(case)
+    assert not problems(case, outcome), outcome.stdout + outcome.stderr
+    assert "flow.yaml:11:9: error[R002]" in outcome.stdout + outcome.stderr

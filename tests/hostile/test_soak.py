@@ -8,7 +8,9 @@ the end) the state is saved and loaded (validated: `saves.state_problems` must f
 hash, the legal ids and every player's view must survive, and a clone must be independent; at the
 end, replaying the seed and the choices must give the same state. The figures (games, moves,
 decisions per CPU second, failures) are printed and written to `soak-<game>.json` in
-`TABULA_SOAK_REPORT` (default: the system's temporary folder).
+`TABULA_SOAK_REPORT` (default: the system's temporary folder); every `PROGRESS` games the figures so
+far are written there too (`"complete": false`) and printed, so a soak stopped early still says how
+far it went.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from tabula.interpreter.run.saves import state_problems
 
 GAMES = ["high-card", "porta-nigra", "glory-to-rome"]
 MAX_DECISIONS = 5_000
+PROGRESS = 500  # games between two reports of the figures so far
 
 
 @dataclass
@@ -47,6 +50,7 @@ class Figures:
     wall_seconds: float = 0.0
     configurations: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    complete: bool = False
 
 
 def configurations(name: str) -> list[tuple[str | None, tuple[str, ...]]]:
@@ -96,6 +100,22 @@ def play_one(engine: Engine, players: int, seed: int, figures: Figures) -> None:
     figures.replays += 1
 
 
+def report_figures(figures: Figures, start_cpu: float, start_wall: float) -> None:
+    """The figures so far, written to soak-<game>.json and printed."""
+    figures.cpu_seconds = round(time.process_time() - start_cpu, 1)
+    figures.wall_seconds = round(time.monotonic() - start_wall, 1)
+    name = figures.game
+    report = Path(os.environ.get("TABULA_SOAK_REPORT", tempfile.gettempdir())) / f"soak-{name}.json"
+    report.write_text(json.dumps(asdict(figures), indent=1))
+    print(
+        f"\nsoak {name}{'' if figures.complete else ' (so far)'}: {figures.games} games "
+        f"({figures.finished} finished), {figures.moves} moves, {figures.saves} save/load checks, "
+        f"{figures.views} views, {figures.replays} replays, {figures.cpu_seconds} s CPU, "
+        f"{len(figures.failures)} failures -> {report}",
+        flush=True,
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.soak
 @pytest.mark.parametrize("name", GAMES)
@@ -118,14 +138,9 @@ def test_soak(name: str) -> None:
             where = f"{figures.configurations[i % len(engines)]}, {players} players, seed {i + 1}"
             figures.failures.append(f"{where}: {type(err).__name__}: {err}\n{traceback.format_exc(limit=4)}")
         figures.games += 1
-    figures.cpu_seconds = round(time.process_time() - start_cpu, 1)
-    figures.wall_seconds = round(time.monotonic() - start_wall, 1)
-    report = Path(os.environ.get("TABULA_SOAK_REPORT", tempfile.gettempdir())) / f"soak-{name}.json"
-    report.write_text(json.dumps(asdict(figures), indent=1))
-    print(
-        f"\nsoak {name}: {figures.games} games ({figures.finished} finished), {figures.moves} moves, "
-        f"{figures.saves} save/load checks, {figures.views} views, {figures.replays} replays, "
-        f"{figures.cpu_seconds} s CPU, {len(figures.failures)} failures -> {report}"
-    )
+        if figures.games % PROGRESS == 0 and figures.games < wanted:
+            report_figures(figures, start_cpu, start_wall)
+    figures.complete = True
+    report_figures(figures, start_cpu, start_wall)
     assert figures.games >= wanted
     assert not figures.failures, "\n".join(figures.failures[:5])

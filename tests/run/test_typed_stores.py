@@ -19,7 +19,20 @@ from tabula.interpreter.model.view import HIDDEN
 from tabula.interpreter.run.pyerrors import dsl_text
 from tabula.interpreter.run.runtime import GameRuntimeError
 
-GAME = """\
+PLAY = """\
+  turn:
+    phases:
+      - id: main
+        do: |
+          choose x from [1, 2] by p
+          gain x n(p)
+scoring:
+  score: n(p)
+"""
+"""The turn and the scoring of the small games of these tests."""
+
+GAME = (
+    """\
 game:
   id: stores
   players: {min: 2, max: 2}
@@ -39,25 +52,23 @@ flow:
     for c in card:
       move c to hand(0)
 SETUP
-  turn:
-    phases:
-      - id: main
-        do: |
-          choose x from [1, 2] by p
-          gain x n(p)
-scoring:
-  score: n(p)
 """
+    + PLAY
+)
+
+
+def written(folder: Path, template: str, parts: dict[str, tuple[str, str]]) -> Path:
+    """`folder`/game.yaml: `template` with each KEY of `parts` replaced by its lines, each indented."""
+    folder.mkdir(exist_ok=True)
+    for key, (indent, lines) in parts.items():
+        template = template.replace(key, "\n".join(indent + line for line in lines.splitlines()))
+    (folder / "game.yaml").write_text(template)
+    return folder
 
 
 def game(tmp_path: Path, vars_: str, setup: str) -> Path:
     """A game folder with these vars (one per line) and these setup lines after the deal."""
-    folder = tmp_path / "stores"
-    folder.mkdir(exist_ok=True)
-    text = GAME.replace("VARS", "\n".join("  " + v for v in vars_.splitlines()))
-    text = text.replace("SETUP", "\n".join("    " + line for line in setup.splitlines()))
-    (folder / "game.yaml").write_text(text)
-    return folder
+    return written(tmp_path / "stores", GAME, {"VARS": ("  ", vars_), "SETUP": ("    ", setup)})
 
 
 def setup_error(folder: Path) -> GameRuntimeError:

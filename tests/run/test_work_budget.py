@@ -323,7 +323,8 @@ def test_flatten_charges_its_lists_and_items_and_refuses_a_list_too_long(rt: Run
     assert rt.budget == STEP_BUDGET  # refused before anything was charged or built
     with pytest.raises(GameRuntimeError) as err:
         _flatten(rt, [[1], "ab"])
-    assert "expected a list of lists or zones" in err.value.message
+    assert err.value.code == "R004"
+    assert err.value.message == "flatten needs a list of lists or zones, and 'ab' (a text) in it is neither"
 
 
 # ------------------------------------------------------------------ triggers and the flow (issue 26)

@@ -125,7 +125,7 @@ def test_a_failed_playout_is_recorded_up_to_the_failing_choice(tmp_path: Path) -
     assert "The last choice failed with:" in text
     (result,) = run_scenario_cases(out)
     assert not result.passed and result.error is not None
-    assert "error[R001]" in result.error and "game.yaml:17:" in result.error
+    assert "error[R009]" in result.error and "game.yaml:17:" in result.error  # below the minimum
     ok = record_failed_playout(
         load_game(RELAY), partial(playout, players=2, seed=3, limit=100), folder=tmp_path
     )

@@ -286,8 +286,9 @@ STAGES: dict[str, str] = {
     "V": "variants and expansions (pack files, docs/variants.md)",
     "G": "finding a game, number of players",
     "P": "the presentation section (how screens show the game)",
-    "R": "running: a rule past the work budget or a size limit (R002, R003); scenarios: a step that "
-    "cannot be carried out, or a rule that failed while one ran",
+    "R": "running: a rule past the work budget or a size limit (R002, R003), a rule that met a value "
+    "it cannot use (R004-R014); scenarios (R001, R1xx): a step that cannot be carried out, or a rule "
+    "that failed while one ran",
     "W": "warnings about a game that runs: definitions nothing uses, triggers on events nothing emits, "
     "names that look alike or hold invisible characters",
 }
@@ -309,7 +310,22 @@ NOTES: dict[str, str] = {
     "R005": "no such entry: a list position or a mapping key that is not there",
     "R006": "division by zero",
     "R007": "functions or effects calling each other too deeply (unbounded recursion?)",
-    "R001": "a rule failed while a scenario ran (the runtime's message, at the rule's line)",
+    "R001": "a scenario step that cannot be carried out (the game is over, another player decides, an "
+    "illegal choice), or a rule that failed while a scenario ran (the runtime's message, at the rule's line)",
+    "R008": "a player was needed ('choose ... by', `declare_winner`) and the value is no player of the game",
+    "R009": "a counter's rules refuse a write: below its `min`, above its `max`, or a negative amount to "
+    "`gain` or `pay` (at the statement; check time catches what the static types can, E117)",
+    "R010": "a stored value is not of the var's or counter's declared type (at the `set`)",
+    "R011": "a `choose` among no values: guard the action or the effect with a condition",
+    "R012": "the flow cannot go on: every player's turn is skipped (`turn.skip_if`), or the flow takes "
+    "10,000 steps without running a phase",
+    "R013": "a saved game whose frame is at no place its effect can resume from (a save made by another "
+    "version of the game)",
+    "R014": "an expression that failed its check was run (never in a game that checks clean)",
+    "R111": "a scenario's `given.start` names a phase the game never reaches in its first turn (it ended, "
+    "or the phase was skipped)",
+    "R112": "a scenario's fixed shuffle order names a component that is no longer in the zone when it is "
+    "shuffled",
     "R002": "the work budget: more than 2,000,000 steps of work without a decision (loop iterations, "
     "frames, DSL function calls, comprehension elements, items read or built), or the game's own "
     "`limits: work_budget`, at the rule's line",

@@ -212,6 +212,8 @@ class _Builder:
             }
             for cid in ids:
                 mark = marks[cid] if 0 <= cid < len(marks) else None
+                if mark == HIDDEN:  # names a component this seat may not see (model/view.py)
+                    continue
                 target = by_id.get(mark) if isinstance(mark, int) else by_name.get(str(mark))
                 if target is not None:
                     target.under.append(self.card(cid))

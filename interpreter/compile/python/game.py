@@ -17,14 +17,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tabula.interpreter.base import types as static
-from tabula.interpreter.base.source import Report, Span, did_you_mean
-from tabula.interpreter.base.types import COMP
+from tabula.interpreter.base.source import Report, did_you_mean
 from tabula.interpreter.compile.layout import build_layouts
 from tabula.interpreter.compile.python.cards import HookInfo, compile_hooks, declare_hooks
 from tabula.interpreter.compile.python.context import GameContext
 from tabula.interpreter.compile.python.expressions.analysis import FunctionSlot
 from tabula.interpreter.compile.python.expressions.compiler import ExprCompiler
+from tabula.interpreter.compile.python.hidden import components_in_any
 from tabula.interpreter.compile.python.module import GenModule
 from tabula.interpreter.compile.python.sections.abilities import Abilities
 from tabula.interpreter.compile.python.sections.actions import ActionCompiler
@@ -69,7 +68,7 @@ class GameCompiler:
         self._declare(ctx)
         ctx.sc = self._effect_compiler(ctx)
         self._bodies(ctx, functions)
-        _components_in_any(ctx)
+        components_in_any(ctx)
         _unused(ctx)
         g.rule_blocks = len(g.blocks)
         g.snippets = Snippets(ex, ctx.sc)
@@ -169,45 +168,6 @@ def _compile_procedures(ctx: GameContext, procedures: dict[str, ProcInfo]) -> No
             or 0
         )
         ctx.name_block(info.cell[0], "procedure", name, ("procedures", name))
-
-
-def _components_in_any(ctx: GameContext) -> None:
-    """T011 at a var of type `any` (or a list of `any`) that a rule may give a component: a value
-    that is one, or of a type the checker does not know, unless it is made only of other such vars
-    that are given none. A view hides components by the type of the var holding them, and a
-    component is a number at run time, so such a var declares a component type or
-    `visibility: public` (every player may see it)."""
-    read = ctx.read
-    if read.report.has_errors:
-        return  # a value that failed to compile has no type: every store of one would look unknown
-    declared = read.data.get("vars") or {}
-    public = {name for name, vdef in declared.items() if (vdef or {}).get("visibility") == "public"}
-    first: dict[str, tuple[str, Span]] = {}  # a var that may hold a component -> the store that says so
-    for name, stores in ctx.sc.any_stores.items():
-        for t, span, sources in stores:
-            if COMP in t or sources is None:
-                first.setdefault(name, (t, span))
-    grew = True
-    while grew:  # a var made of a var that may hold components may hold them too
-        grew = False
-        for name, stores in ctx.sc.any_stores.items():
-            hit = next(
-                ((t, s) for t, s, src in stores if name not in first and src and src & first.keys()), None
-            )
-            if hit is not None:
-                first[name] = hit
-                grew = True
-    for name, (t, where) in first.items():
-        if name in public:
-            continue
-        read.report.error(
-            "T011",
-            f"var '{name}' has no component type, but a rule may store {static.a(t)} in it "
-            f"({where.file}:{where.line}:{where.col}): views would show every player the components it holds",
-            span_for(read.src, ("vars", name), key=True),
-            "declare 'type: component' or 'type: components' so views hide the components a "
-            "player may not see, or 'visibility: public' if every player may know what it holds",
-        )
 
 
 def _unused(ctx: GameContext) -> None:

@@ -23,6 +23,10 @@ def scalar_as_text(value: Any) -> Any:
 _DSL_JSON = {"type": ["string", "number", "boolean"]}
 
 Dsl = Annotated[str, BeforeValidator(scalar_as_text), WithJsonSchema(_DSL_JSON)]
+
+OPEN = "open"
+"""Metadata of a value the schema leaves open to the game (`Annotated[..., OPEN]`): a pack that
+replaces it is held to the type of the value already there (packtypes.is_open)."""
 """DSL text (a condition, an expression or statements); a YAML number or boolean is taken as its text."""
 
 ChoiceId = Annotated[str, BeforeValidator(scalar_as_text), WithJsonSchema(_DSL_JSON)]

@@ -7,14 +7,14 @@ that come after it are run by load/gamecheck.py.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.load.positions import GameSource
-from tabula.interpreter.load.schema.common import Dsl, StrictModel
+from tabula.interpreter.load.schema.common import OPEN, Dsl, StrictModel
 from tabula.interpreter.load.schema.errors import Where, validate
 from tabula.interpreter.load.schema.presentation import PresentationDef
 
@@ -115,11 +115,38 @@ class HookDecl(StrictModel):
     description: str | None = Field(default=None, description="What the hook is for.")
 
 
+VarType = Literal[
+    "int", "bool", "str", "symbol", "player", "component", "list", "players", "components", "any"
+]
+
+
+class MarkDef(StrictModel):
+    """A mark declared with its type: `site: {initial: none, type: component}`."""
+
+    initial: Any = Field(default=None, description="Start value on every component of the type.")
+    type: VarType | None = Field(
+        default=None,
+        description="What it holds: views hide the components a mark of type component or components names.",
+    )
+    visibility: Literal["public"] | None = Field(
+        default=None,
+        description="'public': every player may see what it holds. A mark of type any (or list) that a "
+        "rule may give a component must say so, or declare the type component or components (T011).",
+    )
+
+
+MarkValue = Annotated[MarkDef | bool | int | str | list[Any] | None, OPEN]
+"""A mark's default (`height: 0`), or its declaration (`site: {initial: none, type: component}`)."""
+
+
 class ComponentType(StrictModel):
     """A component type: its properties, mutable marks, abilities and instances."""
 
     properties: dict[str, PropertyType] = Field(default={}, description="Property name -> type.")
-    marks: dict[str, Any] = Field(default={}, description="Mutable per-component values with their defaults.")
+    marks: dict[str, MarkValue] = Field(
+        default={},
+        description="Mutable per-component values: each its default, or {initial, type, visibility}.",
+    )
     per_player: bool = Field(
         default=False, description="One copy of every instance per seat; `owner` = that seat."
     )
@@ -179,10 +206,7 @@ class VarDef(StrictModel):
 
     per: Per = Field(default=None, description="'player' for one variable per player.")
     initial: Any = Field(default=None, description="Start value.")
-    type: (
-        Literal["int", "bool", "str", "symbol", "player", "component", "list", "players", "components", "any"]
-        | None
-    ) = Field(
+    type: VarType | None = Field(
         default=None, description="What it holds (used for choice ids and to hide components in views)."
     )
     visibility: Literal["public"] | None = Field(

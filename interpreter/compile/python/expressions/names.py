@@ -325,10 +325,7 @@ class NameCompiler(FunctionCompiler):
         if isinstance(cid, int) and not isinstance(cid, bool) and 0 <= cid < len(g.components):
             comp = g.components[cid]
         if name in g.marks:
-            default = g.marks[name]
-            return f"{self.bind('m_' + name)}[{obj}]", (
-                type_of_value(default) if default is not None else ANY
-            )
+            return f"{self.bind('m_' + name)}[{obj}]", g.mark_kinds[name]
         if name in self.props:
             if comp is not None:
                 return repr(comp.props.get(name)), self._prop_type(name)

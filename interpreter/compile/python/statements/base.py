@@ -67,6 +67,8 @@ class StatementCompiler:
         # (static type, span, the any-typed vars it is made of or None) (compile/python/game.py
         # checks that views can hide them)
         self.any_stores: dict[str, list[tuple[str, Span, frozenset[str] | None]]] = {}
+        # every store into a mark whose type has `any` in it, the same way: mark -> stores
+        self.mark_stores: dict[str, list[tuple[str, Span, frozenset[str] | None]]] = {}
         self._tmp = 0
 
     # ------------------------------------------------------------ blocks and functions

@@ -143,7 +143,9 @@ _bad_pc_name = "_h_bad_pc"
 def bad_pc(pc: Any) -> None:
     from tabula.interpreter.run.runtime import GameRuntimeError
 
-    raise GameRuntimeError(f"this saved game is not at a place its effect can resume from (pc {pc})", None)
+    raise GameRuntimeError(
+        f"this saved game is not at a place its effect can resume from (step {pc})", None, "R013"
+    )
 
 
 class MachineCompiler(CallStatements):

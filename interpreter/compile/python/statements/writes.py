@@ -159,12 +159,15 @@ class WriteStatements(StatementCompiler):
             slot = cur
         local = index == "" or box == "L"  # functions cannot see locals: nothing to forget
         var = None if local or what.startswith(("counter", "mark")) else self.g.vars[target_name(target)]
+        mark = target.name if isinstance(target, ast.Attr) and what.startswith("mark") else None
         if op == "=":
             if what.startswith("counter"):
                 self.unbounded(target_name(target))
                 v = self.counter_typed(what, v, t, value.span)
             if var is not None:
                 v = self.typed(var, v, t, value, scope)
+            elif mark is not None:
+                v = self.mark_typed(mark, v, t, value, scope)
             saved = index != "" and lo is None and hi is None and not what.startswith("counter")
             out.add(depth, f"{slot} = {self.kept(v, t, saved, box, index)}", span)
             self.kept_after(out, depth, span, slot, v, t, saved)
@@ -192,7 +195,11 @@ class WriteStatements(StatementCompiler):
             out.add(
                 depth, f"if {' or '.join(checks)}: {fail}({what!r}, {op!r}, {cur}, {val}, {lo}, {hi})", span
             )
-        out.add(depth, f"{slot} = {self.typed(var, new, INT, value, scope) if var else new}", span)
+        if var is not None:
+            new = self.typed(var, new, INT, value, scope)
+        elif mark is not None:
+            new = self.mark_typed(mark, new, INT, value, scope)
+        out.add(depth, f"{slot} = {new}", span)
         if not local:
             self.written(out, depth)
 
@@ -201,20 +208,35 @@ class WriteStatements(StatementCompiler):
         var's declared type at run time where the static types do not prove it; a type that cannot
         fit is T002 here. Stores that may put a component into an `any` var are noted (the game
         compiler's `_components_in_any`)."""
-        span = value.span
         if static.may_hold_components(t) and static.ANY in var.type:
-            self.any_stores.setdefault(var.name, []).append((t, span, self.sources(value, scope)))
-        verdict = static.store_verdict(var.type, t)
+            self.any_stores.setdefault(var.name, []).append((t, value.span, self.sources(value, scope)))
+        return self._checked_store(src, t, var.type, value.span, (f"'{var.name}'", var.name, "var"))
+
+    def mark_typed(self, mark: str, src: str, t: str, value: ast.Expr, scope: Scope) -> str:
+        """The source of a value stored in mark `mark`, as `typed` does for a var. Every store into a
+        mark whose type has `any` in it is noted: the game compiler gives such a mark the type
+        component when the rules store only components in it (`_components_in_any`)."""
+        want = self.g.mark_kinds[mark]
+        if static.ANY in want:
+            self.mark_stores.setdefault(mark, []).append((t, value.span, self.sources(value, scope)))
+        return self._checked_store(src, t, want, value.span, (f"mark '{mark}'", f"mark {mark}", "mark"))
+
+    def _checked_store(self, src: str, t: str, want: str, span: Span, names: tuple[str, str, str]) -> str:
+        """`src` (of static type `t`) stored where `want` is declared: T002 when it cannot fit, a
+        run-time check (R010, support.store_checked) when only its value can tell. `names`: the
+        target in a message, in a run-time message, and what declares its type."""
+        label, what, owner = names
+        verdict = static.store_verdict(want, t)
         if verdict == static.WRONG:
             self.report.error(
                 "T002",
-                f"'{var.name}' holds {static.a(var.type)}, but this is {static.a(t)}",
+                f"{label} holds {static.a(want)}, but this is {static.a(t)}",
                 span,
-                "change the value, or the var's 'type:'",
+                f"change the value, or the {owner}'s 'type:'",
             )
-        if verdict == static.OK or self._proved(literal(src), var.type):
+        if verdict == static.OK or self._proved(literal(src), want):
             return src
-        return f"{self.ex.helper(support.store_checked)}(rt, {src}, {var.type!r}, {var.name!r})"
+        return f"{self.ex.helper(support.store_checked)}(rt, {src}, {want!r}, {what!r})"
 
     def counter_typed(self, what: str, src: str, t: str, span: Span) -> str:
         """The source of a value set into a counter (`what`), which holds a number: T002 when its static
@@ -314,12 +336,17 @@ def _light_literal(src: str) -> bool:
 _THROUGH = (ast.Binary, ast.Neg, ast.Not, ast.And, ast.Or, ast.Compare, ast.In, ast.CondExpr, ast.Index)
 
 
+MARK = "."
+"""The prefix of a mark's name among the sources of a value (`value_sources`): `.site`."""
+
+
 def value_sources(
     node: ast.Expr, g: CompiledGame, scope: Scope, functions: Container[str]
 ) -> frozenset[str] | None:
-    """The vars of type `any` a value is made of, when it is made only of them, literals, counters,
-    locals of a type that holds no component, operators and builtins that give no component
-    (`a + a`, `w * 100`, `x(p)`, `range(0, n)`); None when anything else may give it a component.
+    """The vars and marks (`.name`) of type `any` a value is made of, when it is made only of them,
+    literals, counters, locals of a type that holds no component, operators and builtins that give
+    no component (`a + a`, `w * 100`, `x(p)`, `range(0, n)`); None when anything else may give it a
+    component.
     Names resolve as the expression compiler resolves them: locals, functions, counters, vars, then
     builtins."""
     if isinstance(node, (ast.Number, ast.String, ast.Bool, ast.NoneLit)):
@@ -342,6 +369,11 @@ def value_sources(
         if var is None or static.may_hold_components(var.type):
             return frozenset([node.id]) if var is not None and COMP not in var.type else None
         return frozenset()
+    if isinstance(node, ast.Attr) and node.name in g.marks:  # a mark: `.site` among the sources
+        kind = g.mark_kinds[node.name]
+        if COMP in kind:
+            return None
+        return frozenset([MARK + node.name]) if static.ANY in kind else frozenset()
     parts = node.items if isinstance(node, ast.ListLit) else None
     if isinstance(node, _THROUGH):
         parts = tuple(
