@@ -31,7 +31,7 @@ def python_error(game: Any, choice: str) -> GameRuntimeError:
 
 @pytest.mark.parametrize(
     ("choice", "options", "native_code", "code"),
-    [("spend:B", None, 9, None), ("divide", None, 6, "R006"), ("spin", {"loops": 3_000_000}, 2, "R002")],
+    [("spend:B", None, 9, "R009"), ("divide", None, 6, "R006"), ("spin", {"loops": 3_000_000}, 2, "R002")],
 )
 def test_a_native_error_is_reported_by_python_at_its_rule(
     choice: str, options: dict[str, int] | None, native_code: int, code: str | None

@@ -52,7 +52,7 @@ def bot_specs(pairs: list[str], players: int) -> tuple[str, ...]:
     return tuple(specs)
 
 
-def config_from(args: argparse.Namespace) -> tuple[Config, str, int]:
+def config_from(args: argparse.Namespace, announce: bool = True) -> tuple[Config, str, int]:
     """The run's configuration (checked: the game loads, the bots parse), its game name and players."""
     game = load(args.game, args.option, args.variant, args.expansions)
     players = args.players if args.players is not None else game.min_players
@@ -72,7 +72,7 @@ def config_from(args: argparse.Namespace) -> tuple[Config, str, int]:
         backend=getattr(args, "backend", "python"),
         lowest_wins=game.lowest_wins,
     )
-    if config.backend == "native":
+    if announce and config.backend == "native":  # one line, however often the config is read
         note = Engine(game, backend="native").backend_note
         if note:
             print(f"python backend: {note}", file=sys.stderr)
@@ -87,7 +87,7 @@ def default_bots(args: argparse.Namespace, games: int) -> str:
     from tabula.balance.defaults import default_bot
     from tabula.balance.parallel import default_jobs
 
-    config, _, _ = config_from(args)
+    config, _, _ = config_from(args, announce=False)
     spec, note = default_bot(config, args.seed, games, args.jobs or default_jobs())
     args.bot = [f"all={spec}"]
     return note
