@@ -80,6 +80,15 @@ def test_reach_random_games(players: int, rounds: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+def test_list_values_random_games(players: int) -> None:
+    """tests/native/games/tally: lists as values (a list property, `let`, comprehensions, distinct,
+    indexing, count, in, min, `[]`, lists through functions and procedures, mapping columns)."""
+    py, nat = engines(load_game(HERE / "games" / "tally"))
+    decisions = [play_both(py, nat, players, seed) for seed in range(1, GAMES + 1)]
+    assert sum(decisions) >= GAMES * players * 4  # four rounds of a decision each (errors end early)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_end_checks_random_games(players: int) -> None:
     """tests/native/games/finale: end checks ending the game at once, after the turn and after
     final turns (the flow's ending words compared with the rest), turns without rounds."""

@@ -63,4 +63,5 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     layout = Layout(game, var_kinds(game), meta["marks"])
     if meta["words"] != layout.size:
         raise build.BuildError(f"the library {path} does not match the game's layout")
-    return NativeGame(game, lib, layout, cpu), ""
+    args = {int(k): v for k, v in meta.get("args", {}).items()}
+    return NativeGame(game, lib, layout, cpu, args), ""

@@ -45,8 +45,16 @@ class NativeState:
 class NativeGame:
     """One game's loaded library and layout."""
 
-    def __init__(self, game: CompiledGame, lib: ctypes.CDLL, layout: Layout, build_cpu: float) -> None:
+    def __init__(
+        self,
+        game: CompiledGame,
+        lib: ctypes.CDLL,
+        layout: Layout,
+        build_cpu: float,
+        arg_kinds: dict[int, str] | None = None,
+    ) -> None:
         self.g = game
+        self.arg_kinds = arg_kinds or {}  # action index -> how its argument is kept (int, bool, sym)
         self.lib = lib
         self.lay = layout
         self.build_cpu = build_cpu
@@ -135,21 +143,26 @@ class NativeGame:
         except NativeFailure:
             return None
 
-    def decision(self, ns: NativeState) -> tuple[int, list[tuple[int, int]]] | None:
+    def decision(self, ns: NativeState) -> tuple[int, list[tuple[int, Any]]] | None:
         """The pending decision: its player and (action, argument) options, else None."""
         w = ns.words
         if w[self.at["DK"]] == 0:
             return None
         n, base = w[self.at["DN"]], self.dopt
         flat = w[base : base + 2 * n]
-        return w[self.at["DP"]], list(zip(flat[0::2], flat[1::2], strict=True))
+        kinds, decode = self.arg_kinds, self.lay.decode
+        pairs = [
+            (ai, decode(arg, kinds[ai]) if ai in kinds else arg)
+            for ai, arg in zip(flat[0::2], flat[1::2], strict=True)
+        ]
+        return w[self.at["DP"]], pairs
 
     def ids(self, ns: NativeState) -> list[str]:
         """The pending decision's choice ids (named only when asked)."""
         dec = self.decision(ns)
         return [] if dec is None else self.choice_ids(dec[1], ns.names)
 
-    def choice_ids(self, options: list[tuple[int, int]], names: list[str]) -> list[str]:
+    def choice_ids(self, options: list[tuple[int, Any]], names: list[str]) -> list[str]:
         """The choice ids, as the Python backend names them (support.add_single, per action)."""
         ids: list[str] = []
         k = 0
@@ -229,7 +242,7 @@ class NativeGame:
         if dec is None:
             return None
         acts = self.g.action_list
-        values = [[ai, [] if arg == NONE and not acts[ai].params else [arg]] for ai, arg in dec[1]]
+        values = [[ai, [] if not acts[ai].params else [arg]] for ai, arg in dec[1]]
         ids = self.choice_ids(dec[1], ns.names)
         return {"k": "window", "p": dec[0], "ids": ids, "v": values, "prompt": "choose an action"}
 
@@ -318,7 +331,10 @@ class NativeGame:
         words[self.at["DK"]], words[self.at["DP"]], words[self.at["DN"]] = 1, dec["p"], len(dec["v"])
         for k, (ai, args) in enumerate(dec["v"]):
             words[self.dopt + 2 * k] = ai
-            words[self.dopt + 2 * k + 1] = args[0] if args else NONE
+            kind = self.arg_kinds.get(ai)
+            words[self.dopt + 2 * k + 1] = (
+                (self.lay.encode(args[0], kind) if kind else args[0]) if args else NONE
+            )
 
 
 class NativeFailure(Exception):

@@ -13,6 +13,7 @@ from itertools import count
 
 from tabula.interpreter.compile.native import ir, prelude
 from tabula.interpreter.compile.native.ir import BOOL, COMP, INT, PLAYER
+from tabula.interpreter.compile.native.lower import kind_of
 from tabula.interpreter.compile.native.slots import NONE, Layout
 from tabula.interpreter.model.game import CompiledGame
 
@@ -33,6 +34,11 @@ _CMP = {"==", "!=", "<", "<=", ">", ">="}
 
 def c_int(v: int) -> str:
     return "NONE" if v == NONE else f"{v}LL"
+
+
+def ctype(ty: str) -> str:
+    """The C type of a value of static type `ty`: a list is an `L` (prelude.py), the rest a word."""
+    return "L" if ty.startswith("list[") else "i64"
 
 
 class CGen:
@@ -98,6 +104,8 @@ class CGen:
         words, _ = self.tables[e.name]
         if e.name.startswith("P_"):
             return f"{e.name}[CK(x, {self.num(e.key, env)})]"
+        if e.name.startswith("KN_"):
+            return f"KLN(x, {e.name}, {len(words)}, {self.num(e.key, env)})"
         return f"KL(x, {e.name}, {len(words)}, {self.num(e.key, env)})"
 
     def _ZoneLen(self, e: ir.ZoneLen, env: Env) -> str:
@@ -124,7 +132,7 @@ class CGen:
         return f"({self.expr(e.test, env)} ? {self.expr(e.then, env)} : {self.expr(e.otherwise, env)})"
 
     def _CallF(self, e: ir.CallF, env: Env) -> str:
-        args = ", ".join(self.expr(a, env) for a in e.args)
+        args = ", ".join(self.lval(a, env) if a.ty.startswith("list[") else self.expr(a, env) for a in e.args)
         return f"{e.name}(x, {args})" if args else f"{e.name}(x)"
 
     def _MinMax(self, e: ir.MinMax, env: Env) -> str:
@@ -133,6 +141,40 @@ class CGen:
             fn = "MIN2" if e.op == "min" else "MAX2"
             out = f"{fn}({out}, {self.num(a, env)})"
         return out
+
+    # ------------------------------------------------------------ list values
+    def lval(self, e: ir.Expr, env: Env) -> str:
+        """A list-typed expression as an `L` value (a source walked into one)."""
+        if isinstance(e, ir.Source) and e.kind == "list":
+            assert e.expr is not None
+            return self.lval(e.expr, env)
+        if isinstance(e, ir.Source):
+            return self._Picked(ir.Picked("_", e, None, e.ty), env)
+        return self.expr(e, env)
+
+    def _Source(self, e: ir.Source, env: Env) -> str:
+        return self.lval(e, env)
+
+    def _Picked(self, e: ir.Picked, env: Env) -> str:
+        setup, item, n = self.loop(e.src, env, False)
+        out, i, v = self.fresh("l"), self.fresh("i"), self.fresh("v_" + e.var)
+        inner = {**env, e.var: v}
+        cond = self.expr(e.cond, inner) if e.cond is not None else "1"
+        elt = self.expr(e.elt, inner) if e.elt is not None else v
+        lines = [*setup, f"L {out}; {out}.n = 0; CHARGE({n});"]
+        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {item.format(i=i)}; (void){v};")
+        lines.append(f"if ({cond}) l_push(x, &{out}, {elt}); }}")
+        return "({ " + " ".join(lines) + f" {out}; }})"
+
+    def _ListLit(self, e: ir.ListLit, env: Env) -> str:
+        out = self.fresh("l")
+        pushes = " ".join(f"l_push(x, &{out}, {self.expr(a, env)});" for a in e.items)
+        return f"({{ L {out}; {out}.n = 0; {pushes} {out}; }})"
+
+    def _ListTable(self, e: ir.ListTable, env: Env) -> str:
+        t = e.name
+        size = len(self.tables["PLO_" + t][0])
+        return f"l_slice(x, PLD_{t}, PLO_{t}, PLN_{t}, {size}, {self.num(e.key, env)})"
 
     def loop(self, src: ir.Source, env: Env, copy: bool) -> tuple[list[str], str, str]:
         """C lines that set up a walk over `src`, the C expression of its item `{i}` (a format
@@ -147,6 +189,8 @@ class CGen:
             size = len(self.tables[src.name][0])
             return [f"const i64 *{a} = {src.name}; i64 {n} = {size};"], item, n
         assert src.expr is not None
+        if src.kind == "list":
+            return [f"L {a} = {self.lval(src.expr, env)}; i64 {n} = {a}.n;"], a + ".v[{i}]", n
         start = self.fresh("s")
         if src.kind == "clockwise":
             return (
@@ -219,7 +263,7 @@ class CGen:
         v = self.fresh("v_" + s.name)
         value = self.expr(s.value, env)
         env[s.name] = v
-        return [f"i64 {v} = {value};"]
+        return [f"{ctype(s.value.ty)} {v} = {value};"]
 
     def _s_Store(self, s: ir.Store, env: Env, depth: int) -> list[str]:
         value = self.expr(s.value, env)
@@ -246,6 +290,9 @@ class CGen:
             return [f"move_zone(x, {self.num(s.what, env)}, {dest}, {top});"]
         if isinstance(s.what, ir.Picked):
             return self.picked(s.what, dest, top, env)
+        if s.kind == "list":
+            t = self.fresh("l")
+            return [f"{{ L {t} = {self.lval(s.what, env)}; move_list(x, {t}.v, {t}.n, {dest}, {top}); }}"]
         assert isinstance(s.what, ir.Source)
         name = s.what.name
         return [f"move_list(x, TYPE_{name}, {len(self.g.by_type[name])}, {dest}, {top});"]
@@ -312,7 +359,12 @@ class CGen:
     # ------------------------------------------------------------ the unit
     def meta(self) -> dict[str, object]:
         """What the bridge needs of the library on a warm load: its size and how marks are kept."""
-        return {"words": self.lay.size, "marks": self.lay.mark_kinds}
+        args = {
+            str(a.index): kind_of(ir.elem(a.param[1].ty))
+            for a in self.prog.actions or []
+            if a.param is not None
+        }
+        return {"words": self.lay.size, "marks": self.lay.mark_kinds, "args": args}
 
 
 __all__ = ["BOOL", "INT", "CGen", "prelude"]

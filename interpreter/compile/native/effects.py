@@ -74,8 +74,10 @@ class EffectLowering(Lowering):
                 raise Unsupported(f"procedure '{s.name}' running itself", s.span)
             self._making.add(key)
             inner = {p: a.ty for p, a in zip(params, args, strict=True)}  # `me` is passed, not named
-            lowered = self.block(body, inner)
-            self._making.discard(key)
+            try:
+                lowered = self.block(body, inner)
+            finally:
+                self._making.discard(key)
             typed = [("me", PLAYER), *((p, a.ty) for p, a in zip(params, args, strict=True))]
             self.procedures[key] = (typed, lowered)
         return ir.RunP(key, (me, *args))
@@ -87,7 +89,7 @@ class EffectLowering(Lowering):
 
     def _s_Let(self, s: ast.Let, scope: Scope) -> ir.Stmt:
         value = self.expr(s.value, scope)
-        if value.ty not in ir.SCALARS:
+        if value.ty not in ir.SCALARS and not value.ty.startswith("list["):
             raise Unsupported(f"a 'let' holding {value.ty}", s.span)
         scope[s.name] = value.ty
         return ir.Let(s.name, value)
@@ -150,8 +152,10 @@ class EffectLowering(Lowering):
             return ir.Move("zone", what, dest, top)
         if isinstance(what, ir.Source) and what.kind == "type":
             return ir.Move("type", what, dest, top)
-        if isinstance(what, ir.Picked):
+        if isinstance(what, ir.Picked) and what.elt is None and what.ty == COMPS:
             return ir.Move("picked", what, dest, top)
+        if what.ty == COMPS:
+            return ir.Move("list", self.source(s.what, scope), dest, top)
         raise Unsupported(f"'move' of {what.ty}", s.what.span)
 
     def zone(self, n: ast.Expr, scope: Scope) -> ir.Expr:

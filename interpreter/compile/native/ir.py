@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 INT, BOOL, PLAYER, COMP, SYM, ZONE = "int", "bool", "player", "comp", "sym", "zone"
-COMPS, PLAYERS = "list[comp]", "list[player]"
+COMPS, PLAYERS, ANY_LIST = "list[comp]", "list[player]", "list[any]"
 SCALARS = (INT, BOOL, PLAYER, COMP, SYM)
 
 
@@ -136,12 +136,31 @@ def elem(ty: str) -> str:
 
 @dataclass(frozen=True)
 class Picked(Expr):
-    """`[v for v in src where cond]` given to `move`: the items chosen before any moves."""
+    """`[elt for v in src where cond]`: a list value (`elt` None: the items themselves); given to
+    `move`, the items chosen before any moves."""
 
     var: str
     src: Source
     cond: Expr | None
     ty: str = COMPS
+    elt: Expr | None = None
+
+
+@dataclass(frozen=True)
+class ListLit(Expr):
+    """`[a, b]`: a list value of scalars (`[]` is `list[any]`, which fits any list)."""
+
+    items: tuple[Expr, ...]
+    ty: str
+
+
+@dataclass(frozen=True)
+class ListTable(Expr):
+    """A constant list per key: a list property of a component (`c.adds`), as slices of one array."""
+
+    name: str
+    key: Expr
+    ty: str
 
 
 class Stmt:

@@ -12,12 +12,13 @@ from typing import Any
 
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
+from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
 from tabula.interpreter.compile.native.slots import symbol_table
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 
 Scope = dict[str, str]  # DSL local -> its type
+MISSING = -(1 << 63) + 1  # a key a mapping does not have (NONE is a key holding none)
 _ARITH = {"+", "-", "*", "//", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _AGGS = {"max", "min", "sum", "count", "first", "any", "all"}
@@ -149,7 +150,17 @@ class Lowering:
                 return ir.ZoneLen(src.expr)  # type: ignore[arg-type]
             if src.kind == "type":
                 return ir.Lit(len(g.by_type[src.name]), INT)
-            return ir.Slot("T_N", None, INT)
+            if src.kind == "players":
+                return ir.Slot("T_N", None, INT)
+            return ir.CallF("l_count", (src,), INT)
+        if name == "distinct" and len(args) == 1:
+            src = self.source(args[0], scope)
+            return ir.CallF("l_distinct", (src,), src.ty)
+        if name in ("min", "max") and len(args) == 1:
+            src = self.source(args[0], scope)
+            if ir.elem(src.ty) != INT:
+                raise Unsupported(f"{name} of values that are not numbers", n.span)
+            return ir.CallF("l_" + name, (src,), INT)
         if name == "top" and len(args) == 1:
             src = self.source(args[0], scope)
             if src.kind != "zone":
@@ -201,8 +212,10 @@ class Lowering:
                 raise Unsupported(f"recursive function '{name}'", span)
             self._making.add(key)
             inner = {p: a.ty for p, a in zip(params, args, strict=True)}
-            value = self.expr(body, inner)
-            self._making.discard(key)
+            try:
+                value = self.expr(body, inner)
+            finally:
+                self._making.discard(key)
             self.functions[key] = ([(p, a.ty) for p, a in zip(params, args, strict=True)], value)
         return ir.CallF(key, tuple(args), self.functions[key][1].ty)
 
@@ -223,12 +236,36 @@ class Lowering:
             ty = INT
         elif all(isinstance(v, str) for v in present):
             ty = SYM
+        elif all(isinstance(v, list) for v in present):
+            return self.list_table(n.name, values, obj, n.span)
         else:
             raise Unsupported(f"property '{n.name}' of mixed kinds", n.span)
         table = "P_" + n.name
         words = [self._word(v, ty) for v in values]
         self.tables[table] = (words, ty)
         return ir.Table(table, obj, ty)
+
+    def list_table(self, name: str, values: list[Any], key: ir.Expr, span: Span) -> ir.Expr:
+        """A list per key (a component's list property, a mapping's lists): one flat array of
+        every key's items, with offsets and lengths (-1: none there)."""
+        items = [x for v in values if isinstance(v, list) for x in v]
+        if all(isinstance(x, str) and x in self.symbols for x in items):
+            ty = SYM
+        elif all(isinstance(x, int) and not isinstance(x, bool) for x in items):
+            ty = INT
+        else:
+            raise Unsupported(f"lists '{name}' of other than symbols or numbers", span)
+        data: list[int] = []
+        starts: list[int] = []
+        lengths: list[int] = []
+        for v in values:
+            starts.append(len(data))
+            lengths.append(len(v) if isinstance(v, list) else -1)
+            data += [self._word(x, ty) for x in v] if isinstance(v, list) else []
+        self.tables["PLD_" + name] = (data, ty)
+        self.tables["PLO_" + name] = (starts, INT)
+        self.tables["PLN_" + name] = (lengths, INT)
+        return ir.ListTable(name, key, f"list[{ty}]")
 
     def _word(self, v: Any, ty: str) -> int:
         if v is None:
@@ -244,24 +281,53 @@ class Lowering:
         return {"bool": BOOL, "sym": SYM}.get(kind, INT)
 
     def _Index(self, n: ast.Index, scope: Scope) -> ir.Expr:
+        column = self.nested(n, scope)
+        if column is not None:
+            return column
         if isinstance(n.obj, ast.Name) and isinstance(self.g.constants.get(n.obj.id), list):
             src = self._constant(self.g.constants[n.obj.id], n.span, n.obj.id)
             if not isinstance(src, ir.Source):
                 raise Unsupported("indexing a list of other than symbols or numbers", n.span)
             return ir.Table(src.name, self.number(n.key, scope), ir.elem(src.ty))
         if not (isinstance(n.obj, ast.Name) and isinstance(self.g.constants.get(n.obj.id), dict)):
-            raise Unsupported("indexing other than a constant mapping", n.span)
+            lst = self.expr(n.obj, scope)
+            if not lst.ty.startswith("list["):
+                raise Unsupported("indexing other than a list or a constant mapping", n.span)
+            src = self.source(n.obj, scope)
+            return ir.CallF("l_at", (src, self.number(n.key, scope)), ir.elem(src.ty))
         mapping: dict[Any, Any] = self.g.constants[n.obj.id]
-        key = self.expr(n.key, scope)
+        return self.mapping_table(n.obj.id, mapping, self.expr(n.key, scope), n.span)
+
+    def nested(self, n: ast.Index, scope: Scope) -> ir.Expr | None:
+        """`k[x]['name']` of a constant mapping of mappings: the column `name` as a mapping of its own."""
+        inner = n.obj
+        if not (isinstance(inner, ast.Index) and isinstance(n.key, ast.String)):
+            return None
+        if not (isinstance(inner.obj, ast.Name) and isinstance(self.g.constants.get(inner.obj.id), dict)):
+            return None
+        outer: dict[Any, Any] = self.g.constants[inner.obj.id]
+        if not all(isinstance(v, dict) and n.key.value in v for v in outer.values()):
+            raise Unsupported(f"a mapping without '{n.key.value}' in every entry", n.span)
+        column = {k: v[n.key.value] for k, v in outer.items()}
+        return self.mapping_table(
+            f"{inner.obj.id}__{n.key.value}", column, self.expr(inner.key, scope), n.span
+        )
+
+    def mapping_table(self, name: str, mapping: dict[Any, Any], key: ir.Expr, span: Span) -> ir.Expr:
+        """A constant mapping keyed by symbols, read at `key`: numbers, symbols (or none), lists."""
         if key.ty != SYM or not all(isinstance(k, str) for k in mapping):
-            raise Unsupported("a mapping keyed by other than symbols", n.span)
+            raise Unsupported("a mapping keyed by other than symbols", span)
         vals = list(mapping.values())
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
-            raise Unsupported("a mapping to other than numbers", n.span)
-        words = [mapping.get(s, -(1 << 63)) for s in self.symbols]
-        table = "K_" + n.obj.id
-        self.tables[table] = (words, INT)
-        return ir.Table(table, key, INT)
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+            self.tables["K_" + name] = ([mapping.get(s, -(1 << 63)) for s in self.symbols], INT)
+            return ir.Table("K_" + name, key, INT)
+        if all(v is None or (isinstance(v, str) and v in self.symbols) for v in vals):
+            words = [self._word(mapping[s], SYM) if s in mapping else MISSING for s in self.symbols]
+            self.tables["KN_" + name] = (words, SYM)
+            return ir.Table("KN_" + name, key, SYM)
+        if all(isinstance(v, list) for v in vals):
+            return self.list_table(name, [mapping.get(s) for s in self.symbols], key, span)
+        raise Unsupported("a mapping to other than numbers, symbols or lists", span)
 
     def _Neg(self, n: ast.Neg, scope: Scope) -> ir.Expr:
         return ir.Unary("-", self.number(n.operand, scope), INT)
@@ -305,13 +371,19 @@ class Lowering:
         a, b = self.expr(n.then, scope), self.expr(n.otherwise, scope)
         if not _comparable(a.ty, b.ty):
             raise Unsupported(f"'if ... else' giving {a.ty} or {b.ty}", n.span)
-        return ir.Cond(self.boolean(n.test, scope), a, b, a.ty if a.ty != "none" else b.ty)
+        ty = b.ty if a.ty in ("none", ANY_LIST) else a.ty
+        return ir.Cond(self.boolean(n.test, scope), a, b, ty)
 
     def _In(self, n: ast.In, scope: Scope) -> ir.Expr:
         item, zone = self.expr(n.item, scope), self.source(n.container, scope)
-        if item.ty != COMP or zone.kind != "zone":
+        if zone.kind != "zone":
+            if item.ty not in ir.SCALARS:
+                raise Unsupported(f"'in' of a {item.ty}", n.span)
+            test = ir.CallF("l_has", (zone, item), BOOL)
+        elif item.ty != COMP:
             raise Unsupported("'in' other than a component in a zone", n.span)
-        test = ir.CallF("in_zone", (item, zone.expr), BOOL)  # type: ignore[arg-type]
+        else:
+            test = ir.CallF("in_zone", (item, zone.expr), BOOL)  # type: ignore[arg-type]
         return ir.Unary("!", test, BOOL) if n.negated else test
 
     def source(self, n: ast.Expr, scope: Scope) -> ir.Source:
@@ -321,6 +393,8 @@ class Lowering:
             return e
         if e.ty == ZONE:
             return ir.Source("zone", e, "", COMPS)
+        if e.ty.startswith("list["):
+            return ir.Source("list", e, "", e.ty)
         raise Unsupported(f"a loop over {e.ty}", n.span, "loop over a zone, a component type or players")
 
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> ir.Expr:
@@ -343,15 +417,29 @@ class Lowering:
         return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
 
     def _ListComp(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
-        """Only `[c for c in src where cond]` of components, which `move` takes (effects.py)."""
+        """`[elt for v in src where cond]`: a list value of scalars."""
         gen = n.gen
         src = self.source(gen.iter, scope)
-        if not (isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var and src.ty == COMPS):
-            raise Unsupported("a list built from other than components picked from a list", n.span)
-        cond = self.boolean(gen.cond, {**scope, gen.var: COMP}) if gen.cond is not None else None
-        return ir.Picked(gen.var, src, cond)
+        inner = {**scope, gen.var: ir.elem(src.ty)}
+        cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
+        if isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var:
+            return ir.Picked(gen.var, src, cond, src.ty)
+        elt = self.expr(gen.elt, inner)
+        if elt.ty not in ir.SCALARS:
+            raise Unsupported(f"a list of {elt.ty}", n.span)
+        return ir.Picked(gen.var, src, cond, f"list[{elt.ty}]", elt)
+
+    def _ListLit(self, n: ast.ListLit, scope: Scope) -> ir.Expr:
+        items = tuple(self.expr(x, scope) for x in n.items)
+        tys = {x.ty for x in items}
+        if not items:
+            return ir.ListLit((), ANY_LIST)
+        if len(tys) != 1 or not tys <= set(ir.SCALARS):
+            raise Unsupported("a list literal of mixed or non-scalar items", n.span)
+        return ir.ListLit(items, f"list[{items[0].ty}]")
 
 
 def _comparable(a: str, b: str) -> bool:
     ints = {INT, PLAYER}
-    return a == b or "none" in (a, b) or (a in ints and b in ints)
+    lists = a.startswith("list[") and b.startswith("list[") and ANY_LIST in (a, b)
+    return a == b or "none" in (a, b) or (a in ints and b in ints) or lists

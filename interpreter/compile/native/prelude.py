@@ -27,12 +27,17 @@ static void fail(X *x, int code) { longjmp(x->jb, code); }
 """
 
 BODY = r"""
+typedef struct { i64 n; i64 v[LCAP]; } L;  /* a list value: its length, then its items */
 static inline i64 N(X *x, i64 v) { if (v == NONE) fail(x, E_KIND); return v; }
 static inline i64 CK(X *x, i64 c) { if (c < 0 || c >= NCOMP) fail(x, E_KIND); return c; }
 static inline i64 PK(X *x, i64 p) { if (p < 0 || p >= S[T_N]) fail(x, E_ENTRY); return p; }
 static inline i64 ZK(X *x, i64 z) { if (z < 0 || z >= NZONES) fail(x, E_ENTRY); return z; }
 static inline i64 KL(X *x, const i64 *t, i64 nt, i64 k) {
     if (k < 0 || k >= nt || t[k] == NONE) fail(x, E_ENTRY);
+    return t[k];
+}
+static inline i64 KLN(X *x, const i64 *t, i64 nt, i64 k) {  /* a mapping that may hold none */
+    if (k < 0 || k >= nt || t[k] == NONE + 1) fail(x, E_ENTRY);
     return t[k];
 }
 static inline i64 ADD(X *x, i64 a, i64 b) {
@@ -104,6 +109,43 @@ static int in_zone(X *x, i64 c, i64 z) { return c != NONE && S[LOC + CK(x, c)] =
 static void add_option(X *x, i64 ai, i64 arg) {
     i64 k = S[D_N];
     S[DOPT + 2 * k] = ai; S[DOPT + 2 * k + 1] = arg; S[D_N] = k + 1;
+}
+static inline void l_push(X *x, L *l, i64 v) { if (l->n >= LCAP) fail(x, E_SIZE); l->v[l->n++] = v; }
+static L l_slice(X *x, const i64 *d, const i64 *o, const i64 *n, i64 nk, i64 k) {
+    L l;
+    if (k < 0 || k >= nk) fail(x, E_ENTRY);
+    if (n[k] < 0) fail(x, E_KIND);
+    l.n = n[k]; memcpy(l.v, d + o[k], (size_t)n[k] * 8);
+    return l;
+}
+static inline i64 l_count(X *x, L l) { (void)x; return l.n; }
+static inline i64 l_at(X *x, L l, i64 i) { if (i < 0 || i >= l.n) fail(x, E_ENTRY); return l.v[i]; }
+static int l_has(X *x, L l, i64 v) {
+    CHARGE(l.n);
+    for (i64 i = 0; i < l.n; i++) if (l.v[i] == v) return 1;
+    return 0;
+}
+static L l_distinct(X *x, L l) {  /* in order of first appearance */
+    L out; out.n = 0;
+    CHARGE(l.n);
+    for (i64 i = 0; i < l.n; i++) {
+        int seen = 0;
+        for (i64 j = 0; j < out.n && !seen; j++) seen = out.v[j] == l.v[i];
+        if (!seen) out.v[out.n++] = l.v[i];
+    }
+    return out;
+}
+static i64 l_min(X *x, L l) {
+    i64 r = NONE;
+    CHARGE(l.n);
+    for (i64 i = 0; i < l.n; i++) if (r == NONE || N(x, l.v[i]) < r) r = l.v[i];
+    return r;
+}
+static i64 l_max(X *x, L l) {
+    i64 r = NONE;
+    CHARGE(l.n);
+    for (i64 i = 0; i < l.n; i++) if (r == NONE || N(x, l.v[i]) > r) r = l.v[i];
+    return r;
 }
 static i64 counter_write(X *x, i64 at, int op, i64 v, i64 lo, int has_lo, i64 hi, int has_hi) {
     i64 old = S[at], nw;

@@ -61,6 +61,9 @@ def symbol_table(game: CompiledGame) -> list[str]:
         out.update(dict.fromkeys(syms))
     for c in game.components:
         out.update({v: None for v in c.props.values() if isinstance(v, str)})
+        for v in c.props.values():
+            if isinstance(v, list):
+                out.update({x: None for x in v if isinstance(x, str)})
     for v in game.constants.values():
         if isinstance(v, str):
             out[v] = None

@@ -13,7 +13,7 @@ import json
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native import ir, prelude
-from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int
+from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.slots import ENDINGS
 
 _MACROS = r"""
@@ -49,10 +49,19 @@ def _tables(gen: CGen) -> list[str]:
     out.append(_array("ACTION_CLOSES", [closes.get(i, 0) for i in range(len(g.action_list))]))
     out += [f"#define {w} {i}" for i, w in enumerate(_WHICH)]
     out.append(f"#define MAX_LIST {MAX_LIST_ITEMS}")
+    out.append(f"#define LCAP {_list_cap(gen)}")
     out.append(f"#define HAS_ROUNDS {int(g.flow is not None and g.flow.has_rounds)}")
     out.append(f"#define NPHASES {len(gen.prog.phases or [])}")
     out.append(f"#define NCHECKS {len(gen.prog.end_checks or [])}")
     return out
+
+
+def _list_cap(gen: CGen) -> int:
+    """The room of a list value: the longest list the game can make of its components, symbols,
+    players or constant tables (a longer one, from `range`, stops native code: E_SIZE)."""
+    g = gen.g
+    longest = max((len(w) for w, _ in gen.tables.values()), default=0)
+    return max(len(g.components), len(gen.lay.symbols), g.max_players, longest, 16) + 1
 
 
 def _functions(gen: CGen) -> list[str]:
@@ -60,12 +69,14 @@ def _functions(gen: CGen) -> list[str]:
     protos, defs = [], []
     for name, (params, body) in fns.items():
         env = {p: gen.fresh("v_" + p) for p, _ in params}
-        sig = ", ".join(["X *x", *(f"i64 {env[p]}" for p, _ in params)])
-        protos.append(f"static i64 {name}({sig});")
-        defs.append(f"static i64 {name}({sig}) {{ CHARGE(1); return {gen.expr(body, env)}; }}")
+        sig = ", ".join(["X *x", *(f"{ctype(t)} {env[p]}" for p, t in params)])
+        ret = ctype(body.ty)
+        value = gen.lval(body, env) if ret == "L" else gen.expr(body, env)
+        protos.append(f"static {ret} {name}({sig});")
+        defs.append(f"static {ret} {name}({sig}) {{ CHARGE(1); return {value}; }}")
     for name, (params, stmts) in (gen.prog.procedures or {}).items():
         env = {p: gen.fresh("v_" + p) for p, _ in params}
-        sig = ", ".join(["X *x", *(f"i64 {env[p]}" for p, _ in params)])
+        sig = ", ".join(["X *x", *(f"{ctype(t)} {env[p]}" for p, t in params)])
         protos.append(f"static void {name}({sig});")
         defs += [f"static void {name}({sig}) {{", "    CHARGE(1);", *gen.block(stmts, env, 1), "}"]
     return protos + defs
