@@ -166,7 +166,7 @@ def test_play_record_beside_the_game_uses_a_relative_path(tmp_path: Path) -> Non
         "--record",
         str(tmp_path / "hc.yaml"),
         cwd=tmp_path,
-        stdin="1\n" * 10,
+        stdin="1\n2\n3\n4\n5\n" * 3,  # a choice keeps its number while offered: 1 is gone once played
     )
     assert run.returncode == 0, run.stderr
     text = (tmp_path / "hc.yaml").read_text(encoding="utf-8")

@@ -164,6 +164,23 @@ def validate_scenario(doc: YamlDoc, report: Report) -> Scenario | None:
     return validate(Scenario, doc.data, Where(doc, False, doc.file), report)
 
 
+PLACEHOLDER = {"type": "string", "pattern": "^<[A-Za-z_][A-Za-z0-9_]*>$"}  # `<name>`: an examples column
+
+
+def _placeholders_allowed(schema: dict[str, Any]) -> None:
+    """Let every property of every object also be a placeholder: a scenario outline's `<name>`
+    stands for any value (`players: <names>`, `seed: <seed>`), replaced row by row before the
+    file is validated."""
+    for node in [schema, *schema.get("$defs", {}).values()]:
+        for name, prop in node.get("properties", {}).items():
+            if name in ("examples", "scenario"):
+                continue
+            described = {"description": prop.pop("description")} if "description" in prop else {}
+            node["properties"][name] = {**described, "anyOf": [prop, PLACEHOLDER]}
+
+
 def scenario_json_schema() -> dict[str, Any]:
     """JSON Schema of a scenario file (for editors)."""
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **Scenario.model_json_schema()}
+    schema = Scenario.model_json_schema()
+    _placeholders_allowed(schema)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
