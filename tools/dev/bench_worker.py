@@ -99,7 +99,9 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
                 decisions += 1
         play_cpu = time.process_time() - t0
         t0 = time.process_time()
-        if hasattr(engine, "playout"):  # whole random games in one call (native code end to end)
+        # whole random games in one call (native code end to end); not when counting instructions,
+        # which would count every game twice against the decisions played once
+        if hasattr(engine, "playout") and not play_only:
             for seed in range(1, games + 1):
                 engine.playout(engine.new_game(n, seed), rng.seed_state(seed + 0xB07))
         playout_cpu = time.process_time() - t0 if hasattr(engine, "playout") else play_cpu
