@@ -383,7 +383,9 @@ def public_log(log: list[dict[str, Any]], seat: int) -> list[str]:
     if seat != SPECTATOR:
         return visible_log(log, seat)
     return [
-        str(e.get("redacted", "")) if e.get("hidden_from") else str(e["text"])
+        str(e.get("redacted", ""))
+        if e.get("hidden_from")
+        else str(e.get("seen", {}).get(SPECTATOR, e["text"]))
         for e in log
         if not e.get("hidden_from") or e.get("redacted")
     ]
