@@ -115,6 +115,13 @@ class ChoiceLook:
 
     prompt: str
     label: Template
+    none: str = ""  # the label of the `none` choice of an optional decision (plain text)
+
+    def matches(self, prompt: str) -> bool:
+        """Whether a decision's prompt starts with this one (`*` in it stands for any text)."""
+        if "*" not in self.prompt:
+            return prompt.startswith(self.prompt)
+        return re.match(".*?".join(re.escape(part) for part in self.prompt.split("*")), prompt) is not None
 
 
 @dataclass
@@ -364,7 +371,7 @@ class _Compiler:
         for i, item in enumerate(items):
             tpl = self.template(str(item.get("label", "")), ("choices", i, "label"), local)
             if tpl is not None:
-                out.append(ChoiceLook(str(item.get("prompt", "")), tpl))
+                out.append(ChoiceLook(str(item.get("prompt", "")), tpl, str(item.get("none") or "")))
         return out
 
     # -- component and zone looks

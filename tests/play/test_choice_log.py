@@ -108,3 +108,36 @@ def test_porta_nigra_names_the_quarter_in_the_log() -> None:
     for seat in (0, 1):
         assert line in visible_log(log, seat)
     assert line in public_log(log, SPECTATOR)
+
+
+def test_a_prompt_with_a_star_matches_any_text_in_its_place() -> None:
+    from tabula.interpreter.authoring.presentation import ChoiceLook, Template
+
+    look = ChoiceLook("Rome demands *: which card", Template([], ""))
+    assert look.matches("Rome demands brick: which card do you give?")
+    assert not look.matches("Rome demands brick: take one from the pool?")
+    assert ChoiceLook("Bar:", Template([], "")).matches("Bar: also hire the top card of the deck?")
+
+
+def test_glory_to_rome_choices_name_the_card_and_what_the_choice_does() -> None:
+    from tabula.interpreter.base import rng
+    from tabula.play.board import build_board
+
+    engine = Engine(load_game("glory-to-rome", {"surrender_allowed": False}))
+    log: list[dict[str, Any]] = []
+    st = engine.new_game(3, 4, None, log)
+    gen = rng.seed_state(4)
+    labelled: dict[str, list[str]] = {}
+    for _ in range(300):
+        if engine.is_terminal(st):
+            break
+        if st["dec"]["k"] == "choose":
+            dec = build_board(engine, st, st["dec"]["p"]).decision
+            assert dec is not None
+            labelled.setdefault(dec.prompt.split(":")[0], []).extend(c.label for c in dec.choices)
+        apply_named(engine, st, engine.random_choice(st, gen), log)
+    petition = labelled["Petition"]
+    assert petition and all(ln.startswith("add ") and ", value " in ln for ln in petition)
+    assert not any("none" in ln for lines in labelled.values() for ln in lines)
+    mine = visible_log(log, 0)
+    assert any(ln.startswith("P1: add ") and ln.endswith("to the petition") for ln in mine)

@@ -323,13 +323,17 @@ class _Builder:
 
     def choice_labels(self, dec: Decision) -> None:
         """The presentation's label for each choice of a `choose` decision its prompt matches."""
-        look = next((c for c in self.pres.choices if dec.prompt.startswith(c.prompt)), None)
+        look = next((c for c in self.pres.choices if c.matches(dec.prompt)), None)
         if look is None:
             return
         for choice in dec.choices:
             if choice.given:
                 continue
-            local = {"choice": self.offered(choice.id), "p": dec.player}
+            value = self.offered(choice.id)
+            if value is None and look.none:
+                choice.label, choice.given = look.none, True
+                continue
+            local = {"choice": value, "p": dec.player}
             shown = render(self.g, look.label, self.states, local, labels=self.pres.labels)
             if shown.known and not shown.error and shown.text.strip():
                 choice.label, choice.given = shown.text, True

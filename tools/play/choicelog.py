@@ -28,7 +28,7 @@ def choice_look(pres: Presentation, dec: dict[str, Any] | None) -> ChoiceLook | 
     if dec is None or dec.get("k") != "choose":
         return None
     prompt = str(dec.get("prompt", ""))
-    return next((c for c in pres.choices if prompt.startswith(c.prompt)), None)
+    return next((c for c in pres.choices if c.matches(prompt)), None)
 
 
 def apply_named(engine: Engine, state: State, choice: str | int, log: Log) -> None:
@@ -77,6 +77,8 @@ def _label(
     local: dict[str, Any],
 ) -> str:
     """The label on `viewer`'s seat states of the first position where the seat knows all of it."""
+    if local["choice"] is None and look.none:
+        return look.none
     for st in positions:
         shown = render(
             engine.game, look.label, seat_states(engine.game, st, viewer), local, labels=pres.labels

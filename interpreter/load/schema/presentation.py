@@ -66,8 +66,13 @@ class ScorePart(StrictModel):
 class ChoiceLabel(StrictModel):
     """How the choices of a `choose` decision read: `choice` is the offered value, `p` who decides."""
 
-    prompt: str = Field(description="The decision's prompt, or its beginning ('Build on which site').")
+    prompt: str = Field(
+        description="The decision's prompt, or its beginning ('Build on which site'); * stands for any text."
+    )
     label: str = Field(description="Template of each choice's label, e.g. '{choice.name}: {choice.vp} VP'.")
+    none: str = Field(
+        default="", description="The label of an optional decision's 'none' choice (plain text): 'decline'."
+    )
 
 
 class PresentationDef(StrictModel):
