@@ -89,7 +89,9 @@ def _place(b: Filler, area: Area, player: int | None) -> Place:
     elif area.kind == "value":
         local = {"p": player} if player is not None else {}
         shown = render(b.g, area.value, b.states, local, labels=b.pres.labels)
-        place.kind, place.text = "text", b.note(shown, area.title or "layout")
+        text = b.note(shown, area.title or "layout")
+        # nothing (an empty list, none) is an empty slot, not the word "none"
+        place.kind, place.text = "text", "" if shown.known and text.strip() in ("none", "[]", "-") else text
         place.text_colour = b.pres.seat_colour(shown.player) if shown.player is not None else None
     return place
 
@@ -132,6 +134,7 @@ def stacks(cards: list[Card]) -> list[Card]:
         key = (card.hidden, card.title)
         if key in out:
             out[key].count += card.count
+            out[key].ids = out[key].ids + card.ids
         else:
             out[key] = card
     return list(out.values())

@@ -61,6 +61,7 @@ function card(c) {
   const node = el("div", "card");
   node.dataset.key = c.key;
   node.dataset.name = c.name;
+  node.dataset.ids = (c.ids || []).join(",");
   if (c.colour) node.style.setProperty("--tint", c.colour);
   const title = el("div", "title", c.title);
   if (c.count > 1) title.append(el("span", "count stack", `× ${c.count}`));
@@ -102,6 +103,7 @@ function line(ln, owner) {
   row.append(label);
   const value = el("div", "value");
   value.dataset.where = `row:${owner}:${ln.name}`;
+  value.dataset.ref = `${owner}:${ln.name}`;
   if (ln.kind === "cards") {
     if (ln.groups.length) {
       // a board: the groups side by side, each card's text on hover only
@@ -339,8 +341,6 @@ function draw(data) {
   if (before && (before.decisions !== data.decisions || before.at !== data.at || before.seat !== data.seat)) {
     $("why-answer").textContent = "";  // an answer about another position
   }
-  const same = before && before.seat === data.seat && data.live && before.decisions !== data.decisions;
-  const was = same ? snapshot() : null;
   page.data = data;
   page.version = data.version;
   const board = data.board;
@@ -366,7 +366,9 @@ function draw(data) {
   const log = $("log-lines");
   log.replaceChildren(...data.log.map((t) => el("li", null, t)));
   log.scrollTop = log.scrollHeight;
-  markChanges(was, snapshot());
+  markChanges(data);
+  showThought(data);
+  showThinking(null);
   markTargets(data);
   if (board.problems.length) say(`presentation: ${board.problems.join("; ")}`, "warning");
 }
@@ -409,9 +411,32 @@ function switchSeat(i) {
   refresh();
 }
 
+// a bot thinking now (from /api/version, while the page waits), counted in seconds
+function showThinking(busy) {
+  const box = $("thinking");
+  box.hidden = !busy;
+  box.textContent = busy ? `${busy.name} (${busy.kind} bot) is thinking… ${busy.seconds.toFixed(1)} s` : "";
+}
+
+// how long the bots thought over the last decisions (data.thought, the newest last)
+function showThought(data) {
+  const box = $("thought");
+  const list = data.thought || [];
+  box.hidden = !list.length;
+  box.replaceChildren();
+  if (!list.length) return;
+  box.append(el("span", "thought-head", "Bots' thinking time: "));
+  for (const t of list.slice(-4)) {
+    const item = el("span", "thought-item", `${t.name} ${t.seconds.toFixed(2)} s (decision ${t.decision})`);
+    item.dataset.decision = t.decision;
+    box.append(item);
+  }
+}
+
 async function poll() {
   try {
     const v = await api("/api/version");
+    showThinking(v.thinking);
     if (v.version !== page.version && !page.busy) await refresh();
   } catch (e) {
     // the server is gone or busy: try again on the next tick
