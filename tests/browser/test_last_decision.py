@@ -97,7 +97,7 @@ def test_only_the_components_a_choice_names_are_highlighted(page: Any, serve: An
 
 
 def test_a_person_plays_against_ismcts_and_sees_its_thinking_time(page: Any, serve: Any) -> None:
-    served = serve("porta-nigra", [("Red", "human"), ("Green", "ismcts:0.3s")], seed=7)
+    served = serve("porta-nigra", [("Red", "human"), ("Green", "ismcts")], seed=7)
     table = served.table
     open_seat(page, served)
     rnd = random.Random(4)
@@ -114,7 +114,7 @@ def test_a_person_plays_against_ismcts_and_sees_its_thinking_time(page: Any, ser
         try:  # while the bot thinks, the page counts
             page.wait_for_selector("#thinking:not([hidden])", timeout=1500)
             text = page.locator("#thinking").text_content() or ""
-            assert "Green (ismcts:0.3s bot) is thinking" in text, text
+            assert "Green (ismcts bot) is thinking" in text, text
             seen_thinking = True
             shot(page, "thinking-ismcts", full=False)
         except Exception as err:  # a quick answer may finish between two polls
@@ -123,7 +123,7 @@ def test_a_person_plays_against_ismcts_and_sees_its_thinking_time(page: Any, ser
         wait_for_decisions(page, before)
     bots = [t for t, p in zip(table.thoughts, table.deciders, strict=True) if p == 1]
     # every bot decision is timed; one with a single legal choice is answered without a search
-    assert bots and all(t is not None for t in bots) and max(t or 0 for t in bots) >= 0.25, bots
+    assert bots and all(t is not None for t in bots) and max(t or 0 for t in bots) > 0.05, bots
     page.wait_for_selector("#thought:not([hidden])")
     items = page.eval_on_selector_all("#thought .thought-item", "els => els.map(e => e.textContent)")
     assert items and all(i.startswith("Green ") and " s (decision " in i for i in items), items

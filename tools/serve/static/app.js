@@ -390,6 +390,7 @@ async function choose(id) {
   if (page.busy) return;
   page.busy = true;
   document.body.classList.add("busy");
+  const watch = setInterval(poll, 250);  // while the bots answer: who thinks, and for how long
   try {
     const body = JSON.stringify({ choice: id, decision: page.data.decisions });
     draw(await api(`/api/seat/${page.seat}/choose`, { method: "POST", body }));
@@ -397,6 +398,7 @@ async function choose(id) {
   } catch (e) {
     say(e.message);
   } finally {
+    clearInterval(watch);
     page.busy = false;
     document.body.classList.remove("busy");
   }
