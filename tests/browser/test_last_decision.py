@@ -129,3 +129,44 @@ def test_a_person_plays_against_ismcts_and_sees_its_thinking_time(page: Any, ser
     assert items and all(i.startswith("Green ") and " s (decision " in i for i in items), items
     assert seen_thinking, "the page showed the bot thinking"
     assert_page_shows_only_its_seat(page, table, 0)
+
+
+def test_porta_nigra_draws_each_players_area(browser: Any, page: Any, serve: Any) -> None:
+    served = serve("porta-nigra", [("Red", "human"), ("Green", "random")], seed=7)
+    table = served.table
+    open_seat(page, served)
+    places = page.eval_on_selector_all("#you svg.layout g.place", "els => els.map(e => e.dataset.place)")
+    for title in ("VP", "Money", "Influence", "Torches", "Bricks", "Hand", "Played", "Deck", "Honour cards"):
+        assert title in places, places
+    view = table.engine.view(table.state, 0)
+    money = view["c"][table.game.counters["money"].base]
+    shown = page.locator("#you g.place[data-place='Money'] .place-text").text_content()
+    assert shown == str(money)
+    chips = page.eval_on_selector_all(
+        "#you g.place[data-place='Bricks'] .chip", "els => els.map(e => e.dataset.key)"
+    )
+    assert sorted(chips) == sorted(table.game.counters["bricks"].keys)
+    hand = [table.game.components[c].name for c in view["z"][table.game.zones["hand"].index(0)]]
+    mine = page.eval_on_selector_all(
+        "#you g.place[data-place='Hand'] .card", "els => els.map(e => e.dataset.name)"
+    )
+    assert sorted(mine) == sorted(hand)
+    backs = page.locator(".panel.other g.place[data-place='Hand'] .card.back")
+    assert backs.count() == 1  # the other hand: backs with a count, no names
+    # the purse is drawn, so its rows are not listed again below the board
+    assert page.locator("#you .row[data-name='money']").count() == 0
+    shot(page, "board-porta-nigra-player")
+    assert_page_shows_only_its_seat(page, table, 0)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    try:
+        phone.goto(served.link(0))
+        phone.wait_for_selector("#you svg.layout")
+        box = phone.locator("#decision").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 844, box
+        phone.locator("#you svg.layout").scroll_into_view_if_needed()
+        shot(phone, "board-phone-porta-nigra-player", full=False)
+        width = phone.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 400, width
+    finally:
+        context.close()

@@ -139,7 +139,7 @@ function panel(node, p, open = true) {
   const owner = p.player === null ? "table" : p.player;
   if (p.board) node.append(drawBoard(p.board, owner));
   // what the board draws is not listed again (the terminal, which draws no board, lists it)
-  const drawn = new Set(p.board ? p.board.places.map((pl) => pl.kind !== "text" && pl.name).filter(Boolean) : []);
+  const drawn = new Set(p.board ? p.board.places.map((pl) => pl.name).filter(Boolean) : []);
   const body = el("div", "sections");
   for (const s of p.sections) {
     const box = el("div", "section");
