@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.authoring.layout import Layout, compile_layout
@@ -190,6 +191,10 @@ class _Compiler:
     def span(self, *path: str | int, key: bool = False) -> Any:
 
         return span_for(self.src, (SECTION, *path), key=key)
+
+    def folder(self) -> Path:
+        """The game's folder (images of a layout are read from it)."""
+        return self.src.folder
 
     def origin(self, path: YamlPath) -> TextOrigin:
         from tabula.interpreter.dsl.parser import PlainOrigin

@@ -59,6 +59,7 @@ class Place:
     stacked: bool = False
     choice: str | None = None
     detail: str = "full"
+    image: str | None = None  # a data: address (the layout's image, read at load)
 
 
 @dataclass
@@ -76,7 +77,7 @@ def draw_board(b: Filler, layout: BoardLayout, player: int | None) -> DrawnBoard
 
 def _place(b: Filler, area: Area, player: int | None) -> Place:
     place = Place(area.title, area.x, area.y, area.w, area.h, area.shape, area.colour, "empty", area.name)
-    place.choice, place.detail = area.choice, area.detail
+    place.choice, place.detail, place.image = area.choice, area.detail, area.image
     if area.kind == "zone":
         _zone(b, area, player, place)
     elif area.kind == "counter":

@@ -134,6 +134,11 @@ class LayoutArea(StrictModel):
         default=[1, 1], min_length=2, max_length=2, description="[width, height] in cells."
     )
     shape: Literal["rect", "round", "circle"] = Field(default="round", description="The place's outline.")
+    image: str | None = Field(
+        default=None,
+        description="An image file of the game's folder drawn in the place (images/gate.svg; svg, png, jpg,"
+        " gif, webp, up to 64 KB); without it, or when it is missing, the shape and colour.",
+    )
     colour: str | None = Field(
         default=None, description="Fill: a colour word, #rrggbb or a key of `colours`."
     )

@@ -62,6 +62,10 @@ function drawBoard(b, owner) {
     if (p.name) g.dataset.name = p.name;
     if (p.choice !== null) g.dataset.choice = p.choice;
     g.append(placeShape(p, x, y, w, h));
+    if (p.image) {  // a data: address read at load from the game's folder; the shape stays as its frame
+      g.append(svg("image", { href: p.image, x: x + 4, y: y + 4, width: Math.max(w - 8, 1), height: Math.max(h - 8, 1),
+        preserveAspectRatio: "xMidYMid meet", class: "place-image" }));
+    }
     let top = y + 4;
     if (p.title) {
       const title = svg("text", { x: x + w / 2, y: y + 17, class: "place-title", "text-anchor": "middle" });
