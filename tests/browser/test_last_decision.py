@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 from conftest import Served, assert_page_shows_only_its_seat, shot
-from test_board import click_random_button, open_seat, wait_for_decisions
+from test_board import click_random_button, glory_to_rome, open_seat, wait_for_decisions
 
 from tabula.play.changes import changes
 
 pytestmark = pytest.mark.slow
+# the component ids of the cards found
+IDS = "els => els.flatMap(e => e.dataset.ids.split(',').filter(Boolean).map(Number))"
 
 
 def marked(page: Any) -> tuple[list[int], list[str]]:
-    moved = page.eval_on_selector_all(
-        ".card.moved", "els => els.flatMap(e => e.dataset.ids.split(',').filter(Boolean).map(Number))"
-    )
+    moved = page.eval_on_selector_all(".card.moved", IDS)
     changed = page.eval_on_selector_all("[data-ref].changed", "els => els.map(e => e.dataset.ref)")
     return sorted(set(moved)), sorted(set(changed))
 
@@ -48,9 +48,7 @@ def test_the_log_names_the_quarter_and_the_page_marks_the_last_decision(page: An
         moved, changed = marked(page)
         drawn = page.eval_on_selector_all("[data-ref]", "els => els.map(e => e.dataset.ref)")
         assert changed == sorted(set(want["changed"]) & set(drawn)), (table.choices[before:], want)
-        shown = page.eval_on_selector_all(
-            ".card[data-ids]", "els => els.flatMap(e => e.dataset.ids.split(',').filter(Boolean).map(Number))"
-        )
+        shown = page.eval_on_selector_all(".card[data-ids]", IDS)
         assert moved == sorted(set(want["moved"]) & set(shown))
     assert any(marked(page)), "the last decision changed something on the page"
     shot(page, "last-decision-porta-nigra")
@@ -58,12 +56,7 @@ def test_the_log_names_the_quarter_and_the_page_marks_the_last_decision(page: An
 
 
 def test_only_the_components_a_choice_names_are_highlighted(page: Any, serve: Any) -> None:
-    served = serve(
-        "glory-to-rome",
-        [("P1", "human"), ("P2", "random"), ("P3", "random")],
-        seed=4,
-        surrender_allowed=False,
-    )
+    served = glory_to_rome(serve)
     table = served.table
     open_seat(page, served)
     rnd = random.Random(8)
@@ -74,9 +67,7 @@ def test_only_the_components_a_choice_names_are_highlighted(page: Any, serve: An
         board = table.board(0)["board"]
         dec = board["decision"]
         named = {c for choice in dec["choices"] for c in choice["targets"]}
-        lit = page.eval_on_selector_all(
-            ".card.target", "els => els.flatMap(e => e.dataset.ids.split(',').filter(Boolean).map(Number))"
-        )
+        lit = page.eval_on_selector_all(".card.target", IDS)
         stacks = page.eval_on_selector_all(
             ".card.target", "els => els.map(e => e.dataset.ids.split(',').length)"
         )
