@@ -4,15 +4,18 @@ Input: the section's `layout` (plain data with positions) and the presentation's
 locates problems and compiles templates. Output: a `Layout` of `BoardLayout`s (the table's, and one
 drawn for each player), each a list of `Area`s: a shape at a position in cells holding a zone (only
 the components whose property or mark has a value, if `where` says so), a counter (some of its
-keys), a var, a value (a template) or nothing. Mistakes are located diagnostics, codes P011-P014.
+keys), a var, a value (a template) or nothing, and an image of the game's folder (`images.py`).
+Mistakes are located diagnostics, codes P011-P016.
 Building what a seat sees of a board is `tabula.play.layout`'s job; drawing it, the page's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
+from tabula.interpreter.authoring.images import ImageError, image_data
 from tabula.interpreter.base.source import Report, did_you_mean
 from tabula.interpreter.base.types import PLAYER
 from tabula.interpreter.model.game import CompiledGame
@@ -39,6 +42,7 @@ class Area:
     stack: int = 12
     choice: str | None = None
     detail: str = "full"
+    image: str | None = None  # a `data:` address of the image file (images.py)
 
 
 @dataclass
@@ -66,6 +70,8 @@ class LayoutCompiler(Protocol):
     def template(self, text: str, path: Any, local: dict[str, str], shift: int = 0) -> Any: ...
 
     def colour(self, value: Any, path: Any) -> str: ...
+
+    def folder(self) -> Path: ...
 
 
 def compile_layout(c: LayoutCompiler, data: Any, colours: dict[str, str]) -> Layout:
@@ -128,6 +134,8 @@ def _area(
     if raw.get("colour") is not None:
         word = str(raw["colour"])
         area.colour = colours.get(word) or c.colour(word, (*path, "colour"))
+    if raw.get("image") is not None:
+        area.image = _image(c, str(raw["image"]), (*path, "image"))
     if kind == "value":
         local = {"p": PLAYER} if per_player else {}
         area.value = c.template("{" + name + "}", (*path, "value"), local, -1)
@@ -138,6 +146,15 @@ def _area(
     area.where = {str(k): str(v) for k, v in (raw.get("where") or {}).items()}
     _check_details(c, area, path)
     return area
+
+
+def _image(c: LayoutCompiler, name: str, path: tuple[str | int, ...]) -> str | None:
+    try:
+        return image_data(c.folder(), name)
+    except ImageError as err:
+        say = c.report.error if err.severity == "error" else c.report.warning
+        say(err.code, str(err), c.span(*path), err.hint)
+        return None
 
 
 def _known(c: LayoutCompiler, kind: str, name: str, path: tuple[str | int, ...], per_player: bool) -> bool:

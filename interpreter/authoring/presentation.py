@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.authoring.layout import Layout, compile_layout
@@ -115,6 +116,13 @@ class ChoiceLook:
 
     prompt: str
     label: Template
+    none: str = ""  # the label of the `none` choice of an optional decision (plain text)
+
+    def matches(self, prompt: str) -> bool:
+        """Whether a decision's prompt starts with this one (`*` in it stands for any text)."""
+        if "*" not in self.prompt:
+            return prompt.startswith(self.prompt)
+        return re.match(".*?".join(re.escape(part) for part in self.prompt.split("*")), prompt) is not None
 
 
 @dataclass
@@ -183,6 +191,10 @@ class _Compiler:
     def span(self, *path: str | int, key: bool = False) -> Any:
 
         return span_for(self.src, (SECTION, *path), key=key)
+
+    def folder(self) -> Path:
+        """The game's folder (images of a layout are read from it)."""
+        return self.src.folder
 
     def origin(self, path: YamlPath) -> TextOrigin:
         from tabula.interpreter.dsl.parser import PlainOrigin
@@ -364,7 +376,7 @@ class _Compiler:
         for i, item in enumerate(items):
             tpl = self.template(str(item.get("label", "")), ("choices", i, "label"), local)
             if tpl is not None:
-                out.append(ChoiceLook(str(item.get("prompt", "")), tpl))
+                out.append(ChoiceLook(str(item.get("prompt", "")), tpl, str(item.get("none") or "")))
         return out
 
     # -- component and zone looks

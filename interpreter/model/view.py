@@ -100,7 +100,10 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
 
 
 def visible_log(log: list[dict[str, Any]], player: int) -> list[str]:
-    """The log lines a player may read; entries hidden from them read as a neutral line."""
+    """The log lines a player may read; entries hidden from them read as a neutral line.
+
+    An entry may carry a text per reader (`seen`, keyed by seat: a choice named with the game's
+    label, tools/play/choicelog.py), read in place of its `text` by a reader it is not hidden from."""
     out: list[str] = []
     for entry in log:
         if player in entry.get("hidden_from", []):
@@ -108,5 +111,5 @@ def visible_log(log: list[dict[str, Any]], player: int) -> list[str]:
             if text:
                 out.append(text)
         else:
-            out.append(str(entry["text"]))
+            out.append(str(entry.get("seen", {}).get(player, entry["text"])))
     return out

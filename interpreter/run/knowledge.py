@@ -7,8 +7,10 @@ instead: copies of the state in which every component the seat may not see is re
 chosen by a fixed rule, the same whatever the hidden truth is.
 
 The stand-ins: the components hidden from the seat, sorted by id, fill the hidden places of the zones
-in zone order (`fill=0`), or in the reverse order (`fill=1`). A var holding a hidden component holds
-the first (`fill=0`) or the last (`fill=1`) hidden component; marks of hidden components hold their
+in zone order (`fill=0`), or in that order turned by one (`fill=1`: the second first, the first
+last), so that every hidden place holds a different stand-in in the two fillings (in the reverse
+order, the middle one of an odd number kept its stand-in and read as known). A var holding a
+hidden component holds the first stand-in of its filling; marks of hidden components hold their
 defaults; the generator is a fixed one. Everything else (visible components, counters, turn data,
 names, options) is the true state, which the seat's view shows anyway. So a seat state is a function
 of the seat's view alone and cannot leak. An expression that gives the same value on both fillings
@@ -46,7 +48,7 @@ def seat_state(game: CompiledGame, st: State, viewer: int, fill: int = 0) -> Sta
         _keep_own_decision(out, viewer)
         return out
     secret = set(hidden)
-    order = hidden if fill == 0 else hidden[::-1]
+    order = hidden if fill == 0 else hidden[1:] + hidden[:1]
     stand_in = iter(order)
     loc = [-1 if c in secret else where for c, where in enumerate(st["loc"])]
     zones: list[list[int]] = []

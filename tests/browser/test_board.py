@@ -39,6 +39,13 @@ def click_random_button(page: Any, served: Served, rnd: random.Random) -> bool:
     return True
 
 
+def glory_to_rome(serve: Any) -> Served:
+    """Glory to Rome, seed 4, P1 a person against two random bots, no concessions."""
+    seats = [("P1", "human"), ("P2", "random"), ("P3", "random")]
+    served: Served = serve("glory-to-rome", seats, seed=4, surrender_allowed=False)
+    return served
+
+
 def test_porta_nigra_city_and_building_by_clicks(page: Any, serve: Any) -> None:
     served = serve("porta-nigra", [("Red", "human"), ("Green", "random")], seed=7)
     table = served.table
@@ -86,12 +93,7 @@ def test_porta_nigra_city_and_building_by_clicks(page: Any, serve: Any) -> None:
 
 
 def test_a_late_glory_to_rome_tableau(page: Any, serve: Any) -> None:
-    served = serve(
-        "glory-to-rome",
-        [("P1", "human"), ("P2", "random"), ("P3", "random")],
-        seed=4,
-        surrender_allowed=False,
-    )
+    served = glory_to_rome(serve)
     table = served.table
     open_seat(page, served)
     rnd = random.Random(5)

@@ -69,6 +69,7 @@ class Choice:
     label: str
     action: str
     given: bool = False  # the label is the game's own (an action's `label:`), not the readable id
+    targets: list[int] = field(default_factory=list)  # the components it names that the seat sees
 
 
 @dataclass
@@ -171,9 +172,8 @@ class _Builder:
                 if self.note(shown, comp.name).strip():
                     tint = pres.seat_colour(shown.player) if shown.player is not None else None
                     badges.append(Badge(shown.text, tint))
-        return Card(
-            comp.name, comp.key, title, colour, badges, face_text(comp.text or comp.props.get("text"), text)
-        )
+        face = face_text(comp.text or comp.props.get("text"), text)
+        return Card(comp.name, comp.key, title, colour, badges, face, ids=[cid])
 
     # -- rows
     def zone_index(self, name: str, player: int | None) -> int:
@@ -319,20 +319,35 @@ class _Builder:
             labels = self.labels(list(dec["ids"]))
             out.choices = [Choice(i, *labels[i]) for i in dec["ids"]]
             self.choice_labels(out)
+            self.choice_targets(out)
         return out
 
     def choice_labels(self, dec: Decision) -> None:
         """The presentation's label for each choice of a `choose` decision its prompt matches."""
-        look = next((c for c in self.pres.choices if dec.prompt.startswith(c.prompt)), None)
+        look = next((c for c in self.pres.choices if c.matches(dec.prompt)), None)
         if look is None:
             return
         for choice in dec.choices:
             if choice.given:
                 continue
-            local = {"choice": self.offered(choice.id), "p": dec.player}
+            value = self.offered(choice.id)
+            if value is None and look.none:
+                choice.label, choice.given = look.none, True
+                continue
+            local = {"choice": value, "p": dec.player}
             shown = render(self.g, look.label, self.states, local, labels=self.pres.labels)
             if shown.known and not shown.error and shown.text.strip():
                 choice.label, choice.given = shown.text, True
+
+    def choice_targets(self, dec: Decision) -> None:
+        """Each choice's components (its value, or its action's component arguments) that the seat
+        sees: the page highlights exactly those, not every card of the same name."""
+        full = self.states[0]["dec"]  # the seat's own decision, kept whole in its seat states
+        if full is None or len(full.get("v") or []) != len(dec.choices):
+            return
+        seen = {c for zone in self.view["z"] for c in zone if c != HIDDEN}
+        for choice, value in zip(dec.choices, full["v"], strict=True):
+            choice.targets = [c for c in chosen_components(self.g, full, value) if c in seen]
 
     def offered(self, cid: str) -> Any:
         """The value a choice id of a `choose` stands for: a component (by name), a number, a truth
@@ -477,6 +492,15 @@ def face_text(own: Any, shown: str) -> str:
     if not shown or words in shown:
         return shown or words
     return f"{words}\n{shown}"
+
+
+def chosen_components(game: CompiledGame, dec: dict[str, Any], value: Any) -> list[int]:
+    """The components a decision's value chooses: a `choose` of components, or an action's
+    component arguments."""
+    if dec["k"] == "choose":
+        return [value] if dec.get("t") == COMP and isinstance(value, int) else []
+    act = game.action_list[value[0]]
+    return [v for (_, _, t), v in zip(act.params, value[1], strict=True) if t == COMP and isinstance(v, int)]
 
 
 def _holds_hidden(value: Any) -> bool:

@@ -35,6 +35,7 @@ from tabula.interpreter.model.view import visible_log
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.interpreter.scenarios.record import Recorder, write_recording
 from tabula.play.board import Board, build_board
+from tabula.play.choicelog import apply_named
 from tabula.play.screen import (
     HEIGHT,
     WIDTH,
@@ -178,7 +179,7 @@ def bot_move(s: Session) -> None:
     seat = s.engine.current_player(s.state)
     assert seat is not None
     choice = s.opponent.choose(Observation(s.engine, s.state, seat), s.bots)
-    s.engine.apply_inplace(s.state, choice, s.log)
+    apply_named(s.engine, s.state, choice, s.log)
 
 
 def explain(s: Session, name: str) -> None:
@@ -206,7 +207,7 @@ def choose(s: Session, text: str) -> bool:
             return False
         choice = found
     try:
-        s.engine.apply_inplace(s.state, choice, s.log)
+        apply_named(s.engine, s.state, choice, s.log)
     except IllegalChoice as err:
         s.term.show(f"not possible: {err.reason}")
         return False

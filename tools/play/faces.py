@@ -26,6 +26,7 @@ class Card:
     hidden: bool = False
     under: list[Card] = field(default_factory=list)
     count: int = 1  # hidden cards side by side are one entry
+    ids: list[int] = field(default_factory=list)  # the components it stands for (a stack: all of them)
 
 
 @dataclass

@@ -59,6 +59,7 @@ class Place:
     stacked: bool = False
     choice: str | None = None
     detail: str = "full"
+    image: str | None = None  # a data: address (the layout's image, read at load)
 
 
 @dataclass
@@ -76,7 +77,7 @@ def draw_board(b: Filler, layout: BoardLayout, player: int | None) -> DrawnBoard
 
 def _place(b: Filler, area: Area, player: int | None) -> Place:
     place = Place(area.title, area.x, area.y, area.w, area.h, area.shape, area.colour, "empty", area.name)
-    place.choice, place.detail = area.choice, area.detail
+    place.choice, place.detail, place.image = area.choice, area.detail, area.image
     if area.kind == "zone":
         _zone(b, area, player, place)
     elif area.kind == "counter":
@@ -89,7 +90,9 @@ def _place(b: Filler, area: Area, player: int | None) -> Place:
     elif area.kind == "value":
         local = {"p": player} if player is not None else {}
         shown = render(b.g, area.value, b.states, local, labels=b.pres.labels)
-        place.kind, place.text = "text", b.note(shown, area.title or "layout")
+        text = b.note(shown, area.title or "layout")
+        # nothing (an empty list, none) is an empty slot, not the word "none"
+        place.kind, place.text = "text", "" if shown.known and text.strip() in ("none", "[]", "-") else text
         place.text_colour = b.pres.seat_colour(shown.player) if shown.player is not None else None
     return place
 
@@ -132,6 +135,7 @@ def stacks(cards: list[Card]) -> list[Card]:
         key = (card.hidden, card.title)
         if key in out:
             out[key].count += card.count
+            out[key].ids = out[key].ids + card.ids
         else:
             out[key] = card
     return list(out.values())

@@ -173,7 +173,7 @@ def create_app(
     @app.get("/api/version")
     def version(_: Who) -> dict[str, Any]:
         watcher.check()
-        return dict(table.published)
+        return table.polled()
 
     @app.get("/api/seat/{seat}")
     def board(seat: Seat, at: int | None = None) -> dict[str, Any]:

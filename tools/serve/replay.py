@@ -18,6 +18,7 @@ from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State, semantic_hash
 from tabula.interpreter.model.view import HIDDEN
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
+from tabula.play.choicelog import apply_named
 from tabula.serve.export import counter_refs
 from tabula.serve.model import Report
 
@@ -40,7 +41,7 @@ def play(engine: Engine, state: State, log: list[dict[str, Any]], choice: str) -
     """Apply one choice to `state` in place (raises IllegalChoice, or GameRuntimeError half-way)."""
     seat = engine.current_player(state)
     assert seat is not None
-    engine.apply_inplace(state, choice, log)
+    apply_named(engine, state, choice, log)
     return Step(choice, seat, engine.clone(state), len(log), semantic_hash(state))
 
 

@@ -14,6 +14,7 @@ its view); the save file and the exported scenario describe the whole game, for 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -25,9 +26,10 @@ from tabula.interpreter.base.source import AuthorError
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, semantic_hash
-from tabula.interpreter.model.view import visible_log
+from tabula.interpreter.model.view import view, visible_log
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.play.board import SPECTATOR, Board, build_board
+from tabula.play.changes import changes
 from tabula.serve.bots import BOT_KINDS, HUMAN, pick
 from tabula.serve.export import Position
 from tabula.serve.model import GameSpec, Report, SeatSpec, StaleDecision, TableError
@@ -74,6 +76,36 @@ class Table:
             finally:
                 self.publish()
 
+    def thinking(self, seat: int) -> None:
+        """Tell pollers that the bot at `seat` thinks now (since when, by the server's clock), so the
+        page can count the time while it waits."""
+        seat_spec = self.seats[seat]
+        now = {"seat": seat, "name": seat_spec.name, "kind": seat_spec.kind, "since": time.monotonic()}
+        self.published = {**self.published, "thinking": now}
+
+    def polled(self) -> dict[str, Any]:
+        """What `/api/version` answers (read without the lock): the version, who is to decide, and
+        the bot thinking now with the seconds so far."""
+        out = dict(self.published)
+        if "thinking" in out:
+            busy = dict(out["thinking"])
+            busy["seconds"] = round(time.monotonic() - busy.pop("since"), 1)
+            out["thinking"] = busy
+        return out
+
+    def thought(self, at: int) -> list[dict[str, Any]]:
+        """The bots' thinking times over the last decisions up to position `at` (the newest last)."""
+        out = []
+        for i in range(max(0, at - 8), at):
+            secs = self.thoughts[i] if i < len(self.thoughts) else None
+            if secs is not None:
+                who = self.deciders[i]
+                name, kind = self.seats[who].name, self.seats[who].kind
+                out.append(
+                    {"decision": i + 1, "seat": who, "name": name, "kind": kind, "seconds": round(secs, 3)}
+                )
+        return out
+
     def publish(self) -> None:
         """What `/api/version` answers, replaced in one assignment (read without the lock)."""
         if "state" in vars(self):
@@ -96,6 +128,7 @@ class Table:
         self.log = log
         self.choices: list[str] = []
         self.deciders: list[int] = []
+        self.thoughts: list[float | None] = []  # seconds a bot thought over each decision
         self.states: list[State] = [self.engine.clone(state)]
         self.log_sizes: list[int] = [len(log)]
         self.hashes: list[str] = [semantic_hash(state)]
@@ -129,11 +162,13 @@ class Table:
     def decider(self) -> int | None:
         return self.engine.current_player(self.state)
 
-    def record(self, choice: str) -> None:
-        """Apply one choice (raises IllegalChoice) and remember it and the position after it."""
-        self.keep(play(self.engine, self.state, self.log, choice))
+    def record(self, choice: str, thought: float | None = None) -> None:
+        """Apply one choice (raises IllegalChoice) and remember it and the position after it (and
+        how long a bot thought over it)."""
+        self.keep(play(self.engine, self.state, self.log, choice), thought)
 
-    def keep(self, step: Step) -> None:
+    def keep(self, step: Step, thought: float | None = None) -> None:
+        self.thoughts.append(thought)
         self.choices.append(step.choice)
         self.deciders.append(step.decider)
         self.states.append(step.state)
@@ -176,7 +211,10 @@ class Table:
             if seat is None or self.seats[seat].kind == HUMAN:
                 return
             try:
-                self.record(pick(self.engine, self.state, seat, self.seats[seat].kind))
+                self.thinking(seat)
+                began = time.perf_counter()
+                choice = pick(self.engine, self.state, seat, self.seats[seat].kind)
+                self.record(choice, time.perf_counter() - began)
             except GameRuntimeError as err:
                 self.back_to_last()
                 self.report = Report(
@@ -200,7 +238,7 @@ class Table:
 
     def truncate(self, n: int) -> None:
         """Keep the first `n` choices (the position before choice n)."""
-        self.choices, self.deciders = self.choices[:n], self.deciders[:n]
+        self.choices, self.deciders, self.thoughts = self.choices[:n], self.deciders[:n], self.thoughts[:n]
         self.states, self.log_sizes, self.hashes = (
             self.states[: n + 1],
             self.log_sizes[: n + 1],
@@ -246,8 +284,20 @@ class Table:
                 "spectator": seat == SPECTATOR,
                 "human_to_decide": self.human_to_decide(),
                 "report": self.report_for(seat),
+                "changes": self.last_changes(seat, at),
+                "thought": self.thought(at),
                 "started": self.start.describe(),
             }
+
+    def last_changes(self, seat: int, at: int) -> dict[str, Any]:
+        """What the decision that led to position `at` changed, as `seat` sees it (none at the start)."""
+        if at == 0:
+            return {"moved": [], "changed": []}
+        after = self.states[at] if at < len(self.states) else self.state
+        return changes(self.game, self.seat_view(self.states[at - 1], seat), self.seat_view(after, seat))
+
+    def seat_view(self, state: State, seat: int) -> dict[str, Any]:
+        return view(self.game, state, SPECTATOR) if seat == SPECTATOR else self.engine.view(state, seat)
 
     def report_for(self, seat: int) -> dict[str, Any] | None:
         """The last reload's report; where positions diverged, what differs as `seat` sees it."""
@@ -383,7 +433,9 @@ def public_log(log: list[dict[str, Any]], seat: int) -> list[str]:
     if seat != SPECTATOR:
         return visible_log(log, seat)
     return [
-        str(e.get("redacted", "")) if e.get("hidden_from") else str(e["text"])
+        str(e.get("redacted", ""))
+        if e.get("hidden_from")
+        else str(e.get("seen", {}).get(SPECTATOR, e["text"]))
         for e in log
         if not e.get("hidden_from") or e.get("redacted")
     ]

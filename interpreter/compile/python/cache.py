@@ -77,6 +77,9 @@ def engine_fingerprint() -> str:
     return _fingerprint
 
 
+IMAGE_TYPES = (".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp")
+
+
 def key(
     game_folder: Path, packs: list[tuple[Path, str]], options: dict[str, Any] | None, instrument: bool
 ) -> str:
@@ -90,6 +93,10 @@ def key(
     for f in sorted(game_folder.rglob("*.yaml")):
         h.update(str(f.relative_to(game_folder)).encode())
         h.update(f.read_bytes())
+    for f in sorted(game_folder.rglob("*")):  # a layout's images are read at load (authoring/images.py)
+        if f.suffix.lower() in IMAGE_TYPES and f.is_file():
+            st = f.stat()
+            h.update(f"image:{f.relative_to(game_folder)}:{st.st_size}:{st.st_mtime_ns}:".encode())
     for p, kind in packs:
         h.update(f"pack:{kind}:{p.resolve()}:{p}:".encode())
         h.update(p.read_bytes())

@@ -66,8 +66,13 @@ class ScorePart(StrictModel):
 class ChoiceLabel(StrictModel):
     """How the choices of a `choose` decision read: `choice` is the offered value, `p` who decides."""
 
-    prompt: str = Field(description="The decision's prompt, or its beginning ('Build on which site').")
+    prompt: str = Field(
+        description="The decision's prompt, or its beginning ('Build on which site'); * stands for any text."
+    )
     label: str = Field(description="Template of each choice's label, e.g. '{choice.name}: {choice.vp} VP'.")
+    none: str = Field(
+        default="", description="The label of an optional decision's 'none' choice (plain text): 'decline'."
+    )
 
 
 class PresentationDef(StrictModel):
@@ -129,6 +134,11 @@ class LayoutArea(StrictModel):
         default=[1, 1], min_length=2, max_length=2, description="[width, height] in cells."
     )
     shape: Literal["rect", "round", "circle"] = Field(default="round", description="The place's outline.")
+    image: str | None = Field(
+        default=None,
+        description="An image file of the game's folder drawn in the place (images/gate.svg; svg, png, jpg,"
+        " gif, webp, up to 64 KB); without it, or when it is missing, the shape and colour.",
+    )
     colour: str | None = Field(
         default=None, description="Fill: a colour word, #rrggbb or a key of `colours`."
     )

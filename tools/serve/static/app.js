@@ -61,6 +61,7 @@ function card(c) {
   const node = el("div", "card");
   node.dataset.key = c.key;
   node.dataset.name = c.name;
+  node.dataset.ids = (c.ids || []).join(",");
   if (c.colour) node.style.setProperty("--tint", c.colour);
   const title = el("div", "title", c.title);
   if (c.count > 1) title.append(el("span", "count stack", `× ${c.count}`));
@@ -102,6 +103,7 @@ function line(ln, owner) {
   row.append(label);
   const value = el("div", "value");
   value.dataset.where = `row:${owner}:${ln.name}`;
+  value.dataset.ref = `${owner}:${ln.name}`;
   if (ln.kind === "cards") {
     if (ln.groups.length) {
       // a board: the groups side by side, each card's text on hover only
@@ -137,7 +139,7 @@ function panel(node, p, open = true) {
   const owner = p.player === null ? "table" : p.player;
   if (p.board) node.append(drawBoard(p.board, owner));
   // what the board draws is not listed again (the terminal, which draws no board, lists it)
-  const drawn = new Set(p.board ? p.board.places.map((pl) => pl.kind !== "text" && pl.name).filter(Boolean) : []);
+  const drawn = new Set(p.board ? p.board.places.map((pl) => pl.name).filter(Boolean) : []);
   const body = el("div", "sections");
   for (const s of p.sections) {
     const box = el("div", "section");
@@ -339,8 +341,6 @@ function draw(data) {
   if (before && (before.decisions !== data.decisions || before.at !== data.at || before.seat !== data.seat)) {
     $("why-answer").textContent = "";  // an answer about another position
   }
-  const same = before && before.seat === data.seat && data.live && before.decisions !== data.decisions;
-  const was = same ? snapshot() : null;
   page.data = data;
   page.version = data.version;
   const board = data.board;
@@ -366,7 +366,9 @@ function draw(data) {
   const log = $("log-lines");
   log.replaceChildren(...data.log.map((t) => el("li", null, t)));
   log.scrollTop = log.scrollHeight;
-  markChanges(was, snapshot());
+  markChanges(data);
+  showThought(data);
+  showThinking(null);
   markTargets(data);
   if (board.problems.length) say(`presentation: ${board.problems.join("; ")}`, "warning");
 }
@@ -388,6 +390,7 @@ async function choose(id) {
   if (page.busy) return;
   page.busy = true;
   document.body.classList.add("busy");
+  const watch = setInterval(poll, 250);  // while the bots answer: who thinks, and for how long
   try {
     const body = JSON.stringify({ choice: id, decision: page.data.decisions });
     draw(await api(`/api/seat/${page.seat}/choose`, { method: "POST", body }));
@@ -395,6 +398,7 @@ async function choose(id) {
   } catch (e) {
     say(e.message);
   } finally {
+    clearInterval(watch);
     page.busy = false;
     document.body.classList.remove("busy");
   }
@@ -409,9 +413,32 @@ function switchSeat(i) {
   refresh();
 }
 
+// a bot thinking now (from /api/version, while the page waits), counted in seconds
+function showThinking(busy) {
+  const box = $("thinking");
+  box.hidden = !busy;
+  box.textContent = busy ? `${busy.name} (${busy.kind} bot) is thinking… ${busy.seconds.toFixed(1)} s` : "";
+}
+
+// how long the bots thought over the last decisions (data.thought, the newest last)
+function showThought(data) {
+  const box = $("thought");
+  const list = data.thought || [];
+  box.hidden = !list.length;
+  box.replaceChildren();
+  if (!list.length) return;
+  box.append(el("span", "thought-head", "Bots' thinking time: "));
+  for (const t of list.slice(-4)) {
+    const item = el("span", "thought-item", `${t.name} ${t.seconds.toFixed(2)} s (decision ${t.decision})`);
+    item.dataset.decision = t.decision;
+    box.append(item);
+  }
+}
+
 async function poll() {
   try {
     const v = await api("/api/version");
+    showThinking(v.thinking);
     if (v.version !== page.version && !page.busy) await refresh();
   } catch (e) {
     // the server is gone or busy: try again on the next tick

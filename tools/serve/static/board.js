@@ -22,15 +22,18 @@ function placeShape(p, x, y, w, h) {
   return svg("rect", { x: x + 2, y: y + 2, width: w - 4, height: h - 4, rx: r, ry: r, fill, class: "place-shape" });
 }
 
-function placeBody(p, where) {
+function placeBody(p, where, owner) {
   const body = document.createElementNS(XHTML_NS, "div");
   body.className = `place-body kind-${p.kind} detail-${p.detail}`;
   body.dataset.where = where;
+  if (p.name) body.dataset.ref = `${owner}:${p.name}`;
   if (p.kind === "cards") {
-    if (!p.cards.length) body.append(el("span", "empty", "empty"));
+    if (!p.cards.length) body.append(el("span", "empty-slot", ""));
     for (const c of p.cards) body.append(card(c));
   } else if (p.kind === "keyed") {
     for (const e of p.entries) body.append(chip(e));
+  } else if (p.kind === "text" && !p.text) {
+    body.append(el("span", "empty-slot", ""));
   } else if (p.kind === "text") {
     const text = el("span", "place-text", p.text);
     if (p.text_colour) { text.classList.add("player"); text.style.setProperty("--tint", p.text_colour); }
@@ -59,6 +62,10 @@ function drawBoard(b, owner) {
     if (p.name) g.dataset.name = p.name;
     if (p.choice !== null) g.dataset.choice = p.choice;
     g.append(placeShape(p, x, y, w, h));
+    if (p.image) {  // a data: address read at load from the game's folder; the shape stays as its frame
+      g.append(svg("image", { href: p.image, x: x + 4, y: y + 4, width: Math.max(w - 8, 1), height: Math.max(h - 8, 1),
+        preserveAspectRatio: "xMidYMid meet", class: "place-image" }));
+    }
     let top = y + 4;
     if (p.title) {
       const title = svg("text", { x: x + w / 2, y: y + 17, class: "place-title", "text-anchor": "middle" });
@@ -68,7 +75,7 @@ function drawBoard(b, owner) {
     }
     if (p.kind !== "empty") {
       const box = svg("foreignObject", { x: x + 6, y: top, width: Math.max(w - 12, 1), height: Math.max(y + h - top - 6, 1) });
-      box.append(placeBody(p, `place:${owner}:${i}`));
+      box.append(placeBody(p, `place:${owner}:${i}`, owner));
       g.append(box);
     }
     root.append(g);
@@ -86,15 +93,32 @@ function choiceWords(id) {
   return words;
 }
 
+function addTo(found, key, c) {
+  if (!found.has(key)) found.set(key, []);
+  if (!found.get(key).includes(c)) found.get(key).push(c);
+}
+
+// the choices naming each word (a key, a place's choice) and each component (by id): a card is a
+// target only when a choice names that very component, not another card of the same name
 function targetsOf(dec) {
-  const found = new Map();
+  const words = new Map();
+  const comps = new Map();
   for (const c of dec.choices) {
-    for (const w of choiceWords(c.id)) {
-      if (!found.has(w)) found.set(w, []);
-      if (!found.get(w).includes(c)) found.get(w).push(c);
-    }
+    for (const w of choiceWords(c.id)) addTo(words, w, c);
+    for (const id of c.targets || []) addTo(comps, id, c);
   }
-  return found;
+  return { words, comps };
+}
+
+function choicesFor(node, targets) {
+  if (node.dataset.ids !== undefined) {
+    const found = [];
+    for (const id of node.dataset.ids.split(",").filter(Boolean)) {
+      for (const c of targets.comps.get(Number(id)) || []) if (!found.includes(c)) found.push(c);
+    }
+    return found.length ? found : null;
+  }
+  return targets.words.get(node.dataset.choice ?? node.dataset.key) || null;
 }
 
 // highlight what a click may choose now; a thing with one choice makes it, with more it shows them
@@ -102,10 +126,9 @@ function markTargets(data) {
   const dec = data.board.decision;
   if (!dec || !dec.mine || !data.live) return;
   const targets = targetsOf(dec);
-  const things = document.querySelectorAll(".card[data-name], .chip[data-key], g.place[data-choice]");
+  const things = document.querySelectorAll(".card[data-ids], .chip[data-key], g.place[data-choice]");
   for (const node of things) {
-    const word = node.dataset.choice ?? node.dataset.name ?? node.dataset.key;
-    const list = targets.get(word);
+    const list = choicesFor(node, targets);
     if (!list) continue;
     node.classList.add("target");
     const labels = list.map((c) => c.label).join(" · ");
@@ -129,27 +152,22 @@ function offer(list) {
 
 // ------------------------------------------------------------------ what changed
 
-// where each card is and what each place and row says, to mark what moved or changed since the last draw
-function snapshot() {
-  const cards = new Map();
-  const texts = new Map();
-  for (const node of document.querySelectorAll("[data-where]")) {
-    texts.set(node.dataset.where, node.textContent);
-    for (const c of node.querySelectorAll(".card[data-name]")) {
-      if (c.closest("[data-where]") === node) cards.set(c.dataset.name, node.dataset.where);
+// what the last decision changed, as the server says (data.changes): the components that moved, and
+// the zones, counters and vars (owner:name, a keyed counter's key owner:name:key) whose value changed
+function markChanges(data) {
+  const ch = data.changes;
+  if (!ch) return;
+  const changed = new Set(ch.changed);
+  const moved = new Set(ch.moved);
+  for (const node of document.querySelectorAll("[data-ref]")) {
+    const ref = node.dataset.ref;
+    if (!changed.has(ref)) continue;
+    node.classList.add("changed");
+    for (const chipNode of node.querySelectorAll(".chip[data-key]")) {
+      if (changed.has(`${ref}:${chipNode.dataset.key}`)) chipNode.classList.add("changed");
     }
   }
-  return { cards, texts };
-}
-
-function markChanges(before, after) {
-  if (!before) return;
-  for (const node of document.querySelectorAll("[data-where]")) {
-    const where = node.dataset.where;
-    if (before.texts.has(where) && before.texts.get(where) !== after.texts.get(where)) node.classList.add("changed");
-    for (const c of node.querySelectorAll(".card[data-name]")) {
-      const was = before.cards.get(c.dataset.name);
-      if (was !== undefined && was !== where && c.closest("[data-where]") === node) c.classList.add("moved");
-    }
+  for (const c of document.querySelectorAll(".card[data-ids]")) {
+    if (c.dataset.ids.split(",").some((id) => id && moved.has(Number(id)))) c.classList.add("moved");
   }
 }
