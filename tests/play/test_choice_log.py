@@ -141,3 +141,24 @@ def test_glory_to_rome_choices_name_the_card_and_what_the_choice_does() -> None:
     assert not any("none" in ln for lines in labelled.values() for ln in lines)
     mine = visible_log(log, 0)
     assert any(ln.startswith("P1: add ") and ln.endswith("to the petition") for ln in mine)
+
+
+def test_window_actions_read_with_the_games_labels_for_every_seat() -> None:
+    """`Green: use_symbol:buy_blue` reads `Green: use: buy blue` (labels only, no state read)."""
+    from tabula.interpreter.base import rng
+
+    engine = Engine(load_game("porta-nigra"))
+    log: list[dict[str, Any]] = []
+    st = engine.new_game(2, 5, None, log)
+    gen = rng.seed_state(5)
+    for _ in range(60):
+        apply_named(engine, st, engine.random_choice(st, gen), log)
+    ends = [e for e in log if str(e.get("text", "")).endswith(": end_turn")]
+    assert ends
+    for e in ends:
+        said = e["text"][: -len("end_turn")] + "end the turn"
+        assert e["seen"] == {0: said, 1: said, SPECTATOR: said}
+    for seat in (0, 1, SPECTATOR):
+        lines = public_log(log, seat)
+        assert not any(ln.endswith(": end_turn") for ln in lines)
+        assert any(ln.endswith(": end the turn") for ln in lines)

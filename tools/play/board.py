@@ -381,12 +381,7 @@ class _Builder:
         return " ".join(self.pres.label(w) if w in self.symbols else w for w in text.split(" "))
 
     def readable(self, cid: str) -> str:
-        action, sep, args = cid.partition(":")
-        head = self.pres.label(action) if action in self.g.actions else action
-        if not sep:
-            return head
-        words = [self.pres.label(a) if a in self.symbols else a for a in args.split(",")]
-        return f"{head}: {', '.join(words)}"
+        return readable_id(self.g, self.pres, self.symbols, cid)
 
     def final(self) -> list[FinalScore] | None:
         """At the end: each player's score parts (and what they leave over), total, and the winners."""
@@ -529,3 +524,14 @@ def status_line(game: CompiledGame, view: View) -> str:
     if t.get("phase_id") and view["dec"] is not None:
         parts.append(f"phase {t['phase_id']}")
     return " | ".join(parts)
+
+
+def readable_id(g: CompiledGame, pres: Presentation, syms: set[str], cid: str) -> str:
+    """A window choice's id made readable with the presentation's labels alone (`use_symbol:buy_any`
+    -> `use: buy any colour`): it reads no state, so it shows nothing the id does not."""
+    action, sep, args = cid.partition(":")
+    head = pres.label(action) if action in g.actions else action
+    if not sep:
+        return head
+    words = [pres.label(a) if a in syms else a for a in args.split(",")]
+    return f"{head}: {', '.join(words)}"

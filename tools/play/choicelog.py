@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabula.interpreter.authoring.display import render
+from tabula.interpreter.authoring.display import render, symbols
 from tabula.interpreter.authoring.presentation import ChoiceLook, Presentation
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.knowledge import seat_states
-from tabula.play.board import SPECTATOR, presentation_of
+from tabula.play.board import SPECTATOR, presentation_of, readable_id
 
 Log = list[dict[str, Any]]
 
@@ -38,10 +38,31 @@ def apply_named(engine: Engine, state: State, choice: str | int, log: Log) -> No
     plain = engine.plain(state)
     look = choice_look(pres, plain["dec"]) if pres.choices else None
     before = engine.clone(plain) if look is not None else None
+    window = {"dec": dict(plain["dec"]), "names": list(plain["names"])} if plain["dec"] else None
     start = len(log)
     engine.apply_inplace(state, choice, log)
     if look is not None and before is not None and len(log) > start:
         name_entry(engine, pres, look, before, engine.plain(state), log[start])
+    elif window is not None and len(log) > start and window["dec"].get("k") != "choose":
+        name_action(engine, pres, window, log[start])
+
+
+def name_action(engine: Engine, pres: Presentation, before: dict[str, Any], entry: dict[str, Any]) -> None:
+    """Give a window action's line (`Green: use_symbol:buy_black`) the id made readable with the
+    game's labels (`Green: use: buy black`) for every seat that sees the line as it is."""
+    dec = before["dec"]
+    who = before["names"][dec["p"]]
+    cid = next((x for x in dec.get("ids") or [] if entry.get("text") == f"{who}: {x}"), None)
+    if cid is None:
+        return
+    text = readable_id(engine.game, pres, symbols(engine.game), cid)
+    if text == cid:
+        return
+    hidden = set(entry.get("hidden_from") or [])
+    viewers = [q for q in range(len(before["names"])) if q not in hidden]
+    if not hidden:
+        viewers.append(SPECTATOR)
+    entry["seen"] = {q: f"{who}: {text}" for q in viewers}
 
 
 def name_entry(
