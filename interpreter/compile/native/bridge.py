@@ -233,7 +233,7 @@ class NativeGame:
     def to_plain(self, ns: NativeState) -> State:
         if ns.plain is not None:
             return ns.plain
-        g, lay, w = self.g, self.lay, list(ns.words)
+        g, lay, w = self.g, self.lay, ns.words
         off, ncomp, at = lay.offsets, len(g.components), self.at
         n = w[at["N"]]
         zones = [w[lay.zone(z) : lay.zone(z) + w[off["ZLEN"] + z]] for z in range(len(g.zone_layouts))]
@@ -279,14 +279,14 @@ class NativeGame:
         ids = self.choice_ids(dec[1], ns.names)
         return {"k": "window", "p": dec[0], "ids": ids, "v": values, "prompt": "choose an action"}
 
-    def _var(self, w: list[int], name: str, n: int) -> Any:
+    def _var(self, w: Any, name: str, n: int) -> Any:
         v = self.g.vars[name]
         kind, base = self.lay.var_kinds[name], self.lay.var_base[name]
         if v.per_player:
             return [self.lay.decode(x, kind) for x in w[base : base + n]]
         return self.lay.decode(w[base], kind)
 
-    def _frames(self, w: list[int]) -> list[Any]:
+    def _frames(self, w: Any) -> list[Any]:
         if STAGES[w[self.at["STAGE"]]] == "done":
             return []
         frames: list[Any] = [[self.g.main_block, 0, {}]]

@@ -15,17 +15,18 @@ typedef int64_t i64;
 typedef uint64_t u64;
 #define NONE INT64_MIN
 enum { E_ILLEGAL = 1, E_BUDGET = 2, E_SIZE = 3, E_KIND = 4, E_ENTRY = 5, E_DIV = 6, E_FLOW = 8,
-       E_WRITE = 9, E_STORE = 10, E_EMPTY = 11 };
+       E_WRITE = 9, E_STORE = 10, E_EMPTY = 11, E_LIMIT = 12 };
 enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_TURN, ST_ROUND_END,
        ST_FINAL_START, ST_FINAL_NEXT, ST_FINISH, ST_OVER, ST_DONE };
 #define FLOW_STEP 4
 #define SMALL (((i64)1) << 62)
 /* endjb: where an ending unwinds to; susp: where a choice without an answer stops the segment.
    gen/done/max: a playout's generator, its decisions taken and its limit (gen NULL: stop and ask);
-   base: the segment's first state, copied into SNAP only if the segment stops at a choice. */
+   base: the segment's first state, copied into SNAP only if the segment stops at a choice;
+   nosnap: a playout keeps no first state (a stop at a choice is E_LIMIT: tb_playout replays). */
 typedef struct {
     i64 *s; jmp_buf jb; jmp_buf endjb; jmp_buf susp;
-    u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base;
+    u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap;
 } X;
 #define S (x->s)
 static void fail(X *x, int code) { longjmp(x->jb, code); }
@@ -140,6 +141,7 @@ static i64 pick(X *x, i64 site, i64 by, const L *o) {
         if (x->gen && x->done[0] < x->max) { k = below(x->gen, o->n); x->done[0] += 1; }
         else {
             if (o->n > DEC_CAP) fail(x, E_SIZE);
+            if (x->nosnap) fail(x, E_LIMIT);
             if (x->base) memcpy(S + SNAP, x->base, sizeof(i64) * MAIN_WORDS);
             S[D_K] = 2; S[D_P] = by; S[D_N] = o->n; S[D_SITE] = site;
             for (i64 i = 0; i < o->n; i++) { S[DOPT + 2 * i] = site; S[DOPT + 2 * i + 1] = o->v[i]; }
@@ -314,7 +316,7 @@ static void run(X *x) {  /* until a decision is pending or the game is over */
 int tb_words(void) { return STATE_WORDS; }
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
-    x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0;
+    x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
 }
 int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
@@ -332,16 +334,18 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
 /* Answer k to the pending decision. A window's answer starts a segment (its state is the
    segment's first, kept in SNAP when a choice stops it); a choice's answer is queued and the
    segment replayed from SNAP with the queue. `before`: the state kept (KEEP_WORDS), or NULL. */
-static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max) {
+static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap) {
     X xx, *x = &xx;
     int code;
     i64 ai, arg, p, k0;
     init_x(x, s, budget, gen, done, max);
+    x->nosnap = nosnap;
     if (before) memcpy(before, s, sizeof(i64) * KEEP_WORDS);
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
     if (S[D_K] == 1) {
-        if (before) x->base = before; else memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
+        if (before) x->base = before;
+        else if (!nosnap) memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
         S[Q_LEN] = 0; S[Q_START] = 0;
     }
     if (S[Q_LEN] >= QCAP) return E_SIZE;
@@ -362,7 +366,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;
 }
-int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0); }
+int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0, 0); }
 int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine.reoffer) */
     X xx, *x = &xx;
     int code;
@@ -383,22 +387,34 @@ int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
     return 0;
 }
 /* Uniform random choices (rng.below with the bot's generator `gen`) until the game ends or
-   `max_decisions` were taken (a choice inside an effect included); `done[0]` counts them. On an
-   error the state and `gen` are as they were before the failing segment's first choice (`before`
-   is scratch room), so the caller can replay it on Python. */
+   `max_decisions` were taken (a choice inside an effect included); `done[0]` counts them. No state
+   is copied per decision: `before` keeps the playout's first state, and on an error (or the limit
+   reached inside a segment, which then needs its first state) the playout is replayed up to the
+   segment that stopped. On an error the state and `gen` are as they were before that segment's
+   first choice, so the caller can replay it on Python. */
 int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64 *done) {
-    int code;
+    u64 g0 = gen[0], g1 = gen[1];
+    i64 segs = 0, k;
+    int code = 0;
+    memcpy(before, s, sizeof(i64) * KEEP_WORDS);
     done[0] = 0;
     while (done[0] < max_decisions && s[D_K] != 0) {
-        u64 g0 = gen[0], g1 = gen[1];
-        i64 d0 = done[0], k = below(gen, s[D_N]);
+        k = below(gen, s[D_N]);
         done[0] += 1;
-        if ((code = apply_k(s, k, budget, before, gen, done, max_decisions)) != 0) {
-            memcpy(s, before, sizeof(i64) * KEEP_WORDS);
-            gen[0] = g0; gen[1] = g1; done[0] = d0;
-            return code;
-        }
+        if ((code = apply_k(s, k, budget, 0, gen, done, max_decisions, 1)) != 0) break;
+        segs += 1;
     }
-    return 0;
+    if (code == 0) return 0;
+    memcpy(s, before, sizeof(i64) * KEEP_WORDS);
+    gen[0] = g0; gen[1] = g1; done[0] = 0;
+    for (i64 j = 0; j < segs; j++) {  /* as before: these segments went through */
+        k = below(gen, s[D_N]);
+        done[0] += 1;
+        apply_k(s, k, budget, 0, gen, done, max_decisions, 1);
+    }
+    if (code != E_LIMIT) return code;
+    k = below(gen, s[D_N]);  /* the last segment again, stopping at its choice */
+    done[0] += 1;
+    return apply_k(s, k, budget, 0, gen, done, max_decisions, 0);
 }
 """
