@@ -63,6 +63,10 @@ class EffectLowering(Lowering):
         before = stmts[:i]
         if any(isinstance(s, ast.Let) for s in before):
             raise Unsupported("a 'let' before a phase's window", before[0].span)
+        for c in _chooses(before):  # its value would stay in the phase's frame at the window
+            raise Unsupported(
+                "a 'choose' before a phase's window", c.span, "choose inside a procedure the phase runs"
+            )
         w = stmts[i]
         assert isinstance(w, ast.Window)
         player = self.expr(w.player, scope)
@@ -258,6 +262,19 @@ class EffectLowering(Lowering):
     def _s_If(self, s: ast.If, scope: Scope) -> ir.Stmt:
         branches = tuple((self.boolean(c, scope), self.block(b, scope)) for c, b in s.branches)
         return ir.If(branches, self.block(s.otherwise, scope))
+
+
+def _chooses(stmts: Any) -> list[ast.Choose]:
+    """The `choose` statements of a block, at any depth (not in the procedures it runs)."""
+    out: list[ast.Choose] = []
+    for s in stmts:
+        if isinstance(s, ast.Choose):
+            out.append(s)
+        elif isinstance(s, tuple):
+            out += _chooses(s)
+        elif isinstance(s, ast.Stmt):
+            out += _chooses(v for v in vars(s).values() if isinstance(v, tuple))
+    return out
 
 
 def _fits(got: str, want: str) -> bool:
