@@ -65,7 +65,10 @@ def run_one(
 ) -> list[ScenarioResult]:
     """The results of every case of one file."""
     try:
-        results: list[ScenarioResult] = module.run_scenario_cases(path, variant, expansions, None, backend)
+        if backend == "python":
+            results: list[ScenarioResult] = module.run_scenario_cases(path, variant, expansions)
+        else:
+            results = module.run_scenario_cases(path, variant, expansions, backend=backend)
     except AuthorError as err:
         return [Broken(path, str(err))]
     except GameRuntimeError as err:
