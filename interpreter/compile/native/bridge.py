@@ -93,6 +93,7 @@ class NativeGame:
         self._starts: dict[str, NativeState] = {}
         self.dk, self.dn = self.at["DK"], self.at["DN"]
         self.keep = layout.keep
+        self.scratch = self.array()  # the words recompute_decision works on
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -135,10 +136,12 @@ class NativeGame:
 
     def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending decision computed again from the state (in a copy), as plain data."""
-        copy = self.clone(ns)
-        if self.lib.tb_reoffer(copy.words) != 0:
+        # a window's decision needs no segment: the words but the segment's first state, in a
+        # scratch array kept for it (a fresh 135 kB array costs more than the window itself)
+        ctypes.memmove(self.scratch, ns.words, 8 * self.keep)
+        if self.lib.tb_reoffer(self.scratch) != 0:
             return None
-        return self.plain_decision(copy)
+        return self.plain_decision(NativeState(self.scratch, ns.names, ns.o))
 
     def ranking_keys(self, ns: NativeState) -> list[tuple[Any, ...]] | None:
         """Score and tiebreaks per player, or None when native code stops (Python then says why)."""
