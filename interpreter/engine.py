@@ -197,7 +197,23 @@ class Engine:
         """The plain-data state of `st` (itself when it is one)."""
         if isinstance(st, NativeState):
             assert self.native is not None
+            if st.plain is None and self.native.choosing(st):
+                return self._replayed(st)
             return self.native.to_plain(st)
+        return st
+
+    def _replayed(self, ns: NativeState) -> State:
+        """The plain state at a choice inside an effect: its segment's first state, converted,
+        with the answers given since applied on the Python backend (frames and the decision as
+        Python poses them, exactly)."""
+        nat = self.native
+        assert nat is not None
+        base, answers, from_start = nat.segment(ns)
+        st = nat.to_plain(base)
+        if from_start:
+            Runtime(self.game, st).run()
+        for k in answers:
+            self.apply_inplace(st, k)
         return st
 
     def _live(self, st: Any) -> tuple[NativeGame, NativeState] | None:
@@ -223,8 +239,8 @@ class Engine:
         if code == 1:
             n = nat.options(ns)
             raise IllegalChoice(str(idx), f"there are {n} legal choices" if n else "the game is over")
-        ns.words = nat.array.from_buffer_copy(nat.before)
-        st = nat.to_plain(ns)
+        nat.restore(ns)
+        st = self.plain(ns)  # type: ignore[arg-type]  # the API takes both kinds of state
         try:
             self.apply_inplace(st, idx)
         finally:
@@ -260,7 +276,7 @@ class Engine:
         return self.plain(st)["dec"] is None
 
     def legal_actions(self, st: State) -> list[Choice]:
-        if (live := self._live(st)) is not None:
+        if (live := self._live(st)) is not None and not live[0].choosing(live[1]):
             p = live[0].current_player(live[1])
             return [] if p is None else [Choice(i, p, "choose an action") for i in live[0].ids(live[1])]
         dec = self.plain(st)["dec"]
@@ -306,7 +322,7 @@ class Engine:
         """The decision the state's frames pose, computed again from the rest of the state (the
         state is not changed): equal to `st["dec"]` for any state the engine made. Saves are checked
         with it, and benchmarks time it as one legal-choice enumeration."""
-        if (live := self._live(st)) is not None:
+        if (live := self._live(st)) is not None and not live[0].choosing(live[1]):
             return live[0].recompute_decision(live[1])
         return decisions.recompute_decision(self.game, self.plain(st))
 

@@ -107,9 +107,15 @@ class Run(Context):
     """One case being run."""
 
     def __init__(
-        self, case: Case, variant: str | None, expansions: tuple[str, ...], shared: CompiledGame | None
+        self,
+        case: Case,
+        variant: str | None,
+        expansions: tuple[str, ...],
+        shared: CompiledGame | None,
+        backend: str = "python",
     ) -> None:
         super().__init__(case.doc, case.path)
+        self.backend = backend
         self.case = case
         self.spec = case.spec
         self.default_variant = variant
@@ -138,7 +144,7 @@ class Run(Context):
             self.game = shared  # rules coverage: every scenario of the game runs on its one game
         else:
             self.game = GAMES.get(folder, vref, tuple(refs))
-        self.engine = Engine(self.game)
+        self.engine = Engine(self.game, backend=self.backend)
 
     def pack_ref(self, ref: str) -> str:
         """A pack file beside the scenario (by its resolved path), else a pack name of the game."""
@@ -358,10 +364,14 @@ def _offered(choice: str, legal: list[str]) -> bool:
 
 
 def run_case(
-    case: Case, variant: str | None = None, expansions: tuple[str, ...] = (), game: CompiledGame | None = None
+    case: Case,
+    variant: str | None = None,
+    expansions: tuple[str, ...] = (),
+    game: CompiledGame | None = None,
+    backend: str = "python",
 ) -> ScenarioResult:
     """Run one case; author and rule errors become the result's error, never an exception."""
-    run = Run(case, variant, expansions, game)
+    run = Run(case, variant, expansions, game, backend)
     try:
         run.start()
         run.steps()
@@ -376,16 +386,21 @@ def run_case(
 
 
 def run_scenario_cases(
-    path: Path, variant: str | None = None, expansions: tuple[str, ...] = (), game: CompiledGame | None = None
+    path: Path,
+    variant: str | None = None,
+    expansions: tuple[str, ...] = (),
+    game: CompiledGame | None = None,
+    backend: str = "python",
 ) -> list[ScenarioResult]:
     """Run every case of one scenario file (one result each; one failed result if the file is broken).
 
     `variant` and `expansions` apply to the cases that name none of their own (`tabula verify
-    --variant`); `game`, when given, is the compiled game to use for cases of that game (coverage)."""
+    --variant`); `game`, when given, is the compiled game to use for cases of that game (coverage);
+    `backend` is the engine's (`tabula verify --backend`)."""
     loaded = load_cases(path)
     if loaded.error is not None:
         return [ScenarioResult(loaded.title, str(path), False, error=loaded.error)]
-    return [run_case(case, variant, expansions, game) for case in loaded.cases]
+    return [run_case(case, variant, expansions, game, backend) for case in loaded.cases]
 
 
 def run_scenario_file(

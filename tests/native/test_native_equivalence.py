@@ -43,6 +43,7 @@ def play_both(py: Engine, nat: Engine, players: int, seed: int) -> int:
         assert plain["stk"] == a["stk"] and plain["dec"] == a["dec"], (seed, k)
         assert nat.legal_ids(b) == py.legal_ids(a) and nat.legal_actions(b) == py.legal_actions(a)
         assert nat.current_player(b) == py.current_player(a)
+        assert nat.recompute_decision(b) == a["dec"]  # a window's natively, a choice's from frames
         if py.is_terminal(a):
             assert nat.is_terminal(b)
             break

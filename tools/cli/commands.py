@@ -137,6 +137,12 @@ def play_arguments(p: argparse.ArgumentParser) -> None:
 def verify_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders, or game names")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument(
+        "--backend",
+        choices=["python", "native"],
+        default="python",
+        help="the engine backend (a scenario's paused, watched and logged states run on Python)",
+    )
 
 
 def game_arguments(p: argparse.ArgumentParser) -> None:

@@ -57,11 +57,18 @@ def scenario_module() -> ModuleType:
 
 
 def run_one(
-    module: ModuleType, path: Path, variant: str | None = None, expansions: tuple[str, ...] = ()
+    module: ModuleType,
+    path: Path,
+    variant: str | None = None,
+    expansions: tuple[str, ...] = (),
+    backend: str = "python",
 ) -> list[ScenarioResult]:
     """The results of every case of one file."""
     try:
-        results: list[ScenarioResult] = module.run_scenario_cases(path, variant, expansions)
+        if backend == "python":
+            results: list[ScenarioResult] = module.run_scenario_cases(path, variant, expansions)
+        else:
+            results = module.run_scenario_cases(path, variant, expansions, backend=backend)
     except AuthorError as err:
         return [Broken(path, str(err))]
     except GameRuntimeError as err:
@@ -102,7 +109,8 @@ def run_verify(args: argparse.Namespace) -> int:
     as_json = bool(getattr(args, "json", False))
     results = []
     for path in paths:
-        for result in run_one(module, path, args.variant, tuple(args.expansions)):
+        backend = getattr(args, "backend", "python")
+        for result in run_one(module, path, args.variant, tuple(args.expansions), backend):
             results.append(result)
             if not as_json:
                 report(result)

@@ -64,4 +64,4 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     if meta["words"] != layout.size:
         raise build.BuildError(f"the library {path} does not match the game's layout")
     args = {int(k): v for k, v in meta.get("args", {}).items()}
-    return NativeGame(game, lib, layout, cpu, args), ""
+    return NativeGame(game, lib, layout, cpu, args, meta.get("sites")), ""

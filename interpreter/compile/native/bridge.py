@@ -23,6 +23,7 @@ from tabula.interpreter.run.flow import STAGES
 _MASK = (1 << 64) - 1
 _I64 = ctypes.c_int64
 _DEFAULT_T = no_ending()
+_PY_TYPES = {"sym": "symbol"}  # a choice's value type as the Python backend names it (model/choices.py)
 _T_KEYS = {"stage", "round", "turn", "active", "phase", "phase_id", "n", "next", "skips", "decisions"}
 
 
@@ -52,8 +53,10 @@ class NativeGame:
         layout: Layout,
         build_cpu: float,
         arg_kinds: dict[int, str] | None = None,
+        sites: list[list[str]] | None = None,
     ) -> None:
         self.g = game
+        self.sites = [(t, kind) for t, kind in sites or []]  # per choose site: value type, word kind
         self.arg_kinds = arg_kinds or {}  # action index -> how its argument is kept (int, bool, sym)
         self.lib = lib
         self.lay = layout
@@ -89,6 +92,8 @@ class NativeGame:
         self.before = self.array()  # the state before the last native apply (replayed on Python)
         self._starts: dict[str, NativeState] = {}
         self.dk, self.dn = self.at["DK"], self.at["DN"]
+        self.keep = layout.keep
+        self.scratch = self.array()  # the words recompute_decision works on
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -131,10 +136,12 @@ class NativeGame:
 
     def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending decision computed again from the state (in a copy), as plain data."""
-        copy = self.clone(ns)
-        if self.lib.tb_reoffer(copy.words) != 0:
+        # a window's decision needs no segment: the words but the segment's first state, in a
+        # scratch array kept for it (a fresh 135 kB array costs more than the window itself)
+        ctypes.memmove(self.scratch, ns.words, 8 * self.keep)
+        if self.lib.tb_reoffer(self.scratch) != 0:
             return None
-        return self.plain_decision(copy)
+        return self.plain_decision(NativeState(self.scratch, ns.names, ns.o))
 
     def ranking_keys(self, ns: NativeState) -> list[tuple[Any, ...]] | None:
         """Score and tiebreaks per player, or None when native code stops (Python then says why)."""
@@ -143,14 +150,38 @@ class NativeGame:
         except NativeFailure:
             return None
 
+    def choosing(self, ns: NativeState) -> bool:
+        """A choice inside an effect is pending (its plain state is the segment replayed)."""
+        return bool(ns.words[self.dk] == 2)
+
+    def segment(self, ns: NativeState) -> tuple[NativeState, list[int], bool]:
+        """The segment under way at a pending choice: its first state, the answers given since,
+        and whether it started before setup (else at a window, answered first)."""
+        off, w = self.lay.offsets, ns.words
+        snap = self.array()
+        ctypes.memmove(snap, ctypes.addressof(w) + 8 * off["SNAP"], 8 * self.lay.main)
+        answers = list(w[off["QUEUE"] : off["QUEUE"] + w[off["Q_LEN"]]])
+        return NativeState(snap, ns.names, ns.o), answers, bool(w[off["Q_START"]])
+
+    def restore(self, ns: NativeState) -> None:
+        """`ns` back to the state before the last native apply (all but the segment's first state,
+        which that apply did not change)."""
+        ctypes.memmove(ns.words, self.before, 8 * self.keep)
+
     def decision(self, ns: NativeState) -> tuple[int, list[tuple[int, Any]]] | None:
-        """The pending decision: its player and (action, argument) options, else None."""
+        """The pending decision: its player and (action, argument) options (a choice: (site,
+        value)), else None."""
         w = ns.words
         if w[self.at["DK"]] == 0:
             return None
         n, base = w[self.at["DN"]], self.dopt
         flat = w[base : base + 2 * n]
         kinds, decode = self.arg_kinds, self.lay.decode
+        if w[self.dk] == 2:
+            kind = self.sites[w[self.at["DSITE"]]][1]
+            return w[self.at["DP"]], [
+                (site, decode(v, kind)) for site, v in zip(flat[0::2], flat[1::2], strict=True)
+            ]
         pairs = [
             (ai, decode(arg, kinds[ai]) if ai in kinds else arg)
             for ai, arg in zip(flat[0::2], flat[1::2], strict=True)
@@ -160,7 +191,12 @@ class NativeGame:
     def ids(self, ns: NativeState) -> list[str]:
         """The pending decision's choice ids (named only when asked)."""
         dec = self.decision(ns)
-        return [] if dec is None else self.choice_ids(dec[1], ns.names)
+        if dec is None:
+            return []
+        if ns.words[self.dk] == 2:
+            ty = self.sites[ns.words[self.at["DSITE"]]][0]
+            return option_ids(self.g, ns.names, [v for _, v in dec[1]], _PY_TYPES.get(ty, ty))
+        return self.choice_ids(dec[1], ns.names)
 
     def choice_ids(self, options: list[tuple[int, Any]], names: list[str]) -> list[str]:
         """The choice ids, as the Python backend names them (support.add_single, per action)."""
@@ -200,7 +236,7 @@ class NativeGame:
     def to_plain(self, ns: NativeState) -> State:
         if ns.plain is not None:
             return ns.plain
-        g, lay, w = self.g, self.lay, list(ns.words)
+        g, lay, w = self.g, self.lay, ns.words
         off, ncomp, at = lay.offsets, len(g.components), self.at
         n = w[at["N"]]
         zones = [w[lay.zone(z) : lay.zone(z) + w[off["ZLEN"] + z]] for z in range(len(g.zone_layouts))]
@@ -246,14 +282,14 @@ class NativeGame:
         ids = self.choice_ids(dec[1], ns.names)
         return {"k": "window", "p": dec[0], "ids": ids, "v": values, "prompt": "choose an action"}
 
-    def _var(self, w: list[int], name: str, n: int) -> Any:
+    def _var(self, w: Any, name: str, n: int) -> Any:
         v = self.g.vars[name]
         kind, base = self.lay.var_kinds[name], self.lay.var_base[name]
         if v.per_player:
             return [self.lay.decode(x, kind) for x in w[base : base + n]]
         return self.lay.decode(w[base], kind)
 
-    def _frames(self, w: list[int]) -> list[Any]:
+    def _frames(self, w: Any) -> list[Any]:
         if STAGES[w[self.at["STAGE"]]] == "done":
             return []
         frames: list[Any] = [[self.g.main_block, 0, {}]]

@@ -297,6 +297,26 @@ class CGen:
         name = s.what.name
         return [f"move_list(x, TYPE_{name}, {len(self.g.by_type[name])}, {dest}, {top});"]
 
+    def _s_Choose(self, s: ir.Choose, env: Env, depth: int) -> list[str]:
+        """End checks first (as the Python backend fires them before it asks), then the options,
+        each value once in order of first appearance, and the answer (prelude.py `pick`)."""
+        setup, item, n = self.loop(s.src, env, False)
+        o, i, by = self.fresh("o"), self.fresh("i"), self.fresh("by")
+        v = self.fresh("v_" + s.var)
+        lines = ["while (g_fire(x)) {}", f"i64 {v};", "{", f"i64 {by} = {self.expr(s.by, env)};"]
+        lines.append(f"if ({by} == NONE || {by} < 0 || {by} >= S[T_N]) fail(x, E_ENTRY);")
+        lines += [*setup, f"L {o}; {o}.n = 0; CHARGE({n});"]
+        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) l_add(x, &{o}, {item.format(i=i)});")
+        if s.optional:
+            lines.append(f"l_add(x, &{o}, NONE);")
+        lines += [f"{v} = pick(x, {s.site}, {by}, &{o});", "}"]
+        env[s.var] = v
+        return lines
+
+    def _s_RunHook(self, s: ir.RunHook, env: Env, depth: int) -> list[str]:
+        args = "".join(", " + self.expr(a, env) for a in s.args[1:])
+        return [f"{s.name}(x, {self.expr(s.args[0], env)}, {self.expr(s.target, env)}{args});"]
+
     def _s_RunP(self, s: ir.RunP, env: Env, depth: int) -> list[str]:
         return [f"{s.name}(x{''.join(', ' + self.expr(a, env) for a in s.args)});"]
 
@@ -364,7 +384,8 @@ class CGen:
             for a in self.prog.actions or []
             if a.param is not None
         }
-        return {"words": self.lay.size, "marks": self.lay.mark_kinds, "args": args}
+        sites = [list(x) for x in self.prog.sites or []]
+        return {"words": self.lay.size, "marks": self.lay.mark_kinds, "args": args, "sites": sites}
 
 
 __all__ = ["BOOL", "INT", "CGen", "prelude"]

@@ -20,10 +20,19 @@ class EffectLowering(Lowering):
     """Lowers effects (blocks of statements) on top of the expression lowering; `procs` are the
     game's procedures (name -> parameter names, body) and `procedures` their lowered forms."""
 
-    def __init__(self, game: CompiledGame, functions: dict[str, Any], procs: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        game: CompiledGame,
+        functions: dict[str, Any],
+        procs: dict[str, Any],
+        hooks: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(game, functions)
         self.procs = procs
+        self.hook_defs: dict[str, Any] = hooks or {}  # hook -> params, [(component ids, body)]
         self.procedures: dict[str, tuple[list[tuple[str, str]], tuple[ir.Stmt, ...]]] = {}
+        self.hooks: dict[str, tuple[list[tuple[str, str]], list[tuple[list[int], str]]]] = {}
+        self.sites: list[tuple[str, str]] = []  # per choose site: the value's type, its word kind
 
     def block(self, stmts: ast.Block | None, scope: Scope) -> tuple[ir.Stmt, ...]:
         """A block's statements; one that cannot be lowered is kept in `missing` and the next one
@@ -54,6 +63,10 @@ class EffectLowering(Lowering):
         before = stmts[:i]
         if any(isinstance(s, ast.Let) for s in before):
             raise Unsupported("a 'let' before a phase's window", before[0].span)
+        for c in _chooses(before):  # its value would stay in the phase's frame at the window
+            raise Unsupported(
+                "a 'choose' before a phase's window", c.span, "choose inside a procedure the phase runs"
+            )
         w = stmts[i]
         assert isinstance(w, ast.Window)
         player = self.expr(w.player, scope)
@@ -82,6 +95,58 @@ class EffectLowering(Lowering):
             self.procedures[key] = (typed, lowered)
         return ir.RunP(key, (me, *args))
 
+    def _s_RunHook(self, s: ast.RunHook, scope: Scope) -> ir.Stmt:
+        """`run c.hook(args)`: each card's body lowered once per argument types as a procedure of
+        (me, self, params), and one dispatcher on the component (cards without a body: nothing)."""
+        target = self.expr(s.target, scope)
+        if target.ty not in (COMP, "none"):
+            raise Unsupported(f"a hook of a {target.ty}", s.target.span)
+        params, bodies = self.hook_defs[s.hook]
+        args = [self.expr(a, scope) for a in s.args]
+        me: ir.Expr = ir.Local("me", scope["me"]) if "me" in scope else ir.NoneV(PLAYER)
+        tys = "".join("_" + a.ty.replace("[", "").replace("]", "") for a in args)
+        key = "HD_" + s.hook + tys
+        if key not in self.hooks:
+            if key in self._making:
+                raise Unsupported(f"hook '{s.hook}' running itself", s.span)
+            self._making.add(key)
+            typed = [("me", PLAYER), ("self", COMP), *((p, a.ty) for p, a in zip(params, args, strict=True))]
+            made: list[tuple[list[int], str]] = []
+            try:
+                for k, (ids, body) in enumerate(bodies):
+                    inner = {p: t for p, t in typed[1:]}
+                    self.procedures[f"H_{s.hook}_{k}{tys}"] = (typed, self.block(body, inner))
+                    made.append((ids, f"H_{s.hook}_{k}{tys}"))
+            finally:
+                self._making.discard(key)
+            self.hooks[key] = (typed, made)
+        return ir.RunHook(key, target, (me, *args))
+
+    def _s_Emit(self, s: ast.Emit, scope: Scope) -> ir.Stmt:
+        """An event nothing listens to (a game with triggers is not held yet): only a watching
+        tool sees it, and native code runs only when nothing watches."""
+        for _, v in s.kwargs:
+            self.expr(v, scope)  # the arguments must still be expressions the native form holds
+        return ir.Nothing()
+
+    def _s_Choose(self, s: ast.Choose, scope: Scope) -> ir.Stmt:
+        src = self.source(s.options, scope)
+        et = ir.elem(src.ty)
+        if et not in ir.SCALARS:
+            raise Unsupported(f"a choice among {src.ty}", s.options.span)
+        if s.by is not None:
+            by = self.expr(s.by, scope)
+        elif "me" in scope or "p" in scope:
+            by = ir.Local("me" if "me" in scope else "p", PLAYER)
+        else:
+            raise Unsupported("a choice without 'by'", s.span)
+        if by.ty not in (PLAYER, INT):
+            raise Unsupported(f"a choice by a {by.ty}", s.span)
+        site = len(self.sites)
+        self.sites.append((et, kind_of(et)))
+        scope[s.var] = et
+        return ir.Choose(s.var, src, by, s.optional, site, et)
+
     def _s_Window(self, s: ast.Window, scope: Scope) -> ir.Stmt:
         raise Unsupported(
             "a window inside a block", s.span, "native code holds windows at a phase's top level"
@@ -109,7 +174,11 @@ class EffectLowering(Lowering):
             return self.counter(target, s.op[0], value, s)
         if not isinstance(target, ir.Slot) or not target.base.startswith(("VAR_", "MARK_")):
             raise Unsupported("'set' of this target", s.target.span)
-        if s.op != "=":
+        if s.op in ("+=", "-="):
+            if target.ty != INT or value.ty != INT:
+                raise Unsupported(f"'{s.op}' on a {target.ty}", s.span)
+            value = ir.Bin(s.op[0], target, value, INT)
+        elif s.op != "=":
             raise Unsupported(f"'{s.op}' on a var or mark", s.span)
         if target.base.startswith("MARK_"):
             name = target.base[5:]
@@ -193,6 +262,19 @@ class EffectLowering(Lowering):
     def _s_If(self, s: ast.If, scope: Scope) -> ir.Stmt:
         branches = tuple((self.boolean(c, scope), self.block(b, scope)) for c, b in s.branches)
         return ir.If(branches, self.block(s.otherwise, scope))
+
+
+def _chooses(stmts: Any) -> list[ast.Choose]:
+    """The `choose` statements of a block, at any depth (not in the procedures it runs)."""
+    out: list[ast.Choose] = []
+    for s in stmts:
+        if isinstance(s, ast.Choose):
+            out.append(s)
+        elif isinstance(s, tuple):
+            out += _chooses(s)
+        elif isinstance(s, ast.Stmt):
+            out += _chooses(v for v in vars(s).values() if isinstance(v, tuple))
+    return out
 
 
 def _fits(got: str, want: str) -> bool:

@@ -267,6 +267,30 @@ class Window(Stmt):
 
 
 @dataclass(frozen=True)
+class Choose(Stmt):
+    """`choose var from src by who [optional]` inside an effect: site `site` (slots: its kind and
+    type for the bridge). Native code takes the answer from the segment's queue, or stops there
+    (prelude.py `pick`)."""
+
+    var: str
+    src: Source
+    by: Expr
+    optional: bool
+    site: int
+    ty: str
+
+
+@dataclass(frozen=True)
+class RunHook(Stmt):
+    """`run c.hook(args)`: `name` is the C dispatcher (one per hook and argument types) that runs
+    the body of c's card, if it has one; the first argument is the caller's `me`."""
+
+    name: str
+    target: Expr
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class Nothing(Stmt):
     """A statement with no effect on play (a log line: logs are written by the Python backend)."""
 
@@ -320,3 +344,6 @@ class Program:
     tiebreak: list[Expr] | None = None
     functions: dict[str, tuple[list[tuple[str, str]], Expr]] | None = None  # C name -> params, body
     procedures: dict[str, tuple[list[tuple[str, str]], tuple[Stmt, ...]]] | None = None  # the same
+    hooks: dict[str, tuple[list[tuple[str, str]], list[tuple[list[int], str]]]] | None = None
+    # hook dispatcher -> its params, and for each body the components that carry it and its procedure
+    sites: list[tuple[str, str]] | None = None  # per choose site: the value's type and word kind

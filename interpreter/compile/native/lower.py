@@ -70,6 +70,11 @@ class Lowering:
             raise Unsupported("numbers beyond 32 bits", n.span)
         return ir.Lit(n.value, INT)
 
+    def _String(self, n: ast.String, scope: Scope) -> ir.Expr:
+        if n.value not in self.symbols:
+            raise Unsupported("a text that is not a symbol of the game", n.span)
+        return ir.Lit(self.symbols.index(n.value), SYM)  # a symbol and its text are one value
+
     def _Bool(self, n: ast.Bool, scope: Scope) -> ir.Expr:
         return ir.Lit(int(n.value), BOOL)
 
@@ -228,6 +233,8 @@ class Lowering:
             return ir.Slot(f"MARK_{n.name}", obj, self.mark_type(n.name, n.span))
         values = [c.props.get(n.name) for c in g.components]
         present = [v for v in values if v is not None]
+        if not present and n.name == "type":  # the builtin attribute: the type's name, a symbol
+            values = present = [c.type for c in g.components]
         if not present:
             raise Unsupported(f"the attribute '.{n.name}'", n.span)
         if all(isinstance(v, bool) for v in present):

@@ -15,12 +15,19 @@ typedef int64_t i64;
 typedef uint64_t u64;
 #define NONE INT64_MIN
 enum { E_ILLEGAL = 1, E_BUDGET = 2, E_SIZE = 3, E_KIND = 4, E_ENTRY = 5, E_DIV = 6, E_FLOW = 8,
-       E_WRITE = 9, E_STORE = 10 };
+       E_WRITE = 9, E_STORE = 10, E_EMPTY = 11, E_LIMIT = 12 };
 enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_TURN, ST_ROUND_END,
        ST_FINAL_START, ST_FINAL_NEXT, ST_FINISH, ST_OVER, ST_DONE };
 #define FLOW_STEP 4
 #define SMALL (((i64)1) << 62)
-typedef struct { i64 *s; jmp_buf jb; jmp_buf endjb; } X;  /* endjb: where an ending unwinds to */
+/* endjb: where an ending unwinds to; susp: where a choice without an answer stops the segment.
+   gen/done/max: a playout's generator, its decisions taken and its limit (gen NULL: stop and ask);
+   base: the segment's first state, copied into SNAP only if the segment stops at a choice;
+   nosnap: a playout keeps no first state (a stop at a choice is E_LIMIT: tb_playout replays). */
+typedef struct {
+    i64 *s; jmp_buf jb; jmp_buf endjb; jmp_buf susp;
+    u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap;
+} X;
 #define S (x->s)
 static void fail(X *x, int code) { longjmp(x->jb, code); }
 #define CHARGE(n) do { S[T_BUDGET] -= (n); if (S[T_BUDGET] < 0) fail(x, E_BUDGET); } while (0)
@@ -111,6 +118,41 @@ static void add_option(X *x, i64 ai, i64 arg) {
     S[DOPT + 2 * k] = ai; S[DOPT + 2 * k + 1] = arg; S[D_N] = k + 1;
 }
 static inline void l_push(X *x, L *l, i64 v) { if (l->n >= LCAP) fail(x, E_SIZE); l->v[l->n++] = v; }
+static void l_add(X *x, L *l, i64 v) {  /* a choice's option: each value once (support.choose) */
+    for (i64 i = 0; i < l->n; i++) if (l->v[i] == v) return;
+    l_push(x, l, v);
+}
+static i64 below(u64 *gen, i64 n) {  /* base/rng.py below */
+    u64 s1 = gen[0], s0 = gen[1];
+    s1 ^= s1 << 23;
+    s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
+    gen[0] = s0; gen[1] = s1;
+    return (i64)((s1 + s0) % (u64)n);
+}
+/* A `choose` inside an effect: the segment's next answer from the queue; past the queue, a
+   playout draws one (as Engine.random_choice) and keeps it, else the decision is posed and the
+   segment stops (the state words are then mid-effect; SNAP and the queue stand for it). */
+static i64 pick(X *x, i64 site, i64 by, const L *o) {
+    i64 k;
+    if (o->n == 0) fail(x, E_EMPTY);
+    if (S[Q_POS] < S[Q_LEN]) k = S[QUEUE + S[Q_POS]];
+    else {
+        if (S[Q_LEN] >= QCAP) fail(x, E_SIZE);
+        if (x->gen && x->done[0] < x->max) { k = below(x->gen, o->n); x->done[0] += 1; }
+        else {
+            if (o->n > DEC_CAP) fail(x, E_SIZE);
+            if (x->nosnap) fail(x, E_LIMIT);
+            if (x->base) memcpy(S + SNAP, x->base, sizeof(i64) * MAIN_WORDS);
+            S[D_K] = 2; S[D_P] = by; S[D_N] = o->n; S[D_SITE] = site;
+            for (i64 i = 0; i < o->n; i++) { S[DOPT + 2 * i] = site; S[DOPT + 2 * i + 1] = o->v[i]; }
+            longjmp(x->susp, 1);
+        }
+        S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
+    }
+    if (k < 0 || k >= o->n) fail(x, E_ILLEGAL);
+    S[Q_POS] += 1; S[T_DECISIONS] += 1; S[T_BUDGET] = x->budget;
+    return o->v[k];
+}
 static L l_slice(X *x, const i64 *d, const i64 *o, const i64 *n, i64 nk, i64 k) {
     L l;
     if (k < 0 || k >= nk) fail(x, E_ENTRY);
@@ -273,38 +315,64 @@ static void run(X *x) {  /* until a decision is pending or the game is over */
 
 int tb_words(void) { return STATE_WORDS; }
 const char *tb_meta(void) { return META; }
-int tb_start(i64 *s, i64 budget) {
+static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
+    x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
+}
+int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
     int code;
-    x->s = s;
+    init_x(x, s, budget, 0, 0, 0);
+    memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1;
     if ((code = setjmp(x->jb)) != 0) return code;
+    if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
     run(x);
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;
 }
-int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) {  /* `before`: the state kept, or NULL */
+/* Answer k to the pending decision. A window's answer starts a segment (its state is the
+   segment's first, kept in SNAP when a choice stops it); a choice's answer is queued and the
+   segment replayed from SNAP with the queue. `before`: the state kept (KEEP_WORDS), or NULL. */
+static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap) {
     X xx, *x = &xx;
     int code;
-    i64 ai, arg, p;
-    x->s = s;
-    if (before) memcpy(before, s, sizeof(i64) * STATE_WORDS);
+    i64 ai, arg, p, k0;
+    init_x(x, s, budget, gen, done, max);
+    x->nosnap = nosnap;
+    if (before) memcpy(before, s, sizeof(i64) * KEEP_WORDS);
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
+    if (S[D_K] == 1) {
+        if (before) x->base = before;
+        else if (!nosnap) memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
+        S[Q_LEN] = 0; S[Q_START] = 0;
+    }
+    if (S[Q_LEN] >= QCAP) return E_SIZE;
+    S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
+    if (S[D_K] == 2) memcpy(S, S + SNAP, sizeof(i64) * MAIN_WORDS);
+    S[Q_POS] = 0;
+    if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
-    ai = S[DOPT + 2 * k]; arg = S[DOPT + 2 * k + 1]; p = S[D_P];
-    S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
-    if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;
-    CHARGE(1);
-    g_action(x, ai, p, arg);
+    if (!S[Q_START]) {
+        k0 = S[QUEUE]; S[Q_POS] = 1;
+        ai = S[DOPT + 2 * k0]; arg = S[DOPT + 2 * k0 + 1]; p = S[D_P];
+        S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
+        if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;
+        CHARGE(1);
+        g_action(x, ai, p, arg);
+    }
     run(x);
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;
 }
+int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0, 0); }
 int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine.reoffer) */
     X xx, *x = &xx;
     int code;
     x->s = s;
     if ((code = setjmp(x->jb)) != 0) return code;
-    if (S[D_K] == 0) return 0;
+    if (S[D_K] != 1) return 0;
     S[T_BUDGET] = INT64_MAX;
     g_window(x, S[T_PHASE] - 1, S[D_P]);
     return 0;
@@ -319,23 +387,34 @@ int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
     return 0;
 }
 /* Uniform random choices (rng.below with the bot's generator `gen`) until the game ends or
-   `max_decisions` were taken; `done[0]` counts them. On an error the state and `gen` are as they were
-   before the failing choice (`before` is scratch room), so the caller can replay it on Python. */
+   `max_decisions` were taken (a choice inside an effect included); `done[0]` counts them. No state
+   is copied per decision: `before` keeps the playout's first state, and on an error (or the limit
+   reached inside a segment, which then needs its first state) the playout is replayed up to the
+   segment that stopped. On an error the state and `gen` are as they were before that segment's
+   first choice, so the caller can replay it on Python. */
 int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64 *done) {
-    int code;
+    u64 g0 = gen[0], g1 = gen[1];
+    i64 segs = 0, k;
+    int code = 0;
+    memcpy(before, s, sizeof(i64) * KEEP_WORDS);
     done[0] = 0;
     while (done[0] < max_decisions && s[D_K] != 0) {
-        u64 s1 = gen[0], s0 = gen[1], g0 = gen[0], g1 = gen[1];
-        s1 ^= s1 << 23;
-        s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
-        gen[0] = s0; gen[1] = s1;
-        if ((code = tb_apply(s, (i64)((s1 + s0) % (u64)s[D_N]), budget, before)) != 0) {
-            memcpy(s, before, sizeof(i64) * STATE_WORDS);
-            gen[0] = g0; gen[1] = g1;
-            return code;
-        }
+        k = below(gen, s[D_N]);
         done[0] += 1;
+        if ((code = apply_k(s, k, budget, 0, gen, done, max_decisions, 1)) != 0) break;
+        segs += 1;
     }
-    return 0;
+    if (code == 0) return 0;
+    memcpy(s, before, sizeof(i64) * KEEP_WORDS);
+    gen[0] = g0; gen[1] = g1; done[0] = 0;
+    for (i64 j = 0; j < segs; j++) {  /* as before: these segments went through */
+        k = below(gen, s[D_N]);
+        done[0] += 1;
+        apply_k(s, k, budget, 0, gen, done, max_decisions, 1);
+    }
+    if (code != E_LIMIT) return code;
+    k = below(gen, s[D_N]);  /* the last segment again, stopping at its choice */
+    done[0] += 1;
+    return apply_k(s, k, budget, 0, gen, done, max_decisions, 0);
 }
 """

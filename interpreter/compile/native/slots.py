@@ -10,7 +10,8 @@ bridge reads and writes the same words, so a native state converts to the plain-
 | `T_*` (17) | the flow: stage, round, turn, active, phase, phase id, players, next, skips, |
 | | decisions, the phase frame's pc (-1: none), the work left |
 | | ending (ENDINGS), trigger, final mode, final turns queued, end checks fired |
-| `D_*` (3) | the pending decision: kind (0 none, 1 window), player, number of options |
+| `D_*` (4) | the pending decision: kind (0 none, 1 window, 2 a choice), player, number of |
+| | options, the choice's site |
 | `OPT` | one word per rules option |
 | `CNT` | every counter instance, as `state["c"]` |
 | `VAR` | one word per var (one per seat for a per-player var) |
@@ -18,7 +19,15 @@ bridge reads and writes the same words, so a native state converts to the plain-
 | `FINAL`, `FIRED` | the players of the final turns to come; the end checks fired, in order |
 | `RV`, `LOC` | revealed flags and the zone instance of every component |
 | `ZLEN`, `ZONE` | each zone instance's length, then its components (room for every component) |
-| `DOPT` | the decision's options: action index and argument, two words each |
+| `DOPT` | the decision's options: action index (a choice: its site) and argument (its value) |
+| `Q_*`, `QUEUE` | the segment under way: answers queued, read, from setup (1) or a window (0); |
+| | the answers given since the segment's first state |
+| `SNAP` | the segment's first state (the words before `Q_LEN`: MAIN_WORDS) |
+
+A segment runs from a window's answer (or the start) to the next window: a choice inside it
+stops native code with the words mid-effect, and answering it replays the segment from SNAP
+with the answers queued (docs/ARCHITECTURE.md, "Native backend"). KEEP_WORDS (all but SNAP)
+is what an error restores.
 
 `None` is the word NONE (the smallest 64-bit integer); a symbol is its number in `symbols`.
 """
@@ -51,7 +60,8 @@ FLOW_WORDS = (
     "NFIRED",
 )
 ENDINGS = (None, "after_turn", "final_turns")  # T_ENDING: an index into this
-DEC_WORDS = ("DK", "DP", "DN")
+DEC_WORDS = ("DK", "DP", "DN", "DSITE")
+QCAP = 256  # answers a segment can hold (a longer one stops native code: the Python backend goes on)
 
 
 def symbol_table(game: CompiledGame) -> list[str]:
@@ -59,6 +69,7 @@ def symbol_table(game: CompiledGame) -> list[str]:
     out: dict[str, None] = {}
     for syms in game.enums.values():
         out.update(dict.fromkeys(syms))
+    out.update(dict.fromkeys(game.by_type))  # component types' names (`c.type`)
     for c in game.components:
         out.update({v: None for v in c.props.values() if isinstance(v, str)})
         for v in c.props.values():
@@ -86,6 +97,8 @@ class Layout:
     mark_base: dict[str, int] = field(default_factory=dict)
     size: int = 0
     dec_cap: int = 0
+    main: int = 0  # the words of a game state (the rest: the segment under way)
+    keep: int = 0  # the words an error restores (all but SNAP)
 
     def __post_init__(self) -> None:
         g = self.game
@@ -107,6 +120,10 @@ class Layout:
         regions.append(("ZONE", len(g.zone_layouts) * ncomp))
         self.dec_cap = max(1, len(g.action_list) * max(ncomp, 1))
         regions.append(("DOPT", 2 * self.dec_cap))
+        self.main = sum(n for _, n in regions)
+        regions += [("Q_LEN", 1), ("Q_POS", 1), ("Q_START", 1), ("QUEUE", QCAP)]
+        self.keep = sum(n for _, n in regions)
+        regions.append(("SNAP", self.main))
         for name, n in regions:
             self.offsets[name] = at
             at += n
@@ -156,6 +173,9 @@ class Layout:
         out = [f"#define {name} {at}" for name, at in self.offsets.items()]
         out += [
             f"#define STATE_WORDS {self.size}",
+            f"#define MAIN_WORDS {self.main}",
+            f"#define KEEP_WORDS {self.keep}",
+            f"#define QCAP {QCAP}",
             f"#define NCOMP {len(self.game.components)}",
             f"#define NZONES {len(self.game.zone_layouts)}",
             f"#define DEC_CAP {self.dec_cap}",

@@ -20,15 +20,18 @@ from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.effects import EffectLowering
 from tabula.interpreter.compile.native.ir import INT, PLAYER
 from tabula.interpreter.compile.native.lower import Scope, Unsupported
-from tabula.interpreter.compile.reader import GameReader, Path_
-from tabula.interpreter.load.positions import GameSource
+from tabula.interpreter.compile.python.expressions.analysis import and_chain
+from tabula.interpreter.compile.reader import GameReader, Path_, origin_of
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.dsl.parser import parse_expr
+from tabula.interpreter.load.positions import GameSource, span_for
 from tabula.interpreter.model.game import CompiledGame
 
 CODE = "N001"
 T = TypeVar("T")
 # sections (and component keys) the typed form does not hold yet: each use is one diagnostic
 _SECTIONS = ("triggers", "values", "rules")
-_COMPONENT_KEYS = ("modifiers", "allow", "deny", "triggers", "hooks")  # `text` is a property
+_COMPONENT_KEYS = ("modifiers", "allow", "deny", "triggers")  # `text` is a property; hooks are held
 _VAR_TYPES = ("int", "player", "bool", "comp")
 
 
@@ -66,8 +69,33 @@ class Walk:
             for name in self.data.get("procedures") or {}
         }
         self.low = EffectLowering(
-            game, {k: (ps, e, None) for k, (ps, e) in functions.items() if e is not None}, procs
+            game,
+            {k: (ps, e, None) for k, (ps, e) in functions.items() if e is not None},
+            procs,
+            self.hook_bodies(),
         )
+
+    def hook_bodies(self) -> dict[str, tuple[list[str], list[tuple[list[int], Any]]]]:
+        """Every hook: its parameter names and, per instance that gives a body, the ids of its
+        components (in the order layout.py numbers them) and the body."""
+        comps = self.data.get("components") or {}
+        out: dict[str, tuple[list[str], list[tuple[list[int], Any]]]] = {}
+        for tname, tdef in comps.items():
+            for hname in (tdef or {}).get("hooks") or {}:
+                if hname not in out:
+                    out[hname] = ([p for p, _ in self.read.params(("components", tname, "hooks", hname))], [])
+        ids = iter(range(len(self.g.components)))
+        for tname, tdef in comps.items():
+            tdef = tdef or {}
+            seats = self.g.max_players if tdef.get("per_player") else 1
+            for i, inst in enumerate(tdef.get("instances") or []):
+                mine = [next(ids) for _ in range(seats * int(inst.get("copies", 1)))]
+                assert all(self.g.components[c].type == tname for c in mine)
+                for hname in inst.get("hooks") or {}:
+                    if hname in out and hname in (tdef.get("hooks") or {}):
+                        body = self.read.block_at(("components", tname, "instances", i, "hooks", hname))
+                        out[hname][1].append((mine, body or ()))
+        return out
 
     def attempt(self, make: Callable[[], T]) -> T | None:
         """`make()`, or None after reporting every construct it could not lower."""
@@ -112,6 +140,8 @@ class Walk:
             ]
         prog.functions = self.low.functions
         prog.procedures = self.low.procedures
+        prog.hooks = self.low.hooks
+        prog.sites = self.low.sites
         return prog
 
     def declarations(self) -> None:
@@ -203,11 +233,31 @@ class Walk:
                 return None
             param = (pname, src)
             scope[pname] = ir.elem(src.ty)
-        when = self.expr((*path, "when"), scope) if spec.get("when") is not None else None
-        body = self.block((*path, "do"), scope)
-        if body is None or (spec.get("when") is not None and when is None):
+        costs = self.costs(act.name)
+        parts: list[ast.Expr] = [ast.Compare(amount.span, ">=", target, amount) for target, amount in costs]
+        written = self.read.expr_at((*path, "when"))
+        parts += [written] if written is not None else []
+        stmts = (
+            *(ast.Pay(amount.span, amount, target) for target, amount in costs),
+            *(self.read.block_at((*path, "do")) or ()),
+        )
+        when = self.attempt(lambda: self.low.expr(and_chain(parts), dict(scope))) if parts else None
+        body = self.attempt(lambda: self.low.block(stmts, dict(scope)))
+        if body is None or (parts and when is None):
             return None
         return ir.Action(ai, act.name, param, when, body, act.closes_window)
+
+    def costs(self, name: str) -> list[tuple[ast.Expr, ast.Expr]]:
+        """An action's `cost:` as (counter, amount), as the Python backend reads it (sections/actions.py):
+        each cost is affordable in its condition and paid before its effect."""
+        out: list[tuple[ast.Expr, ast.Expr]] = []
+        for key in (self.data["actions"].get(name) or {}).get("cost") or {}:
+            path: Path_ = ("actions", name, "cost", key)
+            target = parse_expr(str(key), origin_of(span_for(self.read.src, path, key=True)), Report())
+            amount = self.read.expr_at(path)
+            if target is not None and amount is not None:
+                out.append((target, amount))
+        return out
 
 
 def lower_game(game: CompiledGame, source: GameSource | None = None) -> tuple[ir.Program, Walk]:

@@ -79,7 +79,15 @@ def _functions(gen: CGen) -> list[str]:
         sig = ", ".join(["X *x", *(f"{ctype(t)} {env[p]}" for p, t in params)])
         protos.append(f"static void {name}({sig});")
         defs += [f"static void {name}({sig}) {{", "    CHARGE(1);", *gen.block(stmts, env, 1), "}"]
-    return protos + defs
+    for hook, (typed, cards) in (gen.prog.hooks or {}).items():
+        sig = ", ".join(["X *x", *(f"{ctype(t)} a{k}" for k, (_, t) in enumerate(typed))])
+        call = ", ".join(["x", *(f"a{k}" for k in range(len(typed)))])
+        protos.append(f"static void {hook}({sig});")
+        defs += [f"static void {hook}({sig}) {{", "    switch (a1) {"]  # a1: the card (`self`)
+        for ids, proc in cards:
+            defs += [f"    case {c}:" for c in ids] + [f"        {proc}({call}); break;"]
+        defs += ["    default: break;", "    }", "}"]
+    return ["static int g_fire(X *x);", *protos, *defs]
 
 
 def _effect(gen: CGen, name: str, stmts: tuple[ir.Stmt, ...] | None, player: bool) -> list[str]:
