@@ -123,8 +123,14 @@ def test_a_counter_only_the_presentation_shows_is_used(tmp_path: Path) -> None:
 
 
 def test_a_counter_only_take_moves_units_of_is_used(tmp_path: Path) -> None:
-    folder = variant(tmp_path, "  pile: {initial: 0}\n", "  pile: {initial: 0}\n  bank: {initial: 9}\n  spare: {}\n")
-    text = (folder / "game.yaml").read_text().replace("      pay n pile\n", "      pay n pile\n      take 1 from bank to score(me)\n")
+    folder = variant(
+        tmp_path, "  pile: {initial: 0}\n", "  pile: {initial: 0}\n  bank: {initial: 9}\n  spare: {}\n"
+    )
+    text = (
+        (folder / "game.yaml")
+        .read_text()
+        .replace("      pay n pile\n", "      pay n pile\n      take 1 from bank to score(me)\n")
+    )
     (folder / "game.yaml").write_text(text)
     found = [d.message for d in load_game(folder).check_warnings if d.code == "W001"]
     assert found == ["counter 'spare' is never used"]  # `bank`, read only by `take`, is used
