@@ -1,0 +1,172 @@
+"""Coup: what a player cannot see stays unseen (the swap test of issue 27), the Ambassador's exchange
+is secret, and the 15 characters and 50 coins are conserved in seeded random games."""
+
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
+from typing import Any
+
+import places
+import pytest
+
+from tabula.interpreter.base import rng
+from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.state import State
+from tabula.interpreter.model.view import view, visible_log
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@functools.cache
+def coup() -> CompiledGame:
+    """The game, compiled on first use (not at collection)."""
+    return load_game(ROOT / "gamedefs" / "coup")
+
+
+def zone(name: str, owner: int | None = None) -> int:
+    return coup().zones[name].index(owner)
+
+
+def swap(st: State, a: int, b: int) -> State:
+    """A copy of `st` with components a and b trading places (zones and locations)."""
+    out: State = copy.deepcopy(st)
+    za, zb = st["loc"][a], st["loc"][b]
+    ia, ib = st["z"][za].index(a), st["z"][zb].index(b)
+    out["z"][za][ia], out["z"][zb][ib] = b, a
+    out["loc"][a], out["loc"][b] = zb, za
+    return out
+
+
+def hidden_pairs(st: State, p: int) -> list[tuple[int, int]]:
+    """Pairs of differently named cards hidden from p: two of another player's hand, and one of
+    another player's hand with one of the Court deck."""
+    name = [c.name for c in coup().components]
+    court = st["z"][zone("court")]
+    pairs = []
+    for q in range(st["t"]["n"]):
+        hand = st["z"][zone("hand", q)]
+        if q == p or not hand:
+            continue
+        if len(hand) > 1 and name[hand[0]] != name[hand[1]]:
+            pairs.append((hand[0], hand[1]))
+        other = next((c for c in court if name[c] != name[hand[0]]), None)
+        if other is not None:
+            pairs.append((hand[0], other))
+    return pairs
+
+
+def random_positions(players: int, seed: int) -> list[State]:
+    """Every position of a random game (the owner's own choices included)."""
+    engine = Engine(coup())
+    st = engine.new_game(players, seed=seed)
+    bot = rng.seed_state(seed)
+    out = [engine.clone(st)]
+    while not engine.is_terminal(st):
+        ids = engine.legal_ids(st)
+        engine.apply_inplace(st, ids[rng.below(bot, len(ids))])
+        out.append(engine.clone(st))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_swapping_cards_a_player_cannot_see_changes_nothing_in_their_view(players: int) -> None:
+    game, swaps, owners_saw = coup(), 0, 0
+    for seed in (1, 2, 3):
+        for st in random_positions(players, seed)[::3]:
+            for p in range(players):
+                for a, b in hidden_pairs(st, p):
+                    changed = swap(st, a, b)
+                    assert view(game, changed, p) == view(game, st, p)
+                    swaps += 1
+                    holder = next(q for q in range(players) if a in st["z"][zone("hand", q)])
+                    owners_saw += view(game, changed, holder) != view(game, st, holder)
+    assert swaps > 50
+    assert owners_saw > 0  # the test can fail: the holder of a swapped card sees the change
+
+
+@pytest.mark.slow
+def test_the_swap_changes_nothing_in_the_observation_tensor_or_the_information_state() -> None:
+    pytest.importorskip("numpy")
+    from tabula.rl.encoding import Encoder
+    from tabula.rl.match import Match, Ruleset, Setup
+    from tabula.rl.text import observation_string
+
+    rules = Ruleset.get(Setup("coup"))
+    encoder = Encoder(rules.game, 3)
+
+    def seen(st: State, p: int) -> tuple[Any, str, str]:
+        m = Match.from_state(rules, st)
+        return encoder.tensor(m.view(p)).tobytes(), observation_string(rules.game, m.view(p)), m.recall(p)
+
+    checked = 0
+    for st in random_positions(3, 5)[::2]:
+        for p in range(3):
+            for a, b in hidden_pairs(st, p):
+                assert seen(swap(st, a, b), p) == seen(st, p)
+                checked += 1
+    assert checked > 10
+    st = random_positions(3, 5)[0]
+    mine = st["z"][zone("hand", 0)]
+    other = next(
+        c
+        for c in st["z"][zone("court")]
+        if rules.game.components[c].name != rules.game.components[mine[0]].name
+    )
+    assert seen(swap(st, mine[0], other), 0)[0] != seen(st, 0)[0]  # one's own hand is seen
+
+
+def exchange(returned: list[str]) -> tuple[Engine, State, list[dict[str, Any]]]:
+    """Ann (holding an Ambassador and a Contessa, with a Duke and an Assassin on the Court deck)
+    exchanges, Bob lets it pass, and Ann returns `returned`."""
+    engine = Engine(coup())
+    game = coup()
+    st = engine.new_game(["Ann", "Bob"], seed=6)
+    by_name: dict[str, list[int]] = {}
+    for cid, c in enumerate(game.components):
+        by_name.setdefault(c.name, []).append(cid)
+    hand = [by_name["Ambassador"][0], by_name["Contessa"][0]]
+    top = [by_name["Duke"][0], by_name["Assassin"][0]]
+    bob = [by_name["Captain"][0], by_name["Captain"][1]]
+    rest = [c for c in range(len(game.components)) if c not in hand + top + bob]
+    for z in (zone("hand", 0), zone("hand", 1), zone("court")):
+        st["z"][z] = []
+    for z, cards in ((zone("hand", 0), hand), (zone("hand", 1), bob), (zone("court"), top + rest)):
+        st["z"][z] = list(cards)
+        for c in cards:
+            st["loc"][c] = z
+    log: list[dict[str, Any]] = []
+    for choice in ["exchange", "allow", *returned]:
+        engine.apply_inplace(st, choice, log)
+    return engine, st, log
+
+
+def test_the_exchange_is_secret_from_the_other_players() -> None:
+    kept_engine, kept, kept_log = exchange(["Duke", "Assassin"])  # Ann keeps her own two
+    _, swapped, swapped_log = exchange(["Ambassador", "Contessa"])  # Ann keeps the two drawn
+    game = coup()
+    names = [game.components[c].name for c in kept["z"][zone("hand", 0)]]
+    assert sorted(names) == ["Ambassador", "Contessa"]
+    assert sorted(game.components[c].name for c in swapped["z"][zone("hand", 0)]) == ["Assassin", "Duke"]
+    assert view(game, kept, 1) == view(game, swapped, 1)  # Bob sees the same table
+    assert visible_log(kept_log, 1) == visible_log(swapped_log, 1)  # and reads the same log
+    assert visible_log(kept_log, 0) != visible_log(swapped_log, 0)  # Ann knows what she did
+    assert not any(n in line for line in visible_log(kept_log, 1) for n in ("Duke", "Assassin", "Contessa"))
+    assert kept_engine.legal_ids(kept) == kept_engine.legal_ids(swapped)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_fifteen_characters_and_fifty_coins_in_random_games(players: int) -> None:
+    game = coup()
+    for seed in (11, 12):
+        for st in random_positions(players, seed):
+            places.check_places(game, st, range(15))
+            coins = st["c"][game.counters["coins"].base : game.counters["coins"].base + players]
+            assert sum(coins) + st["c"][game.counters["treasury"].base] == 50
+            in_hands = sum(len(st["z"][zone("hand", q)]) for q in range(players))
+            lost = sum(len(st["z"][zone("lost", q)]) for q in range(players))
+            assert in_hands + lost + len(st["z"][zone("court")]) == 15
+            assert all(len(st["z"][zone("hand", q)]) <= 4 for q in range(players))
