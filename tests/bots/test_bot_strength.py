@@ -20,7 +20,7 @@ from tabula.balance.match import Config, play_game
 from tabula.balance.parallel import map_seeds
 
 GAMES = 40
-VARIANT = {"porta-nigra": None, "glory-to-rome": "no-surrender"}
+VARIANT = {"porta-nigra": None, "glory-to-rome": "no-surrender", "coup": None}
 PAIRINGS = [
     ("ismcts:0.1s", "random", 0.80),  # at 0.05 s Glory to Rome's ismcts won 77.5 %
     ("ismcts:0.1s", "greedy", 0.55),
