@@ -4,12 +4,14 @@ random games (the swap test of issue 27 is in tests/rl/test_rl_hidden.py)."""
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 from typing import Any
 
 import places
 import pytest
 
+from tabula.cli import main as cli
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.model.game import CompiledGame
@@ -93,3 +95,16 @@ def test_fifteen_characters_and_fifty_coins_in_random_games(players: int) -> Non
             lost = sum(len(st["z"][zone("lost", q)]) for q in range(players))
             assert in_hands + lost + len(st["z"][zone("court")]) == 15
             assert all(len(st["z"][zone("hand", q)]) <= 4 for q in range(players))
+
+
+@pytest.mark.slow  # 100 random games per player count through `tabula simulate`
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_simulated_random_games_end_with_one_winner(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "coup", "--players", str(players), "--games", "100", "--bot", "all=random"]
+    assert cli.main([*argv, "--seed", "1", "--jobs", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["errors"] == [] and data["games"] == 100
+    assert all(e.startswith("declared winner") for e in data["endings"])  # the last player standing
+    assert sum(data["endings"].values()) == 100
+    assert sum(s["wins"] + s["ties"] for s in data["seats"]) == 100  # one winner a game, never shared
+    assert 5 <= data["decisions"]["mean"] <= 15 * players
