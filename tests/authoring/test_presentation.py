@@ -34,6 +34,7 @@ GAMES = {
     "porta-nigra": ({}, [2, 3, 4]),
     "glory-to-rome": ({"surrender_allowed": False}, [2, 3, 4, 5]),
     "high-card": ({}, [2, 3, 4]),
+    "coup": ({}, [2, 3, 4, 5, 6]),
 }
 
 
@@ -253,7 +254,7 @@ def test_porta_nigra_points_scored_during_play_are_the_vp_before_the_final_scori
 
 
 @pytest.mark.slow  # renders every screen of random games
-@pytest.mark.parametrize("game", ["porta-nigra", "glory-to-rome"])
+@pytest.mark.parametrize("game", ["porta-nigra", "glory-to-rome", "coup"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_screen_fits_80_by_24(game: str, players: int) -> None:
     engine, states = random_game(game, players, seed=players + 10, stop=5)

@@ -99,3 +99,49 @@ def test_pettingzoo_observations_hide_the_same() -> None:
     env.match = Match.from_state(env.rules, _swap(m.st, hand[0], deck[0]))
     assert (env.observe("player_0")["observation"] == before["player_0"]).all()
     assert not (env.observe("player_1")["observation"] == before["player_1"]).all()
+
+
+def _coup_hidden_pairs(rules: Ruleset, st: State, p: int) -> list[tuple[int, int]]:
+    """Pairs of differently named Coup characters hidden from p: two of another player's hand, and
+    one of another player's hand with one of the Court deck."""
+    name = [c.name for c in rules.game.components]
+    court = st["z"][_zone(rules, "court")]
+    pairs = []
+    for q in range(st["t"]["n"]):
+        hand = st["z"][_zone(rules, "hand", q)]
+        if q == p or not hand:
+            continue
+        if len(hand) > 1 and name[hand[0]] != name[hand[1]]:
+            pairs.append((hand[0], hand[1]))
+        other = next((c for c in court if name[c] != name[hand[0]]), None)
+        if other is not None:
+            pairs.append((hand[0], other))
+    return pairs
+
+
+@pytest.mark.slow  # every third position of random Coup games, from every seat
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_coup_a_swap_of_characters_a_player_cannot_see_is_invisible_to_them(players: int) -> None:
+    """Issue 27's swap test for a bluffing game: two cards of another player's hand exchanged, or
+    one of them with a Court card, change nothing in the view, tensor, observation string or
+    information state of a player who cannot see them; the holder sees the change."""
+    rules = Ruleset.get(Setup("coup"))
+    encoder = Encoder(rules.game, players)
+    swaps, holders_saw = 0, 0
+    for seed in (1, 2):
+        m = Match.start(rules, players, seed)
+        gen = random.Random(seed)
+        while not m.is_over():
+            if m.depth % 3 == 0:
+                for p in range(players):
+                    for a, b in _coup_hidden_pairs(rules, m.st, p):
+                        other = Match.from_state(rules, _swap(m.st, a, b))
+                        here = Match.from_state(rules, m.st)
+                        assert _seen(rules, other, p, encoder) == _seen(rules, here, p, encoder)
+                        holder = m.st["loc"][a]
+                        owner = next(q for q in range(players) if _zone(rules, "hand", q) == holder)
+                        holders_saw += other.view(owner) != here.view(owner)
+                        swaps += 1
+            m.apply(gen.choice(sorted(m.legal())))
+    assert swaps > 20
+    assert holders_saw == swaps  # the test can fail: each swap moves a card of its holder's hand

@@ -13,7 +13,7 @@ mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 
 from tabula.rl.openspiel import TabulaGame, game_string, load  # noqa: E402
 
-PLAYERS = {"high-card": [2, 3, 4], "porta-nigra": [2, 3, 4], "glory-to-rome": [2, 3, 4, 5]}
+PLAYERS = {"high-card": [2, 3, 4], "porta-nigra": [2, 3, 4], "glory-to-rome": [2, 3, 4, 5], "coup": [2, 6]}
 CASES = [(g, n) for g, counts in PLAYERS.items() for n in counts]
 
 

@@ -122,6 +122,20 @@ def test_a_counter_only_the_presentation_shows_is_used(tmp_path: Path) -> None:
     assert found == ["counter 'hidden_away' is never used"]
 
 
+def test_a_counter_only_take_moves_units_of_is_used(tmp_path: Path) -> None:
+    folder = variant(
+        tmp_path, "  pile: {initial: 0}\n", "  pile: {initial: 0}\n  bank: {initial: 9}\n  spare: {}\n"
+    )
+    text = (
+        (folder / "game.yaml")
+        .read_text()
+        .replace("      pay n pile\n", "      pay n pile\n      take 1 from bank to score(me)\n")
+    )
+    (folder / "game.yaml").write_text(text)
+    found = [d.message for d in load_game(folder).check_warnings if d.code == "W001"]
+    assert found == ["counter 'spare' is never used"]  # `bank`, read only by `take`, is used
+
+
 def test_two_actions_enumerating_the_same_values_share_one_enumeration(tmp_path: Path) -> None:
     from tabula.cli.main import main
 

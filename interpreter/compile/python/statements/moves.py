@@ -31,6 +31,7 @@ class MoveStatements(StatementCompiler):
                     did_you_mean(name, self.g.counters) if name else None,
                 )
                 return
+            self.ex.used.add(name)  # a counter only `take` touches is used (no W001)
             idx = self.ex.counter_index_code(name, node, scope)  # type: ignore[arg-type]
             if idx is None:
                 return
