@@ -125,6 +125,11 @@ def _compile(
     game.load_refs = (variant, tuple(str(e) for e in expansions))
     bots = source.data.get("bots") or {}
     game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
+    if isinstance(deal := bots.get("deal"), dict):  # each condition keeps its own place in the file
+        game.bots["deal"] = (
+            {z: (t, source.value_origin.get(("bots", "deal", z))) for z, t in deal.items()},
+            None,
+        )
     return game
 
 

@@ -20,6 +20,7 @@ give the same result (tests/run/test_determinize.py proves it by swapping hidden
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.base import rng
@@ -30,6 +31,9 @@ from tabula.interpreter.model.view import component_marks, visible_to
 
 Mapping = dict[int, int]
 Back = tuple[str, Any]
+# may this hidden component be dealt into this place (zone instance, position)? What everyone saw
+# of it (a clue given aloud) can rule components out: `bots: deal:` in a game (tabula.bots.base)
+Fits = Callable[[int, int, int], bool | None]
 
 
 def hidden_components(game: CompiledGame, st: State, player: int) -> list[int]:
@@ -37,28 +41,62 @@ def hidden_components(game: CompiledGame, st: State, player: int) -> list[int]:
     return [c for c in range(len(game.components)) if not visible_to(game, st, c, player)]
 
 
-def determinize(game: CompiledGame, st: State, player: int, gen: list[int]) -> State:
+def determinize(
+    game: CompiledGame, st: State, player: int, gen: list[int], fits: Fits | None = None
+) -> State:
     """A state with the same view for `player` as `st`, hidden components dealt at random from `gen`.
 
     The pending decision must be `player`'s (or none): another player's pending choice ids would
-    name components hidden from `player`.
+    name components hidden from `player`. With `fits`, a place is dealt a component that fits it
+    where one is left (`fits` returns None for a place it does not constrain).
     """
     dec = st["dec"]
     if dec is not None and dec["p"] != player:
         raise ValueError(f"the pending decision is player {dec['p']}'s, not player {player}'s")
     hidden = set(hidden_components(game, st, player))
     slots: dict[Back, list[int]] = {}  # back -> the hidden components in its slots, in state order
-    for zone in st["z"]:
-        for c in zone:
+    places: dict[int, tuple[int, int]] = {}  # hidden component -> (zone instance, position)
+    for zi, zone in enumerate(st["z"]):
+        for pos, c in enumerate(zone):
             if c in hidden:
                 slots.setdefault(back_of(game, c), []).append(c)
+                places[c] = (zi, pos)
     pi: Mapping = {}
     for back in sorted(slots, key=repr):
         occupants = slots[back]
         dealt = sorted(occupants)
         rng.shuffle(gen, dealt)
-        pi.update(zip(occupants, dealt, strict=True))
+        if fits is None:
+            pi.update(zip(occupants, dealt, strict=True))
+        else:
+            pi.update(_deal_fitting(occupants, dealt, [places[c] for c in occupants], fits))
     return apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
+
+
+def _deal_fitting(
+    occupants: list[int], dealt: list[int], where: list[tuple[int, int]], fits: Fits
+) -> Mapping:
+    """Each occupant's place dealt a component of `dealt` (already shuffled): the most constrained
+    places first, each the first free component that fits it, else the first free one (a greedy
+    deal: it may miss an assignment where every place fits, and then deals as best it can)."""
+    options: list[list[int] | None] = []
+    for zi, pos in where:
+        if fits(dealt[0], zi, pos) is None:  # a place `fits` does not constrain
+            options.append(None)
+        else:
+            options.append([d for d in dealt if fits(d, zi, pos)])
+    order = sorted(
+        range(len(occupants)), key=lambda k: len(opts) if (opts := options[k]) is not None else len(dealt) + 1
+    )
+    free = dict.fromkeys(dealt)  # insertion-ordered: the shuffled order
+    out: Mapping = {}
+    for k in order:
+        pick = next((d for d in options[k] or () if d in free), None)
+        if pick is None:
+            pick = next(iter(free))
+        del free[pick]
+        out[occupants[k]] = pick
+    return out
 
 
 def back_of(game: CompiledGame, cid: int) -> Back:

@@ -355,6 +355,18 @@ class BotsDef(StrictModel):
         description="Actions by which a player offers to concede: bots take them, or accept a "
         "concession, only when their seat's policy allows it (`--bot 1=random:concede`).",
     )
+    cooperative: bool = Field(
+        default=False,
+        description="Every player shares one result (a cooperative game): bots raise the "
+        "evaluation itself, and a finished game's score, instead of their lead over the others.",
+    )
+    deal: dict[str, Dsl] = Field(
+        default={},
+        description="Zone -> condition with c (a hidden component), q (the zone's player, none for "
+        "a global zone) and i (a position): when a bot deals the cards it cannot see, a place of "
+        "that zone gets a component that fits it where one is left. It may read only what every "
+        "player saw (a clue given aloud).",
+    )
 
 
 class LimitsDef(StrictModel):
