@@ -6,6 +6,7 @@ string or log), what the clues told is public, and a bot deals only cards that f
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +135,18 @@ def test_a_bot_deals_itself_only_cards_that_fit_its_clues(engine: Engine) -> Non
         for pos, c in enumerate(dealt):
             if told[pos] is not None:
                 assert engine.game.components[c].props["rank"] == told[pos]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_finish_without_error(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from tabula.cli import main as cli
+
+    games = int(os.environ.get("TABULA_HANABI_GAMES", "100"))  # the brief's run: 500 per count
+    argv = ["simulate", "hanabi", "--players", str(players), "--games", str(games), "--bot", "all=random"]
+    assert cli.main([*argv, "--jobs", "1", "--json", "--seed", "0"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["errors"] == [] and summary["games"] == games and not summary["interrupted"]
+    assert sum(summary["endings"].values()) == games
