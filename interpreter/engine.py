@@ -125,6 +125,10 @@ def _compile(
     game.load_refs = (variant, tuple(str(e) for e in expansions))
     bots = source.data.get("bots") or {}
     game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
+    for section in ("counters", "vars"):
+        for name, d in (source.data.get(section) or {}).items():
+            if isinstance(d, dict) and d.get("guess") is not None:
+                game.guesses[name] = (d["guess"], source.value_origin.get((section, name, "guess")))
     if isinstance(deal := bots.get("deal"), dict):  # each condition keeps its own place in the file
         game.bots["deal"] = (
             {z: (t, source.value_origin.get(("bots", "deal", z))) for z, t in deal.items()},

@@ -24,10 +24,13 @@ from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.base import rng
-from tabula.interpreter.base.types import COMP
-from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.base.source import AuthorError, Report
+from tabula.interpreter.base.types import COMP, PLAYER
+from tabula.interpreter.dsl.parser import PlainOrigin
+from tabula.interpreter.model.game import CompiledGame, CounterLayout
 from tabula.interpreter.model.state import State, clone
-from tabula.interpreter.model.view import component_marks, visible_to
+from tabula.interpreter.model.view import component_marks, secret_counters, sees, visible_to
+from tabula.interpreter.run.runtime import Runtime
 
 Mapping = dict[int, int]
 Back = tuple[str, Any]
@@ -70,7 +73,69 @@ def determinize(
             pi.update(zip(occupants, dealt, strict=True))
         else:
             pi.update(_deal_fitting(occupants, dealt, [places[c] for c in occupants], fits))
-    return apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
+    out = apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
+    guess_secrets(game, out, player)
+    return out
+
+
+def guess_secrets(game: CompiledGame, st: State, player: int) -> None:
+    """Every counter and var value `player` may not see replaced, in place, by its `guess:` (owner
+    bound), else its initial value: a number cannot be dealt as a card is, so a bot plays on a guess
+    that depends on what it sees only (docs/language.md, section 7)."""
+    secret = secret_counters(game)
+    hidden_vars = [v for v in game.vars.values() if v.visibility != "public"]
+    if not secret and not hidden_vars:
+        return
+    rt = Runtime(game, st)
+    for i, visibility, owner in secret:
+        if not sees(visibility, owner, player):
+            layout = _counter_at(game, i)
+            st["c"][i] = _guess(game, rt, layout.name, owner, _initial(layout, i, owner))
+    for var in hidden_vars:
+        value = st["v"].get(var.name)
+        if var.per_player and isinstance(value, list):
+            st["v"][var.name] = [
+                v if sees(var.visibility, q, player) else _guess(game, rt, var.name, q, var.initial)
+                for q, v in enumerate(value)
+            ]
+        elif not sees(var.visibility, None, player):
+            st["v"][var.name] = _guess(game, rt, var.name, None, var.initial)
+
+
+def _counter_at(game: CompiledGame, i: int) -> CounterLayout:
+    return next(
+        c
+        for c in game.counters.values()
+        if c.base <= i < c.base + c.width * (game.max_players if c.per_player else 1)
+    )
+
+
+def _initial(layout: CounterLayout, i: int, owner: int | None) -> int:
+    if isinstance(layout.initial, dict):
+        key = layout.keys[(i - layout.base) % layout.width]
+        return int(layout.initial.get(key, 0))
+    return int(layout.initial)
+
+
+_GUESSES: dict[int, tuple[CompiledGame, dict[str, Any]]] = {}  # id(game) -> (game, compiled guesses)
+
+
+def _guess(game: CompiledGame, rt: Runtime, name: str, owner: int | None, initial: Any) -> Any:
+    """The value of `name`'s guess for `owner`, or `initial` without one."""
+    if id(game) not in _GUESSES:
+        report = Report()
+        compiled = {}
+        for key, (text, origin) in game.guesses.items():
+            where = origin or PlainOrigin(f"{game.folder}/{key}.guess")
+            compiled[key] = game.snippets.expr(str(text), where, report, {"owner": PLAYER})
+        if report.has_errors:
+            raise AuthorError(report)
+        _GUESSES[id(game)] = (game, compiled)
+    f = _GUESSES[id(game)][1].get(name)
+    if f is None:
+        return _fresh(initial)
+    rt.loc = {"owner": owner}
+    return rt.evaluate(f, None)
 
 
 def _deal_fitting(

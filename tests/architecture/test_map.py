@@ -44,7 +44,7 @@ def test_every_path_the_pages_name_exists() -> None:
     real = ["interpreter/", "tools/", "tests/", "grammar/", "docs/", "gamedefs/", "artefacts/screenshots/"]
     real += [
         str(p.relative_to(ROOT)) + ("/" if p.is_dir() else "")
-        for root in ("interpreter", "tools", "tests", "grammar", "docs")
+        for root in ("interpreter", "tools", "tests", "grammar", "docs", "gamedefs")
         for p in (ROOT / root).rglob("*")
         if "__pycache__" not in p.parts
     ]

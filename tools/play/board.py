@@ -234,9 +234,9 @@ class _Builder:
     def counter_line(self, row: Row, player: int | None) -> Line:
         c = self.g.counters[row.name]
         start = c.base + (player or 0) * c.width
-        values: list[int] = self.view["c"][start : start + c.width]
+        values: list[int | None] = self.view["c"][start : start + c.width]  # None: secret to the viewer
         if not c.keys:
-            return Line(row.label, row.name, "number", text=str(values[0]))
+            return Line(row.label, row.name, "number", text="?" if values[0] is None else str(values[0]))
         entries = [
             Entry(k, self.pres.label(k), v, colour_of(self.pres, self.g, k, "str"))
             for k, v in zip(c.keys, values, strict=True)
@@ -295,7 +295,8 @@ class _Builder:
             parts["score"] = self.note(shown, "score")
         for name, c in g.counters.items():
             if c.per_player and not c.keys and name not in pres.bookkeeping and len(parts) < 4:
-                parts.setdefault(pres.label(name), str(self.view["c"][c.base + p * c.width]))
+                value = self.view["c"][c.base + p * c.width]  # None: secret to this viewer
+                parts.setdefault(pres.label(name), "?" if value is None else str(value))
         for layout, owner in self.instances:
             if owner == p and layout.visibility != "public" and layout.name not in pres.bookkeeping:
                 parts.setdefault(pres.label(layout.name), str(len(self.view["z"][layout.index(p)])))
