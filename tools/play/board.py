@@ -235,10 +235,12 @@ class _Builder:
         c = self.g.counters[row.name]
         start = c.base + (player or 0) * c.width
         values: list[int | None] = self.view["c"][start : start + c.width]  # None: secret to the viewer
+        if None in values:  # secret to this viewer (`visibility:`)
+            return Line(row.label, row.name, "number", text="?")
         if not c.keys:
-            return Line(row.label, row.name, "number", text="?" if values[0] is None else str(values[0]))
+            return Line(row.label, row.name, "number", text=str(values[0]))
         entries = [
-            Entry(k, self.pres.label(k), v, colour_of(self.pres, self.g, k, "str"))
+            Entry(k, self.pres.label(k), v or 0, colour_of(self.pres, self.g, k, "str"))
             for k, v in zip(c.keys, values, strict=True)
         ]
         text = ", ".join(f"{e.label} {e.value}" for e in entries if e.value) or "none"
