@@ -116,3 +116,18 @@ def test_the_observation_marks_secrets_unknown(engine: Engine) -> None:
     assert "chips: P1=?; P2=?; P3=10" in seen[0][1]
     mine = encoder.tensor(engine.view(st, 0))
     assert np.any(encoder.tensor(engine.view(other, 0)) != mine)
+
+
+def test_check_locates_a_wrong_guess_and_a_wrong_deal(tmp_path: Path) -> None:
+    from tabula.interpreter.base.source import AuthorError, render_report
+
+    game = tmp_path / "secrets"
+    game.mkdir()
+    text = (GAME / "game.yaml").read_text().replace('guess: "1"', 'guess: "onwer + 1"')
+    (game / "game.yaml").write_text(text + '\nbots:\n  deal: {hands: "c.value > i"}\n')
+    with pytest.raises(AuthorError) as err:
+        load_game(game)
+    shown = render_report(err.value.report)
+    assert "game.yaml:25:52: error[E101]: unknown name 'onwer'" in shown and "did you mean 'owner'?" in shown
+    assert "error[B002]: bots.deal names 'hands', which is no zone of the game" in shown
+    assert "did you mean 'hand'?" in shown
