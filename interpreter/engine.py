@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tabula.interpreter.base import rng
-from tabula.interpreter.base.source import AuthorError, Report, Span
+from tabula.interpreter.base.source import AuthorError, Report, Span, did_you_mean
 from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
 from tabula.interpreter.load.options import checked_values, declared_specs
 from tabula.interpreter.load.packfiles import find_pack
@@ -125,7 +125,41 @@ def _compile(
     game.load_refs = (variant, tuple(str(e) for e in expansions))
     bots = source.data.get("bots") or {}
     game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
+    for section in ("counters", "vars"):
+        for name, d in (source.data.get(section) or {}).items():
+            if isinstance(d, dict) and d.get("guess") is not None:
+                game.guesses[name] = (d["guess"], source.value_origin.get((section, name, "guess")))
+    if isinstance(deal := bots.get("deal"), dict):  # each condition keeps its own place in the file
+        game.bots["deal"] = (
+            {z: (t, source.value_origin.get(("bots", "deal", z))) for z, t in deal.items()},
+            None,
+        )
+    _check_guesses_and_deals(source, game, report)
+    report.raise_if_errors()
     return game
+
+
+def _check_guesses_and_deals(source: Any, game: CompiledGame, report: Report) -> None:
+    """Counters' and vars' `guess:` and `bots: deal:` compiled once at load, so that `tabula check`
+    locates their mistakes (their users compile them again, lazily: a compiled game is cached)."""
+    from tabula.interpreter.base.types import COMP, INT, PLAYER
+    from tabula.interpreter.load.positions import span_for
+
+    for text, origin in game.guesses.values():
+        if origin is not None:
+            game.snippets.expr(str(text), origin, report, {"owner": PLAYER})
+    zones = {z.family or z.name for z in game.zone_layouts}
+    for zone, (text, origin) in (game.bots.get("deal", ({}, None))[0] or {}).items():
+        if zone not in zones:
+            hint = did_you_mean(str(zone), sorted(zones)) or f"zones: {', '.join(sorted(zones))}"
+            report.error(
+                "B002",
+                f"bots.deal names '{zone}', which is no zone of the game",
+                span_for(source, ("bots", "deal", zone), key=True),
+                hint,
+            )
+        elif origin is not None:
+            game.snippets.expr(str(text), origin, report, {"c": COMP, "q": PLAYER, "i": INT})
 
 
 @dataclass(frozen=True)

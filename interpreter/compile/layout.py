@@ -224,6 +224,7 @@ def _counters(read: GameReader, g: CompiledGame) -> None:
                         did_you_mean(str(key), keys) or f"keys: {', '.join(keys)}",
                     )
         c = CounterLayout(name, per, keys, base, initial, cdef.get("min", 0), cdef.get("max"))
+        c.visibility = str(cdef.get("visibility") or "public")
         g.counters[name] = c
         base += c.width * (max_players if per else 1)
     g.counter_count = base
@@ -238,7 +239,9 @@ def _vars(read: GameReader, g: CompiledGame) -> None:
         t = VAR_TYPES.get(str(declared), ANY) if declared else type_of_value(initial)
         if t == "none":
             t = ANY
-        g.vars[name] = VarLayout(name, vdef.get("per") == "player", initial, t)
+        g.vars[name] = VarLayout(
+            name, vdef.get("per") == "player", initial, t, str(vdef.get("visibility") or "public")
+        )
 
 
 def mark_declaration(raw: Any) -> tuple[Any, str, bool]:

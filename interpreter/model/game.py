@@ -72,6 +72,7 @@ class CounterLayout:
     initial: dict[str, int] | int
     min: int | None
     max: int | None
+    visibility: str = "public"  # public | owner | others | hidden: who sees its value
 
     @property
     def width(self) -> int:
@@ -84,6 +85,7 @@ class VarLayout:
     per_player: bool
     initial: Any
     type: str
+    visibility: str = "public"  # public | owner | others | hidden: who sees its value
 
 
 @dataclass
@@ -229,6 +231,9 @@ class CompiledGame:
     block_local_types: dict[int, dict[str, str]] = field(default_factory=dict)
     # the `bots:` section as data, key -> (value, ScalarOrigin | None); compiled lazily by the bots
     bots: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    # counters' and vars' `guess:` as data, name -> (text, ScalarOrigin | None); compiled lazily by
+    # determinisation (run/determinize.py)
+    guesses: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     work_budget: int = WORK_BUDGET  # units of work between two decisions (`limits: work_budget`)
     rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)
 

@@ -6,8 +6,9 @@ In a view, each invisible component id is replaced by -1 (so zone sizes stay pub
 and marks are blanked, and the parts of the state that could leak hidden facts are dropped: the
 generator (future shuffles), a scenario's rigged shuffle orders (`rig`: the future order of a
 zone), the frame stack (locals may hold hidden components), and other players' pending options.
-Vars and marks of a component type (`component_marks`) are scrubbed the same way. Log entries carry
-the players they are hidden from.
+Vars and marks of a component type (`component_marks`) are scrubbed the same way. Counters and vars
+declared with a `visibility` other than public (a secret chip count) read None where the viewer may
+not see them (`secret_counters`, `var_seen`). Log entries carry the players they are hidden from.
 """
 
 from __future__ import annotations
@@ -44,6 +45,42 @@ def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) ->
     return False
 
 
+def sees(visibility: str, owner: int | None, player: int) -> bool:
+    """May `player` see a counter's or var's value of this visibility, held for `owner` (None: a
+    global one)? As for zones: `owner` its player alone, `others` everyone but its player."""
+    if visibility == "public":
+        return True
+    if visibility == "owner":
+        return owner is not None and owner == player
+    if visibility == "others":
+        return owner != player
+    return False
+
+
+def secret_counters(game: CompiledGame) -> list[tuple[int, str, int | None]]:
+    """(index in the state's counter list, visibility, owner) of every counter instance that is not
+    public: empty for a game without secret counters, so its views are as before."""
+    out: list[tuple[int, str, int | None]] = []
+    for c in game.counters.values():
+        if c.visibility == "public":
+            continue
+        for owner in range(game.max_players) if c.per_player else [None]:
+            base = c.base + (owner or 0) * c.width
+            out.extend((base + k, c.visibility, owner) for k in range(c.width))
+    return out
+
+
+def var_seen(game: CompiledGame, name: str, value: Any, player: int) -> Any:
+    """A var's value as `player` may know it: None where it is secret to them (a per-player var:
+    the seats they may not see)."""
+    layout = game.vars.get(name)
+    if layout is None or layout.visibility == "public":
+        return value
+    if layout.per_player and isinstance(value, list):
+        return [v if sees(layout.visibility, q, player) else None for q, v in enumerate(value)]
+    return value if sees(layout.visibility, None, player) else None
+
+
 def component_marks(game: CompiledGame) -> list[str]:
     """The marks whose values are components (type component or components, declared or given by
     the rules): views and seat states hide the hidden components they name, as for such vars."""
@@ -71,9 +108,13 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
     for name, value in st["v"].items():
         layout = game.vars.get(name)
         if layout is not None and COMP in layout.type:
-            vars_[name] = _scrub(game, st, value, player)
+            vars_[name] = var_seen(game, name, _scrub(game, st, value, player), player)
         else:
-            vars_[name] = value
+            vars_[name] = var_seen(game, name, value, player)
+    counters = list(st["c"])
+    for i, visibility, owner in secret_counters(game):
+        if not sees(visibility, owner, player):
+            counters[i] = None
     dec = st["dec"]
     if dec is None:
         decision = None
@@ -86,7 +127,7 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
         "viewer": player,
         "z": zones,
         "loc": loc,
-        "c": list(st["c"]),
+        "c": counters,
         "v": vars_,
         "m": marks,
         # 1 revealed to everyone, 2 shown to this player (never to a spectator, a negative viewer);

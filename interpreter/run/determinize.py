@@ -20,16 +20,23 @@ give the same result (tests/run/test_determinize.py proves it by swapping hidden
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.base import rng
-from tabula.interpreter.base.types import COMP
-from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.base.source import AuthorError, Report
+from tabula.interpreter.base.types import COMP, PLAYER
+from tabula.interpreter.dsl.parser import PlainOrigin
+from tabula.interpreter.model.game import CompiledGame, CounterLayout
 from tabula.interpreter.model.state import State, clone
-from tabula.interpreter.model.view import component_marks, visible_to
+from tabula.interpreter.model.view import component_marks, secret_counters, sees, visible_to
+from tabula.interpreter.run.runtime import Runtime
 
 Mapping = dict[int, int]
 Back = tuple[str, Any]
+# may this hidden component be dealt into this place (zone instance, position)? What everyone saw
+# of it (a clue given aloud) can rule components out: `bots: deal:` in a game (tabula.bots.base)
+Fits = Callable[[int, int, int], bool | None]
 
 
 def hidden_components(game: CompiledGame, st: State, player: int) -> list[int]:
@@ -37,28 +44,124 @@ def hidden_components(game: CompiledGame, st: State, player: int) -> list[int]:
     return [c for c in range(len(game.components)) if not visible_to(game, st, c, player)]
 
 
-def determinize(game: CompiledGame, st: State, player: int, gen: list[int]) -> State:
+def determinize(
+    game: CompiledGame, st: State, player: int, gen: list[int], fits: Fits | None = None
+) -> State:
     """A state with the same view for `player` as `st`, hidden components dealt at random from `gen`.
 
     The pending decision must be `player`'s (or none): another player's pending choice ids would
-    name components hidden from `player`.
+    name components hidden from `player`. With `fits`, a place is dealt a component that fits it
+    where one is left (`fits` returns None for a place it does not constrain).
     """
     dec = st["dec"]
     if dec is not None and dec["p"] != player:
         raise ValueError(f"the pending decision is player {dec['p']}'s, not player {player}'s")
     hidden = set(hidden_components(game, st, player))
     slots: dict[Back, list[int]] = {}  # back -> the hidden components in its slots, in state order
-    for zone in st["z"]:
-        for c in zone:
+    places: dict[int, tuple[int, int]] = {}  # hidden component -> (zone instance, position)
+    for zi, zone in enumerate(st["z"]):
+        for pos, c in enumerate(zone):
             if c in hidden:
                 slots.setdefault(back_of(game, c), []).append(c)
+                places[c] = (zi, pos)
     pi: Mapping = {}
     for back in sorted(slots, key=repr):
         occupants = slots[back]
         dealt = sorted(occupants)
         rng.shuffle(gen, dealt)
-        pi.update(zip(occupants, dealt, strict=True))
-    return apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
+        if fits is None:
+            pi.update(zip(occupants, dealt, strict=True))
+        else:
+            pi.update(_deal_fitting(occupants, dealt, [places[c] for c in occupants], fits))
+    out = apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
+    guess_secrets(game, out, player)
+    return out
+
+
+def guess_secrets(game: CompiledGame, st: State, player: int) -> None:
+    """Every counter and var value `player` may not see replaced, in place, by its `guess:` (owner
+    bound), else its initial value: a number cannot be dealt as a card is, so a bot plays on a guess
+    that depends on what it sees only (docs/language.md, section 7)."""
+    secret = secret_counters(game)
+    hidden_vars = [v for v in game.vars.values() if v.visibility != "public"]
+    if not secret and not hidden_vars:
+        return
+    rt = Runtime(game, st)
+    for i, visibility, owner in secret:
+        if not sees(visibility, owner, player):
+            layout = _counter_at(game, i)
+            st["c"][i] = _guess(game, rt, layout.name, owner, _initial(layout, i, owner))
+    for var in hidden_vars:
+        value = st["v"].get(var.name)
+        if var.per_player and isinstance(value, list):
+            st["v"][var.name] = [
+                v if sees(var.visibility, q, player) else _guess(game, rt, var.name, q, var.initial)
+                for q, v in enumerate(value)
+            ]
+        elif not sees(var.visibility, None, player):
+            st["v"][var.name] = _guess(game, rt, var.name, None, var.initial)
+
+
+def _counter_at(game: CompiledGame, i: int) -> CounterLayout:
+    return next(
+        c
+        for c in game.counters.values()
+        if c.base <= i < c.base + c.width * (game.max_players if c.per_player else 1)
+    )
+
+
+def _initial(layout: CounterLayout, i: int, owner: int | None) -> int:
+    if isinstance(layout.initial, dict):
+        key = layout.keys[(i - layout.base) % layout.width]
+        return int(layout.initial.get(key, 0))
+    return int(layout.initial)
+
+
+_GUESSES: dict[int, tuple[CompiledGame, dict[str, Any]]] = {}  # id(game) -> (game, compiled guesses)
+
+
+def _guess(game: CompiledGame, rt: Runtime, name: str, owner: int | None, initial: Any) -> Any:
+    """The value of `name`'s guess for `owner`, or `initial` without one."""
+    if id(game) not in _GUESSES:
+        report = Report()
+        compiled = {}
+        for key, (text, origin) in game.guesses.items():
+            where = origin or PlainOrigin(f"{game.folder}/{key}.guess")
+            compiled[key] = game.snippets.expr(str(text), where, report, {"owner": PLAYER})
+        if report.has_errors:
+            raise AuthorError(report)
+        _GUESSES[id(game)] = (game, compiled)
+    f = _GUESSES[id(game)][1].get(name)
+    if f is None:
+        return _fresh(initial)
+    rt.loc = {"owner": owner}
+    return rt.evaluate(f, None)
+
+
+def _deal_fitting(
+    occupants: list[int], dealt: list[int], where: list[tuple[int, int]], fits: Fits
+) -> Mapping:
+    """Each occupant's place dealt a component of `dealt` (already shuffled): the most constrained
+    places first, each the first free component that fits it, else the first free one (a greedy
+    deal: it may miss an assignment where every place fits, and then deals as best it can)."""
+    options: list[list[int] | None] = []
+    for zi, pos in where:
+        if fits(dealt[0], zi, pos) is None:  # a place `fits` does not constrain
+            options.append(None)
+        else:
+            options.append([d for d in dealt if fits(d, zi, pos)])
+    order = sorted(
+        range(len(occupants)), key=lambda k: len(opts) if (opts := options[k]) is not None else len(dealt) + 1
+    )
+    free = dict.fromkeys(dealt)  # insertion-ordered: the shuffled order
+    out: Mapping = {}
+    for k in order:
+        pick = next((d for d in options[k] or () if d in free), None)
+        if pick is None:
+            pick = next(iter(free))
+        del free[pick]
+        out[occupants[k]] = pick
+    return out
 
 
 def back_of(game: CompiledGame, cid: int) -> Back:

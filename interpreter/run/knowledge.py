@@ -11,9 +11,10 @@ in zone order (`fill=0`), or in that order turned by one (`fill=1`: the second f
 last), so that every hidden place holds a different stand-in in the two fillings (in the reverse
 order, the middle one of an odd number kept its stand-in and read as known). A var holding a
 hidden component holds the first stand-in of its filling; marks of hidden components hold their
-defaults; the generator is a fixed one. Everything else (visible components, counters, turn data,
-names, options) is the true state, which the seat's view shows anyway. So a seat state is a function
-of the seat's view alone and cannot leak. An expression that gives the same value on both fillings
+defaults; counters and vars the seat may not see (`visibility:`) hold stand-ins that differ between
+the fillings; the generator is a fixed one. Everything else (visible components, public counters,
+turn data, names, options) is the true state, which the seat's view shows anyway. So a seat state is
+a function of the seat's view alone and cannot leak. An expression that gives the same value on both fillings
 does not depend on the hidden components (`known`); one that does not is shown as unknown.
 
 The frame stack is kept unchanged (explanations read where the pending decision is; no expression
@@ -29,7 +30,7 @@ from typing import Any
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.model.game import CompiledGame
-from tabula.interpreter.model.view import component_marks, visible_to
+from tabula.interpreter.model.view import component_marks, secret_counters, sees, visible_to
 
 State = dict[str, Any]
 FIXED_SEED = 0
@@ -46,6 +47,7 @@ def seat_state(game: CompiledGame, st: State, viewer: int, fill: int = 0) -> Sta
     if not hidden:
         out = copy.deepcopy(st)
         _keep_own_decision(out, viewer)
+        _stand_in_secrets(game, out, viewer, fill)
         return out
     secret = set(hidden)
     order = hidden if fill == 0 else hidden[1:] + hidden[:1]
@@ -74,7 +76,32 @@ def seat_state(game: CompiledGame, st: State, viewer: int, fill: int = 0) -> Sta
     out["v"] = _vars(game, st["v"], secret, order[0])
     out["rng"] = rng.seed_state(FIXED_SEED)
     _keep_own_decision(out, viewer)
+    _stand_in_secrets(game, out, viewer, fill)
     return out
+
+
+def _stand_in_secrets(game: CompiledGame, st: State, viewer: int, fill: int) -> None:
+    """Counters and vars the viewer may not see hold stand-ins, in place: a counter 0 on the first
+    filling and 1 on the second, a var its initial value (a number: one more
+    on the second), so an expression that reads them is not `known`."""
+    for i, visibility, owner in secret_counters(game):
+        if not sees(visibility, owner, viewer):
+            st["c"][i] = fill
+    for var in game.vars.values():
+        if var.visibility == "public":
+            continue
+        stand_in = (
+            var.initial + fill
+            if isinstance(var.initial, int) and not isinstance(var.initial, bool)
+            else var.initial
+        )
+        value = st["v"].get(var.name)
+        if var.per_player and isinstance(value, list):
+            st["v"][var.name] = [
+                v if sees(var.visibility, q, viewer) else copy.deepcopy(stand_in) for q, v in enumerate(value)
+            ]
+        elif not sees(var.visibility, None, viewer):
+            st["v"][var.name] = copy.deepcopy(stand_in)
 
 
 def seat_states(game: CompiledGame, st: State, viewer: int) -> tuple[State, State]:

@@ -12,6 +12,7 @@ from typing import Any
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import a
 from tabula.interpreter.model.choices import option_ids, value_id
+from tabula.interpreter.model.view import sees
 from tabula.interpreter.run.budget import number
 from tabula.interpreter.run.pyerrors import dsl_text, typed
 from tabula.interpreter.run.runtime import GameEnded, GameRuntimeError, Runtime
@@ -183,8 +184,34 @@ def render_template(rt: Runtime, parts: list[Any]) -> str:
     return "".join(out)
 
 
-def say(rt: Runtime, parts: list[Any], values: list[Any]) -> None:
-    rt.say(template(rt, parts, values))
+def say(
+    rt: Runtime, parts: list[Any], values: list[Any], secrets: list[list[tuple[str, Any]]] | None = None
+) -> None:
+    """A `log` line. With `secrets` (per value, the counters and vars that are not public it reads:
+    visibility and owner), the players who may not see one of them read it with those values as `?`."""
+    text = template(rt, parts, values)
+    if not secrets:
+        rt.say(text)
+        return
+    players = range(rt.st["t"]["n"])
+    blind = [q for q in players if any(not sees(v, o, q) for reads in secrets for v, o in reads)]
+    if not blind:
+        rt.say(text)
+        return
+    rt.say(text, blind, _redacted(rt, parts, values, secrets))
+
+
+def _redacted(rt: Runtime, parts: list[Any], values: list[Any], secrets: list[list[tuple[str, Any]]]) -> str:
+    """The line with every value that reads a secret counter or var written `?`."""
+    out = []
+    it = iter(zip(values, secrets, strict=True))
+    for p in parts:
+        if isinstance(p, str):
+            out.append(p)
+        else:
+            value, reads = next(it)
+            out.append("?" if reads else value_id(rt.g, rt.st["names"], value, p[0]).replace("+", ", "))
+    return "".join(out)
 
 
 def write_failure(what: str, op: str, old: Any, v: Any, lo: int | None, hi: int | None) -> None:

@@ -86,7 +86,7 @@ def test_hidden_swap_changes_neither_the_world_nor_the_decision(name: str, seed:
         assert picks[0] == picks[1], spec
 
 
-@pytest.mark.parametrize("name", ["porta-nigra", "glory-to-rome", "coup"])
+@pytest.mark.parametrize("name", ["porta-nigra", "glory-to-rome", "coup", "hanabi"])
 def test_determinised_games_play_on_to_the_end(name: str) -> None:
     e = engine(name)
     step = 3 if name == "coup" else 40  # a Coup game is over in some 15 to 50 decisions

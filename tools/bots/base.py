@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from tabula.bots.deal import DealFilter, deal_conditions
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
@@ -30,13 +31,14 @@ def bot_generator(seed: int) -> list[int]:
 class Observation:
     """What one seat may know at its decision: the view, the legal ids, and determinisations."""
 
-    __slots__ = ("_state", "_view", "engine", "seat")
+    __slots__ = ("_deal", "_state", "_view", "engine", "seat")
 
     def __init__(self, engine: Engine, state: State, seat: int) -> None:
         self.engine = engine
         self.seat = seat
         self._state = state
         self._view: dict[str, Any] | None = None
+        self._deal: DealFilter | None = None
 
     @property
     def view(self) -> dict[str, Any]:
@@ -52,8 +54,14 @@ class Observation:
         return self.engine.legal_ids(self._state)
 
     def determinize(self, gen: list[int]) -> State:
-        """A full state consistent with the view, the hidden components dealt from `gen`."""
-        return determinize(self.engine.game, self.engine.plain(self._state), self.seat, gen)
+        """A full state consistent with the view, the hidden components dealt from `gen` (fitting
+        the game's `bots: deal:` conditions where it has them)."""
+        game, st = self.engine.game, self.engine.plain(self._state)
+        if not deal_conditions(game):
+            return determinize(game, st, self.seat, gen)
+        if self._deal is None:
+            self._deal = DealFilter(game, st)
+        return determinize(game, st, self.seat, gen, self._deal)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@ tie-breakers are left out: added at a thousandth of a point, they made greedy we
 
 `utility` reads the evaluation as the ranking does, a margin (mine minus the best other player's;
 a decided game is +-WIN); `rewards` turns it into a win chance per player in [0, 1]
-(tanh(margin / scale)), which search bots back up through their trees.
+(tanh(margin / scale)), which search bots back up through their trees. In a cooperative game
+(`bots: cooperative: true`: every player shares one result) there is no margin: `utility` is the
+evaluation itself (a finished game: its score) and `rewards` tanh(value / scale) turned into [0, 1].
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ class Evaluation:
         self.scale = float(scale) if scale else DEFAULT_SCALE
         self.source = "the game's score if it ended now"
         self._expr: Callable[[Runtime], Any] | None = None
+        self.cooperative = bool(section.get("cooperative", (False, None))[0])
         if "evaluate" in section and section["evaluate"][0] is not None:
             text, origin = section["evaluate"]
             report = Report()
@@ -95,8 +98,17 @@ class Evaluation:
             out.append(float(rt.evaluate(self._expr, None)))
         return out
 
+    def shared(self, st: State) -> list[float]:
+        """A cooperative game's values: the final scores once it is over, else the evaluation."""
+        if self.engine.is_terminal(st):
+            return game_estimate(self.engine, st)
+        return self.values(st)
+
     def utility(self, st: State, player: int) -> float:
-        """A margin for `player`: +-WIN once the game is decided, else evaluation minus the best rival's."""
+        """A margin for `player`: +-WIN once the game is decided, else evaluation minus the best rival's
+        (in a cooperative game, the value itself)."""
+        if self.cooperative:
+            return self.shared(st)[player]
         if self.engine.is_terminal(st):
             winners = self.engine.winners(st)
             if player not in winners:
@@ -108,6 +120,8 @@ class Evaluation:
     def rewards(self, st: State) -> list[float]:
         """A win chance in [0, 1] for every player: exact when the game is over."""
         n = st["t"]["n"]
+        if self.cooperative:
+            return [0.5 + 0.5 * math.tanh(v / self.scale) for v in self.shared(st)]
         if self.engine.is_terminal(st):
             winners = self.engine.winners(st)
             return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]

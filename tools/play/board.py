@@ -234,11 +234,13 @@ class _Builder:
     def counter_line(self, row: Row, player: int | None) -> Line:
         c = self.g.counters[row.name]
         start = c.base + (player or 0) * c.width
-        values: list[int] = self.view["c"][start : start + c.width]
+        values: list[int | None] = self.view["c"][start : start + c.width]  # None: secret to the viewer
+        if None in values:  # secret to this viewer (`visibility:`)
+            return Line(row.label, row.name, "number", text="?")
         if not c.keys:
             return Line(row.label, row.name, "number", text=str(values[0]))
         entries = [
-            Entry(k, self.pres.label(k), v, colour_of(self.pres, self.g, k, "str"))
+            Entry(k, self.pres.label(k), v or 0, colour_of(self.pres, self.g, k, "str"))
             for k, v in zip(c.keys, values, strict=True)
         ]
         text = ", ".join(f"{e.label} {e.value}" for e in entries if e.value) or "none"
@@ -295,7 +297,8 @@ class _Builder:
             parts["score"] = self.note(shown, "score")
         for name, c in g.counters.items():
             if c.per_player and not c.keys and name not in pres.bookkeeping and len(parts) < 4:
-                parts.setdefault(pres.label(name), str(self.view["c"][c.base + p * c.width]))
+                value = self.view["c"][c.base + p * c.width]  # None: secret to this viewer
+                parts.setdefault(pres.label(name), "?" if value is None else str(value))
         for layout, owner in self.instances:
             if owner == p and layout.visibility != "public" and layout.name not in pres.bookkeeping:
                 parts.setdefault(pres.label(layout.name), str(len(self.view["z"][layout.index(p)])))

@@ -14,6 +14,9 @@ expansions) and the number of players only. It is the concatenation of these pie
   (hidden from the viewer, or out of play); its position in its zone (0 = top); revealed to all.
 - `marks`: per mark, per component of the types having it, its value, encoded by the type of the
   mark's default (a bool, a number, a symbol, anything else: `any`).
+- `unknown` (only in games with counters or vars that are not public, `visibility:`): per instance
+  of such a counter (N blocks for a per-player one) and such a var, 1 when the viewer may not see
+  its value; that value then reads 0 (a counter) or none (a var) in its own piece.
 
 Z counts the zone instances of the game for N players (global zones, then each per-player zone's
 instances in relative seat order); C is the number of components. A value of static type `bool`
@@ -34,6 +37,7 @@ import numpy.typing as npt
 
 from tabula.interpreter.base.types import BOOL, COMP, INT, PLAYER, STR
 from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.view import sees
 
 Vector: TypeAlias = npt.NDArray[np.float32]
 # writes one value into out[at:at + width]; returns nothing
@@ -112,6 +116,17 @@ class Encoder:
             ("components", self.ncomp * (self.nz + 3)),
             ("marks", marks),
         ]
+        unknown = sum(c.width * (n if c.per_player else 1) for c in self._secret_counters()) + sum(
+            n if v.per_player else 1 for v in self._secret_vars()
+        )
+        if unknown:
+            self.pieces.append(("unknown", unknown))
+
+    def _secret_counters(self) -> list[Any]:
+        return [c for c in self.game.counters.values() if c.visibility != "public"]
+
+    def _secret_vars(self) -> list[Any]:
+        return [v for v in self.game.vars.values() if v.visibility != "public"]
 
     def _marked(self, mark: str) -> list[int]:
         """The components that have `mark` (those of the types declaring it)."""
@@ -213,8 +228,25 @@ class Encoder:
             seats = [(viewer + rel) % self.n for rel in range(self.n)] if c.per_player else [0]
             for p in seats:
                 base = c.base + p * c.width
-                out[at : at + c.width] = values[base : base + c.width]
+                out[at : at + c.width] = [v or 0 for v in values[base : base + c.width]]  # None: unknown
                 at += c.width
+
+    def _t_unknown(self, out: Vector, at: int, view: dict[str, Any], viewer: int) -> None:
+        values = view["c"]
+        for c in self._secret_counters():
+            seats = [(viewer + rel) % self.n for rel in range(self.n)] if c.per_player else [0]
+            for p in seats:
+                base = c.base + p * c.width
+                out[at : at + c.width] = [float(v is None) for v in values[base : base + c.width]]
+                at += c.width
+        for var in self._secret_vars():
+            if var.per_player:
+                for rel in range(self.n):
+                    out[at] = float(not sees(var.visibility, (viewer + rel) % self.n, viewer))
+                    at += 1
+            else:
+                out[at] = float(not sees(var.visibility, None, viewer))
+                at += 1
 
     def _t_vars(self, out: Vector, at: int, view: dict[str, Any], viewer: int) -> None:
         values = view["v"]

@@ -12,6 +12,7 @@ from typing import Any
 
 from tabula.interpreter.base.types import COMP, PLAYER, elem
 from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.view import sees
 
 
 def _value(game: CompiledGame, names: list[str], v: Any, t: str) -> str:
@@ -61,22 +62,31 @@ def _counters(game: CompiledGame, view: dict[str, Any], names: list[str]) -> lis
         for p in seats:
             base = c.base + p * c.width
             if c.keys:
-                inner = " ".join(f"{k}={values[base + i]}" for i, k in enumerate(c.keys))
+                inner = " ".join(f"{k}={_count(values[base + i])}" for i, k in enumerate(c.keys))
                 parts.append(f"{names[p]}: {inner}" if c.per_player else inner)
             else:
-                parts.append(f"{names[p]}={values[base]}" if c.per_player else str(values[base]))
+                parts.append(f"{names[p]}={_count(values[base])}" if c.per_player else _count(values[base]))
         out.append(f"counter {c.name}: " + "; ".join(parts))
     return out
 
 
+def _count(value: Any) -> str:
+    """A counter's value as the viewer knows it: `?` when it is secret to them."""
+    return "?" if value is None else str(value)
+
+
 def _vars(game: CompiledGame, view: dict[str, Any], names: list[str]) -> list[str]:
     out = []
+    viewer = view.get("viewer", -1)
     for name, var in game.vars.items():
         v = view["v"].get(name)
         if var.per_player and isinstance(v, list):
-            text = "; ".join(f"{names[p]}={_value(game, names, x, var.type)}" for p, x in enumerate(v))
+            text = "; ".join(
+                f"{names[p]}={_value(game, names, x, var.type) if sees(var.visibility, p, viewer) else '?'}"
+                for p, x in enumerate(v)
+            )
         else:
-            text = _value(game, names, v, var.type)
+            text = _value(game, names, v, var.type) if sees(var.visibility, None, viewer) else "?"
         out.append(f"var {name}: {text}")
     return out
 

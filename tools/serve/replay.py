@@ -124,7 +124,9 @@ def _facts(engine: Engine, st: State, seat: int) -> dict[str, str]:
     view: dict[str, Any] = engine.view(st, seat)
     names: list[str] = view["names"]
     facts: dict[str, str] = {}
-    facts.update({ref: str(view["c"][i]) for ref, i in counter_refs(g, names)})
+    facts.update(
+        {ref: "?" if view["c"][i] is None else str(view["c"][i]) for ref, i in counter_refs(g, names)}
+    )
     for name, var in g.vars.items():
         value = view["v"].get(name)
         if var.per_player and isinstance(value, list):

@@ -199,6 +199,22 @@ class CounterDef(StrictModel):
     initial: int | dict[str, int] = Field(default=0, description="Start value, or symbol -> start value.")
     min: int | None = Field(default=0, description="Lowest allowed value (default 0; null for none).")
     max: int | None = Field(default=None, description="Highest allowed value (default: none).")
+    visibility: Visibility = Field(
+        default="public",
+        description="Who sees its value: public, owner (its player alone), others (everyone but its "
+        "player) or hidden (nobody). Views show a hidden value as unknown.",
+    )
+    guess: Dsl | None = Field(
+        default=None,
+        description="What a bot takes a value it cannot see to be when it deals a hidden position "
+        "(owner bound for a per-player counter; default: the initial value).",
+    )
+
+    @model_validator(mode="after")
+    def _owner_needs_a_player(self) -> CounterDef:
+        if self.visibility in ("owner", "others") and self.per != "player":
+            raise ValueError(f"visibility '{self.visibility}' needs per: player")
+        return self
 
 
 class VarDef(StrictModel):
@@ -209,11 +225,24 @@ class VarDef(StrictModel):
     type: VarType | None = Field(
         default=None, description="What it holds (used for choice ids and to hide components in views)."
     )
-    visibility: Literal["public"] | None = Field(
+    visibility: Visibility | None = Field(
         default=None,
-        description="'public': every player may see what it holds. A var of type any (or list) that a "
-        "rule may give a component must say so, or declare the type component or components (T011).",
+        description="Who sees its value: public, owner (its player alone), others (everyone but its "
+        "player) or hidden (nobody); views show it as unknown to the others. 'public' also says every "
+        "player may see what it holds: a var of type any (or list) that a rule may give a component "
+        "must say so, or declare the type component or components (T011).",
     )
+    guess: Dsl | None = Field(
+        default=None,
+        description="What a bot takes a value it cannot see to be when it deals a hidden position "
+        "(owner bound for a per-player var; default: the initial value).",
+    )
+
+    @model_validator(mode="after")
+    def _owner_needs_a_player(self) -> VarDef:
+        if self.visibility in ("owner", "others") and self.per != "player":
+            raise ValueError(f"visibility '{self.visibility}' needs per: player")
+        return self
 
 
 class _WithParams(StrictModel):
@@ -354,6 +383,18 @@ class BotsDef(StrictModel):
         default=[],
         description="Actions by which a player offers to concede: bots take them, or accept a "
         "concession, only when their seat's policy allows it (`--bot 1=random:concede`).",
+    )
+    cooperative: bool = Field(
+        default=False,
+        description="Every player shares one result (a cooperative game): bots raise the "
+        "evaluation itself, and a finished game's score, instead of their lead over the others.",
+    )
+    deal: dict[str, Dsl] = Field(
+        default={},
+        description="Zone -> condition with c (a hidden component), q (the zone's player, none for "
+        "a global zone) and i (a position): when a bot deals the cards it cannot see, a place of "
+        "that zone gets a component that fits it where one is left. It may read only what every "
+        "player saw (a clue given aloud).",
     )
 
 

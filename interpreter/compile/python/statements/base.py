@@ -11,7 +11,7 @@ its resumable form), in `mode` PY (locals are Python locals) or DICT (locals are
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from tabula.interpreter.base.source import Span
@@ -133,8 +133,11 @@ class StatementCompiler:
                 n += self._statements(self.procedures[s.name].body, seen | {s.name})
         return n
 
-    def template(self, text: str, scope: Scope, span: Span) -> tuple[list[Any], list[str]]:
-        """Literal parts and `(type,)` markers for `{expr}` parts, with the sources of those parts."""
+    def template(
+        self, text: str, scope: Scope, span: Span, secrets: list[str] | None = None
+    ) -> tuple[list[Any], list[str]]:
+        """Literal parts and `(type,)` markers for `{expr}` parts, with the sources of those parts.
+        With `secrets`, each part's secret reads are appended to it (`secret_reads`)."""
         from tabula.interpreter.dsl.parser import PlainOrigin, parse_template
 
         parts: list[Any] = []
@@ -147,4 +150,42 @@ class StatementCompiler:
                 src, t = self.ex.code(part, scope)
                 parts.append((t,))
                 values.append(src)
+                if secrets is not None:
+                    secrets.append(self.secret_reads(part, scope))
         return parts, values
+
+    def secret_reads(self, node: Any, scope: Scope) -> str:
+        """Source of a list of (visibility, owner) pairs: the counters and vars that are not public
+        which the expression reads directly (`chips(p)`, `note`); a log line showing them is masked
+        for the players who may not see them. Reads inside called functions are not followed."""
+        found: list[str] = []
+
+        def walk(n: Any) -> None:
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+                layout = self.secret_layout(n.func.id, scope)
+                if layout is not None:
+                    per = getattr(layout, "per_player", False) and n.args
+                    owner = self.ex.code(n.args[0], scope)[0] if per else "None"
+                    found.append(f"({layout.visibility!r}, {owner})")
+                walk(n.args)  # not the name: `chips` in `chips(p)` is read once, with its player
+                return
+            if isinstance(n, ast.Name):
+                layout = self.secret_layout(n.id, scope)
+                if layout is not None:
+                    found.append(f"({layout.visibility!r}, None)")
+            if isinstance(n, tuple | list):
+                for x in n:
+                    walk(x)
+            elif isinstance(n, ast.Node):
+                for f in fields(n):
+                    walk(getattr(n, f.name))
+
+        walk(node)
+        return f"[{', '.join(found)}]"
+
+    def secret_layout(self, name: str, scope: Scope) -> Any:
+        """The counter or var `name` names here when it is not public (None for a local's name)."""
+        if name in scope.locals or name in scope.py or name in scope.known:
+            return None
+        layout = self.g.counters.get(name) or self.g.vars.get(name)
+        return layout if layout is not None and layout.visibility != "public" else None

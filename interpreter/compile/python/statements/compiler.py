@@ -105,13 +105,12 @@ class EffectCompiler(MachineCompiler, MoveStatements, ControlStatements):
 
     # ------------------------------------------------------------ the log and the game's end
     def _Log(self, out: Lines, depth: int, n: ast.Log, scope: Scope, mode: str) -> None:
-        parts, values = self.template(n.text, scope, n.text_span or n.span)
+        secrets: list[str] = []
+        parts, values = self.template(n.text, scope, n.text_span or n.span, secrets)
         data = self.ex.inject(parts, "template")
-        out.add(
-            depth,
-            f"if rt.log is not None: {self.ex.helper(support.say)}(rt, {data}, [{', '.join(values)}])",
-            n.span,
-        )
+        masked = "" if all(x == "[]" for x in secrets) else f", [{', '.join(secrets)}]"
+        say = self.ex.helper(support.say)
+        out.add(depth, f"if rt.log is not None: {say}(rt, {data}, [{', '.join(values)}]{masked})", n.span)
 
     def _EndGame(self, out: Lines, depth: int, n: ast.EndGame, scope: Scope, mode: str) -> None:
         out.add(depth, f"{self.ex.helper(support.end_game)}()", n.span)
