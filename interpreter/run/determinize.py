@@ -26,7 +26,7 @@ from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone
-from tabula.interpreter.model.view import component_marks, visible_to
+from tabula.interpreter.model.view import component_marks, own_answers, visible_to
 
 Mapping = dict[int, int]
 Back = tuple[str, Any]
@@ -58,7 +58,13 @@ def determinize(game: CompiledGame, st: State, player: int, gen: list[int]) -> S
         dealt = sorted(occupants)
         rng.shuffle(gen, dealt)
         pi.update(zip(occupants, dealt, strict=True))
-    return apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
+    out = apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
+    if "sim" in out["t"]:  # the others' unrevealed answers: unknown (only a log line reads them)
+        sim = own_answers(out["t"]["sim"], player)
+        assert sim is not None
+        sim["a"] = [[q, c if q == player else "?"] for q, c in out["t"]["sim"]["a"]]
+        out["t"]["sim"] = sim
+    return out
 
 
 def back_of(game: CompiledGame, cid: int) -> Back:

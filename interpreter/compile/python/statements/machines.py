@@ -18,6 +18,7 @@ over it goes on, else it returns what that one returned (SUSPEND, or CALL for a 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.base.source import Span, did_you_mean
@@ -213,8 +214,14 @@ class MachineCompiler(CallStatements):
             m.goto(end)
         m.enter(end)
 
-    def _m_For(self, m: Machine, n: ast.For, scope: Scope, bid: int) -> None:
+    def _m_For(
+        self, m: Machine, n: ast.For, scope: Scope, bid: int, wrap: Callable[[str, str], str] | None = None
+    ) -> None:
+        """A resumable loop; `wrap(items, type)` is the code of the list it runs over, when given
+        (a simultaneous step opens there)."""
         items, t = self.ex.list_code(n.iter, scope)
+        if wrap is not None:
+            items = wrap(items, t)
         scope.locals[n.var] = elem(t)
         it, i = self.hide("it", t if t.startswith("list[") else "any"), self.hide("i", "int")
         m.add(f"L[{it!r}] = list({items}); L[{i!r}] = 0", n.span)
