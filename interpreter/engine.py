@@ -455,7 +455,7 @@ class Engine:
             )
             if cid is None:
                 cid = choice if choice in ahead["ids"] else ahead["ids"][self._match_name(ahead, str(choice))]
-            early_answer(st, seat, cid)
+            early_answer(st, seat, str(cid))
             return
         else:
             who = ", ".join(st["names"][q] for q in self.waiting(st)) or "nobody (the game is over)"

@@ -22,7 +22,7 @@ from tabula.interpreter.run import simultaneous
 _HINT = "write: simultaneous q in players:\n    choose c from hand(q) by q\n    move c to picked(q)"
 
 
-def _walk(stmts: ast.Block | None) -> Iterator[ast.Stmt]:
+def _walk(stmts: ast.Block | list[ast.Stmt] | None) -> Iterator[ast.Stmt]:
     """Every statement of a block, nested bodies included."""
     for s in stmts or ():
         yield s
