@@ -4,7 +4,8 @@ Stage: run. Tabula runs them as sequential decisions with hidden answers (docs/A
 "Simultaneous decisions"): the players are asked one after the other in the order of L, on the
 same state as far as they can tell, and each answer stays hidden from the others until the last
 one is in. While the step is open the state holds `t["sim"]`: `w`, the seats still to answer (the
-one asked now first), `a`, the answers given so far as `[seat, choice id]`, and `e` (only when
+one asked now first; a player leaves it when the next one's questions begin), `a`, the answers
+given so far as `[seat, choice id]`, and `e` (only when
 there are any) the answers given ahead of being asked (`Engine.answer`); views, seat states
 and determinisations keep only the viewer's own answers (`model/view.py` `own_answers`). A game
 that never uses the statement never has the key, so its states, saves and traces are unchanged.
@@ -35,13 +36,21 @@ def sim_open(rt: Runtime, items: Any) -> list[Any]:
     return seats
 
 
+def sim_turn(rt: Runtime, seat: int) -> None:
+    """`seat`'s questions come now: the players before them are done (no longer waited for)."""
+    sim = rt.st["t"]["sim"]
+    w = sim["w"]
+    if w and w[0] != seat and seat in w:
+        rt.st["t"]["sim"] = {**sim, "w": w[w.index(seat) :]}
+
+
 def record_answer(st: dict[str, Any], seat: int, cid: str) -> bool:
     """Note `seat`'s answer `cid` when a simultaneous step waits for it (the dict is replaced, never
     changed in place: a clone shares it). True when the answer belongs to such a step."""
     sim = st["t"].get("sim")
     if sim is None or seat not in sim["w"]:
         return False
-    st["t"]["sim"] = {**sim, "w": [q for q in sim["w"] if q != seat], "a": [*sim["a"], [seat, cid]]}
+    st["t"]["sim"] = {**sim, "a": [*sim["a"], [seat, cid]]}
     return True
 
 
@@ -77,7 +86,8 @@ def sim_close(rt: Runtime) -> None:
 
 
 def valid_open_step(sim: dict[str, Any], n: int) -> bool:
-    """(Saves) an open simultaneous step: seats still to answer, and [seat, choice id] answers, none twice."""
+    """(Saves) an open simultaneous step: seats still to answer (none twice), [seat, choice id]
+    answers, and answers given ahead by seats still to answer."""
     if not {"w", "a"} <= set(sim) <= {"w", "a", "e"}:
         return False
     if (
@@ -93,6 +103,6 @@ def valid_open_step(sim: dict[str, Any], n: int) -> bool:
         len(answers) == len(sim["a"])
         and len(early) == len(sim.get("e", []))
         and all(is_int(q) and 0 <= q < n for q in seats)
-        and len(set(seats)) == len(seats)
+        and len(set(sim["w"])) == len(sim["w"])
         and all(x[0] in sim["w"] for x in early)
     )

@@ -1,12 +1,13 @@
-"""`simultaneous q in L:` - every player of L answers one `choose ... by q` in secret.
+"""`simultaneous q in L:` - every player of L answers the body's questions in secret.
 
 Stage: check + compile (the Python target). The step is a resumable loop over the players (the
-resumable `for` of machines.py) between `sim_open` and `sim_close` (run/simultaneous.py): the
-players are asked in the order of L, each answer stays hidden from the others, and the answers are
-revealed together when the last one is in. For that to be faithful the body has a fixed form,
-checked here (E127, located): `let`s, then one `choose x from E by q`, then statements that
-cannot wait for a decision; and it writes no local from outside the step, which would carry one
-player's answer into the next player's question.
+resumable `for` of machines.py) between `sim_open` and `sim_close` (run/simultaneous.py), each
+iteration opened by `sim_turn`: the players are asked in the order of L, each answer stays hidden
+from the others, and the answers are revealed together when the last player is done. For that to
+be faithful the body is checked here (E127, located): it asks at least one question, every
+question is `choose ... by q` (no window, no procedure or event that may ask someone), and it
+writes no local from outside the step, which would carry one player's answer into the next
+player's question.
 """
 
 from __future__ import annotations
@@ -53,42 +54,34 @@ class SimultaneousStatements(MachineCompiler):
             self.ex.expect(elem(t), PLAYER, n.iter.span)  # T002: a list of players
             return f"{self.ex.helper(simultaneous.sim_open)}(rt, {items})"
 
-        self._m_For(m, ast.For(n.span, n.var, n.iter, None, n.body), scope, bid, opened)
+        turn = f"{self.ex.helper(simultaneous.sim_turn)}(rt, L[{n.var!r}])"
+        self._m_For(m, ast.For(n.span, n.var, n.iter, None, n.body), scope, bid, opened, turn)
         m.add(f"{self.ex.helper(simultaneous.sim_close)}(rt)", n.span)
 
     def sim_check(self, n: ast.Simultaneous, scope: Scope) -> None:
-        """E127: the body's form (module docstring)."""
-        body = list(n.body)
-        k = 0
-        while k < len(body) and isinstance(body[k], ast.Let):
-            k += 1
-        first = body[k] if k < len(body) else None
-        if not isinstance(first, ast.Choose):
-            self.report.error(
-                "E127",
-                f"a simultaneous step starts with its question: 'let's, then one 'choose ... by {n.var}'",
-                (first or n).span,
-                _HINT,
-            )
-        elif not (isinstance(first.by, ast.Name) and first.by.id == n.var):
-            self.report.error(
-                "E127",
-                f"in a simultaneous step each player answers their own question: 'choose ... by {n.var}'",
-                (first.by or first).span,
-                _HINT,
-            )
-        for s in _walk(body[k + 1 :]):
-            if self.suspension.stmt(s) and not isinstance(s, (ast.If, ast.For, ast.Repeat, ast.While)):
+        """E127: what the body may do (module docstring)."""
+        outer = set(scope.locals)
+        for s in _walk(n.body):
+            if isinstance(s, ast.Choose):
+                if not (isinstance(s.by, ast.Name) and s.by.id == n.var):
+                    self.report.error(
+                        "E127",
+                        f"in a simultaneous step each player answers their own questions: "
+                        f"'choose ... by {n.var}'",
+                        (s.by or s).span,
+                        _HINT,
+                    )
+            elif isinstance(s, ast.Simultaneous):
+                self.report.error("E127", "a simultaneous step cannot hold another one", s.span, _HINT)
+            elif self.suspension.stmt(s) and not isinstance(s, (ast.If, ast.For, ast.Repeat, ast.While)):
                 self.report.error(
                     "E127",
-                    "a simultaneous step asks one question per player: nothing after its 'choose' "
-                    "may wait for another decision",
+                    "in a simultaneous step every question is a 'choose ... by "
+                    f"{n.var}': a window, or a procedure or event that may ask someone, is not one",
                     s.span,
-                    "ask the next question after the step, in a step or an effect of its own",
+                    "ask it after the step, or write the question as a choose in the step",
                 )
-        outer = set(scope.locals)
-        for s in _walk(body):
-            if isinstance(s, ast.Set) and isinstance(s.target, ast.Name) and s.target.id in outer:
+            elif isinstance(s, ast.Set) and isinstance(s.target, ast.Name) and s.target.id in outer:
                 self.report.error(
                     "E127",
                     f"'{s.target.id}' is a local from outside the simultaneous step: writing it would "
