@@ -115,7 +115,7 @@ def _broken(tmp_path: Path, body: str) -> str:
         ),
         (
             "          simultaneous q in players:\n            move hand(q) to picked(q)\n",
-            "error[E127]: a simultaneous step asks each player one question: its body has no 'choose'",
+            "error[E127]: a simultaneous step asks each player a question: its body has no 'choose'",
         ),
         (
             "          simultaneous q in players:\n            choose c from hand(q) by q\n"

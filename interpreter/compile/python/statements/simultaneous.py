@@ -42,7 +42,7 @@ class SimultaneousStatements(MachineCompiler):
         # reached only when the body cannot wait: it asks nobody anything
         self.report.error(
             "E127",
-            "a simultaneous step asks each player one question: its body has no 'choose'",
+            "a simultaneous step asks each player a question: its body has no 'choose'",
             n.span,
             _HINT,
         )
