@@ -48,7 +48,9 @@ def test_a_player_may_answer_ahead_of_their_turn(engine: Engine) -> None:
     offered = engine.ahead(st, 2)["ids"]
     engine.answer(st, 2, offered[-1])
     assert engine.waiting(st) == [0, 1, 2]  # still waited for: the answer is applied when asked
-    assert "e" not in engine.view(st, 0)["t"]["sim"] and engine.view(st, 2)["t"]["sim"]["e"] == [[2, offered[-1]]]
+    assert "e" not in engine.view(st, 0)["t"]["sim"] and engine.view(st, 2)["t"]["sim"]["e"] == [
+        [2, offered[-1]]
+    ]
     with pytest.raises(IllegalChoice, match="legal now"):
         engine.answer(st, 1, "Z")
     engine.answer(st, 0, 0)
@@ -70,7 +72,7 @@ def test_saves_keep_an_open_step_and_refuse_a_broken_one(engine: Engine) -> None
     again = engine.from_json(engine.to_json(st))
     assert engine.hash(again) == engine.hash(st)
     broken = engine.to_json(st).replace('"w":[1,2]', '"w":[1,1]')
-    with pytest.raises(InvalidSave, match="state.t.sim"):
+    with pytest.raises(InvalidSave, match=r"state\.t\.sim"):
         engine.from_json(broken)
 
 
@@ -125,7 +127,9 @@ def _broken(tmp_path: Path, body: str) -> str:
     ],
     ids=["by-another", "outer-local", "no-question", "nested"],
 )
-def test_the_form_of_the_body_is_checked_where_it_is_written(tmp_path: Path, body: str, expected: str) -> None:
+def test_the_form_of_the_body_is_checked_where_it_is_written(
+    tmp_path: Path, body: str, expected: str
+) -> None:
     text = _broken(tmp_path, body)
     assert expected in text
     assert "game.yaml:" in text and "^" in text  # file:line:col and a caret
