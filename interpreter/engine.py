@@ -443,12 +443,14 @@ class Engine:
         """`seat` answers in place: the pending question when it is theirs, or ahead of their turn
         their question of the open simultaneous step (checked against the options they will be
         offered, kept hidden and applied when they are asked); else IllegalChoice with the reason."""
-        st = self.plain(st)
-        validate.seat(st, seat)
-        dec = st["dec"]
+        plain = self.plain(st)
+        validate.seat(plain, seat)
+        dec = plain["dec"]
         if dec is not None and dec["p"] == seat:
             self.apply_inplace(st, choice, log)
-        elif seat in self.waiting(st):
+            if plain is not st:  # native words: no simultaneous step runs there (N001)
+                return
+        elif seat in self.waiting(plain):
             ahead = self.ahead(st, seat)
             cid = (
                 ahead["ids"][choice] if isinstance(choice, int) and 0 <= choice < len(ahead["ids"]) else None
