@@ -1,6 +1,7 @@
 """Sushi Go (issue 27 item 6), the bundled game of simultaneous decisions.
 
 - Random games of every player count finish, with every one of the 108 cards in one place.
+- Whether chopsticks were used is hidden until the reveal too.
 - The swap test, with an answer pending: two games that differ only in what one player picked (or
   in two cards hidden from another player) look the same to that other player - view, log, RL
   observation tensor and string, and the recall digest - until the picks are revealed together.
@@ -116,3 +117,25 @@ def test_a_bot_decides_on_worlds_that_do_not_know_the_others_picks() -> None:
     picked = engine.game.zones["picked"].index(0)
     assert len({w["z"][picked][0] for w in worlds}) > 1  # P1's pick is dealt at random
     assert all(w["t"]["sim"]["a"] == [[0, "?"]] for w in worlds)
+
+
+@pytest.mark.slow  # plays until a player may use chopsticks
+def test_using_chopsticks_is_hidden_until_the_reveal() -> None:
+    engine = sushi_go()
+    seed = 0
+    st = engine.new_game(2, seed=seed)
+    gen = rng.seed_state(seed)
+    while not (
+        st["dec"] is not None and st["dec"]["p"] == 0 and st["dec"]["prompt"].startswith("chopsticks")
+    ):
+        if st["dec"] is None:  # this game never offered it: the next one
+            seed += 1
+            st, gen = engine.new_game(2, seed=seed), rng.seed_state(seed)
+        engine.apply_inplace(st, engine.random_choice(st, gen))
+    assert "none" in engine.legal_ids(st) and len(engine.legal_ids(st)) > 1
+    seen = []
+    for choice in ("none", engine.legal_ids(st)[0]):
+        log: list[dict] = []
+        after = engine.apply(st, choice, log)
+        seen.append((engine.view(after, 1), visible_log(log, 1)))
+    assert seen[0] == seen[1]  # P2 cannot tell whether P1 took a second card
