@@ -22,6 +22,7 @@ from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, new_state, state_hash
 from tabula.interpreter.run import decisions, saves, validate
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
+from tabula.interpreter.run.simultaneous import early_answer, record_answer, take_early
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
 
@@ -171,6 +172,9 @@ class Choice:
     prompt: str
 
 
+Log = list[dict[str, Any]] | None
+
+
 class Engine:
     """Runs one compiled game. States are plain dicts (or, on the native backend, NativeState: the
     same API takes both); the engine keeps no state of its own.
@@ -304,6 +308,15 @@ class Engine:
         dec = self.plain(st)["dec"]
         return None if dec is None else int(dec["p"])
 
+    def waiting(self, st: State) -> list[int]:
+        """The players a simultaneous step still waits for (the one asked now first); else the
+        player to decide, or nobody when the game is over."""
+        st = self.plain(st)
+        sim = st["t"].get("sim")
+        if sim is not None:
+            return list(sim["w"])
+        return [] if st["dec"] is None else [int(st["dec"]["p"])]
+
     def is_terminal(self, st: State) -> bool:
         if (live := self._live(st)) is not None:
             return live[0].is_terminal(live[1])
@@ -409,12 +422,16 @@ class Engine:
         value = dec["v"][idx]
         g = self.game
         rt = Runtime(g, st, log, self.watch)
+        secret = "sim" in st["t"] and record_answer(st, dec["p"], ids[idx])
         if log is not None:
             who = st["names"][dec["p"]]
-            hidden = self._hidden_from(st, dec, value)
+            if secret:  # an answer to a simultaneous step: hidden from every other player until revealed
+                hidden = [q for q in range(st["t"]["n"]) if q != dec["p"]]
+            else:
+                hidden = self._hidden_from(st, dec, value)
             masked = f"{who}: {ids[idx].split(':')[0]}:?" if dec["k"] == "window" else f"{who} chooses"
             rt.say(f"{who}: {ids[idx]}", hidden, masked)
-        masked_entry = log[-1] if log and hidden else None
+        masked_entry = log[-1] if log and hidden and not secret else None
         st["dec"] = None
         st["t"]["decisions"] += 1
         if dec["k"] == "choose":
@@ -469,6 +486,45 @@ class Engine:
             for q in range(st["t"]["n"])
             if q != dec["p"] and any(not visible_to(self.game, st, c, q) for c in comps)
         ]
+
+    def answer(
+        self, st: State, seat: int, choice: str | int, log: list[dict[str, Any]] | None = None
+    ) -> None:
+        """`seat` answers in place: the pending question when it is theirs, or ahead of their turn
+        their question of the open simultaneous step (checked against the options they will be
+        offered, kept hidden and applied when they are asked); else IllegalChoice with the reason."""
+        plain = self.plain(st)
+        validate.seat(plain, seat)
+        dec = plain["dec"]
+        if dec is not None and dec["p"] == seat:
+            self.apply_inplace(st, choice, log)
+            if plain is not st:  # native words: no simultaneous step runs there (N001)
+                return
+        elif seat in self.waiting(plain):
+            ahead = self.ahead(st, seat)
+            cid = (
+                ahead["ids"][choice] if isinstance(choice, int) and 0 <= choice < len(ahead["ids"]) else None
+            )
+            if cid is None:
+                cid = choice if choice in ahead["ids"] else ahead["ids"][self._match_name(ahead, str(choice))]
+            early_answer(st, seat, str(cid))
+            return
+        else:
+            who = ", ".join(st["names"][q] for q in self.waiting(st)) or "nobody (the game is over)"
+            raise IllegalChoice(str(choice), f"{st['names'][seat]} has no question now: waiting for {who}")
+        while (dec := st["dec"]) is not None and (cid := take_early(st, dec["p"])) is not None:
+            self.apply_inplace(st, cid, log)
+
+    def ahead(self, st: State, seat: int) -> dict[str, Any]:
+        """The question `seat` will be asked in the open simultaneous step (the players before them
+        answer on a copy: by the step's form, their answers cannot change it)."""
+        probe = clone(self.plain(st))
+        probe["t"]["sim"] = {**probe["t"]["sim"], "e": []}
+        while probe["dec"] is not None and probe["dec"]["p"] != seat:
+            self.apply_inplace(probe, 0)
+        if probe["dec"] is None:
+            raise IllegalChoice("?", f"{st['names'][seat]} is not asked in this step")
+        return dict(probe["dec"])
 
     # ------------------------------------------------------------ results
     def scores(self, st: State) -> list[int]:

@@ -55,6 +55,6 @@ class Suspension:
             return s.event in self.events
         if isinstance(s, ast.If):
             return any(self.block(b) for _, b in s.branches) or self.block(s.otherwise)
-        if isinstance(s, (ast.For, ast.Repeat, ast.While)):
+        if isinstance(s, (ast.For, ast.Repeat, ast.While, ast.Simultaneous)):
             return self.block(s.body)
         return False

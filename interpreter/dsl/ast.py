@@ -296,6 +296,16 @@ class For(Stmt):
 
 
 @dataclass(frozen=True)
+class Simultaneous(Stmt):
+    """`simultaneous q in L:` - each player of L answers the body's `choose ... by q` in secret;
+    the answers are revealed together when the last one is in."""
+
+    var: str
+    iter: Expr
+    body: Block
+
+
+@dataclass(frozen=True)
 class Repeat(Stmt):
     count: Expr
     body: Block

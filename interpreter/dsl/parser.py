@@ -325,6 +325,9 @@ class _Build(Transformer[Token, Any]):
     def for_stmt(self, meta: Any, c: list[Any]) -> ast.For:
         return ast.For(self.s.of_meta(meta), str(c[0]), c[1], c[2], c[3])
 
+    def simultaneous_stmt(self, meta: Any, c: list[Any]) -> ast.Simultaneous:
+        return ast.Simultaneous(self.s.of_meta(meta), str(c[0]), c[1], c[2])
+
     def repeat_stmt(self, meta: Any, c: list[Any]) -> ast.Repeat:
         return ast.Repeat(self.s.of_meta(meta), c[0], c[1])
 

@@ -5,7 +5,8 @@ A component is visible to a player when it lies in a public zone, in a zone of t
 In a view, each invisible component id is replaced by -1 (so zone sizes stay public), its location
 and marks are blanked, and the parts of the state that could leak hidden facts are dropped: the
 generator (future shuffles), a scenario's rigged shuffle orders (`rig`: the future order of a
-zone), the frame stack (locals may hold hidden components), and other players' pending options.
+zone), the frame stack (locals may hold hidden components), other players' pending options and
+their answers to a simultaneous step not yet revealed.
 Vars and marks of a component type (`component_marks`) are scrubbed the same way. Counters and vars
 declared with a `visibility` other than public (a secret chip count) read None where the viewer may
 not see them (`secret_counters`, `var_seen`). Log entries carry the players they are hidden from.
@@ -95,6 +96,16 @@ def _scrub(game: CompiledGame, st: dict[str, Any], v: Any, player: int) -> Any:
     return v
 
 
+def own_answers(sim: dict[str, Any] | None, player: int) -> dict[str, Any] | None:
+    """What `player` may know of an open simultaneous step (`t["sim"]`, run/simultaneous.py): who
+    still has to answer, and their own answers only."""
+    if sim is None:
+        return None
+    out = {"w": list(sim["w"]), "a": [[q, c] for q, c in sim["a"] if q == player]}
+    early = [[q, c] for q, c in sim.get("e", []) if q == player]
+    return out | ({"e": early} if early else {})
+
+
 def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
     """What `player` may know of state `st`, as plain data."""
     ncomp = len(game.components)
@@ -122,6 +133,9 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
         decision = {"p": dec["p"], "ids": list(dec["ids"]), "prompt": dec["prompt"]}
     else:
         decision = {"p": dec["p"]}
+    t = dict(st["t"])
+    if "sim" in t:  # the others' answers to a simultaneous step are not revealed yet
+        t["sim"] = own_answers(t["sim"], player)
     # every key is listed: nothing new in the state (such as "rig") reaches a view unless added here
     return {
         "viewer": player,
@@ -134,7 +148,7 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
         # whom else a card was shown is not said
         "rv": [1 if r == 1 else 2 if shown_to(r, player) else 0 for r in st["rv"]],
         "dec": decision,
-        "t": dict(st["t"]),
+        "t": t,
         "names": list(st["names"]),
         "o": dict(st["o"]),
     }

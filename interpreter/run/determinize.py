@@ -29,7 +29,7 @@ from tabula.interpreter.base.types import COMP, PLAYER
 from tabula.interpreter.dsl.parser import PlainOrigin
 from tabula.interpreter.model.game import CompiledGame, CounterLayout
 from tabula.interpreter.model.state import State, clone
-from tabula.interpreter.model.view import component_marks, secret_counters, sees, visible_to
+from tabula.interpreter.model.view import component_marks, own_answers, secret_counters, sees, visible_to
 from tabula.interpreter.run.runtime import Runtime
 
 Mapping = dict[int, int]
@@ -74,6 +74,11 @@ def determinize(
         else:
             pi.update(_deal_fitting(occupants, dealt, [places[c] for c in occupants], fits))
     out = apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
+    if "sim" in out["t"]:  # the others' unrevealed answers: unknown (only a log line reads them)
+        sim = own_answers(out["t"]["sim"], player)
+        assert sim is not None
+        sim["a"] = [[q, c if q == player else "?"] for q, c in out["t"]["sim"]["a"]]
+        out["t"]["sim"] = sim
     guess_secrets(game, out, player)
     return out
 

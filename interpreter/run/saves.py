@@ -50,6 +50,7 @@ from tabula.interpreter.run.savetypes import (
     misfit,
     type_words,
 )
+from tabula.interpreter.run.simultaneous import valid_open_step
 
 FORMAT = "tabula-save"
 VERSION = 1
@@ -419,12 +420,14 @@ _FLOW_TYPES: dict[str, tuple[type | None, ...]] = {
     "skips": (int,),
     "decisions": (int,),
 }
-_FLOW_OPTIONAL: dict[str, tuple[type | None, ...]] = {"pause": (str, None), "paused": (bool,)}
+# `sim`: an open simultaneous step (run/simultaneous.py)
+_FLOW_OPTIONAL: dict[str, tuple[type | None, ...]] = {"pause": (str, None), "paused": (bool,), "sim": (dict,)}
 _TYPE_WORDS: dict[type | None, str] = {
     str: "a text",
     int: "a number",
     list: "a list",
     bool: "true/false",
+    dict: "a mapping",
     None: "null",
 }
 
@@ -461,6 +464,9 @@ def _flow(game: CompiledGame, st: State, n: int, out: list[Problem]) -> None:
     players = [t["active"], t["trigger"], *t["final"], *(t["winners"] or [])]
     if not all(x is None or (is_int(x) and 0 <= x < n) for x in players) or not 0 <= t["next"] < n:
         out.append(("L004", "state.t: the flow position names a player who is not in the game"))
+    if "sim" in t and not valid_open_step(t["sim"], n):
+        what = "the players still to answer (w) and [player, id] answers (a)"
+        out.append(("L004", f"state.t.sim: must hold {what}"))
     phases = len(game.flow.phases) if game.flow is not None else 0
     if not all(t[k] >= 0 for k in ("round", "turn", "skips", "decisions")) or not 0 <= t["phase"] <= phases:
         out.append(("L004", "state.t: the flow position holds a negative count or an unknown phase"))

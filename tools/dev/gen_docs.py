@@ -174,6 +174,13 @@ STATEMENTS: list[StatementDoc] = [
         "for q in players: draw 5 from deck to hand(q)",
     ),
     StatementDoc(
+        "simultaneous_stmt",
+        "simultaneous NAME in PLAYERS: ...",
+        "every player of the list answers the body's `choose ... by NAME` in secret, asked in turn; "
+        "the answers are hidden from the others until the last player is done, then revealed together",
+        "simultaneous q in players: choose c from hand(q) by q",
+    ),
+    StatementDoc(
         "repeat_stmt",
         "repeat N: ...",
         "runs the body N times",

@@ -79,6 +79,8 @@ class Decision:
     prompt: str
     mine: bool
     choices: list[Choice] = field(default_factory=list)
+    # the players a simultaneous step still waits for (empty outside one): "waiting for 2 players"
+    waiting: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -318,6 +320,9 @@ class _Builder:
         p = int(dec["p"])
         mine = p == self.viewer and "ids" in dec
         out = Decision(p, self.names[p], str(dec.get("prompt", "")) if mine else "", mine)
+        sim = self.view["t"].get("sim")
+        if sim is not None:
+            out.waiting = [self.names[q] for q in sim["w"]]
         if mine:
             labels = self.labels(list(dec["ids"]))
             out.choices = [Choice(i, *labels[i]) for i in dec["ids"]]
@@ -521,7 +526,10 @@ def status_line(game: CompiledGame, view: View) -> str:
     elif active is not None:
         you = " (you)" if active == view["viewer"] else ""
         parts.append(f"active: {names[active]}{you}")
-    if view["dec"] is not None and view["dec"]["p"] != active:
+    sim = t.get("sim")
+    if view["dec"] is not None and sim is not None and view["dec"]["p"] != view["viewer"]:
+        parts.append(f"waiting for {plural_players(len(sim['w']))}")
+    elif view["dec"] is not None and view["dec"]["p"] != active:
         decider = view["dec"]["p"]
         parts.append(f"{'you decide' if decider == view['viewer'] else names[decider] + ' decides'}")
     if t.get("phase_id") and view["dec"] is not None:
@@ -538,3 +546,8 @@ def readable_id(g: CompiledGame, pres: Presentation, syms: set[str], cid: str) -
         return head
     words = [pres.label(a) if a in syms else a for a in args.split(",")]
     return f"{head}: {', '.join(words)}"
+
+
+def plural_players(n: int) -> str:
+    """`1 player`, `2 players` (a simultaneous step's waiting list)."""
+    return f"{n} player{'' if n == 1 else 's'}"

@@ -178,7 +178,8 @@ function decision(data) {
   box.hidden = false;
   if (!dec.mine) {
     box.className = "waiting";
-    box.append(el("p", null, `${dec.name} to decide…`));
+    const n = (dec.waiting || []).length;
+    box.append(el("p", null, n ? `waiting for ${n} player${n === 1 ? "" : "s"}…` : `${dec.name} to decide…`));
     return;
   }
   box.className = data.live ? "mine" : "mine past";

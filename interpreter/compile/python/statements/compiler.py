@@ -24,13 +24,13 @@ from tabula.interpreter.compile.python.expressions.fragments import literal
 from tabula.interpreter.compile.python.statements.base import DICT, PY
 from tabula.interpreter.compile.python.statements.control import ControlStatements
 from tabula.interpreter.compile.python.statements.lines import Lines
-from tabula.interpreter.compile.python.statements.machines import MachineCompiler
 from tabula.interpreter.compile.python.statements.moves import MoveStatements
+from tabula.interpreter.compile.python.statements.simultaneous import SimultaneousStatements
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import support
 
 
-class EffectCompiler(MachineCompiler, MoveStatements, ControlStatements):
+class EffectCompiler(SimultaneousStatements, MoveStatements, ControlStatements):
     """Turns AST blocks into generated functions and resumable state machines (machines.py)."""
 
     # ------------------------------------------------------------ blocks and functions

@@ -18,6 +18,7 @@ over it goes on, else it returns what that one returned (SUSPEND, or CALL for a 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.base.source import Span, did_you_mean
@@ -213,14 +214,26 @@ class MachineCompiler(CallStatements):
             m.goto(end)
         m.enter(end)
 
-    def _m_For(self, m: Machine, n: ast.For, scope: Scope, bid: int) -> None:
+    def _m_For(
+        self,
+        m: Machine,
+        n: ast.For,
+        scope: Scope,
+        bid: int,
+        wrap: Callable[[str, str], str] | None = None,
+        head: str | None = None,
+    ) -> None:
+        """A resumable loop; `wrap(items, type)` is the code of the list it runs over and `head` a
+        line run first in each iteration, when given (a simultaneous step opens and turns there)."""
         items, t = self.ex.list_code(n.iter, scope)
+        if wrap is not None:
+            items = wrap(items, t)
         scope.locals[n.var] = elem(t)
         it, i = self.hide("it", t if t.startswith("list[") else "any"), self.hide("i", "int")
         m.add(f"L[{it!r}] = list({items}); L[{i!r}] = 0", n.span)
-        head, body, end = m.label(), m.label(), m.label()
-        m.goto(head)
-        m.enter(head)
+        top, body, end = m.label(), m.label(), m.label()
+        m.goto(top)
+        m.enter(top)
         self.m_charge(m, n.span, self.weight(n.body))
         m.add(f"_it = L[{it!r}]; _i = L[{i!r}]")
         m.add("while _i < len(_it):")
@@ -235,8 +248,10 @@ class MachineCompiler(CallStatements):
         m.add(f"L[{i!r}] = _i")
         m.goto(body)
         m.enter(body)
+        if head is not None:
+            m.add(head, n.span)
         self.m_body(m, n.body, scope, bid)
-        m.goto(head)
+        m.goto(top)
         m.enter(end)
 
     def _m_While(self, m: Machine, n: ast.While, scope: Scope, bid: int) -> None:
