@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from tabula.interpreter.base.types import ANY, BOOL, COMP, INT, PLAYER, ZONE, Scope, elem, list_of
+from tabula.interpreter.base.types import ANY, BOOL, COMP, INT, PLAYER, STR, ZONE, Scope, elem, list_of
 from tabula.interpreter.compile.python.expressions.base import ExprBase
 from tabula.interpreter.compile.python.expressions.fragments import Code
 from tabula.interpreter.dsl import ast
@@ -32,6 +32,10 @@ class Entry(NamedTuple):
     result: str
     list_args: tuple[int, ...] = ()
     board_arg: int = -1
+    dir_arg: int = -1
+
+
+DIRECTIONS = frozenset({"n", "e", "s", "w", "ne", "se", "sw", "nw"})
 
 
 SPATIAL = [
@@ -71,6 +75,7 @@ SPATIAL = [
         "in_direction(c, e, 2)",
         (2, 3),
         COMP,
+        dir_arg=1,
     ),
     Entry(
         "line_from",
@@ -79,6 +84,7 @@ SPATIAL = [
         "count(line_from(c, s))",
         (2, 2),
         list_of(COMP),
+        dir_arg=1,
     ),
     Entry(
         "bounding_box",
@@ -175,6 +181,15 @@ def board_ref_code(c: ExprBase, node: ast.Expr, scope: Scope) -> Code:
     return c.error(
         "T014", "a board is needed here: its name, or name(p) for a player's board", node.span, hint
     )
+
+
+def direction_code(c: ExprBase, node: ast.Expr, scope: Scope) -> Code:
+    """A direction: a bare word `e`, `nw` (unless a name of the game or a local), or any text."""
+    if isinstance(node, ast.Name) and node.id in DIRECTIONS and not scope_has(scope, node.id):
+        g = c.g
+        if node.id not in g.constants and node.id not in g.vars and node.id not in c.functions:
+            return repr(node.id), STR
+    return c.code(node, scope)
 
 
 def scope_has(scope: Scope, name: str) -> bool:
