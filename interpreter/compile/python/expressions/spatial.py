@@ -197,12 +197,26 @@ def scope_has(scope: Scope, name: str) -> bool:
 
 
 def cell_zone_code(c: ExprBase, zone: str, n: ast.Call, scope: Scope) -> Code | None:
-    """`on_wall(c)`: the zone on a cell (None when `zone` is no board's zone)."""
+    """`on_wall(c)`, or `on_wall(c3)` / `on_quilt(p, c3)` by the cell's name: the zone on a cell
+    (None when `zone` is no board's zone)."""
     board = next((t for t in c.g.boards.tables.values() if t.zone == zone), None)
     if board is None:
         return None
-    if len(n.args) != 1:
-        return c.error("E105", f"zone '{zone}' takes a cell of board '{board.name}': {zone}(c)", n.span)
+    names = board.geometry.names
+    last = n.args[-1] if n.args else None
+    by_name = isinstance(last, ast.Name) and last.id in names and not scope_has(scope, last.id)
+    want = 2 if by_name and board.per_player else 1
+    if len(n.args) != want or (want == 2 and not by_name):
+        form = f"{zone}(c), or {zone}(p, NAME) by a cell's name" if board.per_player else f"{zone}(c)"
+        return c.error("E105", f"zone '{zone}' takes a cell of board '{board.name}': {form}", n.span)
+    if by_name:
+        assert isinstance(last, ast.Name)
+        base = c.g.zones[f"{zone}({last.id})"].base
+        if not board.per_player:
+            return repr(base), ZONE
+        p, pt = c.code(n.args[0], scope)
+        c.expect(pt, PLAYER, n.args[0].span)
+        return f"({base} + ({p}))", ZONE
     cell, _ = c.code(n.args[0], scope)
     return f"{c.helper(zone_on)}(rt, {cell}, {board.name!r})", ZONE
 
