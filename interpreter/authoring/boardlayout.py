@@ -19,6 +19,9 @@ from tabula.interpreter.model.game import CompiledGame
 
 GAP = 0.5  # cells between two boards drawn one under the other
 HEX_ROW = 0.87  # the height of a row of hexes, in cells
+GRAPH_SCALE = 1.5  # cells per unit of a graph's `at:`
+SPACE = 0.9  # the size of a graph's space, in cells
+EDGE = (1.0, 0.8)  # the size of the place of a graph's edge
 
 
 class _Compiler(Protocol):
@@ -48,7 +51,7 @@ def _board(c: _Compiler, table: BoardTable, area: Any, top: float) -> tuple[list
     spots = [_spot(geo.kind, x, y) for x, y in geo.coords]
     x0, y0 = min(x for x, _ in spots), min(y for _, y in spots)
     spots = [(x - x0, y - y0 + top) for x, y in spots]
-    size = 0.9 if geo.kind == "graph" else 1.0
+    size = SPACE if geo.kind == "graph" else 1.0
     local = {"p": PLAYER} if table.per_player else {}
     ref = f"{table.name}(p)" if table.per_player else table.name
     marks = _marks(c.g, table.name)
@@ -79,8 +82,10 @@ def _edges(
     out = []
     marks = _marks(c.g, f"{table.name}_edge")
     for k, ((a, b), name) in enumerate(zip(table.geometry.edges, table.geometry.edge_names, strict=True)):
-        x, y = (spots[a][0] + spots[b][0]) / 2 + 0.2, (spots[a][1] + spots[b][1]) / 2 + 0.25
-        place = area("empty", "", name, x, y, 0.9, 0.5)
+        # centred half way between the centres of the two spaces
+        x = (spots[a][0] + spots[b][0]) / 2 + SPACE / 2 - EDGE[0] / 2
+        y = (spots[a][1] + spots[b][1]) / 2 + SPACE / 2 - EDGE[1] / 2
+        place = area("empty", "", name, x, y, *EDGE)
         if marks:
             eid = table.edges[0][k]
             place.kind, place.name = (
@@ -96,6 +101,8 @@ def _edges(
 def _spot(kind: str, x: int, y: int) -> tuple[float, float]:
     if kind == "hex":
         return x + y / 2, y * HEX_ROW
+    if kind == "graph":  # room for the edges between the spaces
+        return x * GRAPH_SCALE, y * GRAPH_SCALE
     return float(x), float(y)
 
 
