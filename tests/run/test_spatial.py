@@ -84,3 +84,14 @@ def test_errors_name_the_cell_and_the_board(rt: Runtime) -> None:
         placements(rt, ("wall", 0), [[0, 0], [1]])
     with pytest.raises(GameRuntimeError, match=r"is not an edge of a graph board"):
         boards.longest_path(rt, [wall[0]])
+
+
+def test_the_native_backend_reports_spatial_builtins_as_n001_at_their_place() -> None:
+    from tabula.interpreter.compile.native.support import lower_game
+
+    game = load_game(GAMES / "routes")
+    _, walk = lower_game(game)
+    found = [(d.code, d.span.line if d.span else 0, d.message) for d in walk.report.diagnostics]
+    assert found == [
+        ("N001", 61, "not in the native backend yet: the builtin 'longest_path' with 2 argument(s)")
+    ]
