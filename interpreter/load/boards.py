@@ -18,6 +18,7 @@ from typing import Any
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report, did_you_mean
+from tabula.interpreter.base.types import type_of_value
 from tabula.interpreter.load.positions import GameSource, YamlPath, span_for
 
 SQUARE_DIRS = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
@@ -256,13 +257,9 @@ def _edge_type(geo: Geometry, bdef: dict[str, Any], per: bool) -> dict[str, Any]
 
 
 def _type_name(v: Any) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, int):
-        return "int"
-    if isinstance(v, str):
-        return "str"
-    return "list" if isinstance(v, list) else "any"
+    """The property type of an edge's value: int, bool, str, list or any."""
+    t = type_of_value(v)
+    return "list" if t.startswith("list") else t if t in ("int", "bool", "str") else "any"
 
 
 def _zone(source: GameSource, name: str, bdef: dict[str, Any], holds: dict[str, Any], report: Report) -> None:
