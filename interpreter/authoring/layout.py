@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from tabula.interpreter.authoring.boardlayout import declared_boards
 from tabula.interpreter.authoring.images import ImageError, image_data
 from tabula.interpreter.base.source import Report, did_you_mean
 from tabula.interpreter.base.types import PLAYER
@@ -51,6 +52,7 @@ class BoardLayout:
     height: float
     cell: int
     areas: list[Area]
+    grid: bool = False  # the declared boards' cells (boardlayout.py): the terminal draws them as text
 
 
 @dataclass
@@ -76,13 +78,13 @@ class LayoutCompiler(Protocol):
 
 def compile_layout(c: LayoutCompiler, data: Any, colours: dict[str, str]) -> Layout:
     """The layout of `data` (the section's `layout:`), every problem reported through `c`."""
-    if not isinstance(data, dict):
-        return Layout()
     out = Layout()
     for where in ("table", "player"):
-        board = data.get(where)
+        board = data.get(where) if isinstance(data, dict) else None
         if isinstance(board, dict):
             setattr(out, where, _board(c, board, where, colours))
+        else:  # the boards the game declares, drawn by default (boardlayout.py)
+            setattr(out, where, declared_boards(c, where == "player", Area, BoardLayout))
     return out
 
 

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from tabula.interpreter.base.limits import WORK_BUDGET
 from tabula.interpreter.base.source import did_you_mean
 from tabula.interpreter.base.types import ANY, VAR_TYPES, type_of_value
+from tabula.interpreter.load.boards import geometry
 from tabula.interpreter.load.positions import span_for
+from tabula.interpreter.model.boards import BoardTable
 from tabula.interpreter.model.game import CompiledGame, Component, CounterLayout, VarLayout, ZoneLayout
 
 if TYPE_CHECKING:  # the reader imports the DSL parser (lark), which a warm load never needs
@@ -34,6 +36,7 @@ def build_layouts(read: GameReader, chosen_options: dict[str, Any]) -> tuple[Com
     _reserved_names(read)
     instance_ids = _components(read, g)
     _zones(read, g)
+    _boards(read, g, instance_ids)
     _counters(read, g)
     _vars(read, g)
     return g, instance_ids
@@ -194,6 +197,9 @@ def _enum_keys(
     if d.get("keys") is None:
         return None
     kname = str(d["keys"])
+    boards = read.data.get("boards") or {}
+    if section == "zones" and kname in boards and kname in g.by_type:  # one zone per cell
+        return [g.components[cid].name for cid in g.by_type[kname][:: _copies(boards[kname], g)]]
     if kname not in g.enums:
         read.report.error(
             "E120",
@@ -203,6 +209,36 @@ def _enum_keys(
         )
         return None
     return list(g.enums[kname])
+
+
+def _copies(bdef: dict[str, Any], g: CompiledGame) -> int:
+    """How many copies of a board there are: one per seat for `per: player`."""
+    return g.max_players if bdef.get("per") == "player" else 1
+
+
+def _boards(read: GameReader, g: CompiledGame, instance_ids: InstanceIds) -> None:
+    """Each board's table: its geometry, its cells' and edges' ids per copy, its cells' zones."""
+    index = g.boards
+    for name, bdef in (read.data.get("boards") or {}).items():
+        if name not in g.by_type:
+            continue
+        geo = geometry(bdef)
+        copies = _copies(bdef, g)
+        cells = [[instance_ids[(name, i)][k] for i in range(len(geo.names))] for k in range(copies)]
+        edges = [[instance_ids[(f"{name}_edge", i)][k] for i in range(len(geo.edges))] for k in range(copies)]
+        holds = bdef.get("holds")
+        zone = str(holds.get("zone") or f"on_{name}") if isinstance(holds, dict) else None
+        table = BoardTable(name, geo, copies > 1, cells, edges, zone)
+        if zone is not None and zone in g.zone_families:
+            table.cell_zones = [[g.zones[f"{zone}({n})"].base + k for n in geo.names] for k in range(copies)]
+        index.tables[name] = table
+        for k in range(copies):
+            for i, cid in enumerate(cells[k]):
+                index.cell_of[cid] = (name, k, i)
+                if table.cell_zones:
+                    index.zone_of_cell[cid] = table.cell_zones[k][i]
+            for i, eid in enumerate(edges[k]):
+                index.edge_of[eid] = (name, k, i)
 
 
 def _counters(read: GameReader, g: CompiledGame) -> None:

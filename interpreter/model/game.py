@@ -15,6 +15,7 @@ from typing import Any
 from tabula.interpreter.base.limits import WORK_BUDGET
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.load.options import OptionSpec
+from tabula.interpreter.model.boards import BoardIndex
 
 # a generated function of the game: f(rt), where rt is the running `run.runtime.Runtime` (Any here:
 # the model is the contract between compile and run, and sits below both)
@@ -192,6 +193,7 @@ class CompiledGame:
     zone_layouts: list[ZoneLayout] = field(default_factory=list)  # per zone instance
     zone_owner: list[int | None] = field(default_factory=list)  # per zone instance
     zone_families: dict[str, list[str]] = field(default_factory=dict)  # keyed zone -> its keys
+    boards: BoardIndex = field(default_factory=BoardIndex)  # declared boards (model/boards.py)
     counter_count: int = 0
     # counters a rule may write past their min/max (`set C = e`, either end of a `take`); None: unknown
     counters_set: set[str] | None = None

@@ -21,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tabula.interpreter.run import boards
 from tabula.interpreter.run.budget import MAX_LIST, bounded, each, sized
 from tabula.interpreter.run.english import counted, with_article
+from tabula.interpreter.run.pieces import placements
 from tabula.interpreter.run.pyerrors import typed
 from tabula.interpreter.run.runtime import GameRuntimeError, Runtime, over_budget
 
@@ -204,6 +206,12 @@ def _flatten(rt: Runtime, xs: list[Any]) -> list[Any]:
 # The implementation of each builtin (compile/python/builtins.py declares its syntax, types and
 # inline form): a list argument arrives charged where the builtin reads all of it (builtins.READS_ALL),
 # unless the implementation charges it itself (`_distinct`, `_flatten`).
+# the spatial builtins (run/boards.py, run/pieces.py), each named as the DSL names it
+SPATIAL: tuple[Callable[..., Any], ...] = (
+    *(boards.cell, boards.cells, boards.neighbours, boards.in_direction, boards.line_from),
+    *(boards.bounding_box, boards.shortest_path, boards.path_exists, boards.distance),
+    *(boards.longest_path, placements),
+)
 IMPLS: dict[str, Callable[..., Any]] = {
     "len": lambda rt, xs: len(xs),
     "count": lambda rt, xs: len(xs),
@@ -238,4 +246,5 @@ IMPLS: dict[str, Callable[..., Any]] = {
     "is_none": lambda rt, x: x is None,
     "plural": lambda rt, n, word, plural=None: counted(n, word, plural),
     "article": lambda rt, word: with_article(word),
+    **{f.__name__: f for f in SPATIAL},
 }

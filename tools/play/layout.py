@@ -68,11 +68,13 @@ class DrawnBoard:
     height: float
     cell: int
     places: list[Place]
+    grid: bool = False  # the cells of declared boards: the terminal draws them too (tabula.play.grid)
 
 
 def draw_board(b: Filler, layout: BoardLayout, player: int | None) -> DrawnBoard:
     """The board `layout` filled for `player` (None: the table's), as `b`'s seat sees it."""
-    return DrawnBoard(layout.width, layout.height, layout.cell, [_place(b, a, player) for a in layout.areas])
+    places = [_place(b, a, player) for a in layout.areas]
+    return DrawnBoard(layout.width, layout.height, layout.cell, places, layout.grid)
 
 
 def _place(b: Filler, area: Area, player: int | None) -> Place:

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from tabula.play.board import Board, Choice, Line, Panel, Section
 from tabula.play.faces import Card
+from tabula.play.grid import grid_lines
 
 WIDTH, HEIGHT = 80, 24
 MIN_TABLE, MIN_CHOICE_ROWS, MAX_LOG = 2, 3, 8
@@ -205,15 +206,23 @@ def panel_lines(
     if panel.summary:
         head.append(": " + panel.summary)
     out = [fit(head, width)]
+    if panel.board is not None:
+        out.extend(fit(t, width) for t in grid_lines(panel.board))
     for section in panel.sections:
-        out.extend(section_lines(section, width, compact, titles, drop))
+        out.extend(section_lines(section, width, compact, titles, drop, _gridded(panel)))
     return out
 
 
 def section_lines(
-    section: Section, width: int, compact: bool, titles: bool = True, drop: bool = False
+    section: Section,
+    width: int,
+    compact: bool,
+    titles: bool = True,
+    drop: bool = False,
+    drawn: set[str] | None = None,
 ) -> list[Text]:
-    pieces = [line_text(ln, compact) for ln in section.lines if not (drop and _empty(ln))]
+    lines = [ln for ln in section.lines if not drawn or ln.name not in drawn]
+    pieces = [line_text(ln, compact) for ln in lines if not (drop and _empty(ln))]
     head = Text(section.title + ": ", style="underline") if titles and section.title else None
     return pack(pieces, width, 2, head) if pieces else []
 
@@ -227,11 +236,20 @@ def _empty(line: Line) -> bool:
     return False
 
 
+def _gridded(panel: Panel) -> set[str]:
+    """The zones a panel's grid of declared boards draws: not listed again."""
+    drawn = panel.board
+    return {p.name for p in drawn.places} if drawn is not None and drawn.grid else set()
+
+
 def table_lines(board: Board, width: int) -> list[Text]:
-    """The table in short: one line per section."""
-    out = []
+    """The table in short: the grid of its declared boards, then one line per section."""
+    out = [fit(t, width) for t in grid_lines(board.table.board)] if board.table.board else []
+    drawn = _gridded(board.table)
     for section in board.table.sections:
-        pieces = [line_text(ln, True, False) for ln in section.lines if not _empty(ln)]
+        pieces = [
+            line_text(ln, True, False) for ln in section.lines if not _empty(ln) and ln.name not in drawn
+        ]
         if not pieces:
             continue
         line = Text("  ")
@@ -406,8 +424,10 @@ def _summary_line(panel: Panel) -> Text:
 def board_lines(board: Board, width: int) -> list[Text]:
     """Everything the seat may see: the table, then each player's panel, in full."""
     out = [Text("Table", style="bold underline")]
+    if board.table.board is not None:
+        out.extend(fit(t, width) for t in grid_lines(board.table.board))
     for section in board.table.sections:
-        out.extend(section_lines(section, width, False))
+        out.extend(section_lines(section, width, False, drawn=_gridded(board.table)))
     for panel in [board.you, *board.others]:
         out.append(Text(""))
         out.extend(panel_lines(panel, width, False))

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.load.positions import GameSource
+from tabula.interpreter.load.schema.boards import BoardDef
 from tabula.interpreter.load.schema.common import OPEN, Dsl, StrictModel
 from tabula.interpreter.load.schema.errors import Where, validate
 from tabula.interpreter.load.schema.presentation import PresentationDef
@@ -181,7 +182,9 @@ class ZoneDef(StrictModel):
     )
     ordered: bool = Field(default=False, description="Keep order (index 0 is the top).")
     keys: str | None = Field(
-        default=None, description="An enum name: one zone per symbol, written zone(key) or zone(p, key)."
+        default=None,
+        description="An enum name: one zone per symbol, written zone(key) or zone(p, key); or a board's "
+        "name: one zone per cell, written zone(c).",
     )
 
     @model_validator(mode="after")
@@ -421,6 +424,9 @@ class GameDef(StrictModel):
     )
     components: dict[str, ComponentType] = Field(
         default={}, description="Component types and their instances."
+    )
+    boards: dict[str, BoardDef] = Field(
+        default={}, description="Square and hex grids and graphs of spaces: their cells are components."
     )
     zones: dict[str, ZoneDef] = Field(default={}, description="Where components can be.")
     counters: dict[str, CounterDef] = Field(default={}, description="Integer quantities.")

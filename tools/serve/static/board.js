@@ -85,11 +85,17 @@ function drawBoard(b, owner) {
 
 // ------------------------------------------------------------------ play on the board
 
-// choice id -> the words a thing on the board may be named by: the whole id, and each argument
+// choice id -> the words a thing on the board may be named by: the whole id, each argument, and each
+// item of an argument that is a list (a placement `lay:a1+b1` names the cells a1 and b1)
 function choiceWords(id) {
   const words = [id];
   const colon = id.indexOf(":");
-  if (colon >= 0) words.push(...id.slice(colon + 1).split(","));
+  if (colon >= 0) {
+    for (const arg of id.slice(colon + 1).split(",")) {
+      words.push(arg);
+      if (arg.includes("+")) words.push(...arg.split("+"));
+    }
+  }
   return words;
 }
 

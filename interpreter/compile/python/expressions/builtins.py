@@ -26,6 +26,12 @@ from tabula.interpreter.base.types import (
 )
 from tabula.interpreter.compile.python.expressions.base import ExprBase
 from tabula.interpreter.compile.python.expressions.fragments import Code, is_literal, literal
+from tabula.interpreter.compile.python.expressions.spatial import (
+    GENERATORS,
+    SPATIAL,
+    board_ref_code,
+    direction_code,
+)
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run.budget import MAX_LIST, each
 from tabula.interpreter.run.builtins import IMPLS
@@ -58,6 +64,8 @@ class Builtin:
     list_args: tuple[int, ...] = ()  # argument positions that take a list or a zone
     inline: str | None = None  # Python source template used instead of calling the implementation
     self_charged: bool = False  # the implementation charges the items of its list arguments itself
+    board_arg: int = -1  # the position of a board argument (`wall`, `wall(p)`: spatial.py)
+    dir_arg: int = -1  # the position of a direction (`e`, `nw`: spatial.py)
 
     def code(self, c: ExprBase, n: ast.Call, scope: Scope) -> Code:
         lo, hi = self.arity
@@ -69,8 +77,18 @@ class Builtin:
                 n.span,
                 f"syntax: {self.syntax}",
             )
+        if self.name in GENERATORS:
+            syntax = self.syntax
+            return c.error("E106", f"'{self.name}' takes a generator: {syntax}", n.span)
         compiled = [
-            c.list_code(a, scope) if i in self.list_args else c.code(a, scope) for i, a in enumerate(n.args)
+            board_ref_code(c, a, scope)
+            if i == self.board_arg
+            else direction_code(c, a, scope)
+            if i == self.dir_arg
+            else c.list_code(a, scope)
+            if i in self.list_args
+            else c.code(a, scope)
+            for i, a in enumerate(n.args)
         ]
         if self.name in READS_ALL and not self.self_charged:  # each item read is charged
             charge = c.helper(each)
@@ -463,6 +481,19 @@ _add(
         inline="({0} is None)",
     )
 )
+
+
+for _e in SPATIAL:
+    _add(
+        Builtin(
+            *_e[:4],
+            arity=_e.arity,
+            result=_e.result,
+            list_args=_e.list_args,
+            board_arg=_e.board_arg,
+            dir_arg=_e.dir_arg,
+        )
+    )
 
 
 def builtin_attr_code(c: ExprBase, name: str, obj: str) -> str:

@@ -37,6 +37,7 @@ from tabula.interpreter.compile.python.expressions.base import BROKEN
 from tabula.interpreter.compile.python.expressions.builtins import AGGREGATES, BUILTINS, builtin_attr_code
 from tabula.interpreter.compile.python.expressions.fragments import NO_VALUE, Code, literal
 from tabula.interpreter.compile.python.expressions.functions import FunctionCompiler
+from tabula.interpreter.compile.python.expressions.spatial import GENERATORS, cell_zone_code, generator_code
 from tabula.interpreter.dsl import ast
 
 _UNKNOWN = object()  # a key whose value is known only at run time
@@ -209,7 +210,7 @@ class NameCompiler(FunctionCompiler):
                 return repr(z.base + lit), ZONE
             return (f"({z.base} + {p})" if z.base else f"({p})"), ZONE
         if name in g.zone_families:
-            return self._keyed_zone(name, n, scope)
+            return cell_zone_code(self, name, n, scope) or self._keyed_zone(name, n, scope)
         if name in BUILTINS:
             return BUILTINS[name].code(self, n, scope)
         return self.error(
@@ -248,6 +249,8 @@ class NameCompiler(FunctionCompiler):
         return f"({table}[{k}]{player})", ZONE
 
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> Code:
+        if isinstance(n.func, ast.Name) and n.func.id in GENERATORS:
+            return generator_code(self, n.func.id, n.gen, scope)
         if not isinstance(n.func, ast.Name) or n.func.id not in AGGREGATES:
             return self.error(
                 "E106",

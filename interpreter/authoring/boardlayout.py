@@ -1,0 +1,110 @@
+"""Declared boards drawn by default: the places of `presentation.layout` made from a board's geometry.
+
+Stage: authoring (compile_layout calls it once the section's own layout is compiled). Each board of
+the `boards:` section (model/boards.py) becomes places on the table's board (a per-player board:
+on each player's): one per cell at its position (a square grid's x and y, a hex grid's rows each
+shifted half a cell, a graph's `at:`), holding the cell's zone when the board `holds:` one, else
+showing the cell's first mark; a graph's edges are places between their spaces showing theirs.
+Each place's `choice` is the cell's (or edge's) name, so a choice naming it (`claim:A-B`, or a
+placement `lay:a1+b1`) highlights it. A game whose layout already draws a scope draws its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from tabula.interpreter.base.types import PLAYER
+from tabula.interpreter.model.boards import BoardTable
+from tabula.interpreter.model.game import CompiledGame
+
+GAP = 0.5  # cells between two boards drawn one under the other
+HEX_ROW = 0.87  # the height of a row of hexes, in cells
+GRAPH_SCALE = 1.5  # cells per unit of a graph's `at:`
+SPACE = 0.9  # the size of a graph's space, in cells
+EDGE = (1.0, 0.8)  # the size of the place of a graph's edge
+
+
+class _Compiler(Protocol):
+    g: CompiledGame
+
+    def template(self, text: str, path: Any, local: dict[str, str], shift: int = 0) -> Any: ...
+
+
+def declared_boards(c: _Compiler, per_player: bool, area: Any, board_layout: Any) -> Any:
+    """A BoardLayout of every declared board of one scope (global or per player), one under the
+    other, or None; `area` and `board_layout` are layout.py's classes (passed in: it imports this)."""
+    tables = [t for t in c.g.boards.tables.values() if t.per_player == per_player]
+    if not tables:
+        return None
+    places: list[Any] = []
+    top = 0.0
+    for table in tables:
+        made, height = _board(c, table, area, top)
+        places += made
+        top += height + GAP
+    width = max(p.x + p.w for p in places)
+    return board_layout(round(width, 2), round(top - GAP, 2), 56, places, True)
+
+
+def _board(c: _Compiler, table: BoardTable, area: Any, top: float) -> tuple[list[Any], float]:
+    geo = table.geometry
+    spots = [_spot(geo.kind, x, y) for x, y in geo.coords]
+    x0, y0 = min(x for x, _ in spots), min(y for _, y in spots)
+    spots = [(x - x0, y - y0 + top) for x, y in spots]
+    size = SPACE if geo.kind == "graph" else 1.0
+    local = {"p": PLAYER} if table.per_player else {}
+    ref = f"{table.name}(p)" if table.per_player else table.name
+    marks = _marks(c.g, table.name)
+    places = []
+    for i, name in enumerate(geo.names):
+        x, y = spots[i]
+        px, py = geo.coords[i]
+        if table.zone is not None:
+            place = area("zone", f"{table.zone}({name})", name, x, y, size, size)
+        else:
+            place = area("empty", "", name, x, y, size, size)
+            if marks:
+                place.kind, place.name = "value", f"cell({ref}, {px}, {py}).{marks[0]}"
+                place.value = c.template("{" + place.name + "}", ("layout",), local, -1)
+        place.shape = "circle" if geo.kind != "square" else "rect"
+        place.choice = name
+        place.detail = "short"
+        places.append(place)
+    places += _edges(c, table, spots, area, local)
+    height = max(y + size for _, y in spots) - top
+    return places, height
+
+
+def _edges(
+    c: _Compiler, table: BoardTable, spots: list[tuple[float, float]], area: Any, local: Any
+) -> list[Any]:
+    """A small place half way between the two spaces of each edge of a graph."""
+    out = []
+    marks = _marks(c.g, f"{table.name}_edge")
+    for k, ((a, b), name) in enumerate(zip(table.geometry.edges, table.geometry.edge_names, strict=True)):
+        # centred half way between the centres of the two spaces
+        x = (spots[a][0] + spots[b][0]) / 2 + SPACE / 2 - EDGE[0] / 2
+        y = (spots[a][1] + spots[b][1]) / 2 + SPACE / 2 - EDGE[1] / 2
+        place = area("empty", "", name, x, y, *EDGE)
+        if marks:
+            eid = table.edges[0][k]
+            place.kind, place.name = (
+                "value",
+                f"first(e for e in {table.name}_edge where e.id == {eid}).{marks[0]}",
+            )
+            place.value = c.template("{" + place.name + "}", ("layout",), local, -1)
+        place.shape, place.choice, place.detail = "rect", name, "short"
+        out.append(place)
+    return out
+
+
+def _spot(kind: str, x: int, y: int) -> tuple[float, float]:
+    if kind == "hex":
+        return x + y / 2, y * HEX_ROW
+    if kind == "graph":  # room for the edges between the spaces
+        return x * GRAPH_SCALE, y * GRAPH_SCALE
+    return float(x), float(y)
+
+
+def _marks(g: CompiledGame, ctype: str) -> list[str]:
+    return [m for m, types in g.mark_types.items() if ctype in types]

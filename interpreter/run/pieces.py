@@ -1,0 +1,73 @@
+"""Placing a multi-cell piece (a domino, a polyomino) on a board: every distinct placement.
+
+Stage: run; the builtin `placements(board, shape)` (compile/python/expressions/builtins.py). A
+shape is a list of [x, y] offsets; it may be turned and mirrored (8 ways on a square grid, 12 on a
+hex grid). A placement is the list of the cells it covers, in board order, so two ways of turning
+a symmetric piece that cover the same cells are one placement, offered once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabula.interpreter.run.boards import BoardRef, _charge, _error, _table
+from tabula.interpreter.run.runtime import Runtime
+
+Shape = tuple[tuple[int, int], ...]
+
+
+def _shape(raw: Any) -> Shape:
+    ok = isinstance(raw, list) and raw
+    cells = []
+    for p in raw if ok else []:
+        if not (isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p)):
+            ok = False
+            break
+        cells.append((p[0], p[1]))
+    if not ok:
+        raise _error(f"a piece's shape is a list of [x, y] offsets, got {raw!r}")
+    return tuple(cells)
+
+
+def _normal(cells: list[tuple[int, int]]) -> Shape:
+    """The shape moved so that its smallest x and y are 0, its cells sorted."""
+    mx, my = min(x for x, _ in cells), min(y for _, y in cells)
+    return tuple(sorted({(x - mx, y - my) for x, y in cells}))
+
+
+def orientations(shape: Shape, kind: str, turn: bool = True) -> list[Shape]:
+    """The distinct shapes a piece takes turned and mirrored (only itself when `turn` is false)."""
+    if not turn:
+        return [_normal(list(shape))]
+    out: list[Shape] = []
+    for mirrored in (False, True):
+        # a mirror: x -> -x on a square grid, q <-> r in axial coordinates
+        cells = [((y, x) if kind == "hex" else (-x, y)) if mirrored else (x, y) for x, y in shape]
+        for _ in range(6 if kind == "hex" else 4):
+            s = _normal(cells)
+            if s not in out:
+                out.append(s)
+            # a quarter turn of (x, y) with y down; a sixth of a turn in axial coordinates
+            cells = [(-y, x + y) if kind == "hex" else (-y, x) for x, y in cells]
+    return out
+
+
+def placements(rt: Runtime, ref: BoardRef, raw: Any, turn: Any = True) -> list[list[int]]:
+    """Every distinct placement of the shape on the board: the cells it covers, in board order;
+    `turn` false keeps the piece as drawn (no turning, no mirroring)."""
+    table = _table(rt, ref)
+    geo = table.geometry
+    if geo.kind == "graph":
+        raise _error(f"pieces are placed on grids, and '{table.name}' is a graph")
+    shapes = orientations(_shape(raw), geo.kind, bool(turn))
+    ids = table.cells[ref[1]]
+    found: set[tuple[int, ...]] = set()
+    for s in shapes:
+        _charge(rt, len(geo.coords) * len(s))
+        fx, fy = s[0]
+        for cx, cy in geo.coords:  # the shape's first cell on each cell of the board
+            ox, oy = cx - fx, cy - fy
+            idx = [geo.index(ox + dx, oy + dy) for dx, dy in s]
+            if min(idx) >= 0:
+                found.add(tuple(sorted(idx)))
+    return [[ids[i] for i in cover] for cover in sorted(found)]

@@ -1,0 +1,51 @@
+"""The declared boards in the terminal: each cell of a drawn board (`tabula.play.layout`) as a short
+text at its place, row by row (docs/presentation.md, "Boards").
+
+A free cell shows its name, dimmed (a1, b1, ...: where a choice `lay:a1+b1` lies); a cell holding
+components shows the first one's title (and how many), a cell showing a mark its value, in the
+colour of the player it names. A hex grid's rows are shifted half a cell, a graph's spaces stand
+where its `at:` puts them, with its edges between them.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from rich.text import Text
+
+from tabula.play.layout import DrawnBoard, Place
+
+WIDTH = 4  # characters per cell
+NONE = ("none", "", "-")
+
+
+def grid_lines(board: DrawnBoard, indent: int = 2) -> list[Text]:
+    """The board's cells as text lines (none when it is no grid of declared boards)."""
+    if not board.grid or not board.places:
+        return []
+    ys = sorted({p.y for p in board.places})
+    step = min((b - a for a, b in itertools.pairwise(ys) if b - a > 0.01), default=1.0)
+    rows: dict[int, list[tuple[int, Place]]] = {}
+    for p in board.places:
+        rows.setdefault(round(p.y / step), []).append((round(p.x * WIDTH), p))
+    out = []
+    for r in sorted(rows):  # rows with no cell (between a graph's spaces) are left out
+        line = Text(" " * indent)
+        for col, place in sorted(rows.get(r, []), key=lambda cp: cp[0]):
+            col += indent
+            if col > line.cell_len:
+                line.append(" " * (col - line.cell_len))
+            line.append_text(_cell(place))
+        out.append(line)
+    return out
+
+
+def _cell(p: Place) -> Text:
+    if p.kind == "cards" and p.cards:
+        first = p.cards[0]
+        more = f"{len(p.cards)}" if len(p.cards) > 1 else ""
+        return Text((first.title[: WIDTH - 1 - len(more)] + more).ljust(WIDTH), style="bold")
+    if p.kind == "text" and p.text not in NONE:
+        style = f"bold {p.text_colour}" if p.text_colour else "bold"
+        return Text(p.text[: WIDTH - 1].ljust(WIDTH), style=style)
+    return Text(p.title[: WIDTH - 1].ljust(WIDTH), style="dim")
