@@ -1,8 +1,7 @@
 """The public API: load a game, start it, list legal choices, apply them, view, save, replay.
 
-The pipeline of `load_game` has gates between its stages (YAML with positions -> schema -> DSL
-parse, check and compile): a stage with errors stops the pipeline and every diagnostic of that stage
-is raised at once in an `AuthorError`. The `Engine` then works on plain-data states (state.py), in
+`load_game` (loading.py, re-exported here) runs the stages from a game folder to a `CompiledGame`,
+with gates between them. The `Engine` then works on plain-data states (state.py), in
 the style of OpenSpiel: `legal_actions`, `apply`, `clone`, `is_terminal`, `returns`.
 """
 
@@ -10,21 +9,18 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from tabula.interpreter.base import rng
-from tabula.interpreter.base.source import AuthorError, Report, Span, did_you_mean
+from tabula.interpreter.base.source import AuthorError, Report, Span
 from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
 from tabula.interpreter.load.options import checked_values, declared_specs
-from tabula.interpreter.load.packfiles import find_pack
+from tabula.interpreter.loading import BUNDLED, find_game, load_game
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, new_state, state_hash
 from tabula.interpreter.run import decisions, saves, validate
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice, Runtime, Watch
 from tabula.interpreter.run.simultaneous import early_answer, record_answer, take_early
-
-BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
 
 __all__ = [
     "BUNDLED",
@@ -36,131 +32,6 @@ __all__ = [
     "find_game",
     "load_game",
 ]
-
-
-def find_game(name_or_path: str | Path) -> Path:
-    """A game folder from a bundled name (a folder of gamedefs/) or a path."""
-    p = Path(name_or_path)
-    if p.is_dir():
-        return p
-    bundled = BUNDLED / str(name_or_path)
-    if bundled.is_dir():
-        return bundled
-    report = Report()
-    names = sorted(d.name for d in BUNDLED.iterdir() if d.is_dir()) if BUNDLED.is_dir() else []
-    report.error(
-        "G001",
-        f"no game folder or bundled game named '{name_or_path}'",
-        None,
-        f"bundled games: {', '.join(names) or 'none'}",
-    )
-    raise AuthorError(report)
-
-
-def load_game(
-    name_or_path: str | Path,
-    options: dict[str, Any] | None = None,
-    variant: str | None = None,
-    expansions: list[str] | tuple[str, ...] = (),
-    instrument: bool = False,
-) -> CompiledGame:
-    """Load, check and compile a game, with a variant and expansions (names shipped beside the game, or
-    paths to pack files); raises AuthorError with every diagnostic of the failing stage. An
-    `instrument`ed game records the blocks it runs in `game.coverage` (rules coverage)."""
-    from tabula.interpreter.compile.python import cache
-
-    validate.load_arguments(name_or_path, options, variant, expansions)
-    folder = find_game(name_or_path)
-    key = None
-    if cache.enabled():
-        refs = [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]
-        pack_paths = [(find_pack(folder, ref, kind), kind) for ref, kind in refs]
-        if all(p is not None for p, _ in pack_paths):
-            key = cache.key(folder, [(p, k) for p, k in pack_paths if p is not None], options, instrument)
-            cached = cache.load(key)
-            if cached is not None:
-                return cached  # type: ignore[no-any-return]
-    game = _compile(folder, options, variant, expansions, instrument, key)
-    game.cache_key = key
-    if key is not None:
-        cache.store(key, game)
-    return game
-
-
-def _compile(
-    folder: Path,
-    options: dict[str, Any] | None,
-    variant: str | None,
-    expansions: list[str] | tuple[str, ...],
-    instrument: bool,
-    key: str | None,
-) -> CompiledGame:
-    """The stages of `load_game`, each gated on the one before."""
-    from tabula.interpreter.authoring.presentation import compile_presentation
-    from tabula.interpreter.compile.python.game import compile_game
-    from tabula.interpreter.load.gamecheck import validate_game
-    from tabula.interpreter.load.gamefolder import load_game_folder
-    from tabula.interpreter.load.overlay import apply_packs, load_packs
-
-    report = Report()
-    source = load_game_folder(folder, report)
-    report.raise_if_errors()
-    assert source is not None
-    packs = load_packs(folder, variant, expansions, report)
-    report.raise_if_errors()
-    apply_packs(source, packs, report)
-    report.raise_if_errors()
-    validate_game(source, report)
-    report.raise_if_errors()
-    specs = declared_specs(source.data.get("options"))
-    chosen = checked_values(specs, options, report)
-    report.raise_if_errors()
-    game = compile_game(source, report, chosen, instrument, key[:16] if key else None)
-    report.raise_if_errors()
-    assert game is not None
-    game.presentation = compile_presentation(source, game, report)
-    report.raise_if_errors()
-    game.check_warnings = [d for d in report.diagnostics if d.severity == "warning"]
-    game.packs = [p.name for p in packs]
-    game.option_specs = specs
-    game.load_refs = (variant, tuple(str(e) for e in expansions))
-    bots = source.data.get("bots") or {}
-    game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
-    for section in ("counters", "vars"):
-        for name, d in (source.data.get(section) or {}).items():
-            if isinstance(d, dict) and d.get("guess") is not None:
-                game.guesses[name] = (d["guess"], source.value_origin.get((section, name, "guess")))
-    if isinstance(deal := bots.get("deal"), dict):  # each condition keeps its own place in the file
-        game.bots["deal"] = (
-            {z: (t, source.value_origin.get(("bots", "deal", z))) for z, t in deal.items()},
-            None,
-        )
-    _check_guesses_and_deals(source, game, report)
-    report.raise_if_errors()
-    return game
-
-
-def _check_guesses_and_deals(source: Any, game: CompiledGame, report: Report) -> None:
-    """Counters' and vars' `guess:` and `bots: deal:` compiled once at load, so that `tabula check`
-    locates their mistakes (their users compile them again, lazily: a compiled game is cached)."""
-    from tabula.interpreter.base.types import COMP, INT, PLAYER
-    from tabula.interpreter.load.positions import span_for
-
-    for text, origin in game.guesses.values():
-        if origin is not None:
-            game.snippets.expr(str(text), origin, report, {"owner": PLAYER})
-    zones = {z.family or z.name for z in game.zone_layouts}
-    for zone, (text, origin) in (game.bots.get("deal", ({}, None))[0] or {}).items():
-        if zone not in zones:
-            hint = did_you_mean(str(zone), sorted(zones)) or f"zones: {', '.join(sorted(zones))}"
-            report.error(
-                "B002",
-                f"bots.deal names '{zone}', which is no zone of the game",
-                span_for(source, ("bots", "deal", zone), key=True),
-                hint,
-            )
-        elif origin is not None:
-            game.snippets.expr(str(text), origin, report, {"c": COMP, "q": PLAYER, "i": INT})
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ LAYER_TABLE = """
 5  | compile   | interpreter/compile/                      | check + compile to a CompiledGame (python/)
 6  | authoring | interpreter/authoring/                    | why not, the presentation section of a seat
 6  | native    | interpreter/compile/native/               | typed IR, C generator, build, ctypes bridge
-7  | engine    | interpreter/engine.py                     | the public API: load, start, choose, view
+7  | engine    | interpreter/engine.py interpreter/loading.py | the public API: load, start, choose, view
 8  | scenarios | interpreter/scenarios/                    | rulebook examples as data, and their runner
 9  | common    | tools/__init__.py tools/common.py         | shared by commands: options, errors, JSON
 10 | bots      | tools/bots/                               | bots by name: random, greedy, mcts, ismcts
