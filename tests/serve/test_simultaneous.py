@@ -54,6 +54,7 @@ def test_an_early_answer_is_hidden_from_the_others() -> None:
     pick = first_choice(c, 1)
     before = {seat: page(c, seat) for seat in (0, SPECTATOR)}
     assert answer(c, 1, pick).status_code == 200
+    assert table.choices == [f"@1:{pick}"] and table.decider() == 0
     mine = page(c, 1)["board"]["decision"]
     assert not mine["mine"] and mine["answered"] and mine["waiting"] == ["Ann", "Bob"]
     for seat in (0, SPECTATOR):
