@@ -81,6 +81,8 @@ class Decision:
     choices: list[Choice] = field(default_factory=list)
     # the players a simultaneous step still waits for (empty outside one): "waiting for 2 players"
     waiting: list[str] = field(default_factory=list)
+    # the seat's own answer to the open simultaneous step, given ahead of its turn (kept hidden)
+    answered: str = ""
 
 
 @dataclass
@@ -139,6 +141,7 @@ class _Builder:
         self.view: View = view(self.g, st, SPECTATOR) if viewer == SPECTATOR else engine.view(st, viewer)
         self.states = seat_states(self.g, st, viewer)
         self.viewer = viewer
+        self.full = st  # only for the viewer's own question of a simultaneous step (Engine.ahead)
         self.names: list[str] = self.view["names"]
         self.problems: list[str] = []
         self.symbols = symbols(self.g)
@@ -328,7 +331,20 @@ class _Builder:
             out.choices = [Choice(i, *labels[i]) for i in dec["ids"]]
             self.choice_labels(out)
             self.choice_targets(out)
+        elif sim is not None and self.viewer in sim["w"]:
+            self.ahead(out, sim)
         return out
+
+    def ahead(self, out: Decision, sim: dict[str, Any]) -> None:
+        """The viewer's question of the open simultaneous step before their turn comes: offered now
+        (`Engine.answer` keeps the answer hidden), or the answer they already gave."""
+        given = [str(cid) for q, cid in sim.get("e", []) if q == self.viewer]
+        if given:
+            out.answered = self.readable(given[0])
+            return
+        question = self.engine.ahead(self.full, self.viewer)
+        out.mine, out.prompt = True, str(question.get("prompt", ""))
+        out.choices = [Choice(i, self.readable(i), i.split(":")[0]) for i in question["ids"]]
 
     def choice_labels(self, dec: Decision) -> None:
         """The presentation's label for each choice of a `choose` decision its prompt matches."""

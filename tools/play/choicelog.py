@@ -38,7 +38,9 @@ def apply_named(engine: Engine, state: State, choice: str | int, log: Log) -> No
     plain = engine.plain(state)
     look = choice_look(pres, plain["dec"]) if pres.choices else None
     before = engine.clone(plain) if look is not None else None
-    window = {"dec": dict(plain["dec"]), "names": list(plain["names"])} if plain["dec"] else None
+    window: dict[str, Any] | None = (
+        {"dec": dict(plain["dec"]), "names": list(plain["names"])} if plain["dec"] else None
+    )
     start = len(log)
     engine.apply_inplace(state, choice, log)
     if look is not None and before is not None and len(log) > start:

@@ -18,6 +18,7 @@ from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State, semantic_hash
 from tabula.interpreter.model.view import HIDDEN
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
+from tabula.interpreter.run.simultaneous import take_early
 from tabula.play.choicelog import apply_named
 from tabula.serve.export import counter_refs
 from tabula.serve.model import Report
@@ -38,11 +39,34 @@ class Step:
 
 
 def play(engine: Engine, state: State, log: list[dict[str, Any]], choice: str) -> Step:
-    """Apply one choice to `state` in place (raises IllegalChoice, or GameRuntimeError half-way)."""
+    """Apply one choice to `state` in place (raises IllegalChoice, or GameRuntimeError half-way):
+    the decider's, then the answers given ahead that are due then; or, written `@seat:choice`
+    (`ahead_choice`), a seat's answer to an open simultaneous step before its turn, kept hidden."""
+    early = parse_ahead(choice)
+    if early is not None:
+        engine.answer(state, early[0], early[1], log)
+        return Step(choice, early[0], engine.clone(state), len(log), semantic_hash(state))
     seat = engine.current_player(state)
     assert seat is not None
     apply_named(engine, state, choice, log)
+    while (dec := (plain := engine.plain(state))["dec"]) is not None and (
+        cid := take_early(plain, dec["p"])
+    ) is not None:
+        apply_named(engine, state, cid, log)
     return Step(choice, seat, engine.clone(state), len(log), semantic_hash(state))
+
+
+def ahead_choice(seat: int, choice: str) -> str:
+    """How a table records `seat`'s answer given ahead of its turn (a choice id never starts with @)."""
+    return f"@{seat}:{choice}"
+
+
+def parse_ahead(choice: str) -> tuple[int, str] | None:
+    """(seat, choice) of a recorded answer given ahead (`ahead_choice`), else None."""
+    seat, sep, rest = choice[1:].partition(":")
+    if not choice.startswith("@") or not sep or not seat.isdigit():
+        return None
+    return int(seat), rest
 
 
 @dataclass

@@ -33,7 +33,7 @@ from tabula.play.changes import changes
 from tabula.serve.bots import BOT_KINDS, HUMAN, pick
 from tabula.serve.export import Position
 from tabula.serve.model import GameSpec, Report, SeatSpec, StaleDecision, TableError
-from tabula.serve.replay import Replayed, Step, describe, differences, play, replay
+from tabula.serve.replay import Replayed, Step, ahead_choice, describe, differences, play, replay
 from tabula.serve.saves import SAVE_FORMAT, parse_save
 from tabula.serve.start import Start, begin, scenario_start
 
@@ -182,20 +182,25 @@ class Table:
 
     def choose(self, seat: int, choice: str, decision: int | None = None) -> None:
         """A person's choice at `seat`, made when `decision` choices had been made (a choice made on
-        an older position, a double click say, is refused); then the bots play until a person must
-        decide."""
+        an older position, a double click say, is refused, but not an answer to a simultaneous step
+        still waiting for the seat); then the bots play until a person must decide. A seat that a
+        simultaneous step waits for answers as soon as the step is open: before its turn the answer
+        is kept hidden in the state (`Engine.answer`) and recorded as `@seat:choice`."""
         with self.change():
             self.check_seat(seat)
-            self.check_fresh(decision)
+            self.check_fresh(decision, seat)
             if self.over:
                 raise TableError("the game is over")
-            if self.decider() != seat:
+            early = self.decider() != seat
+            if early and seat not in self.engine.waiting(self.state):
                 raise TableError(f"it is {self.state['names'][self.decider()]}'s decision, not yours")
             if self.seats[seat].kind != HUMAN:
                 raise TableError(f"seat {seat} is played by a bot")
+            if early and self.answered_ahead(seat):
+                raise TableError("you have answered already; undo takes your answer back")
             self.report = None  # the last reload's report was about the position this choice leaves
             try:
-                self.record(choice)
+                self.record(ahead_choice(seat, choice) if early else choice)
             except IllegalChoice as err:
                 raise TableError(f"not possible: {err.reason}") from None
             except GameRuntimeError as err:
@@ -203,6 +208,19 @@ class Table:
                 raise TableError(runtime_error_text(err)) from None
             self.bots_play()
             self.version += 1
+
+    def answered_ahead(self, seat: int) -> bool:
+        """`seat` has given its answer to the open simultaneous step ahead of its turn."""
+        sim = self.engine.plain(self.state)["t"].get("sim") or {}
+        return any(q == seat for q, _ in sim.get("e", []))
+
+    def same_step(self, decision: int, seat: int) -> bool:
+        """After `decision` choices a simultaneous step waited for `seat`, and `seat` has decided
+        nothing since: the step cannot have ended without it, so it still asks the same question."""
+        if not 0 <= decision < len(self.choices) or seat in self.deciders[decision:]:
+            return False
+        then = self.engine.plain(self.states[decision])["t"].get("sim")
+        return then is not None and seat in then["w"] and seat in self.engine.waiting(self.state)
 
     def bots_play(self) -> None:
         """Bots make their decisions until a person must decide or the game is over."""
@@ -247,9 +265,12 @@ class Table:
         self.state = self.engine.clone(self.states[n])
         del self.log[self.log_sizes[n] :]
 
-    def check_fresh(self, decision: int | None) -> None:
-        """StaleDecision unless `decision` (when given) is the number of decisions made now."""
+    def check_fresh(self, decision: int | None, seat: int | None = None) -> None:
+        """StaleDecision unless `decision` (when given) is the number of decisions made now (or, for
+        a choice of `seat`, one made on the same simultaneous step: `same_step`)."""
         if decision is not None and decision != len(self.choices):
+            if seat is not None and self.same_step(decision, seat):
+                return
             raise StaleDecision(
                 f"this choice was made on an older position (decision {decision + 1});"
                 f" the game is at decision {len(self.choices) + 1} now"

@@ -176,14 +176,17 @@ function decision(data) {
   const dec = data.board.decision;
   if (!dec) { box.hidden = true; return; }
   box.hidden = false;
+  const n = (dec.waiting || []).length;
+  const waiting = `waiting for ${n} player${n === 1 ? "" : "s"}…`;
   if (!dec.mine) {
     box.className = "waiting";
-    const n = (dec.waiting || []).length;
-    box.append(el("p", null, n ? `waiting for ${n} player${n === 1 ? "" : "s"}…` : `${dec.name} to decide…`));
+    if (dec.answered) box.append(el("p", "answered", `Your answer: ${dec.answered} (hidden from the others until all have answered)`));
+    box.append(el("p", null, n ? waiting : `${dec.name} to decide…`));
     return;
   }
   box.className = data.live ? "mine" : "mine past";
   box.append(el("h2", null, dec.prompt || "Your decision"));
+  if (n) box.append(el("p", "note", `Everyone answers at once, in secret: ${waiting}`));
   if (!data.live) box.append(el("p", "note", "You are looking at the past: go back to now to decide."));
   const groups = new Map();
   for (const c of dec.choices) {
