@@ -323,4 +323,4 @@ def test_a_unicode_digit_is_refused(
     out = capsys.readouterr().out
     assert "'²' is not a number this game reads: type 1-5 with the digits 0-9" in out
     assert "'٣' is not a number this game reads" in out
-    assert "P1: take: 1" in out
+    assert "P1: take:1" in out

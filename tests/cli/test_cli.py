@@ -205,7 +205,7 @@ def test_play_commands_and_eof(capsys: pytest.CaptureFixture[str], monkeypatch: 
     assert "'take' is possible now" in out
     assert "no choice numbered 99" in out
     assert "not possible:" in out
-    assert "P1: play card: A" in out
+    assert "P1: play_card:A" in out
     assert out.rstrip().endswith("quit.")
 
 

@@ -57,9 +57,10 @@ def name_action(engine: Engine, pres: Presentation, before: dict[str, Any], entr
     cid = next((x for x in dec.get("ids") or [] if entry.get("text") == f"{who}: {x}"), None)
     if cid is None:
         return
+    action, _, args = cid.partition(":")
+    if not any(name in pres.labels for name in (action, *args.split(","))):
+        return  # the game labels none of it: the id reads as well as any rewording of it
     text = readable_id(engine.game, pres, symbols(engine.game), cid)
-    if text == cid:
-        return
     hidden = set(entry.get("hidden_from") or [])
     viewers = [q for q in range(len(before["names"])) if q not in hidden]
     if not hidden:
