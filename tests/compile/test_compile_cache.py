@@ -178,16 +178,16 @@ class Planted:
 @pytest.fixture
 def compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The games compiled afresh (a cache miss) from now on."""
-    from tabula.interpreter import engine
+    from tabula.interpreter import loading
 
     done: list[str] = []
-    compile_game = engine._compile
+    compile_game = loading._compile
 
     def counted(folder: Path, *args: Any) -> Any:
         done.append(folder.name)
         return compile_game(folder, *args)
 
-    monkeypatch.setattr(engine, "_compile", counted)
+    monkeypatch.setattr(loading, "_compile", counted)
     return done
 
 
