@@ -9,11 +9,10 @@ import os
 from pathlib import Path
 
 import pytest
-from test_native_equivalence import engines, play_both
+from test_native_equivalence import engines, play_both, replay_traces_natively
 
-from tabula.dev import traces
 from tabula.interpreter.base import rng
-from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.engine import load_game
 from tabula.interpreter.model.state import semantic_hash
 from tabula.interpreter.run.runtime import GameRuntimeError
 
@@ -82,23 +81,7 @@ def test_porta_nigra_playouts_draw_the_python_choices(limit: int) -> None:
 @pytest.mark.slow  # a recorded game of each Porta Nigra trace file, hashed at every decision
 @pytest.mark.parametrize("name", sorted(p.name for p in TRACES.glob("porta-nigra*.jsonl.gz")))
 def test_porta_nigra_traces_replay_on_native(name: str) -> None:
-    cfg, games = traces.read(TRACES / name)
-    game = load_game(cfg.game, cfg.options or None, cfg.variant, cfg.expansions)
-    nat = Engine(game, backend="native")
-    assert nat.backend == "native", nat.backend_note
-    replayed = 0
-    for trace in games:
-        st = nat.new_game(cfg.players, trace.seed)
-        assert semantic_hash(nat.plain(st)) == trace.hashes[0]
-        for i, choice in enumerate(trace.choices, start=1):
-            assert choice in nat.legal_ids(st)
-            nat.apply_inplace(st, choice)
-            assert st.plain is None  # type: ignore[attr-defined]  # it stayed native
-            assert semantic_hash(nat.plain(st)) == trace.hashes[i], (trace.seed, i)
-        replayed += 1
-        if replayed == TRACE_GAMES:
-            break
-    assert replayed > 0
+    assert replay_traces_natively(TRACES / name, TRACE_GAMES or None) > 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
