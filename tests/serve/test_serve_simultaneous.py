@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_serve import host_client
 
 from tabula.play.board import SPECTATOR
 from tabula.serve.model import GameSpec, SeatSpec
 from tabula.serve.table import Table
-from tests.serve.test_serve import host_client
 
 
 def sushi(seed: int = 4) -> tuple[Table, TestClient]:
