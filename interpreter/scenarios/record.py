@@ -134,22 +134,34 @@ def record_failed_playout(
     expansions: list[str] | tuple[str, ...] = (),
     folder: Path = Path(),
 ) -> str:
-    """For `tabula simulate`: a failed playout, played again by `play(engine)`, as a scenario file
+    """A failed playout, played again by `play(engine)`, as a scenario file
     `failed-GAME-NNp-seedS.yaml` in `folder`; the line that says so (or why it could not be written)."""
     rec = Recorder(game)
-    out = folder / "failed.yaml"
     try:
         play(rec)
     except GameRuntimeError as err:
-        out = folder / f"failed-{game.id}-{len(rec.players)}p-seed{rec.seed}.yaml"
-        title = f"{game.name}: a rule failed (seed {rec.seed}, choice {len(rec.steps)})"
-        try:
-            assert rec.state is not None
-            write_recording(out, rec, rec.state, variant, expansions, title, err.message)
-        except OSError as os_err:
-            return f"could not write {out}: {os_err.strerror}"
-        return f"the failed game as a scenario: {out} (tabula verify {out} replays it)"
+        return record_failed_game(rec, err.message, variant, expansions, folder)
     return "the failed game did not fail again when replayed: nothing recorded"
+
+
+def record_failed_game(
+    rec: Recorder,
+    error: str,
+    variant: str | None = None,
+    expansions: list[str] | tuple[str, ...] = (),
+    folder: Path = Path(),
+) -> str:
+    """For `tabula simulate`: the game `rec` holds (its players, seed, options and choices, the failing
+    one last) as a scenario file `failed-GAME-NNp-seedS.yaml` in `folder`, without playing it again
+    (a rule that failed at the work budget would spend it twice); the line that says so."""
+    out = folder / f"failed-{rec.game.id}-{len(rec.players)}p-seed{rec.seed}.yaml"
+    title = f"{rec.game.name}: a rule failed (seed {rec.seed}, choice {len(rec.steps)})"
+    options = {**rec.game.options, **rec.options}
+    try:
+        write_recording(out, rec, {"o": options}, variant, expansions, title, error)
+    except OSError as os_err:
+        return f"could not write {out}: {os_err.strerror}"
+    return f"the failed game as a scenario: {out} (tabula verify {out} replays it)"
 
 
 # ------------------------------------------------------------------ the game, its packs and options

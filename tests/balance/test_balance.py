@@ -20,6 +20,7 @@ from tabula.balance.simulate import replay_command
 from tabula.balance.stats import bootstrap_diff, describe, two_proportion_z, wilson
 from tabula.bots.spec import BotSpecError, parse_bot_spec
 from tabula.cli import main as cli
+from tabula.interpreter.scenarios import run_scenario_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = ROOT / "tests" / "games" / "mini"
@@ -231,7 +232,34 @@ def test_failing_game_prints_a_replay_with_its_bots(
     )
     err = capsys.readouterr().err
     assert f"tabula simulate {game} --players 2 --games 1 --seed 3 --bot 0=random --bot 1=greedy:2" in err
-    assert (tmp_path / "failed-mini-2p-seed3.yaml").is_file()
+    # written from the game's record, not played again: the scenario fails with the same error
+    (result,) = run_scenario_cases(tmp_path / "failed-mini-2p-seed3.yaml")
+    assert not result.passed and result.error is not None and "game.yaml:" in result.error
+    assert result.error.split(": ", 2)[2].splitlines()[0] in err
+
+
+def test_a_rule_failing_in_the_default_bots_probe_is_reported_without_playing_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from tabula.balance.match import Match
+
+    monkeypatch.chdir(tmp_path)
+    game = tmp_path / "mini"
+    shutil.copytree(MINI, game)
+    path = game / "game.yaml"
+    path.write_text(path.read_text().replace("      gain n score(me)\n", "      pay 5 score(me)\n"))
+
+    def played(*_args: object) -> None:
+        raise AssertionError("the probe's failed game was played again")
+
+    monkeypatch.setattr(Match, "play", played)
+    assert cli.main(["simulate", str(game), "--games", "3", "--seed", "3", "--jobs", "1"]) == 1
+    err = capsys.readouterr().err
+    assert f"tabula simulate {game} --players 2 --games 1 --seed 3 --bot all=random" in err
+    (result,) = run_scenario_cases(tmp_path / "failed-mini-2p-seed3.yaml")
+    assert not result.passed and result.error is not None and "game.yaml:" in result.error
 
 
 # ------------------------------------------------------------------ compare and plots

@@ -12,10 +12,11 @@ from tabula.cli import main as cli
 
 def test_the_default_bot_is_the_strongest_that_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     config = Config("high-card", 2)
-    spec, note = defaults.default_bot(config, seed=1, games=2, jobs=1)
+    spec, note, failure = defaults.default_bot(config, seed=1, games=2, jobs=1)
+    assert failure is None
     assert spec == defaults.LADDER[0] and note.startswith(f"default bots: {spec}, the strongest")
     monkeypatch.setattr(defaults, "BUDGET_SECONDS", 1e-9)  # nothing but random fits
-    spec, note = defaults.default_bot(config, seed=1, games=1000, jobs=1)
+    spec, note, _ = defaults.default_bot(config, seed=1, games=1000, jobs=1)
     assert spec == "random"
     assert "ismcts:200 would need about" in note and "greedy would need about" in note
 

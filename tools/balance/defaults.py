@@ -15,10 +15,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from tabula.balance.match import Config
+from tabula.balance.match import Config, GameRecord
 from tabula.bots.base import Observation, bot_generator
 from tabula.bots.spec import make_bot
-from tabula.common import load
+from tabula.common import load, runtime_error_text
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.runtime import GameRuntimeError
@@ -41,15 +41,19 @@ class Probe:
     decisions: int
     searched: int
     positions: list[tuple[State, int]]
+    failure: GameRecord | None = None  # a rule failed: this is game 0 of the run with random bots
 
 
-def probe_game(engine: Engine, players: int, seed: int, limit: int) -> Probe | None:
-    """A random game of the run (None when a rule fails: the run itself will report it)."""
+def probe_game(engine: Engine, players: int, seed: int, limit: int) -> Probe:
+    """A random game of the run. It is the run's first game as random bots play it (same seed, same
+    generator), so when a rule fails its record is kept: the run reports it without playing the game
+    again (a rule that fails at the work budget costs seconds each time)."""
     started = time.process_time()
     st = engine.new_game(players, seed)
     gen = bot_generator(seed)
     bot = make_bot("random", engine)  # held to the game's concession policy, as the run's bots are
     probe = Probe(0.0, 0, 0, [])
+    made: list[tuple[str, str]] = []
     stride = 1  # positions kept evenly over the game: every `stride`-th real choice
     try:
         while not engine.is_terminal(st) and probe.decisions < limit:
@@ -60,12 +64,16 @@ def probe_game(engine: Engine, players: int, seed: int, limit: int) -> Probe | N
                     probe.positions.append((engine.clone(st), int(engine.current_player(st) or 0)))
                     if len(probe.positions) == 2 * PROBE_POSITIONS:
                         probe.positions, stride = probe.positions[1::2], stride * 2
-            engine.apply_inplace(
-                st, bot.choose(Observation(engine, st, int(engine.current_player(st) or 0)), gen)
-            )
+            seat = int(engine.current_player(st) or 0)
+            choice = bot.choose(Observation(engine, st, seat), gen)
+            made.append((st["names"][seat], choice))
+            engine.apply_inplace(st, choice)
             probe.decisions += 1
-    except GameRuntimeError:
-        return None
+    except GameRuntimeError as err:
+        names = engine.player_names(st)
+        probe.failure = GameRecord(0, seed, ["random"] * len(names), names, decisions=probe.decisions)
+        probe.failure.error, probe.failure.choices = runtime_error_text(err), made
+        probe.failure.ending = "rule error"
     probe.seconds = time.process_time() - started
     return probe
 
@@ -88,22 +96,25 @@ def cost_per_game(spec: str, engine: Engine, probe: Probe) -> float:
     return probe.seconds + per_decision * probe.searched
 
 
-def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, str]:
-    """(the spec every seat gets, a sentence saying why) for a run without --bot."""
+def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, str, GameRecord | None]:
+    """(the spec every seat gets, a sentence saying why, the record of the run's first game when a
+    rule failed in it) for a run without --bot."""
     engine = Engine(load(config.game, list(config.options), config.variant, list(config.expansions)))
     players = config.players if config.players is not None else engine.game.min_players
     probe = probe_game(engine, players, seed, config.max_decisions)
-    if probe is None:
-        return "random", "default bots: random (a random game of this configuration failed)"
+    if probe.failure is not None:
+        return "random", "default bots: random (a random game of this configuration failed)", probe.failure
     allowance = BUDGET_SECONDS * max(1, jobs)
     costs: list[str] = []
     for spec in LADDER:
         need = cost_per_game(spec, engine, probe) * games
         if need <= allowance or spec == LADDER[-1]:
             skipped = f"; {', '.join(costs)}" if costs else ""
-            return spec, (
+            return (
+                spec,
                 f"default bots: {spec}, the strongest whose cost fits: about {need:.0f} CPU s for "
-                f"{games} games (allowance {allowance:.0f} s){skipped}"
+                f"{games} games (allowance {allowance:.0f} s){skipped}",
+                None,
             )
         costs.append(f"{spec} would need about {need:.0f} s")
     raise AssertionError("unreachable: the ladder ends with random")

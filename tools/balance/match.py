@@ -74,6 +74,7 @@ class GameRecord:
     bot_stats: list[dict[str, float]] = field(default_factory=list)
     error: str | None = None
     in_playout: bool = False  # the error happened in a bot's playout on a determinised world
+    choices: list[tuple[str, str]] = field(default_factory=list)  # (who, choice id), kept when a rule failed
 
 
 def ending_of(st: State, finished: bool, last_action: str | None) -> str:
@@ -122,6 +123,7 @@ class Match:
         before = [(b.stats.searched, b.stats.playouts, b.stats.seconds) for b in bots]
         gen = bot_generator(seed)
         last_action: str | None = None
+        made: list[tuple[str, str]] = []  # kept only if a rule fails: the failed game as a scenario
         try:
             while not engine.is_terminal(st) and rec.decisions < self.config.max_decisions:
                 seat = int(engine.current_player(st))  # type: ignore[arg-type]  # a decision is pending
@@ -132,11 +134,12 @@ class Match:
                     last_action = name
                 self._uses(args if name in engine.game.actions else choice, used[seat])
                 loc = engine.locations(st)
+                made.append((rec.names[seat], choice))
                 engine.apply_inplace(st, choice)
                 self._gains(loc, engine.locations(st), gained)
                 rec.decisions += 1
         except GameRuntimeError as err:
-            rec.error = runtime_error_text(err)
+            rec.error, rec.choices = runtime_error_text(err), made
         except PlayoutFailure as fail:
             cause = fail.error
             text = runtime_error_text(cause) if isinstance(cause, GameRuntimeError) else str(cause)

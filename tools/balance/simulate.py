@@ -79,18 +79,19 @@ def config_from(args: argparse.Namespace, announce: bool = True) -> tuple[Config
     return config, game.name, players
 
 
-def default_bots(args: argparse.Namespace, games: int) -> str:
+def default_bots(args: argparse.Namespace, games: int) -> tuple[str, GameRecord | None]:
     """Without any --bot: give every seat the default bot (`tabula.balance.defaults`) and say which
-    and why; with one, nothing (seats not named play at random)."""
+    and why; with one, nothing (seats not named play at random). Second: the record of the run's
+    first game when a rule failed in the default bots' probe (it is that game)."""
     if args.bot:
-        return ""
+        return "", None
     from tabula.balance.defaults import default_bot
     from tabula.balance.parallel import default_jobs
 
     config, _, _ = config_from(args, announce=False)
-    spec, note = default_bot(config, args.seed, games, args.jobs or default_jobs())
+    spec, note, failure = default_bot(config, args.seed, games, args.jobs or default_jobs())
     args.bot = [f"all={spec}"]
-    return note
+    return note, failure
 
 
 def bot_flags(specs: list[str]) -> list[str]:
@@ -184,20 +185,13 @@ def report_failure(config: Config, rec: GameRecord, run_seed: int) -> None:
 
 
 def record_failure(config: Config, rec: GameRecord) -> str:
-    """The failed game played again through a recording engine and written as a scenario file."""
+    """The failed game written as a scenario file from its record (its choices, the failing one last)."""
     from tabula.balance.match import Match
-    from tabula.interpreter.run.runtime import GameRuntimeError
-    from tabula.interpreter.scenarios.record import record_failed_playout
+    from tabula.interpreter.scenarios.record import Recorder, record_failed_game
 
-    match = Match(config)
-
-    def again(engine: Engine) -> None:
-        match.engine, match._bots = engine, {}
-        replayed = match.play(rec.index, rec.seed)
-        if replayed.error:
-            raise GameRuntimeError(replayed.error, None)
-
-    return record_failed_playout(match.engine.game, again, config.variant, list(config.expansions))
+    recorder = Recorder(Match(config).engine.game)
+    recorder.players, recorder.seed, recorder.steps = list(rec.names), rec.seed, list(rec.choices)
+    return record_failed_game(recorder, rec.error or "", config.variant, list(config.expansions))
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -210,9 +204,12 @@ def run_simulate(args: argparse.Namespace) -> int:
         from tabula.balance.plots import check_plotting
 
         check_plotting()
-    note = default_bots(args, args.games)
+    note, failure = default_bots(args, args.games)
     config, name, players = config_from(args)
-    records, interrupted, seconds = run_games(config, [args.seed + i for i in range(args.games)], args)
+    if failure is not None:
+        records, interrupted, seconds = [failure], False, 0.0
+    else:
+        records, interrupted, seconds = run_games(config, [args.seed + i for i in range(args.games)], args)
     failed = [r for r in records if r.error]
     if failed:
         report_failure(config, failed[0], args.seed)
