@@ -43,7 +43,7 @@ def test_porta_nigra_choices_inside_effects_stay_native() -> None:
     assert plain["dec"]["k"] == "choose" and nat.native.choosing(st)  # type: ignore[union-attr]
     assert plain == py.new_game(2, 1)
     assert nat.legal_ids(st) == ["0", "1", "2", "3"]
-    assert [c.prompt for c in nat.legal_actions(st)] == ["Place your master builder (quarter 0-3, free)"] * 4
+    assert [c.prompt for c in nat.legal_actions(st)] == ["Place your master builder in any quarter, free"] * 4
     who = plain["dec"]["p"]
     nat.apply_inplace(st, "2")
     assert st.plain is None  # type: ignore[attr-defined]
