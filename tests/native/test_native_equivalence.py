@@ -90,6 +90,15 @@ def test_list_values_random_games(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+def test_values_and_rules_random_games(players: int) -> None:
+    """tests/native/games/powers: values with modifiers and rules with allows and denies, from a
+    type and from cards, under the type's `active` (which the games' own moves switch on)."""
+    py, nat = engines(load_game(HERE / "games" / "powers"))
+    decisions = sum(play_both(py, nat, players, seed) for seed in range(1, GAMES + 1))
+    assert decisions >= GAMES * players * 8 - GAMES  # eight rounds of a decision each
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_end_checks_random_games(players: int) -> None:
     """tests/native/games/finale: end checks ending the game at once, after the turn and after
     final turns (the flow's ending words compared with the rest), turns without rounds."""

@@ -225,6 +225,7 @@ class CGen:
             "first": "NONE",
             "any": "0",
             "all": "1",
+            "prod": "1",
         }
         body = {
             "max": f"{{ i64 e_ = N(x, {elt}); if ({r} == NONE || e_ > {r}) {r} = e_; }}",
@@ -234,6 +235,7 @@ class CGen:
             "first": f"{{ {r} = {v}; f_ = 1; break; }}",
             "any": f"if ({elt}) {{ {r} = 1; break; }}",
             "all": f"if (!({elt})) {{ {r} = 0; break; }}",
+            "prod": f"{r} = MUL(x, {r}, N(x, {elt}));",
         }[e.kind]
         lines = [*setup, f"i64 {r} = {init[e.kind]}; int f_ = 0; (void)f_;", f"CHARGE({n});"]
         lines.append(

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native.abilities import AbilityLowering
 from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT, PLAYER, SYM, ZONE
-from tabula.interpreter.compile.native.lower import Lowering, Scope, Unsupported, kind_of
+from tabula.interpreter.compile.native.lower import Scope, Unsupported, kind_of
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 
 
-class EffectLowering(Lowering):
+class EffectLowering(AbilityLowering):
     """Lowers effects (blocks of statements) on top of the expression lowering; `procs` are the
     game's procedures (name -> parameter names, body) and `procedures` their lowered forms."""
 

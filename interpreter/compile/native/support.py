@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tabula.interpreter.base.source import Report
-from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native import abilities, ir
 from tabula.interpreter.compile.native.effects import EffectLowering
 from tabula.interpreter.compile.native.ir import INT, PLAYER
 from tabula.interpreter.compile.native.lower import Scope, Unsupported
@@ -30,8 +30,8 @@ from tabula.interpreter.model.game import CompiledGame
 CODE = "N001"
 T = TypeVar("T")
 # sections (and component keys) the typed form does not hold yet: each use is one diagnostic
-_SECTIONS = ("triggers", "values", "rules")
-_COMPONENT_KEYS = ("modifiers", "allow", "deny", "triggers")  # `text` is a property; hooks are held
+_SECTIONS = ("triggers",)
+_COMPONENT_KEYS = ("triggers",)  # `text` is a property; hooks, modifiers, allow, deny are held
 _VAR_TYPES = ("int", "player", "bool", "comp")
 
 
@@ -74,6 +74,7 @@ class Walk:
             procs,
             self.hook_bodies(),
         )
+        self.low.abilities = abilities.gather(self.read, game.by_type, game.max_players)
 
     def hook_bodies(self) -> dict[str, tuple[list[str], list[tuple[list[int], Any]]]]:
         """Every hook: its parameter names and, per instance that gives a body, the ids of its
@@ -84,12 +85,11 @@ class Walk:
             for hname in (tdef or {}).get("hooks") or {}:
                 if hname not in out:
                     out[hname] = ([p for p, _ in self.read.params(("components", tname, "hooks", hname))], [])
-        ids = iter(range(len(self.g.components)))
+        ids = abilities.instance_ids(self.data, self.g.max_players)
         for tname, tdef in comps.items():
             tdef = tdef or {}
-            seats = self.g.max_players if tdef.get("per_player") else 1
             for i, inst in enumerate(tdef.get("instances") or []):
-                mine = [next(ids) for _ in range(seats * int(inst.get("copies", 1)))]
+                mine = ids[(tname, i)]
                 assert all(self.g.components[c].type == tname for c in mine)
                 for hname in inst.get("hooks") or {}:
                     if hname in out and hname in (tdef.get("hooks") or {}):
