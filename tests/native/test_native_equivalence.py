@@ -89,11 +89,12 @@ def test_list_values_random_games(players: int) -> None:
     assert sum(decisions) >= GAMES * players * 4  # four rounds of a decision each (errors end early)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_values_and_rules_random_games(players: int) -> None:
+@pytest.mark.parametrize(("players", "style"), [(2, "calm"), (3, "wild"), (4, "wild,calm")])
+def test_values_and_rules_random_games(players: int, style: str) -> None:
     """tests/native/games/powers: values with modifiers and rules with allows and denies, from a
-    type and from cards, under the type's `active` (which the games' own moves switch on)."""
-    py, nat = engines(load_game(HERE / "games" / "powers"))
+    type and from cards, under the type's `active` (which the games' own moves switch on); a text
+    option and symbol vars."""
+    py, nat = engines(load_game(HERE / "games" / "powers", {"style": style}))
     decisions = sum(play_both(py, nat, players, seed) for seed in range(1, GAMES + 1))
     assert decisions >= GAMES * players * 8 - GAMES  # eight rounds of a decision each
 

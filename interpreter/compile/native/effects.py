@@ -280,7 +280,7 @@ def _chooses(stmts: Any) -> list[ast.Choose]:
 
 def _fits(got: str, want: str) -> bool:
     if got == "none":
-        return want in (PLAYER, COMP)
+        return want in (PLAYER, COMP, SYM)
     return (
         got == want
         or {got, want} <= {INT, PLAYER}

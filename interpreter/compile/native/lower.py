@@ -13,7 +13,7 @@ from typing import Any
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
-from tabula.interpreter.compile.native.slots import symbol_table
+from tabula.interpreter.compile.native.slots import option_kind, symbol_table
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 
@@ -22,7 +22,7 @@ MISSING = -(1 << 63) + 1  # a key a mapping does not have (NONE is a key holding
 _ARITH = {"+", "-", "*", "//", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _AGGS = {"max", "min", "sum", "count", "first", "any", "all"}
-_VAR_KINDS = {"int": INT, "player": PLAYER, "comp": COMP, "bool": BOOL}
+_VAR_KINDS = {"int": INT, "player": PLAYER, "comp": COMP, "bool": BOOL, "str": SYM}  # str: symbols
 
 
 class Unsupported(Exception):
@@ -127,7 +127,7 @@ class Lowering:
         t = _VAR_KINDS.get(self.g.vars[name].type)
         if t is None:
             raise Unsupported(
-                f"var '{name}' of type {self.g.vars[name].type}", span, "declare int/player/bool"
+                f"var '{name}' of type {self.g.vars[name].type}", span, "declare int/player/bool/comp/str"
             )
         return t
 
@@ -137,9 +137,9 @@ class Lowering:
         if name == "option" and len(args) == 1 and isinstance(args[0], ast.Name):
             opt = args[0].id
             v = g.options.get(opt)
-            if not isinstance(v, int):
-                raise Unsupported(f"option '{opt}' that is not a number", n.span)
-            ty = BOOL if isinstance(v, bool) else INT
+            if not isinstance(v, int) and v not in self.symbols:
+                raise Unsupported(f"option '{opt}' that is not a number or a text", n.span)
+            ty = {"bool": BOOL, "sym": SYM}.get(option_kind(v), INT)
             return ir.Slot("OPT", ir.Lit(list(g.options).index(opt), INT), ty)
         if name in self.defs:
             return self.call_function(name, [self.expr(a, scope) for a in args], n.span)

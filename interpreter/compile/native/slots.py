@@ -81,7 +81,16 @@ def symbol_table(game: CompiledGame) -> list[str]:
         elif isinstance(v, dict):
             out.update({k: None for k in v if isinstance(k, str)})
             out.update({x: None for x in v.values() if isinstance(x, str)})
+    for name, value in game.options.items():  # a text option's value and its allowed values
+        spec = game.option_specs.get(name)
+        texts = [value, *((spec.choices or ()) if spec is not None else ())]
+        out.update({x: None for x in texts if isinstance(x, str)})
     return list(out)
+
+
+def option_kind(value: Any) -> str:
+    """How a rules option's value is kept in its word: bool, a text as a symbol, else int."""
+    return "bool" if isinstance(value, bool) else "sym" if isinstance(value, str) else "int"
 
 
 @dataclass

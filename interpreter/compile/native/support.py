@@ -32,7 +32,7 @@ T = TypeVar("T")
 # sections (and component keys) the typed form does not hold yet: each use is one diagnostic
 _SECTIONS = ("triggers",)
 _COMPONENT_KEYS = ("triggers",)  # `text` is a property; hooks, modifiers, allow, deny are held
-_VAR_TYPES = ("int", "player", "bool", "comp")
+_VAR_TYPES = ("int", "player", "bool", "comp", "str")
 
 
 def read_source(game: CompiledGame) -> GameSource:
@@ -169,11 +169,15 @@ class Walk:
                 self.refuse(
                     f"var '{name}' of type {v.type}",
                     ("vars", name),
-                    "declare its type: int, player, bool, comp",
+                    "declare its type: int, player, bool, comp, str",
                 )
+        symbols = set(self.low.symbols)
         for name, value in self.g.options.items():
-            if not isinstance(value, int):
-                self.refuse(f"option '{name}' that is not a number", ("options", name))
+            if not isinstance(value, int) and value not in symbols:
+                self.refuse(f"option '{name}' that is not a number or a text", ("options", name))
+        for name, v in self.g.vars.items():
+            if v.type == "str" and v.initial is not None and v.initial not in symbols:
+                self.refuse(f"var '{name}' starting with a text the rules never name", ("vars", name))
         for key in self.g.marks:
             default = self.g.marks[key]
             if default is not None and not isinstance(default, int):
