@@ -192,3 +192,17 @@ def test_clones_are_independent() -> None:
     nat.apply_inplace(st, 0)
     assert nat.hash(copy) != nat.hash(st)
     assert nat.plain(copy)["t"]["decisions"] == 0
+
+
+def test_a_list_of_players_packs_into_one_word_and_back() -> None:
+    """A list mark of players is one word (slots.pack_players): order and repeats kept, and what
+    does not fit (a 16th seat, a seat past 14, none, a component list) refused, so such a state
+    stays on the Python backend."""
+    from tabula.interpreter.compile.native.slots import pack_players, unpack_players
+
+    for seats in ([], [0], [3, 0, 3], [14] * 15, [1, 0, 2, 4]):
+        assert unpack_players(pack_players(seats)) == seats
+    assert pack_players([1, 0]) != pack_players([0, 1])
+    for bad in ([0] * 16, [15], [None], [True], "0", None):
+        with pytest.raises(ValueError):
+            pack_players(bad)

@@ -75,6 +75,8 @@ class CGen:
         return env[e.name]
 
     def _Slot(self, e: ir.Slot, env: Env) -> str:
+        if e.ty.startswith("list["):  # a list of players kept in one word (a mark)
+            return f"pl_unpack(x, S[{self.slot(e, env)}])"
         return f"S[{self.slot(e, env)}]"
 
     def slot(self, e: ir.Slot, env: Env) -> str:
@@ -120,6 +122,10 @@ class CGen:
         op = e.op
         if op in ("&&", "||"):
             return f"({self.expr(e.left, env)} {op} {self.expr(e.right, env)})"
+        if op in ("==", "!=") and e.left.ty.startswith("list[") and e.right.ty.startswith("list["):
+            return (
+                f"({'' if op == '==' else '!'}l_eq(x, {self.lval(e.left, env)}, {self.lval(e.right, env)}))"
+            )
         if op in ("==", "!="):
             return f"({self.expr(e.left, env)} {op} {self.expr(e.right, env)})"
         a, b = self.num(e.left, env), self.num(e.right, env)
@@ -132,6 +138,10 @@ class CGen:
         return f"({self.expr(e.test, env)} ? {self.expr(e.then, env)} : {self.expr(e.otherwise, env)})"
 
     def _CallF(self, e: ir.CallF, env: Env) -> str:
+        if e.name == "l_cat":  # the second list by address: one copy less
+            t = self.fresh("l")
+            a, b = (self.lval(x, env) for x in e.args)
+            return f"({{ L {t} = {b}; l_cat(x, {a}, &{t}); }})"
         args = ", ".join(self.lval(a, env) if a.ty.startswith("list[") else self.expr(a, env) for a in e.args)
         return f"{e.name}(x, {args})" if args else f"{e.name}(x)"
 
@@ -268,8 +278,10 @@ class CGen:
         return [f"{ctype(s.value.ty)} {v} = {value};"]
 
     def _s_Store(self, s: ir.Store, env: Env, depth: int) -> list[str]:
-        value = self.expr(s.value, env)
         t = s.target
+        if t.ty.startswith("list["):  # a list of players into one word
+            return [f"S[{self.slot(t, env)}] = pl_pack(x, {self.lval(s.value, env)});"]
+        value = self.expr(s.value, env)
         if t.base.startswith("VAR_") and t.ty == PLAYER:
             value = f"STORE_P(x, {value})"
         elif t.base.startswith("VAR_") and t.ty == COMP:

@@ -11,7 +11,7 @@ from typing import Any
 
 from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.abilities import AbilityLowering
-from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT, PLAYER, SYM, ZONE
+from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
 from tabula.interpreter.compile.native.lower import Scope, Unsupported, kind_of
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
@@ -185,6 +185,10 @@ class EffectLowering(AbilityLowering):
             name = target.base[5:]
             kind = self.mark_kinds.get(name)
             got = kind_of(value.ty) if value.ty != "none" else kind
+            if target.ty == PLAYERS:  # a list of players in one word: no other list fits
+                if value.ty not in (PLAYERS, ANY_LIST):
+                    raise Unsupported(f"a {value.ty} stored in mark '{name}' (a list of players)", s.span)
+                got = "plist"
             if kind not in (None, got) and got is not None:
                 raise Unsupported(f"mark '{name}' holding values of two kinds", s.span)
             self.mark_kinds[name] = got or "int"

@@ -37,7 +37,7 @@ class Unsupported(Exception):
 
 def kind_of(ty: str) -> str:
     """How a value of static type `ty` is kept in a state word (slots.Layout.encode)."""
-    return {BOOL: "bool", SYM: "sym"}.get(ty, "int")
+    return {BOOL: "bool", SYM: "sym", PLAYERS: "plist"}.get(ty, "int")
 
 
 class Lowering:
@@ -284,8 +284,9 @@ class Lowering:
         if kind is None:
             default = self.g.marks[name]
             kind = "bool" if isinstance(default, bool) else "sym" if isinstance(default, str) else "int"
+            kind = "plist" if default == [] else kind  # a list mark: of players (slots.pack_players)
             self.mark_kinds[name] = kind
-        return {"bool": BOOL, "sym": SYM}.get(kind, INT)
+        return {"bool": BOOL, "sym": SYM, "plist": PLAYERS}.get(kind, INT)
 
     def _Index(self, n: ast.Index, scope: Scope) -> ir.Expr:
         column = self.nested(n, scope)
@@ -363,6 +364,12 @@ class Lowering:
     def _Binary(self, n: ast.Binary, scope: Scope) -> ir.Expr:
         if n.op not in _ARITH:
             raise Unsupported(f"the operator '{n.op}'", n.span)
+        if n.op == "+":
+            a, b = self.expr(n.left, scope), self.expr(n.right, scope)
+            if a.ty.startswith("list[") and b.ty.startswith("list["):
+                if not _comparable(a.ty, b.ty):
+                    raise Unsupported(f"'+' of {a.ty} and {b.ty}", n.span)
+                return ir.CallF("l_cat", (a, b), b.ty if a.ty == ANY_LIST else a.ty)
         return ir.Bin(n.op, self.number(n.left, scope), self.number(n.right, scope), INT)
 
     def _Compare(self, n: ast.Compare, scope: Scope) -> ir.Expr:

@@ -189,6 +189,35 @@ static i64 l_max(X *x, L l) {
     for (i64 i = 0; i < l.n; i++) if (r == NONE || N(x, l.v[i]) > r) r = l.v[i];
     return r;
 }
+static L l_cat(X *x, L a, const L *b) {  /* a + b */
+    if (a.n + b->n > LCAP) fail(x, E_SIZE);
+    CHARGE(b->n);
+    memcpy(a.v + a.n, b->v, (size_t)b->n * 8); a.n += b->n;
+    return a;
+}
+static int l_eq(X *x, L a, L b) {
+    (void)x;
+    if (a.n != b.n) return 0;
+    for (i64 i = 0; i < a.n; i++) if (a.v[i] != b.v[i]) return 0;
+    return 1;
+}
+/* A list of players in one word (a mark holding such a list): seat + 1 per 4 bits, the first
+   seat lowest, 0 ending it; at most PL_MAX seats (slots.py pack_players). */
+#define PL_MAX 15
+static L pl_unpack(X *x, i64 w) {
+    L l; u64 u = (u64)w; l.n = 0; (void)x;
+    while (u) { l.v[l.n++] = (i64)(u & 15) - 1; u >>= 4; }
+    return l;
+}
+static i64 pl_pack(X *x, L l) {
+    u64 u = 0;
+    if (l.n > PL_MAX) fail(x, E_STORE);
+    for (i64 i = l.n - 1; i >= 0; i--) {
+        if (l.v[i] < 0 || l.v[i] >= S[T_N]) fail(x, E_STORE);
+        u = (u << 4) | (u64)(l.v[i] + 1);
+    }
+    return (i64)u;
+}
 static i64 counter_write(X *x, i64 at, int op, i64 v, i64 lo, int has_lo, i64 hi, int has_hi) {
     i64 old = S[at], nw;
     if ((op == '+' + 1 || op == '-' + 1) && v < 0) fail(x, E_WRITE);

@@ -180,7 +180,7 @@ class Walk:
                 self.refuse(f"var '{name}' starting with a text the rules never name", ("vars", name))
         for key in self.g.marks:
             default = self.g.marks[key]
-            if default is not None and not isinstance(default, int):
+            if default is not None and not isinstance(default, int) and default != []:
                 self.refuse(f"mark '{key}' with a default that is not a number", ("components",))
 
     def flow(self, prog: ir.Program) -> None:
