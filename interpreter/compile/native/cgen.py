@@ -173,7 +173,15 @@ class CGen:
         elt = self.expr(e.elt, inner) if e.elt is not None else v
         lines = [*setup, f"L {out}; {out}.n = 0; CHARGE({n});"]
         lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {item.format(i=i)}; (void){v};")
-        lines.append(f"if ({cond}) l_push(x, &{out}, {elt}); }}")
+        if e.by is None:
+            lines.append(f"if ({cond}) l_push(x, &{out}, {elt}); }}")
+            return "({ " + " ".join(lines) + f" {out}; }})"
+        keys, k = self.fresh("keys"), self.fresh("k")
+        lines.insert(len(setup), f"L {keys}; {keys}.n = 0;")
+        lines.append(f"if ({cond}) {{ i64 {k} = {self.expr(e.by, inner)};")
+        lines.append(
+            f"if (!l_has(x, {keys}, {k})) {{ l_push(x, &{keys}, {k}); l_push(x, &{out}, {elt}); }} }} }}"
+        )
         return "({ " + " ".join(lines) + f" {out}; }})"
 
     def _ListLit(self, e: ir.ListLit, env: Env) -> str:

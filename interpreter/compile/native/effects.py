@@ -226,7 +226,7 @@ class EffectLowering(AbilityLowering):
             return ir.Move("zone", what, dest, top)
         if isinstance(what, ir.Source) and what.kind == "type":
             return ir.Move("type", what, dest, top)
-        if isinstance(what, ir.Picked) and what.elt is None and what.ty == COMPS:
+        if isinstance(what, ir.Picked) and what.elt is None and what.by is None and what.ty == COMPS:
             return ir.Move("picked", what, dest, top)
         if what.ty == COMPS:
             return ir.Move("list", self.source(s.what, scope), dest, top)

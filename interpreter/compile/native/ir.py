@@ -137,13 +137,14 @@ def elem(ty: str) -> str:
 @dataclass(frozen=True)
 class Picked(Expr):
     """`[elt for v in src where cond]`: a list value (`elt` None: the items themselves); given to
-    `move`, the items chosen before any moves."""
+    `move`, the items chosen before any moves; with `by`, `distinct(elt for v in src by key)`."""
 
     var: str
     src: Source
     cond: Expr | None
     ty: str = COMPS
     elt: Expr | None = None
+    by: Expr | None = None  # distinct's key: the first item of each key is kept
 
 
 @dataclass(frozen=True)

@@ -166,6 +166,12 @@ class Lowering:
             if ir.elem(src.ty) != INT:
                 raise Unsupported(f"{name} of values that are not numbers", n.span)
             return ir.CallF("l_" + name, (src,), INT)
+        if name in ("first", "last", "sorted") and len(args) == 1:
+            src = self.source(args[0], scope)
+            et = ir.elem(src.ty)
+            if name == "sorted" and et not in (INT, PLAYER, COMP):
+                raise Unsupported(f"sorted of {src.ty}", n.span)
+            return ir.CallF("l_" + name, (src,), src.ty if name == "sorted" else et)
         if name == "top" and len(args) == 1:
             src = self.source(args[0], scope)
             if src.kind != "zone":
@@ -414,6 +420,8 @@ class Lowering:
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)
         kind, gen = n.func.id, n.gen
+        if kind in ("distinct", "sorted"):
+            return self.ordered(kind, n, scope)
         if kind not in _AGGS:
             raise Unsupported(f"'{kind}(... for ...)'", n.span)
         src = self.source(gen.iter, scope)
@@ -429,6 +437,27 @@ class Lowering:
         if kind == "first" and not isinstance(gen.elt, ast.Name):
             raise Unsupported("first(...) of other than the loop's item", n.span)
         return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
+
+    def ordered(self, kind: str, n: ast.CallGen, scope: Scope) -> ir.Expr:
+        """`distinct(e for v in L [where c] [by k])` (the first item of each value or key, in order)
+        and `sorted(e for v in L [where c])` (increasing numbers, players or components)."""
+        gen = n.gen
+        src = self.source(gen.iter, scope)
+        inner = {**scope, gen.var: ir.elem(src.ty)}
+        cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
+        elt = self.expr(gen.elt, inner)
+        if elt.ty not in ir.SCALARS:
+            raise Unsupported(f"{kind} of {elt.ty}", n.span)
+        own = isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var
+        by = self.expr(gen.by, inner) if gen.by is not None else None
+        if by is not None and (kind != "distinct" or by.ty not in ir.SCALARS):
+            raise Unsupported(f"{kind}(... by ...) of a {by.ty} key", n.span)
+        items = ir.Picked(gen.var, src, cond, f"list[{elt.ty}]", None if own else elt, by)
+        if kind == "distinct":
+            return items if by is not None else ir.CallF("l_distinct", (items,), items.ty)
+        if elt.ty not in (INT, PLAYER, COMP):
+            raise Unsupported(f"sorted of {elt.ty}", n.span)
+        return ir.CallF("l_sorted", (items,), items.ty)
 
     def _ListComp(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
         """`[elt for v in src where cond]`: a list value of scalars."""

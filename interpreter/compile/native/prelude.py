@@ -189,6 +189,18 @@ static i64 l_max(X *x, L l) {
     for (i64 i = 0; i < l.n; i++) if (r == NONE || N(x, l.v[i]) > r) r = l.v[i];
     return r;
 }
+static inline i64 l_first(X *x, L l) { (void)x; return l.n ? l.v[0] : NONE; }
+static inline i64 l_last(X *x, L l) { (void)x; return l.n ? l.v[l.n - 1] : NONE; }
+static L l_sorted(X *x, L l) {  /* increasing; none among the items fails, as in Python */
+    CHARGE(l.n);
+    for (i64 i = 0; i < l.n; i++) N(x, l.v[i]);
+    for (i64 i = 1; i < l.n; i++) {
+        i64 v = l.v[i], j = i - 1;
+        while (j >= 0 && l.v[j] > v) { l.v[j + 1] = l.v[j]; j--; }
+        l.v[j + 1] = v;
+    }
+    return l;
+}
 static L l_cat(X *x, L a, const L *b) {  /* a + b */
     if (a.n + b->n > LCAP) fail(x, E_SIZE);
     CHARGE(b->n);
