@@ -285,6 +285,10 @@ class CGen:
         env[s.name] = v
         return [f"{ctype(s.value.ty)} {v} = {value};"]
 
+    def _s_Assign(self, s: ir.Assign, env: Env, depth: int) -> list[str]:
+        value = self.lval(s.value, env) if s.value.ty.startswith("list[") else self.expr(s.value, env)
+        return [f"{env[s.name]} = {value};"]
+
     def _s_Store(self, s: ir.Store, env: Env, depth: int) -> list[str]:
         t = s.target
         if t.ty.startswith("list["):  # a list of players into one word

@@ -45,9 +45,32 @@ class EffectLowering(AbilityLowering):
                 out.append(self.stmt(s, inner))
             except Unsupported as u:
                 self.missing.append(u)
+                self.learn(s, inner)
                 if isinstance(s, ast.Let):
                     inner[s.name] = "int"  # assumed, to go on with what follows
         return tuple(out)
+
+    def learn(self, s: ast.Stmt, scope: Scope) -> None:
+        """The blocks inside a statement that could not be lowered, lowered only for the types
+        their `set`s give to locals (`learned`); what they made and missed is dropped."""
+        keep, made = len(self.missing), (set(self.procedures), set(self.hooks))
+        try:
+            if isinstance(s, ast.If):
+                for _, body in s.branches:
+                    self.block(body, scope)
+                self.block(s.otherwise, scope)
+            elif isinstance(s, ast.For):
+                src = self.source(s.iter, scope)
+                self.block(s.body, {**scope, s.var: ir.elem(src.ty)})
+            elif isinstance(s, (ast.While, ast.Repeat)):
+                self.block(s.body, scope)
+        except Unsupported:
+            pass
+        del self.missing[keep:]
+        for name in set(self.procedures) - made[0]:
+            del self.procedures[name]
+        for name in set(self.hooks) - made[1]:
+            del self.hooks[name]
 
     def stmt(self, s: ast.Stmt, scope: Scope) -> ir.Stmt:
         out: ir.Stmt = self.visit("_s_", s, scope, f"the '{type(s).__name__.lower()}' statement")
@@ -155,7 +178,14 @@ class EffectLowering(AbilityLowering):
 
     def _s_Let(self, s: ast.Let, scope: Scope) -> ir.Stmt:
         value = self.expr(s.value, scope)
-        if value.ty not in ir.SCALARS and not value.ty.startswith("list["):
+        hint = self.hints.get(s.name, "?")
+        if value.ty == "none" and hint in ir.SCALARS:
+            value = ir.NoneV(hint)
+        elif value.ty == ANY_LIST and hint.startswith("list["):
+            value = ir.ListLit((), hint)
+        if value.ty in ("none", ANY_LIST):  # typed by the values `set` gives it (Lowering.loose)
+            self.loose.pop(s.name, None)
+        elif value.ty not in ir.SCALARS and not value.ty.startswith("list["):
             raise Unsupported(f"a 'let' holding {value.ty}", s.span)
         scope[s.name] = value.ty
         return ir.Let(s.name, value)
@@ -173,6 +203,8 @@ class EffectLowering(AbilityLowering):
             if s.op not in ("=", "+=", "-="):
                 raise Unsupported(f"'{s.op}' on a counter", s.span)
             return self.counter(target, s.op[0], value, s)
+        if isinstance(target, ir.Local):
+            return self.assign(target, value, s)
         if not isinstance(target, ir.Slot) or not target.base.startswith(("VAR_", "MARK_")):
             raise Unsupported("'set' of this target", s.target.span)
         if s.op in ("+=", "-="):
@@ -195,6 +227,33 @@ class EffectLowering(AbilityLowering):
         elif not _fits(value.ty, target.ty):
             raise Unsupported(f"a {value.ty} stored in a {target.ty} var", s.span)
         return ir.Store(target, value)
+
+    def assign(self, target: ir.Local, value: ir.Expr, s: ast.Set) -> ir.Stmt:
+        """`set x = v` (or `+=`, `-=`) of a local: the value must have the local's type; a local
+        that started as none takes the one type of the values set in it."""
+        if s.op in ("+=", "-="):
+            if target.ty != INT or value.ty != INT:
+                raise Unsupported(f"'{s.op}' on a {target.ty}", s.span)
+            return ir.Assign(target.name, ir.Bin(s.op[0], target, value, INT))
+        if s.op != "=":
+            raise Unsupported(f"'{s.op}' on a local", s.span)
+        if target.ty in ("none", ANY_LIST):
+            start = target.ty
+            had = self.loose.setdefault(target.name, value.ty)
+            fits = value.ty in (*ir.SCALARS, "none") if start == "none" else value.ty.startswith("list[")
+            if not fits or had not in (value.ty, start):
+                raise Unsupported(f"a local given a {value.ty} and a {had}", s.span)
+            if had == start:
+                self.loose[target.name] = value.ty
+            if value.ty != start:
+                known = self.learned.setdefault(target.name, value.ty)
+                self.learned[target.name] = known if known == value.ty else "?"
+        elif target.ty.startswith("list["):
+            if not (value.ty.startswith("list[") and value.ty in (target.ty, ANY_LIST)):
+                raise Unsupported(f"a {value.ty} stored in a {target.ty} local", s.span)
+        elif not _fits(value.ty, target.ty):
+            raise Unsupported(f"a {value.ty} stored in a {target.ty} local", s.span)
+        return ir.Assign(target.name, value)
 
     def counter(self, target: ir.Slot, op: str, value: ir.Expr, s: ast.Stmt) -> ir.Stmt:
         if value.ty != INT:

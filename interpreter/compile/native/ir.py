@@ -175,6 +175,14 @@ class Let(Stmt):
 
 
 @dataclass(frozen=True)
+class Assign(Stmt):
+    """`set x = value` of a local (a `let` of this block or an enclosing one)."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
 class Store(Stmt):
     """`set` of a var or a mark slot (checked to fit the declared type at build time)."""
 

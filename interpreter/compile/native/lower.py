@@ -52,6 +52,12 @@ class Lowering:
         self.mark_kinds: dict[str, str] = {}
         self.tables: dict[str, tuple[list[int], str]] = {}  # C table name -> values, element type
         self.missing: list[Unsupported] = []  # statements that could not be lowered (effects.py)
+        # a `let x = none` (or `[]`) local: the type of the values `set` gives it (one type, else
+        # refused); `learned` keeps them by name for a second lowering (support.Walk.attempt), in
+        # which such a local is declared with its type (`hints`) and read before it is set
+        self.loose: dict[str, str] = {}
+        self.learned: dict[str, str] = {}
+        self.hints: dict[str, str] = {}
 
     # ------------------------------------------------------------ expressions
     def expr(self, n: ast.Expr, scope: Scope) -> ir.Expr:
@@ -236,7 +242,9 @@ class Lowering:
             raise Unsupported(f"'.{n.name}' of {obj.ty}", n.span)
         g = self.g
         if n.name in g.marks:
-            return ir.Slot(f"MARK_{n.name}", obj, self.mark_type(n.name, n.span))
+            ty = self.mark_type(n.name, n.span)
+            declared = {"comp": COMP, "player": PLAYER}.get(g.mark_kinds.get(n.name, ""))
+            return ir.Slot(f"MARK_{n.name}", obj, declared if declared and ty == INT else ty)
         values = [c.props.get(n.name) for c in g.components]
         present = [v for v in values if v is not None]
         if not present and n.name == "type":  # the builtin attribute: the type's name, a symbol
@@ -383,9 +391,20 @@ class Lowering:
         if n.op in _ORDER:
             if a.ty not in (INT, PLAYER) or b.ty not in (INT, PLAYER):
                 raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
-        elif not _comparable(a.ty, b.ty):
+        elif not _comparable(a.ty, b.ty) or not self.loosely(a, b) or not self.loosely(b, a):
             raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
         return ir.Bin(n.op, a, b, BOOL)
+
+    def loosely(self, a: ir.Expr, b: ir.Expr, item: bool = False) -> bool:
+        """A `let x = none` (or `[]`) local compared with a value (`item`: searched for one): the
+        values set in it have the value's type."""
+        start = ANY_LIST if item else "none"
+        if not (isinstance(a, ir.Local) and a.ty == start) or b.ty == "none":
+            return True
+        had = self.loose.get(a.name, "?")
+        if item:
+            return had == ANY_LIST or _comparable(ir.elem(had), b.ty)
+        return _comparable(had, b.ty) and had != "none"
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> ir.Expr:
         a, b = self.expr(n.then, scope), self.expr(n.otherwise, scope)
@@ -397,7 +416,7 @@ class Lowering:
     def _In(self, n: ast.In, scope: Scope) -> ir.Expr:
         item, zone = self.expr(n.item, scope), self.source(n.container, scope)
         if zone.kind != "zone":
-            if item.ty not in ir.SCALARS:
+            if item.ty not in ir.SCALARS or not self.loosely(zone.expr or zone, item, True):
                 raise Unsupported(f"'in' of a {item.ty}", n.span)
             test = ir.CallF("l_has", (zone, item), BOOL)
         elif item.ty != COMP:

@@ -98,13 +98,26 @@ class Walk:
         return out
 
     def attempt(self, make: Callable[[], T]) -> T | None:
-        """`make()`, or None after reporting every construct it could not lower."""
+        """`make()`, or None after reporting every construct it could not lower. A definition
+        that read a local before a `set` gave it its type (`let x = none`) is lowered once more,
+        with the types learned the first time."""
         low = self.low
-        try:
-            out: T | None = make()
-        except Unsupported as err:
-            low.missing.append(err)
-            out = None
+        for again in (False, True):
+            made = (set(low.procedures), set(low.hooks))
+            hints = dict(low.hints)
+            try:
+                out: T | None = make()
+            except Unsupported as err:
+                low.missing.append(err)
+                out = None
+            low.hints.update({k: v for k, v in low.learned.items() if v != "?"})
+            if again or not low.missing or low.hints == hints:
+                break
+            low.missing.clear()  # what the first lowering cached is lowered again
+            for name in set(low.procedures) - made[0]:
+                del low.procedures[name]
+            for name in set(low.hooks) - made[1]:
+                del low.hooks[name]
         for u in low.missing:
             hint = u.hint or "this game runs on the Python backend until the native backend holds it"
             self.report.warning(CODE, f"not in the native backend yet: {u.what}", u.span, hint)
