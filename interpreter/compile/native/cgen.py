@@ -216,6 +216,12 @@ class CGen:
                 (f"FMOD(x, {start} + {{i}}, S[T_N])"),
                 n,
             )
+        if src.kind == "others":
+            return (
+                [f"i64 {start} = N(x, {self.expr(src.expr, env)}), {n} = S[T_N] - 1;"],
+                (f"FMOD(x, {start} + 1 + {{i}}, S[T_N])"),
+                n,
+            )
         if src.kind == "range":
             assert src.upper is not None
             hi = self.num(src.upper, env)

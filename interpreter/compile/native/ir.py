@@ -119,8 +119,8 @@ class Agg(Expr):
 @dataclass(frozen=True)
 class Source(Expr):
     """What a loop walks: `kind` zone (expr a zone), type (a component type's ids), players,
-    const (a constant list: the table `name`), clockwise (the players from expr) or range (expr to
-    upper, upper excluded)."""
+    const (a constant list: the table `name`), clockwise (the players from expr), others (the
+    other players, from the one left of expr) or range (expr to upper, upper excluded)."""
 
     kind: str
     expr: Expr | None

@@ -172,6 +172,8 @@ class Lowering:
             if ir.elem(src.ty) != INT:
                 raise Unsupported(f"{name} of values that are not numbers", n.span)
             return ir.CallF("l_" + name, (src,), INT)
+        if name == "flatten" and len(args) == 1 and isinstance(args[0], ast.ListComp):
+            return self.flatten(args[0], scope)
         if name in ("first", "last", "sorted") and len(args) == 1:
             src = self.source(args[0], scope)
             et = ir.elem(src.ty)
@@ -185,8 +187,17 @@ class Lowering:
             return ir.CallF("top_of", (src.expr,), COMP)  # type: ignore[arg-type]
         if name == "player" and len(args) == 1:
             return ir.Bin("%", self.number(args[0], scope), ir.Slot("T_N", None, INT), PLAYER)
-        if name == "clockwise_from" and len(args) == 1:
-            return ir.Source("clockwise", self.player(args[0], scope), "", PLAYERS)
+        if name in ("clockwise_from", "others_from") and len(args) == 1:
+            kind = "clockwise" if name == "clockwise_from" else "others"
+            return ir.Source(kind, self.player(args[0], scope), "", PLAYERS)
+        if name in ("left_of", "right_of") and len(args) == 1:
+            step = ir.Bin("+" if name == "left_of" else "-", self.player(args[0], scope), ir.Lit(1, INT), INT)
+            return ir.Bin("%", step, ir.Slot("T_N", None, INT), PLAYER)
+        if name == "holder" and len(args) == 1:
+            c = self.expr(args[0], scope)
+            if c.ty not in (COMP, "none"):
+                raise Unsupported(f"holder of a {c.ty}", n.span)
+            return ir.CallF("holder_of", (c,), PLAYER)
         if name == "range" and len(args) == 2:
             lo, hi = self.number(args[0], scope), self.number(args[1], scope)
             return ir.Source("range", lo, "", "list[int]", hi)
@@ -456,6 +467,17 @@ class Lowering:
         if kind == "first" and not isinstance(gen.elt, ast.Name):
             raise Unsupported("first(...) of other than the loop's item", n.span)
         return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
+
+    def flatten(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
+        """`flatten([Z(q) for q in L where c])` of zones: their components, zone after zone."""
+        gen = n.gen
+        src = self.source(gen.iter, scope)
+        inner = {**scope, gen.var: ir.elem(src.ty)}
+        cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
+        zone = self.expr(gen.elt, inner)
+        if zone.ty != ZONE:
+            raise Unsupported(f"flatten of a list of {zone.ty}", n.span)
+        return ir.CallF("l_zones", (ir.Picked(gen.var, src, cond, "list[int]", zone),), COMPS)
 
     def ordered(self, kind: str, n: ast.CallGen, scope: Scope) -> ir.Expr:
         """`distinct(e for v in L [where c] [by k])` (the first item of each value or key, in order)

@@ -207,6 +207,20 @@ static L l_cat(X *x, L a, const L *b) {  /* a + b */
     memcpy(a.v + a.n, b->v, (size_t)b->n * 8); a.n += b->n;
     return a;
 }
+static inline i64 holder_of(X *x, i64 c) {  /* the owner of the zone holding c, or none */
+    i64 z = S[LOC + CK(x, c)];
+    return z < -1 || z >= NZONES ? NONE : ZONE_HOLDER[z + 1];
+}
+static L l_zones(X *x, L zs) {  /* flatten([Z(q) for q in ...]): the zones' contents in turn */
+    L out; out.n = 0;
+    for (i64 i = 0; i < zs.n; i++) {
+        i64 z = ZK(x, zs.v[i]), n = S[ZLEN + z];
+        if (out.n + n > LCAP) fail(x, E_SIZE);
+        CHARGE(n);
+        memcpy(out.v + out.n, ZP(x, z), (size_t)n * 8); out.n += n;
+    }
+    return out;
+}
 static int l_eq(X *x, L a, L b) {
     (void)x;
     if (a.n != b.n) return 0;
