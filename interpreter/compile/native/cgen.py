@@ -364,6 +364,18 @@ class CGen:
     def _s_Draw(self, s: ir.Draw, env: Env, depth: int) -> list[str]:
         return [f"draw(x, {self.num(s.src, env)}, {self.num(s.dest, env)}, {self.num(s.count, env)});"]
 
+    def _s_Reveal(self, s: ir.Reveal, env: Env, depth: int) -> list[str]:
+        c = self.fresh("c")
+        if s.kind == "one":
+            what = self.expr(s.what, env)
+            return [f"{{ i64 {c} = {what}; if ({c} != NONE) S[RV + CK(x, {c})] = {s.value}; }}"]
+        assert isinstance(s.what, ir.Source) or s.kind == "zone"
+        src = ir.Source("zone", s.what, "", "list[comp]") if s.kind == "zone" else s.what
+        setup, item, n = self.loop(src, env, False)  # type: ignore[arg-type]
+        i = self.fresh("i")
+        body = f"for (i64 {i} = 0; {i} < {n}; {i}++) S[RV + CK(x, {item.format(i=i)})] = {s.value};"
+        return ["{", *setup, body, "}"]
+
     def _s_Shuffle(self, s: ir.Shuffle, env: Env, depth: int) -> list[str]:
         return [f"shuffle(x, {self.num(s.zone, env)});"]
 

@@ -190,6 +190,25 @@ class EffectLowering(AbilityLowering):
         scope[s.name] = value.ty
         return ir.Let(s.name, value)
 
+    def _s_Reveal(self, s: ast.Reveal, scope: Scope) -> ir.Stmt:
+        if s.to is not None:
+            raise Unsupported("'reveal ... to' some players", s.span)
+        return self.shown(s.what, scope, 1)
+
+    def _s_Conceal(self, s: ast.Conceal, scope: Scope) -> ir.Stmt:
+        return self.shown(s.what, scope, 0)
+
+    def shown(self, n: ast.Expr, scope: Scope, value: int) -> ir.Stmt:
+        """`reveal X` / `conceal X` of a component (none: nothing), a zone's or a list's."""
+        what = self.expr(n, scope)
+        if what.ty in (COMP, "none"):
+            return ir.Reveal("one", what, value)
+        if what.ty == ZONE:
+            return ir.Reveal("zone", what, value)
+        if what.ty == COMPS:
+            return ir.Reveal("list", self.source(n, scope), value)
+        raise Unsupported(f"'reveal' of {what.ty}", n.span)
+
     def _s_Log(self, s: ast.Log, scope: Scope) -> ir.Stmt:
         return ir.Nothing()
 
@@ -222,6 +241,8 @@ class EffectLowering(AbilityLowering):
                     raise Unsupported(f"a {value.ty} stored in mark '{name}' (a list of players)", s.span)
                 got = "plist"
             if kind not in (None, got) and got is not None:
+                if self.g.marks[name] is None and kind == "int" and name not in self.mark_hints:
+                    self.mark_learned[name] = got  # read as a number before this set: learned
                 raise Unsupported(f"mark '{name}' holding values of two kinds", s.span)
             self.mark_kinds[name] = got or "int"
         elif not _fits(value.ty, target.ty):

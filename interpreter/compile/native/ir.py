@@ -219,6 +219,15 @@ class Draw(Stmt):
 
 
 @dataclass(frozen=True)
+class Reveal(Stmt):
+    """`reveal X` (value 1) or `conceal X` (0): `kind` one (a component or none), zone or list."""
+
+    kind: str
+    what: Expr
+    value: int
+
+
+@dataclass(frozen=True)
 class Shuffle(Stmt):
     zone: Expr
 

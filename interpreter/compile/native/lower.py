@@ -50,6 +50,10 @@ class Lowering:
         self.functions: dict[str, tuple[list[tuple[str, str]], ir.Expr]] = {}
         self._making: set[str] = set()
         self.mark_kinds: dict[str, str] = {}
+        # a mark without a default (none) read before any `set` is taken for a number; the kind a
+        # `set` then gives it is learned, and the game lowered again with it (support.lower_game)
+        self.mark_hints: dict[str, str] = {}
+        self.mark_learned: dict[str, str] = {}
         self.tables: dict[str, tuple[list[int], str]] = {}  # C table name -> values, element type
         self.missing: list[Unsupported] = []  # statements that could not be lowered (effects.py)
         # a `let x = none` (or `[]`) local: the type of the values `set` gives it (one type, else
@@ -310,6 +314,7 @@ class Lowering:
             default = self.g.marks[name]
             kind = "bool" if isinstance(default, bool) else "sym" if isinstance(default, str) else "int"
             kind = "plist" if default == [] else kind  # a list mark: of players (slots.pack_players)
+            kind = self.mark_hints.get(name, kind) if default is None else kind
             self.mark_kinds[name] = kind
         return {"bool": BOOL, "sym": SYM, "plist": PLAYERS}.get(kind, INT)
 

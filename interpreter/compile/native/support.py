@@ -279,5 +279,12 @@ class Walk:
 
 def lower_game(game: CompiledGame, source: GameSource | None = None) -> tuple[ir.Program, Walk]:
     """The game in the typed form and the walk that made it (`walk.report` lists what is missing)."""
-    walk = Walk(game, source or read_source(game))
-    return walk.program(), walk
+    source = source or read_source(game)
+    walk = Walk(game, source)
+    prog = walk.program()
+    if walk.low.mark_learned:  # a mark read as a number before a `set` gave it symbols: again
+        learned = dict(walk.low.mark_learned)
+        walk = Walk(game, source)
+        walk.low.mark_hints = learned
+        prog = walk.program()
+    return prog, walk
