@@ -184,7 +184,7 @@ class EffectLowering(AbilityLowering):
         elif value.ty == ANY_LIST and hint.startswith("list["):
             value = ir.ListLit((), hint)
         if value.ty in ("none", ANY_LIST):  # typed by the values `set` gives it (Lowering.loose)
-            self.loose.pop(s.name, None)
+            self.loose[s.name] = value.ty
         elif value.ty not in ir.SCALARS and not value.ty.startswith("list["):
             raise Unsupported(f"a 'let' holding {value.ty}", s.span)
         scope[s.name] = value.ty

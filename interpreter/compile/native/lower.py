@@ -418,6 +418,8 @@ class Lowering:
         if not (isinstance(a, ir.Local) and a.ty == start) or b.ty == "none":
             return True
         had = self.loose.get(a.name, "?")
+        if a.name not in self.loose:  # a parameter given none or []: always that
+            return True
         if item:
             return had == ANY_LIST or _comparable(ir.elem(had), b.ty)
         return _comparable(had, b.ty) and had != "none"
