@@ -94,8 +94,8 @@ def gather(
     for kind in KINDS:
         for name in data.get(kind) or {}:
             params = tuple(p for p, _ in read.params((kind, name)))
-            base = read.expr_at((kind, name, "base"))
-            out[(kind, name)] = AbilityDef(params, base, tuple(found.get((kind, name), ())))
+            written = read.expr_at((kind, name, "base"))
+            out[(kind, name)] = AbilityDef(params, written, tuple(found.get((kind, name), ())))
     return out
 
 
@@ -139,6 +139,8 @@ class AbilityLowering(Lowering):
         """The call of `V_name`/`R_name` specialised for the argument types (made once)."""
         if len(args) != len(d.params):
             raise Unsupported(f"{kind[:-1]} '{name}' given {len(args)} argument(s)", span)
+        if "p" in d.params[1:]:  # `p` is the first argument in a contribution: which one is meant?
+            raise Unsupported(f"{kind[:-1]} '{name}' with a parameter 'p' after the first", span)
         # `p` is the first argument in every contribution (None without one): passed once more
         # when the definition names its first parameter otherwise
         extra: list[ir.Expr] = []

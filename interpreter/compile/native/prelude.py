@@ -239,7 +239,7 @@ static i64 pl_pack(X *x, L l) {
     u64 u = 0;
     if (l.n > PL_MAX) fail(x, E_STORE);
     for (i64 i = l.n - 1; i >= 0; i--) {
-        if (l.v[i] < 0 || l.v[i] >= S[T_N]) fail(x, E_STORE);
+        if (l.v[i] < 0 || l.v[i] >= S[T_N] || l.v[i] >= PL_MAX) fail(x, E_STORE);
         u = (u << 4) | (u64)(l.v[i] + 1);
     }
     return (i64)u;
