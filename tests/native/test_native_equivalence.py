@@ -89,6 +89,16 @@ def test_list_values_random_games(players: int) -> None:
     assert sum(decisions) >= GAMES * players * 4  # four rounds of a decision each (errors end early)
 
 
+@pytest.mark.parametrize(("players", "style"), [(2, "calm"), (3, "wild"), (4, "wild,calm")])
+def test_values_and_rules_random_games(players: int, style: str) -> None:
+    """tests/native/games/powers: values with modifiers and rules with allows and denies, from a
+    type and from cards, under the type's `active` (which the games' own moves switch on); a text
+    option and symbol vars."""
+    py, nat = engines(load_game(HERE / "games" / "powers", {"style": style}))
+    decisions = sum(play_both(py, nat, players, seed) for seed in range(1, GAMES + 1))
+    assert decisions >= GAMES * players * 8 - GAMES  # eight rounds of a decision each
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_end_checks_random_games(players: int) -> None:
     """tests/native/games/finale: end checks ending the game at once, after the turn and after
@@ -182,3 +192,17 @@ def test_clones_are_independent() -> None:
     nat.apply_inplace(st, 0)
     assert nat.hash(copy) != nat.hash(st)
     assert nat.plain(copy)["t"]["decisions"] == 0
+
+
+def test_a_list_of_players_packs_into_one_word_and_back() -> None:
+    """A list mark of players is one word (slots.pack_players): order and repeats kept, and what
+    does not fit (a 16th seat, a seat past 14, none, a component list) refused, so such a state
+    stays on the Python backend."""
+    from tabula.interpreter.compile.native.slots import pack_players, unpack_players
+
+    for seats in ([], [0], [3, 0, 3], [14] * 15, [1, 0, 2, 4]):
+        assert unpack_players(pack_players(seats)) == seats
+    assert pack_players([1, 0]) != pack_players([0, 1])
+    for bad in ([0] * 16, [15], [None], [True], "0", None):
+        with pytest.raises(ValueError):
+            pack_players(bad)

@@ -22,7 +22,7 @@ _prepared: dict[int, tuple[CompiledGame, NativeGame | None, str]] = {}
 
 
 def var_kinds(game: CompiledGame) -> dict[str, str]:
-    return {name: "bool" if v.type == "bool" else "int" for name, v in game.vars.items()}
+    return {name: {"bool": "bool", "str": "sym"}.get(v.type, "int") for name, v in game.vars.items()}
 
 
 def c_source(game: CompiledGame) -> tuple[str | None, list[str]]:

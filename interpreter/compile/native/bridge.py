@@ -14,7 +14,7 @@ import ctypes
 from collections.abc import Callable
 from typing import Any
 
-from tabula.interpreter.compile.native.slots import DEC_WORDS, ENDINGS, FLOW_WORDS, NONE, Layout
+from tabula.interpreter.compile.native.slots import DEC_WORDS, ENDINGS, FLOW_WORDS, NONE, Layout, option_kind
 from tabula.interpreter.model.choices import option_ids
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, no_ending
@@ -332,9 +332,7 @@ class NativeGame:
         words[off["FINAL"] : off["FINAL"] + len(t["final"])] = [int(p) for p in t["final"]]
         words[off["FIRED"] : off["FIRED"] + len(t["fired"])] = [self.check_ids.index(c) for c in t["fired"]]
         for i, name in enumerate(g.options):
-            words[off["OPT"] + i] = lay.encode(
-                st["o"][name], "bool" if isinstance(st["o"][name], bool) else "int"
-            )
+            words[off["OPT"] + i] = lay.encode(st["o"][name], option_kind(g.options[name]))
         words[off["CNT"] : off["CNT"] + g.counter_count] = [lay.encode(x, "int") for x in st["c"]]
         for name, var in g.vars.items():
             kind, at_ = lay.var_kinds[name], lay.var_base[name]

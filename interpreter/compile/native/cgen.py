@@ -75,6 +75,8 @@ class CGen:
         return env[e.name]
 
     def _Slot(self, e: ir.Slot, env: Env) -> str:
+        if e.ty.startswith("list["):  # a list of players kept in one word (a mark)
+            return f"pl_unpack(x, S[{self.slot(e, env)}])"
         return f"S[{self.slot(e, env)}]"
 
     def slot(self, e: ir.Slot, env: Env) -> str:
@@ -120,6 +122,10 @@ class CGen:
         op = e.op
         if op in ("&&", "||"):
             return f"({self.expr(e.left, env)} {op} {self.expr(e.right, env)})"
+        if op in ("==", "!=") and e.left.ty.startswith("list[") and e.right.ty.startswith("list["):
+            return (
+                f"({'' if op == '==' else '!'}l_eq(x, {self.lval(e.left, env)}, {self.lval(e.right, env)}))"
+            )
         if op in ("==", "!="):
             return f"({self.expr(e.left, env)} {op} {self.expr(e.right, env)})"
         a, b = self.num(e.left, env), self.num(e.right, env)
@@ -132,6 +138,10 @@ class CGen:
         return f"({self.expr(e.test, env)} ? {self.expr(e.then, env)} : {self.expr(e.otherwise, env)})"
 
     def _CallF(self, e: ir.CallF, env: Env) -> str:
+        if e.name == "l_cat":  # the second list by address: one copy less
+            t = self.fresh("l")
+            a, b = (self.lval(x, env) for x in e.args)
+            return f"({{ L {t} = {b}; l_cat(x, {a}, &{t}); }})"
         args = ", ".join(self.lval(a, env) if a.ty.startswith("list[") else self.expr(a, env) for a in e.args)
         return f"{e.name}(x, {args})" if args else f"{e.name}(x)"
 
@@ -163,7 +173,15 @@ class CGen:
         elt = self.expr(e.elt, inner) if e.elt is not None else v
         lines = [*setup, f"L {out}; {out}.n = 0; CHARGE({n});"]
         lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {item.format(i=i)}; (void){v};")
-        lines.append(f"if ({cond}) l_push(x, &{out}, {elt}); }}")
+        if e.by is None:
+            lines.append(f"if ({cond}) l_push(x, &{out}, {elt}); }}")
+            return "({ " + " ".join(lines) + f" {out}; }})"
+        keys, k = self.fresh("keys"), self.fresh("k")
+        lines.insert(len(setup), f"L {keys}; {keys}.n = 0;")
+        lines.append(f"if ({cond}) {{ i64 {k} = {self.expr(e.by, inner)};")
+        lines.append(
+            f"if (!l_has(x, {keys}, {k})) {{ l_push(x, &{keys}, {k}); l_push(x, &{out}, {elt}); }} }} }}"
+        )
         return "({ " + " ".join(lines) + f" {out}; }})"
 
     def _ListLit(self, e: ir.ListLit, env: Env) -> str:
@@ -198,6 +216,12 @@ class CGen:
                 (f"FMOD(x, {start} + {{i}}, S[T_N])"),
                 n,
             )
+        if src.kind == "others":
+            return (
+                [f"i64 {start} = N(x, {self.expr(src.expr, env)}), {n} = S[T_N] - 1;"],
+                (f"FMOD(x, {start} + 1 + {{i}}, S[T_N])"),
+                n,
+            )
         if src.kind == "range":
             assert src.upper is not None
             hi = self.num(src.upper, env)
@@ -225,6 +249,7 @@ class CGen:
             "first": "NONE",
             "any": "0",
             "all": "1",
+            "prod": "1",
         }
         body = {
             "max": f"{{ i64 e_ = N(x, {elt}); if ({r} == NONE || e_ > {r}) {r} = e_; }}",
@@ -234,6 +259,7 @@ class CGen:
             "first": f"{{ {r} = {v}; f_ = 1; break; }}",
             "any": f"if ({elt}) {{ {r} = 1; break; }}",
             "all": f"if (!({elt})) {{ {r} = 0; break; }}",
+            "prod": f"{r} = MUL(x, {r}, N(x, {elt}));",
         }[e.kind]
         lines = [*setup, f"i64 {r} = {init[e.kind]}; int f_ = 0; (void)f_;", f"CHARGE({n});"]
         lines.append(
@@ -265,9 +291,15 @@ class CGen:
         env[s.name] = v
         return [f"{ctype(s.value.ty)} {v} = {value};"]
 
+    def _s_Assign(self, s: ir.Assign, env: Env, depth: int) -> list[str]:
+        value = self.lval(s.value, env) if s.value.ty.startswith("list[") else self.expr(s.value, env)
+        return [f"{env[s.name]} = {value};"]
+
     def _s_Store(self, s: ir.Store, env: Env, depth: int) -> list[str]:
-        value = self.expr(s.value, env)
         t = s.target
+        if t.ty.startswith("list["):  # a list of players into one word
+            return [f"S[{self.slot(t, env)}] = pl_pack(x, {self.lval(s.value, env)});"]
+        value = self.expr(s.value, env)
         if t.base.startswith("VAR_") and t.ty == PLAYER:
             value = f"STORE_P(x, {value})"
         elif t.base.startswith("VAR_") and t.ty == COMP:
@@ -331,6 +363,18 @@ class CGen:
 
     def _s_Draw(self, s: ir.Draw, env: Env, depth: int) -> list[str]:
         return [f"draw(x, {self.num(s.src, env)}, {self.num(s.dest, env)}, {self.num(s.count, env)});"]
+
+    def _s_Reveal(self, s: ir.Reveal, env: Env, depth: int) -> list[str]:
+        c = self.fresh("c")
+        if s.kind == "one":
+            what = self.expr(s.what, env)
+            return [f"{{ i64 {c} = {what}; if ({c} != NONE) S[RV + CK(x, {c})] = {s.value}; }}"]
+        assert isinstance(s.what, ir.Source) or s.kind == "zone"
+        src = ir.Source("zone", s.what, "", "list[comp]") if s.kind == "zone" else s.what
+        setup, item, n = self.loop(src, env, False)  # type: ignore[arg-type]
+        i = self.fresh("i")
+        body = f"for (i64 {i} = 0; {i} < {n}; {i}++) S[RV + CK(x, {item.format(i=i)})] = {s.value};"
+        return ["{", *setup, body, "}"]
 
     def _s_Shuffle(self, s: ir.Shuffle, env: Env, depth: int) -> list[str]:
         return [f"shuffle(x, {self.num(s.zone, env)});"]

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT, PLAYER, SYM, ZONE
-from tabula.interpreter.compile.native.lower import Lowering, Scope, Unsupported, kind_of
+from tabula.interpreter.compile.native.abilities import AbilityLowering
+from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
+from tabula.interpreter.compile.native.lower import Scope, Unsupported, kind_of
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 
 
-class EffectLowering(Lowering):
+class EffectLowering(AbilityLowering):
     """Lowers effects (blocks of statements) on top of the expression lowering; `procs` are the
     game's procedures (name -> parameter names, body) and `procedures` their lowered forms."""
 
@@ -44,9 +45,32 @@ class EffectLowering(Lowering):
                 out.append(self.stmt(s, inner))
             except Unsupported as u:
                 self.missing.append(u)
+                self.learn(s, inner)
                 if isinstance(s, ast.Let):
                     inner[s.name] = "int"  # assumed, to go on with what follows
         return tuple(out)
+
+    def learn(self, s: ast.Stmt, scope: Scope) -> None:
+        """The blocks inside a statement that could not be lowered, lowered only for the types
+        their `set`s give to locals (`learned`); what they made and missed is dropped."""
+        keep, made = len(self.missing), (set(self.procedures), set(self.hooks))
+        try:
+            if isinstance(s, ast.If):
+                for _, body in s.branches:
+                    self.block(body, scope)
+                self.block(s.otherwise, scope)
+            elif isinstance(s, ast.For):
+                src = self.source(s.iter, scope)
+                self.block(s.body, {**scope, s.var: ir.elem(src.ty)})
+            elif isinstance(s, (ast.While, ast.Repeat)):
+                self.block(s.body, scope)
+        except Unsupported:
+            pass
+        del self.missing[keep:]
+        for name in set(self.procedures) - made[0]:
+            del self.procedures[name]
+        for name in set(self.hooks) - made[1]:
+            del self.hooks[name]
 
     def stmt(self, s: ast.Stmt, scope: Scope) -> ir.Stmt:
         out: ir.Stmt = self.visit("_s_", s, scope, f"the '{type(s).__name__.lower()}' statement")
@@ -154,10 +178,36 @@ class EffectLowering(Lowering):
 
     def _s_Let(self, s: ast.Let, scope: Scope) -> ir.Stmt:
         value = self.expr(s.value, scope)
-        if value.ty not in ir.SCALARS and not value.ty.startswith("list["):
+        hint = self.hints.get(s.name, "?")
+        if value.ty == "none" and hint in ir.SCALARS:
+            value = ir.NoneV(hint)
+        elif value.ty == ANY_LIST and hint.startswith("list["):
+            value = ir.ListLit((), hint)
+        if value.ty in ("none", ANY_LIST):  # typed by the values `set` gives it (Lowering.loose)
+            self.loose[s.name] = value.ty
+        elif value.ty not in ir.SCALARS and not value.ty.startswith("list["):
             raise Unsupported(f"a 'let' holding {value.ty}", s.span)
         scope[s.name] = value.ty
         return ir.Let(s.name, value)
+
+    def _s_Reveal(self, s: ast.Reveal, scope: Scope) -> ir.Stmt:
+        if s.to is not None:
+            raise Unsupported("'reveal ... to' some players", s.span)
+        return self.shown(s.what, scope, 1)
+
+    def _s_Conceal(self, s: ast.Conceal, scope: Scope) -> ir.Stmt:
+        return self.shown(s.what, scope, 0)
+
+    def shown(self, n: ast.Expr, scope: Scope, value: int) -> ir.Stmt:
+        """`reveal X` / `conceal X` of a component (none: nothing), a zone's or a list's."""
+        what = self.expr(n, scope)
+        if what.ty in (COMP, "none"):
+            return ir.Reveal("one", what, value)
+        if what.ty == ZONE:
+            return ir.Reveal("zone", what, value)
+        if what.ty == COMPS:
+            return ir.Reveal("list", self.source(n, scope), value)
+        raise Unsupported(f"'reveal' of {what.ty}", n.span)
 
     def _s_Log(self, s: ast.Log, scope: Scope) -> ir.Stmt:
         return ir.Nothing()
@@ -172,6 +222,8 @@ class EffectLowering(Lowering):
             if s.op not in ("=", "+=", "-="):
                 raise Unsupported(f"'{s.op}' on a counter", s.span)
             return self.counter(target, s.op[0], value, s)
+        if isinstance(target, ir.Local):
+            return self.assign(target, value, s)
         if not isinstance(target, ir.Slot) or not target.base.startswith(("VAR_", "MARK_")):
             raise Unsupported("'set' of this target", s.target.span)
         if s.op in ("+=", "-="):
@@ -184,12 +236,45 @@ class EffectLowering(Lowering):
             name = target.base[5:]
             kind = self.mark_kinds.get(name)
             got = kind_of(value.ty) if value.ty != "none" else kind
+            if target.ty == PLAYERS:  # a list of players in one word: no other list fits
+                if value.ty not in (PLAYERS, ANY_LIST):
+                    raise Unsupported(f"a {value.ty} stored in mark '{name}' (a list of players)", s.span)
+                got = "plist"
             if kind not in (None, got) and got is not None:
+                if self.g.marks[name] is None and kind == "int" and name not in self.mark_hints:
+                    self.mark_learned[name] = got  # read as a number before this set: learned
                 raise Unsupported(f"mark '{name}' holding values of two kinds", s.span)
             self.mark_kinds[name] = got or "int"
         elif not _fits(value.ty, target.ty):
             raise Unsupported(f"a {value.ty} stored in a {target.ty} var", s.span)
         return ir.Store(target, value)
+
+    def assign(self, target: ir.Local, value: ir.Expr, s: ast.Set) -> ir.Stmt:
+        """`set x = v` (or `+=`, `-=`) of a local: the value must have the local's type; a local
+        that started as none takes the one type of the values set in it."""
+        if s.op in ("+=", "-="):
+            if target.ty != INT or value.ty != INT:
+                raise Unsupported(f"'{s.op}' on a {target.ty}", s.span)
+            return ir.Assign(target.name, ir.Bin(s.op[0], target, value, INT))
+        if s.op != "=":
+            raise Unsupported(f"'{s.op}' on a local", s.span)
+        if target.ty in ("none", ANY_LIST):
+            start = target.ty
+            had = self.loose.setdefault(target.name, value.ty)
+            fits = value.ty in (*ir.SCALARS, "none") if start == "none" else value.ty.startswith("list[")
+            if not fits or had not in (value.ty, start):
+                raise Unsupported(f"a local given a {value.ty} and a {had}", s.span)
+            if had == start:
+                self.loose[target.name] = value.ty
+            if value.ty != start:
+                known = self.learned.setdefault(target.name, value.ty)
+                self.learned[target.name] = known if known == value.ty else "?"
+        elif target.ty.startswith("list["):
+            if not (value.ty.startswith("list[") and value.ty in (target.ty, ANY_LIST)):
+                raise Unsupported(f"a {value.ty} stored in a {target.ty} local", s.span)
+        elif not _fits(value.ty, target.ty):
+            raise Unsupported(f"a {value.ty} stored in a {target.ty} local", s.span)
+        return ir.Assign(target.name, value)
 
     def counter(self, target: ir.Slot, op: str, value: ir.Expr, s: ast.Stmt) -> ir.Stmt:
         if value.ty != INT:
@@ -221,7 +306,7 @@ class EffectLowering(Lowering):
             return ir.Move("zone", what, dest, top)
         if isinstance(what, ir.Source) and what.kind == "type":
             return ir.Move("type", what, dest, top)
-        if isinstance(what, ir.Picked) and what.elt is None and what.ty == COMPS:
+        if isinstance(what, ir.Picked) and what.elt is None and what.by is None and what.ty == COMPS:
             return ir.Move("picked", what, dest, top)
         if what.ty == COMPS:
             return ir.Move("list", self.source(s.what, scope), dest, top)
@@ -279,7 +364,7 @@ def _chooses(stmts: Any) -> list[ast.Choose]:
 
 def _fits(got: str, want: str) -> bool:
     if got == "none":
-        return want in (PLAYER, COMP)
+        return want in (PLAYER, COMP, SYM)
     return (
         got == want
         or {got, want} <= {INT, PLAYER}

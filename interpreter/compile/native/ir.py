@@ -119,8 +119,8 @@ class Agg(Expr):
 @dataclass(frozen=True)
 class Source(Expr):
     """What a loop walks: `kind` zone (expr a zone), type (a component type's ids), players,
-    const (a constant list: the table `name`), clockwise (the players from expr) or range (expr to
-    upper, upper excluded)."""
+    const (a constant list: the table `name`), clockwise (the players from expr), others (the
+    other players, from the one left of expr) or range (expr to upper, upper excluded)."""
 
     kind: str
     expr: Expr | None
@@ -137,13 +137,14 @@ def elem(ty: str) -> str:
 @dataclass(frozen=True)
 class Picked(Expr):
     """`[elt for v in src where cond]`: a list value (`elt` None: the items themselves); given to
-    `move`, the items chosen before any moves."""
+    `move`, the items chosen before any moves; with `by`, `distinct(elt for v in src by key)`."""
 
     var: str
     src: Source
     cond: Expr | None
     ty: str = COMPS
     elt: Expr | None = None
+    by: Expr | None = None  # distinct's key: the first item of each key is kept
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,14 @@ class Stmt:
 
 @dataclass(frozen=True)
 class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    """`set x = value` of a local (a `let` of this block or an enclosing one)."""
+
     name: str
     value: Expr
 
@@ -207,6 +216,15 @@ class Draw(Stmt):
     count: Expr
     src: Expr
     dest: Expr
+
+
+@dataclass(frozen=True)
+class Reveal(Stmt):
+    """`reveal X` (value 1) or `conceal X` (0): `kind` one (a component or none), zone or list."""
+
+    kind: str
+    what: Expr
+    value: int
 
 
 @dataclass(frozen=True)

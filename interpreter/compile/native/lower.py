@@ -13,7 +13,7 @@ from typing import Any
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
-from tabula.interpreter.compile.native.slots import symbol_table
+from tabula.interpreter.compile.native.slots import option_kind, symbol_table
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 
@@ -22,7 +22,7 @@ MISSING = -(1 << 63) + 1  # a key a mapping does not have (NONE is a key holding
 _ARITH = {"+", "-", "*", "//", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _AGGS = {"max", "min", "sum", "count", "first", "any", "all"}
-_VAR_KINDS = {"int": INT, "player": PLAYER, "comp": COMP, "bool": BOOL}
+_VAR_KINDS = {"int": INT, "player": PLAYER, "comp": COMP, "bool": BOOL, "str": SYM}  # str: symbols
 
 
 class Unsupported(Exception):
@@ -37,7 +37,7 @@ class Unsupported(Exception):
 
 def kind_of(ty: str) -> str:
     """How a value of static type `ty` is kept in a state word (slots.Layout.encode)."""
-    return {BOOL: "bool", SYM: "sym"}.get(ty, "int")
+    return {BOOL: "bool", SYM: "sym", PLAYERS: "plist"}.get(ty, "int")
 
 
 class Lowering:
@@ -50,8 +50,18 @@ class Lowering:
         self.functions: dict[str, tuple[list[tuple[str, str]], ir.Expr]] = {}
         self._making: set[str] = set()
         self.mark_kinds: dict[str, str] = {}
+        # a mark without a default (none) read before any `set` is taken for a number; the kind a
+        # `set` then gives it is learned, and the game lowered again with it (support.lower_game)
+        self.mark_hints: dict[str, str] = {}
+        self.mark_learned: dict[str, str] = {}
         self.tables: dict[str, tuple[list[int], str]] = {}  # C table name -> values, element type
         self.missing: list[Unsupported] = []  # statements that could not be lowered (effects.py)
+        # a `let x = none` (or `[]`) local: the type of the values `set` gives it (one type, else
+        # refused); `learned` keeps them by name for a second lowering (support.Walk.attempt), in
+        # which such a local is declared with its type (`hints`) and read before it is set
+        self.loose: dict[str, str] = {}
+        self.learned: dict[str, str] = {}
+        self.hints: dict[str, str] = {}
 
     # ------------------------------------------------------------ expressions
     def expr(self, n: ast.Expr, scope: Scope) -> ir.Expr:
@@ -127,7 +137,7 @@ class Lowering:
         t = _VAR_KINDS.get(self.g.vars[name].type)
         if t is None:
             raise Unsupported(
-                f"var '{name}' of type {self.g.vars[name].type}", span, "declare int/player/bool"
+                f"var '{name}' of type {self.g.vars[name].type}", span, "declare int/player/bool/comp/str"
             )
         return t
 
@@ -137,9 +147,9 @@ class Lowering:
         if name == "option" and len(args) == 1 and isinstance(args[0], ast.Name):
             opt = args[0].id
             v = g.options.get(opt)
-            if not isinstance(v, int):
-                raise Unsupported(f"option '{opt}' that is not a number", n.span)
-            ty = BOOL if isinstance(v, bool) else INT
+            if not isinstance(v, int) and v not in self.symbols:
+                raise Unsupported(f"option '{opt}' that is not a number or a text", n.span)
+            ty = {"bool": BOOL, "sym": SYM}.get(option_kind(v), INT)
             return ir.Slot("OPT", ir.Lit(list(g.options).index(opt), INT), ty)
         if name in self.defs:
             return self.call_function(name, [self.expr(a, scope) for a in args], n.span)
@@ -166,6 +176,14 @@ class Lowering:
             if ir.elem(src.ty) != INT:
                 raise Unsupported(f"{name} of values that are not numbers", n.span)
             return ir.CallF("l_" + name, (src,), INT)
+        if name == "flatten" and len(args) == 1 and isinstance(args[0], ast.ListComp):
+            return self.flatten(args[0], scope)
+        if name in ("first", "last", "sorted") and len(args) == 1:
+            src = self.source(args[0], scope)
+            et = ir.elem(src.ty)
+            if name == "sorted" and et not in (INT, PLAYER, COMP):
+                raise Unsupported(f"sorted of {src.ty}", n.span)
+            return ir.CallF("l_" + name, (src,), src.ty if name == "sorted" else et)
         if name == "top" and len(args) == 1:
             src = self.source(args[0], scope)
             if src.kind != "zone":
@@ -173,8 +191,17 @@ class Lowering:
             return ir.CallF("top_of", (src.expr,), COMP)  # type: ignore[arg-type]
         if name == "player" and len(args) == 1:
             return ir.Bin("%", self.number(args[0], scope), ir.Slot("T_N", None, INT), PLAYER)
-        if name == "clockwise_from" and len(args) == 1:
-            return ir.Source("clockwise", self.player(args[0], scope), "", PLAYERS)
+        if name in ("clockwise_from", "others_from") and len(args) == 1:
+            kind = "clockwise" if name == "clockwise_from" else "others"
+            return ir.Source(kind, self.player(args[0], scope), "", PLAYERS)
+        if name in ("left_of", "right_of") and len(args) == 1:
+            step = ir.Bin("+" if name == "left_of" else "-", self.player(args[0], scope), ir.Lit(1, INT), INT)
+            return ir.Bin("%", step, ir.Slot("T_N", None, INT), PLAYER)
+        if name == "holder" and len(args) == 1:
+            c = self.expr(args[0], scope)
+            if c.ty not in (COMP, "none"):
+                raise Unsupported(f"holder of a {c.ty}", n.span)
+            return ir.CallF("holder_of", (c,), PLAYER)
         if name == "range" and len(args) == 2:
             lo, hi = self.number(args[0], scope), self.number(args[1], scope)
             return ir.Source("range", lo, "", "list[int]", hi)
@@ -230,7 +257,9 @@ class Lowering:
             raise Unsupported(f"'.{n.name}' of {obj.ty}", n.span)
         g = self.g
         if n.name in g.marks:
-            return ir.Slot(f"MARK_{n.name}", obj, self.mark_type(n.name, n.span))
+            ty = self.mark_type(n.name, n.span)
+            declared = {"comp": COMP, "player": PLAYER}.get(g.mark_kinds.get(n.name, ""))
+            return ir.Slot(f"MARK_{n.name}", obj, declared if declared and ty == INT else ty)
         values = [c.props.get(n.name) for c in g.components]
         present = [v for v in values if v is not None]
         if not present and n.name == "type":  # the builtin attribute: the type's name, a symbol
@@ -284,8 +313,10 @@ class Lowering:
         if kind is None:
             default = self.g.marks[name]
             kind = "bool" if isinstance(default, bool) else "sym" if isinstance(default, str) else "int"
+            kind = "plist" if default == [] else kind  # a list mark: of players (slots.pack_players)
+            kind = self.mark_hints.get(name, kind) if default is None else kind
             self.mark_kinds[name] = kind
-        return {"bool": BOOL, "sym": SYM}.get(kind, INT)
+        return {"bool": BOOL, "sym": SYM, "plist": PLAYERS}.get(kind, INT)
 
     def _Index(self, n: ast.Index, scope: Scope) -> ir.Expr:
         column = self.nested(n, scope)
@@ -363,6 +394,12 @@ class Lowering:
     def _Binary(self, n: ast.Binary, scope: Scope) -> ir.Expr:
         if n.op not in _ARITH:
             raise Unsupported(f"the operator '{n.op}'", n.span)
+        if n.op == "+":
+            a, b = self.expr(n.left, scope), self.expr(n.right, scope)
+            if a.ty.startswith("list[") and b.ty.startswith("list["):
+                if not _comparable(a.ty, b.ty):
+                    raise Unsupported(f"'+' of {a.ty} and {b.ty}", n.span)
+                return ir.CallF("l_cat", (a, b), b.ty if a.ty == ANY_LIST else a.ty)
         return ir.Bin(n.op, self.number(n.left, scope), self.number(n.right, scope), INT)
 
     def _Compare(self, n: ast.Compare, scope: Scope) -> ir.Expr:
@@ -370,9 +407,22 @@ class Lowering:
         if n.op in _ORDER:
             if a.ty not in (INT, PLAYER) or b.ty not in (INT, PLAYER):
                 raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
-        elif not _comparable(a.ty, b.ty):
+        elif not _comparable(a.ty, b.ty) or not self.loosely(a, b) or not self.loosely(b, a):
             raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
         return ir.Bin(n.op, a, b, BOOL)
+
+    def loosely(self, a: ir.Expr, b: ir.Expr, item: bool = False) -> bool:
+        """A `let x = none` (or `[]`) local compared with a value (`item`: searched for one): the
+        values set in it have the value's type."""
+        start = ANY_LIST if item else "none"
+        if not (isinstance(a, ir.Local) and a.ty == start) or b.ty == "none":
+            return True
+        had = self.loose.get(a.name, "?")
+        if a.name not in self.loose:  # a parameter given none or []: always that
+            return True
+        if item:
+            return had == ANY_LIST or _comparable(ir.elem(had), b.ty)
+        return _comparable(had, b.ty) and had != "none"
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> ir.Expr:
         a, b = self.expr(n.then, scope), self.expr(n.otherwise, scope)
@@ -384,7 +434,7 @@ class Lowering:
     def _In(self, n: ast.In, scope: Scope) -> ir.Expr:
         item, zone = self.expr(n.item, scope), self.source(n.container, scope)
         if zone.kind != "zone":
-            if item.ty not in ir.SCALARS:
+            if item.ty not in ir.SCALARS or not self.loosely(zone.expr or zone, item, True):
                 raise Unsupported(f"'in' of a {item.ty}", n.span)
             test = ir.CallF("l_has", (zone, item), BOOL)
         elif item.ty != COMP:
@@ -407,6 +457,8 @@ class Lowering:
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)
         kind, gen = n.func.id, n.gen
+        if kind in ("distinct", "sorted"):
+            return self.ordered(kind, n, scope)
         if kind not in _AGGS:
             raise Unsupported(f"'{kind}(... for ...)'", n.span)
         src = self.source(gen.iter, scope)
@@ -422,6 +474,38 @@ class Lowering:
         if kind == "first" and not isinstance(gen.elt, ast.Name):
             raise Unsupported("first(...) of other than the loop's item", n.span)
         return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
+
+    def flatten(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
+        """`flatten([Z(q) for q in L where c])` of zones: their components, zone after zone."""
+        gen = n.gen
+        src = self.source(gen.iter, scope)
+        inner = {**scope, gen.var: ir.elem(src.ty)}
+        cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
+        zone = self.expr(gen.elt, inner)
+        if zone.ty != ZONE:
+            raise Unsupported(f"flatten of a list of {zone.ty}", n.span)
+        return ir.CallF("l_zones", (ir.Picked(gen.var, src, cond, "list[int]", zone),), COMPS)
+
+    def ordered(self, kind: str, n: ast.CallGen, scope: Scope) -> ir.Expr:
+        """`distinct(e for v in L [where c] [by k])` (the first item of each value or key, in order)
+        and `sorted(e for v in L [where c])` (increasing numbers, players or components)."""
+        gen = n.gen
+        src = self.source(gen.iter, scope)
+        inner = {**scope, gen.var: ir.elem(src.ty)}
+        cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
+        elt = self.expr(gen.elt, inner)
+        if elt.ty not in ir.SCALARS:
+            raise Unsupported(f"{kind} of {elt.ty}", n.span)
+        own = isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var
+        by = self.expr(gen.by, inner) if gen.by is not None else None
+        if by is not None and (kind != "distinct" or by.ty not in ir.SCALARS):
+            raise Unsupported(f"{kind}(... by ...) of a {by.ty} key", n.span)
+        items = ir.Picked(gen.var, src, cond, f"list[{elt.ty}]", None if own else elt, by)
+        if kind == "distinct":
+            return items if by is not None else ir.CallF("l_distinct", (items,), items.ty)
+        if elt.ty not in (INT, PLAYER, COMP):
+            raise Unsupported(f"sorted of {elt.ty}", n.span)
+        return ir.CallF("l_sorted", (items,), items.ty)
 
     def _ListComp(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
         """`[elt for v in src where cond]`: a list value of scalars."""

@@ -189,6 +189,61 @@ static i64 l_max(X *x, L l) {
     for (i64 i = 0; i < l.n; i++) if (r == NONE || N(x, l.v[i]) > r) r = l.v[i];
     return r;
 }
+static inline i64 l_first(X *x, L l) { (void)x; return l.n ? l.v[0] : NONE; }
+static inline i64 l_last(X *x, L l) { (void)x; return l.n ? l.v[l.n - 1] : NONE; }
+static L l_sorted(X *x, L l) {  /* increasing; none among the items fails, as in Python */
+    CHARGE(l.n);
+    for (i64 i = 0; i < l.n; i++) N(x, l.v[i]);
+    for (i64 i = 1; i < l.n; i++) {
+        i64 v = l.v[i], j = i - 1;
+        while (j >= 0 && l.v[j] > v) { l.v[j + 1] = l.v[j]; j--; }
+        l.v[j + 1] = v;
+    }
+    return l;
+}
+static L l_cat(X *x, L a, const L *b) {  /* a + b */
+    if (a.n + b->n > LCAP) fail(x, E_SIZE);
+    CHARGE(b->n);
+    memcpy(a.v + a.n, b->v, (size_t)b->n * 8); a.n += b->n;
+    return a;
+}
+static inline i64 holder_of(X *x, i64 c) {  /* the owner of the zone holding c, or none */
+    i64 z = S[LOC + CK(x, c)];
+    return z < -1 || z >= NZONES ? NONE : ZONE_HOLDER[z + 1];
+}
+static L l_zones(X *x, L zs) {  /* flatten([Z(q) for q in ...]): the zones' contents in turn */
+    L out; out.n = 0;
+    for (i64 i = 0; i < zs.n; i++) {
+        i64 z = ZK(x, zs.v[i]), n = S[ZLEN + z];
+        if (out.n + n > LCAP) fail(x, E_SIZE);
+        CHARGE(n);
+        memcpy(out.v + out.n, ZP(x, z), (size_t)n * 8); out.n += n;
+    }
+    return out;
+}
+static int l_eq(X *x, L a, L b) {
+    (void)x;
+    if (a.n != b.n) return 0;
+    for (i64 i = 0; i < a.n; i++) if (a.v[i] != b.v[i]) return 0;
+    return 1;
+}
+/* A list of players in one word (a mark holding such a list): seat + 1 per 4 bits, the first
+   seat lowest, 0 ending it; at most PL_MAX seats (slots.py pack_players). */
+#define PL_MAX 15
+static L pl_unpack(X *x, i64 w) {
+    L l; u64 u = (u64)w; l.n = 0; (void)x;
+    while (u) { l.v[l.n++] = (i64)(u & 15) - 1; u >>= 4; }
+    return l;
+}
+static i64 pl_pack(X *x, L l) {
+    u64 u = 0;
+    if (l.n > PL_MAX) fail(x, E_STORE);
+    for (i64 i = l.n - 1; i >= 0; i--) {
+        if (l.v[i] < 0 || l.v[i] >= S[T_N] || l.v[i] >= PL_MAX) fail(x, E_STORE);
+        u = (u << 4) | (u64)(l.v[i] + 1);
+    }
+    return (i64)u;
+}
 static i64 counter_write(X *x, i64 at, int op, i64 v, i64 lo, int has_lo, i64 hi, int has_hi) {
     i64 old = S[at], nw;
     if ((op == '+' + 1 || op == '-' + 1) && v < 0) fail(x, E_WRITE);

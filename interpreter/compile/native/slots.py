@@ -81,7 +81,39 @@ def symbol_table(game: CompiledGame) -> list[str]:
         elif isinstance(v, dict):
             out.update({k: None for k in v if isinstance(k, str)})
             out.update({x: None for x in v.values() if isinstance(x, str)})
+    for name, value in game.options.items():  # a text option's value and its allowed values
+        spec = game.option_specs.get(name)
+        texts = [value, *((spec.choices or ()) if spec is not None else ())]
+        out.update({x: None for x in texts if isinstance(x, str)})
     return list(out)
+
+
+PL_MAX = 15  # seats a list of players in one word holds (prelude.py pl_pack)
+
+
+def pack_players(v: Any) -> int:
+    """A list of seats as one word: seat + 1 per 4 bits, the first lowest (ValueError: not one)."""
+    if not isinstance(v, list) or len(v) > PL_MAX:
+        raise ValueError(f"{v!r} is not a native list of players")
+    w = 0
+    for p in reversed(v):
+        if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < PL_MAX):
+            raise ValueError(f"{v!r} is not a native list of players")
+        w = (w << 4) | (p + 1)
+    return w
+
+
+def unpack_players(w: int) -> list[int]:
+    out = []
+    while w:
+        out.append((w & 15) - 1)
+        w >>= 4
+    return out
+
+
+def option_kind(value: Any) -> str:
+    """How a rules option's value is kept in its word: bool, a text as a symbol, else int."""
+    return "bool" if isinstance(value, bool) else "sym" if isinstance(value, str) else "int"
 
 
 @dataclass
@@ -147,6 +179,8 @@ class Layout:
     # ------------------------------------------------------------ values
     def encode(self, v: Any, kind: str) -> int:
         """A plain value as a word of `kind` (int, bool or sym); ValueError if it is not one."""
+        if kind == "plist":
+            return pack_players(v)
         if v is None:
             return NONE
         if kind == "sym":
@@ -160,6 +194,8 @@ class Layout:
         raise ValueError(f"{v!r} is not a native {kind}")
 
     def decode(self, w: int, kind: str) -> Any:
+        if kind == "plist":
+            return unpack_players(w)
         if w == NONE:
             return None
         if kind == "sym":

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tabula.interpreter.base.source import Report
-from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native import abilities, ir
 from tabula.interpreter.compile.native.effects import EffectLowering
 from tabula.interpreter.compile.native.ir import INT, PLAYER
 from tabula.interpreter.compile.native.lower import Scope, Unsupported
@@ -30,9 +30,9 @@ from tabula.interpreter.model.game import CompiledGame
 CODE = "N001"
 T = TypeVar("T")
 # sections (and component keys) the typed form does not hold yet: each use is one diagnostic
-_SECTIONS = ("triggers", "values", "rules")
-_COMPONENT_KEYS = ("modifiers", "allow", "deny", "triggers")  # `text` is a property; hooks are held
-_VAR_TYPES = ("int", "player", "bool", "comp")
+_SECTIONS = ("triggers",)
+_COMPONENT_KEYS = ("triggers",)  # `text` is a property; hooks, modifiers, allow, deny are held
+_VAR_TYPES = ("int", "player", "bool", "comp", "str")
 
 
 def read_source(game: CompiledGame) -> GameSource:
@@ -74,6 +74,7 @@ class Walk:
             procs,
             self.hook_bodies(),
         )
+        self.low.abilities = abilities.gather(self.read, game.by_type, game.max_players)
 
     def hook_bodies(self) -> dict[str, tuple[list[str], list[tuple[list[int], Any]]]]:
         """Every hook: its parameter names and, per instance that gives a body, the ids of its
@@ -84,12 +85,11 @@ class Walk:
             for hname in (tdef or {}).get("hooks") or {}:
                 if hname not in out:
                     out[hname] = ([p for p, _ in self.read.params(("components", tname, "hooks", hname))], [])
-        ids = iter(range(len(self.g.components)))
+        ids = abilities.instance_ids(self.data, self.g.max_players)
         for tname, tdef in comps.items():
             tdef = tdef or {}
-            seats = self.g.max_players if tdef.get("per_player") else 1
             for i, inst in enumerate(tdef.get("instances") or []):
-                mine = [next(ids) for _ in range(seats * int(inst.get("copies", 1)))]
+                mine = ids[(tname, i)]
                 assert all(self.g.components[c].type == tname for c in mine)
                 for hname in inst.get("hooks") or {}:
                     if hname in out and hname in (tdef.get("hooks") or {}):
@@ -98,13 +98,26 @@ class Walk:
         return out
 
     def attempt(self, make: Callable[[], T]) -> T | None:
-        """`make()`, or None after reporting every construct it could not lower."""
+        """`make()`, or None after reporting every construct it could not lower. A definition
+        that read a local before a `set` gave it its type (`let x = none`) is lowered once more,
+        with the types learned the first time."""
         low = self.low
-        try:
-            out: T | None = make()
-        except Unsupported as err:
-            low.missing.append(err)
-            out = None
+        for again in (False, True):
+            made = (set(low.procedures), set(low.hooks))
+            hints = dict(low.hints)
+            try:
+                out: T | None = make()
+            except Unsupported as err:
+                low.missing.append(err)
+                out = None
+            low.hints.update({k: v for k, v in low.learned.items() if v != "?"})
+            if again or not low.missing or low.hints == hints:
+                break
+            low.missing.clear()  # what the first lowering cached is lowered again
+            for name in set(low.procedures) - made[0]:
+                del low.procedures[name]
+            for name in set(low.hooks) - made[1]:
+                del low.hooks[name]
         for u in low.missing:
             hint = u.hint or "this game runs on the Python backend until the native backend holds it"
             self.report.warning(CODE, f"not in the native backend yet: {u.what}", u.span, hint)
@@ -169,14 +182,18 @@ class Walk:
                 self.refuse(
                     f"var '{name}' of type {v.type}",
                     ("vars", name),
-                    "declare its type: int, player, bool, comp",
+                    "declare its type: int, player, bool, comp, str",
                 )
+        symbols = set(self.low.symbols)
         for name, value in self.g.options.items():
-            if not isinstance(value, int):
-                self.refuse(f"option '{name}' that is not a number", ("options", name))
+            if not isinstance(value, int) and value not in symbols:
+                self.refuse(f"option '{name}' that is not a number or a text", ("options", name))
+        for name, v in self.g.vars.items():
+            if v.type == "str" and v.initial is not None and v.initial not in symbols:
+                self.refuse(f"var '{name}' starting with a text the rules never name", ("vars", name))
         for key in self.g.marks:
             default = self.g.marks[key]
-            if default is not None and not isinstance(default, int):
+            if default is not None and not isinstance(default, int) and default != []:
                 self.refuse(f"mark '{key}' with a default that is not a number", ("components",))
 
     def flow(self, prog: ir.Program) -> None:
@@ -262,5 +279,12 @@ class Walk:
 
 def lower_game(game: CompiledGame, source: GameSource | None = None) -> tuple[ir.Program, Walk]:
     """The game in the typed form and the walk that made it (`walk.report` lists what is missing)."""
-    walk = Walk(game, source or read_source(game))
-    return walk.program(), walk
+    source = source or read_source(game)
+    walk = Walk(game, source)
+    prog = walk.program()
+    if walk.low.mark_learned:  # a mark read as a number before a `set` gave it symbols: again
+        learned = dict(walk.low.mark_learned)
+        walk = Walk(game, source)
+        walk.low.mark_hints = learned
+        prog = walk.program()
+    return prog, walk

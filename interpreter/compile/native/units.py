@@ -14,7 +14,7 @@ import json
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native import ir, prelude
 from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int, ctype
-from tabula.interpreter.compile.native.slots import ENDINGS
+from tabula.interpreter.compile.native.slots import ENDINGS, NONE
 
 _MACROS = r"""
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -45,6 +45,8 @@ def _tables(gen: CGen) -> list[str]:
     out += [_array(f"TYPE_{t}", ids) for t, ids in g.by_type.items()]
     out.append(_array("PLAYERS_ARR", list(range(g.max_players))))
     out.append(_array("ZONE_PUBLIC", [int(z.visibility == "public") for z in g.zone_layouts]))
+    # each zone instance's owner (NONE: none), after the word for out of play (LOC -1)
+    out.append(_array("ZONE_HOLDER", [NONE, *(NONE if o is None else o for o in g.zone_owner)]))
     closes = {a.index: int(a.closes) for a in gen.prog.actions or []}
     out.append(_array("ACTION_CLOSES", [closes.get(i, 0) for i in range(len(g.action_list))]))
     out += [f"#define {w} {i}" for i, w in enumerate(_WHICH)]
