@@ -239,6 +239,14 @@ class GivenWriter:
         wanted = self.components(zone, names, path, False)
         if wanted is None:
             return
+        cap = self.ctx.game.zone_layouts[zone].max
+        if cap is not None and len(wanted) > cap:
+            self.report.error(
+                "R016",
+                f"this zone may hold at most {cap} (max: {cap}), and {len(wanted)} are listed",
+                self.ctx.span(path),
+            )
+            return
         st = self.ctx.st
         displaced = [c for c in st["z"][zone] if c not in wanted]
         sources = [st["loc"][c] for c in wanted if st["loc"][c] != zone]
