@@ -12,15 +12,26 @@ symbol or the key (R113-R115), all at once with the rest of the `given`.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from tabula.interpreter.base.source import Span, did_you_mean
+from tabula.interpreter.base.source import Report, Span, did_you_mean
 from tabula.interpreter.load.positions import YamlPath
 from tabula.interpreter.load.schema.scenario import BoardGiven, CellGiven
 from tabula.interpreter.model.boards import BoardTable
+from tabula.interpreter.scenarios.context import Context
 
-if TYPE_CHECKING:
-    from tabula.interpreter.scenarios.given import GivenWriter
+
+class GivenWriter(Protocol):
+    """What a board's picture writes through (given.py's GivenWriter, which calls this module)."""
+
+    ctx: Context
+    base: YamlPath
+    report: Report
+
+    def set_mark(self, cid: int, mark: str, value: Any, path: YamlPath) -> None: ...
+
+    def fill_zone(self, zone: int, names: list[str], path: YamlPath) -> None: ...
+
 
 LEAVE = "."
 _REF = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([^()]*?)\s*\))?\s*$")
