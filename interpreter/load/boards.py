@@ -281,6 +281,8 @@ def _zone(source: GameSource, name: str, bdef: dict[str, Any], holds: dict[str, 
         zdef["per"] = "player"
     if holds.get("ordered"):
         zdef["ordered"] = True
+    if holds.get("max") is not None:
+        zdef["max"] = holds["max"]
     zones[zname] = zdef
     _alias(source, ("zones", zname), at)
 

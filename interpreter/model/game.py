@@ -48,6 +48,7 @@ class ZoneLayout:
     span: Span | None = None
     family: str | None = None  # a zone keyed by an enum: its name as written (`discard`) ...
     key: str | None = None  # ... and this zone's symbol (`red`); `name` is then `discard(red)`
+    max: int | None = None  # the most components it may hold (`max:`; a move beyond is R016)
 
     def index(self, player: int | None) -> int:
         return self.base + (player or 0) if self.per_player else self.base

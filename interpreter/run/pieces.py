@@ -52,22 +52,39 @@ def orientations(shape: Shape, kind: str, turn: bool = True) -> list[Shape]:
     return out
 
 
-def placements(rt: Runtime, ref: BoardRef, raw: Any, turn: Any = True) -> list[list[int]]:
+def placements(rt: Runtime, ref: BoardRef, raw: Any, turn: Any = True, within: Any = None) -> list[list[int]]:
     """Every distinct placement of the shape on the board: the cells it covers, in board order;
-    `turn` false keeps the piece as drawn (no turning, no mirroring)."""
+    `turn` false keeps the piece as drawn (no turning, no mirroring); `within`, a list of cells,
+    keeps the placements that cover only those (the free cells: one set lookup a cell, where a
+    condition over each placement's cells would run the DSL once a cell)."""
     table = _table(rt, ref)
     geo = table.geometry
     if geo.kind == "graph":
         raise _error(f"pieces are placed on grids, and '{table.name}' is a graph")
     shapes = orientations(_shape(raw), geo.kind, bool(turn))
     ids = table.cells[ref[1]]
+    at = _allowed(rt, ids, geo.coords, within)
+    anchors = list(at)  # the cells a shape's first cell may lie on, in board order
     found: set[tuple[int, ...]] = set()
     for s in shapes:
         _charge(rt, len(geo.coords) * len(s))
         fx, fy = s[0]
-        for cx, cy in geo.coords:  # the shape's first cell on each cell of the board
+        for cx, cy in anchors:
             ox, oy = cx - fx, cy - fy
-            idx = [geo.index(ox + dx, oy + dy) for dx, dy in s]
+            idx = [at.get((ox + dx, oy + dy), -1) for dx, dy in s]
             if min(idx) >= 0:
                 found.add(tuple(sorted(idx)))
     return [[ids[i] for i in cover] for cover in sorted(found)]
+
+
+def _allowed(
+    rt: Runtime, ids: list[int], coords: list[tuple[int, int]], within: Any
+) -> dict[tuple[int, int], int]:
+    """The cells a piece may cover, (x, y) -> index: every cell, or those of the list `within`."""
+    if within is None:
+        return {xy: i for i, xy in enumerate(coords)}
+    if not isinstance(within, list):
+        raise _error(f"the cells a piece may cover are a list of cells, got {within!r}")
+    _charge(rt, len(within))
+    inside = set(within)
+    return {xy: i for i, xy in enumerate(coords) if ids[i] in inside}

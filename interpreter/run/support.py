@@ -58,8 +58,22 @@ def move_component(rt: Runtime, cid: int, dest: int, top: bool) -> None:
     else:
         st["z"][dest].append(cid)
     loc[cid] = dest
-    if st["rv"][cid] and old != dest and rt.g.zone_layouts[dest].visibility != "public":
+    lay = rt.g.zone_layouts[dest]
+    if st["rv"][cid] and old != dest and lay.visibility != "public":
         st["rv"][cid] = 0
+    if lay.max is not None and len(st["z"][dest]) > lay.max:
+        raise over_max(rt, dest)
+
+
+def over_max(rt: Runtime, dest: int) -> GameRuntimeError:
+    """R016: a move would put more components in a zone than its `max:` allows."""
+    cap = rt.g.zone_layouts[dest].max
+    return GameRuntimeError(
+        f"{zone_label(rt, dest)} may hold at most {cap} (max: {cap}), and this move puts "
+        f"{len(rt.st['z'][dest])} there",
+        None,
+        "R016",
+    )
 
 
 def move(rt: Runtime, v: Any, dest: int, many: bool, top: bool) -> None:
@@ -88,6 +102,9 @@ def move(rt: Runtime, v: Any, dest: int, many: bool, top: bool) -> None:
         loc[cid] = dest
         if rv[cid] and old != dest and rt.g.zone_layouts[dest].visibility != "public":
             rv[cid] = 0
+    cap = rt.g.zone_layouts[dest].max
+    if cap is not None and len(zones[dest]) > cap:
+        raise over_max(rt, dest)
     if rt.log is not None and items:
         log_moves(rt, items, src, dest)
 

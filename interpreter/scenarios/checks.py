@@ -99,11 +99,20 @@ def given_values(doc: YamlDoc, given: Any, base: YamlPath = ("given",)) -> None:
                 raise _fail(doc, path, "S006", "a reference in 'given' is one line", key=True)
             _plain(doc, path, value)
     for component, marks in (given.marks or {}).items():
-        for mark, value in marks.items():
-            path = (*base, "marks", component, mark)
-            if not _NAME.fullmatch(str(mark)):
-                raise _fail(doc, path, "S006", f"{str(mark)!r} is not a mark name", key=True)
-            _plain(doc, path, value)
+        _marks(doc, (*base, "marks", component), marks)
+    for board, filled in (getattr(given, "boards", None) or {}).items():
+        for symbol, entry in filled.legend.items():
+            _marks(doc, (*base, "boards", board, "legend", symbol, "marks"), entry.marks)
+        for i, cell in enumerate(filled.cells):
+            _marks(doc, (*base, "boards", board, "cells", i, "marks"), cell.marks)
+
+
+def _marks(doc: YamlDoc, at: YamlPath, marks: dict[str, Any]) -> None:
+    for mark, value in marks.items():
+        path = (*at, mark)
+        if not _NAME.fullmatch(str(mark)):
+            raise _fail(doc, path, "S006", f"{str(mark)!r} is not a mark name", key=True)
+        _plain(doc, path, value)
 
 
 def _plain(doc: YamlDoc, path: YamlPath, value: Any) -> None:

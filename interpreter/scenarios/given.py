@@ -1,7 +1,8 @@
 """Writing a scenario's `given` into a game state: at the start, or between two choices.
 
 Order: the flow position (`active`, `round`, `turn`; at the start only), `vars`, `counters`,
-`zones`, `top`, `marks`, `next_shuffle`. Components are named by key (`Road#2`: that copy) or by name
+`zones`, `top`, `boards` (pictures, cells by coordinates: picture.py), `marks`, `next_shuffle`.
+Components are named by key (`Road#2`: that copy) or by name
 (`Road`): in `zones` a name takes the first copy not already placed by this `given` (nor named by
 its key in it), in `top` a copy already in that zone first; naming one copy twice is an error, never
 a silent move. In `marks` a name means the one copy this `given` placed by that name (else the first
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import tabula.interpreter.scenarios.checks as checks
+import tabula.interpreter.scenarios.picture as picture
 from tabula.interpreter.base.source import AuthorError, Report, did_you_mean
 from tabula.interpreter.load.positions import YamlPath
 from tabula.interpreter.load.schema.scenario import Given, GivenState
@@ -83,6 +85,8 @@ class GivenWriter:
             self.set_zone(zone, [str(n) for n in names])
         for zone, names in given.top.items():
             self.set_top(zone, [str(n) for n in names])
+        for board, filled in given.boards.items():
+            picture.write_board(self, str(board), filled)
         for name, marks in given.marks.items():
             cid = self.mark_target(str(name))
             if cid is not None:
@@ -214,19 +218,35 @@ class GivenWriter:
         zone = self.zone(text, section)
         if zone is None:
             return None
+        wanted = self.components(zone, names, (*self.base, section, text), section == "top")
+        return None if wanted is None else (zone, wanted)
+
+    def components(self, zone: int, names: list[str], path: YamlPath, top: bool) -> list[int] | None:
+        """The components `names` (listed at `path`) for `zone`, or None after an error."""
         owner = self.ctx.game.zone_owner[zone]
-        ids = [
-            self.resolve(n, owner, (*self.base, section, text, i), zone if section == "top" else None)
-            for i, n in enumerate(names)
-        ]
-        return None if any(c is None for c in ids) else (zone, [c for c in ids if c is not None])
+        ids = [self.resolve(n, owner, (*path, i), zone if top else None) for i, n in enumerate(names)]
+        return None if any(c is None for c in ids) else [c for c in ids if c is not None]
 
     def set_zone(self, text: str, names: list[str]) -> None:
-        """The zone holds exactly `wanted`; what it held goes where the first wanted one came from."""
-        target = self.listed("zones", text, names)
-        if target is None:
+        """The zone `text` holds exactly these components (`given.zones`)."""
+        zone = self.zone(text, "zones")
+        if zone is not None:
+            self.fill_zone(zone, names, (*self.base, "zones", text))
+
+    def fill_zone(self, zone: int, names: list[str], path: YamlPath) -> None:
+        """The zone holds exactly `names` (listed at `path`); what it held goes where the first
+        wanted one came from."""
+        wanted = self.components(zone, names, path, False)
+        if wanted is None:
             return
-        zone, wanted = target
+        cap = self.ctx.game.zone_layouts[zone].max
+        if cap is not None and len(wanted) > cap:
+            self.report.error(
+                "R016",
+                f"this zone may hold at most {cap} (max: {cap}), and {len(wanted)} are listed",
+                self.ctx.span(path),
+            )
+            return
         st = self.ctx.st
         displaced = [c for c in st["z"][zone] if c not in wanted]
         sources = [st["loc"][c] for c in wanted if st["loc"][c] != zone]
@@ -273,7 +293,24 @@ class GivenWriter:
 
     # ------------------------------------------------------------ marks
     def set_mark(self, cid: int, mark: str, value: Any, path: YamlPath) -> None:
+        comp = self.named_component(value)
+        if comp is not None:  # a component's key or name: that component (a mark of type component)
+            self.ctx.write(f"set _c.{mark} = _v", path, {"_c": "comp", "_v": "comp"}, {"_c": cid, "_v": comp})
+            return
         self.ctx.write(f"set _c.{mark} = {dsl_text(value)}", path, {"_c": "comp"}, {"_c": cid})
+
+    def named_component(self, value: Any) -> int | None:
+        """The component a mark's value names (its key, or its name: the first copy), unless the
+        text is a player's name or an enum's symbol, which it means first."""
+        game = self.ctx.game
+        if not isinstance(value, str) or value in self.ctx.st["names"]:
+            return None
+        if any(value in symbols for symbols in game.enums.values()):
+            return None
+        found = [c.id for c in game.components if c.key == value] or [
+            c.id for c in game.components if c.name == value
+        ]
+        return found[0] if found else None
 
 
 def _may_hold(comp: Component, owner: int | None) -> bool:

@@ -86,11 +86,11 @@ def test_hidden_swap_changes_neither_the_world_nor_the_decision(name: str, seed:
         assert picks[0] == picks[1], spec
 
 
-@pytest.mark.parametrize("name", ["porta-nigra", "glory-to-rome", "coup", "hanabi"])
+@pytest.mark.parametrize("name", ["porta-nigra", "glory-to-rome", "coup", "hanabi", "patchwork"])
 def test_determinised_games_play_on_to_the_end(name: str) -> None:
     e = engine(name)
     # a Coup game is over in some 15 to 50 decisions; random Hanabi play burns its fuses as fast
-    step = 3 if name in ("coup", "hanabi") else 40
+    step = 3 if name in ("coup", "hanabi") else 15 if name == "patchwork" else 40  # patchwork: ~63 in all
     played = 0
     for seed in range(3):
         st = advance(e, seed, step * (seed + 1))

@@ -80,7 +80,7 @@ def test_every_field_of_a_small_save_of_another_type_is_refused_or_played() -> N
             _load_or_refuse(engine, _replaced(doc, path, value), f"{path} = {value!r}"[:80])
 
 
-@pytest.mark.parametrize("name", ["high-card", "porta-nigra", "glory-to-rome", "coup", "hanabi"])
+@pytest.mark.parametrize("name", ["high-card", "porta-nigra", "glory-to-rome", "coup", "hanabi", "patchwork"])
 def test_every_field_of_a_bundled_save_of_another_type_is_refused_or_played(name: str) -> None:
     engine = Engine(load_game(name))
     doc, _ = _saved(engine, 5, 6)

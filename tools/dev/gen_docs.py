@@ -333,6 +333,13 @@ NOTES: dict[str, str] = {
     "or the phase was skipped)",
     "R112": "a scenario's fixed shuffle order names a component that is no longer in the zone when it is "
     "shuffled",
+    "R016": "a `move` or `draw` would put more components in a zone than its `max:` (a board's `holds: "
+    "{max: 1}`), or a scenario's `given` lists more for it",
+    "R113": "a scenario's `given.boards` names no board of the game, a per-player board without its "
+    "player (`quilt(Ann)`) or a player not in the scenario, or `holds` on a board whose cells hold nothing",
+    "R114": "a picture row of the wrong length or too many rows (at the row), a cell off the board, or a "
+    "symbol drawn on a hole of the mask",
+    "R115": "a picture symbol the legend lacks, at the symbol",
     "R002": "the work budget: more than 2,000,000 steps of work without a decision (loop iterations, "
     "frames, DSL function calls, comprehension elements, items read or built), or the game's own "
     "`limits: work_budget`, at the rule's line",

@@ -184,6 +184,9 @@ class Walk:
                     ("vars", name),
                     "declare its type: int, player, bool, comp, str",
                 )
+        capped = {z.family or z.name: z.span for z in self.g.zones.values() if z.max is not None}
+        for name, span in capped.items():  # the C moves do not count against a zone's max yet
+            self.report.warning(CODE, f"not in the native backend yet: zone '{name}' with a max", span)
         symbols = set(self.low.symbols)
         for name, value in self.g.options.items():
             if not isinstance(value, int) and value not in symbols:

@@ -25,6 +25,9 @@ class HoldsDef(StrictModel):
         default="public", description="Who sees what lies on a cell: public, owner or hidden."
     )
     ordered: bool = Field(default=False, description="Keep order, as a stack (index 0 is the top).")
+    max: int | None = Field(
+        default=None, ge=1, description="The most components a cell may hold (max: 1, a single piece; R016)."
+    )
 
 
 class SpaceDef(StrictModel):

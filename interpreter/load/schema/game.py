@@ -186,6 +186,9 @@ class ZoneDef(StrictModel):
         description="An enum name: one zone per symbol, written zone(key) or zone(p, key); or a board's "
         "name: one zone per cell, written zone(c).",
     )
+    max: int | None = Field(
+        default=None, ge=1, description="The most components it may hold at once (a move beyond: R016)."
+    )
 
     @model_validator(mode="after")
     def _others_has_an_owner(self) -> ZoneDef:

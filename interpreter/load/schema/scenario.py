@@ -20,6 +20,37 @@ Names = list[Annotated[str, BeforeValidator(scalar_as_text), WithJsonSchema({"ty
 """Component names or keys (`Temple`, `Road#2`); a YAML number is taken as its text."""
 
 
+class CellGiven(StrictModel):
+    """What a scenario writes on one cell of a board: marks, and what its `holds` zone holds."""
+
+    marks: dict[str, Any] = Field(default={}, description="Mark -> value, written on the cell.")
+    holds: Names = Field(
+        default=[], description="The cell's zone (`holds:`) holds exactly these components, in order."
+    )
+
+
+class CellAt(CellGiven):
+    """One cell named by its coordinates."""
+
+    at: Annotated[list[int], Field(min_length=2, max_length=2)] = Field(
+        description="The cell's [x, y] (x from 0, the first column; y from 0, the first row)."
+    )
+
+
+class BoardGiven(StrictModel):
+    """A board (or one player's copy of it) filled by a picture and/or by coordinates."""
+
+    picture: list[str] = Field(
+        default=[],
+        description="Rows of symbols, the first row y = 0, one symbol a cell ('.': leave the cell as it "
+        "is, and a mask's hole); each other symbol is a key of `legend`.",
+    )
+    legend: dict[str, CellGiven] = Field(
+        default={}, description="Symbol (one character) -> what each cell drawn with it gets."
+    )
+    cells: list[CellAt] = Field(default=[], description="Cells by coordinates: {at: [x, y], marks, holds}.")
+
+
 class GivenState(StrictModel):
     """State a scenario writes: at the start (`given`) or between two choices (a `given` step)."""
 
@@ -38,6 +69,11 @@ class GivenState(StrictModel):
     next_shuffle: dict[str, Names] = Field(
         default={},
         description="Zone reference -> after its next shuffle the zone starts with these, in order.",
+    )
+    boards: dict[str, BoardGiven] = Field(
+        default={},
+        description="Board (`wall`, or `quilt(Ann)` for one player's copy) -> a picture with its legend "
+        "and/or cells by coordinates (written after `top`, before `marks`).",
     )
 
 

@@ -86,7 +86,8 @@ function drawBoard(b, owner) {
 // ------------------------------------------------------------------ play on the board
 
 // choice id -> the words a thing on the board may be named by: the whole id, each argument, and each
-// item of an argument that is a list (a placement `lay:a1+b1` names the cells a1 and b1)
+// item of an argument that is a list (a placement `lay:a1+b1` names the cells a1 and b1; so does
+// `a1+b1`, a list answering a `choose`)
 function choiceWords(id) {
   const words = [id];
   const colon = id.indexOf(":");
@@ -95,6 +96,8 @@ function choiceWords(id) {
       words.push(arg);
       if (arg.includes("+")) words.push(...arg.split("+"));
     }
+  } else if (id.includes("+")) {
+    words.push(...id.split("+"));
   }
   return words;
 }

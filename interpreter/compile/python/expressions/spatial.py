@@ -133,12 +133,13 @@ SPATIAL = [
     ),
     Entry(
         "placements",
-        "placements(B, shape) | placements(B, shape, turn)",
+        "placements(B, shape) | placements(B, shape, turn) | placements(B, shape, turn, cells)",
         "every distinct way to lay "
-        "a piece of that shape ([x, y] offsets) on board B, turned and mirrored unless turn is false: "
+        "a piece of that shape ([x, y] offsets) on board B, turned and mirrored unless turn is false, "
+        "covering only the given cells when a list of them is given: "
         "each the list of cells it covers, in board order; two ways covering the same cells are one",
         "placements(wall, [[0, 0], [1, 0]])",
-        (2, 3),
+        (2, 4),
         list_of(list_of(COMP)),
         board_arg=0,
     ),
