@@ -182,3 +182,19 @@ def test_random_games_finish_with_every_card_in_one_place(players: int) -> None:
         assert sorted(placed) == sorted(cards)
     assert decisions > 50
     assert len(engine.winners(st)) >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_simulated_random_games_end_without_error(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    import os
+
+    from tabula.cli import main as cli
+
+    games = int(os.environ.get("TABULA_TTR_GAMES", "20"))  # the brief's run: 500 per count
+    argv = ["simulate", "ticket-to-ride", "--players", str(players), "--games", str(games), "--bot", "all=random"]
+    assert cli.main([*argv, "--jobs", "1", "--json", "--seed", "0"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["errors"] == [] and summary["games"] == games and not summary["interrupted"]
+    assert summary["endings"] == {"end check (last_round_over)": games}

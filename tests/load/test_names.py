@@ -49,5 +49,5 @@ def test_invisible_control_and_bidi_characters_in_names_are_warned() -> None:
 
 
 def test_the_bundled_games_have_no_look_alike_names() -> None:
-    for game in ("high-card", "porta-nigra", "glory-to-rome", "coup", "hanabi"):
+    for game in ("high-card", "porta-nigra", "glory-to-rome", "coup", "hanabi", "ticket-to-ride"):
         assert not [d for d in load_game(game).check_warnings if d.code in ("W003", "W004")], game
