@@ -11,13 +11,15 @@
 
 from __future__ import annotations
 
-import copy
 import functools
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import places
 import pytest
+from places import simulate_random, swapped
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine, load_game
@@ -38,16 +40,6 @@ def of_type(engine: Engine, ctype: str) -> list[Any]:
 
 def zone(engine: Engine, st: State, name: str, p: int = 0) -> list[int]:
     return list(st["z"][engine.game.zones[name].index(p)])
-
-
-def swapped(st: State, a: int, b: int) -> State:
-    """`st` with components a and b trading places (zones and locations)."""
-    out: State = copy.deepcopy(st)
-    za, zb = st["loc"][a], st["loc"][b]
-    ia, ib = st["z"][za].index(a), st["z"][zb].index(b)
-    out["z"][za][ia], out["z"][zb][ib] = b, a
-    out["loc"][a], out["loc"][b] = zb, za
-    return out
 
 
 def test_the_map_cards_and_tickets_add_up() -> None:
@@ -173,13 +165,12 @@ def test_random_games_finish_with_every_card_in_one_place(players: int) -> None:
     engine = ttr()
     st = engine.new_game(players, seed=players)
     gen = rng.seed_state(players)
-    cards = {c.id for c in engine.game.components if c.type in ("card", "ticket")}
+    cards = [c.id for c in engine.game.components if c.type in ("card", "ticket")]
     decisions = 0
     while not engine.is_terminal(st):
         engine.apply_inplace(st, engine.random_choice(st, gen))
         decisions += 1
-        placed = [c for z in st["z"] for c in z]
-        assert sorted(placed) == sorted(cards)
+        places.check_places(engine.game, st, cards)
     assert decisions > 50
     assert len(engine.winners(st)) >= 1
 
@@ -187,14 +178,6 @@ def test_random_games_finish_with_every_card_in_one_place(players: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_simulated_random_games_end_without_error(players: int, capsys: pytest.CaptureFixture[str]) -> None:
-    import json
-    import os
-
-    from tabula.cli import main as cli
-
     games = int(os.environ.get("TABULA_TTR_GAMES", "20"))  # the brief's run: 500 per count
-    argv = ["simulate", "ticket-to-ride", "--players", str(players), "--games", str(games), "--bot", "all=random"]
-    assert cli.main([*argv, "--jobs", "1", "--json", "--seed", "0"]) == 0
-    summary = json.loads(capsys.readouterr().out)
-    assert summary["errors"] == [] and summary["games"] == games and not summary["interrupted"]
+    summary = simulate_random("ticket-to-ride", players, games, capsys)
     assert summary["endings"] == {"end check (last_round_over)": games}
