@@ -81,10 +81,17 @@ def _edges(
     """A small place half way between the two spaces of each edge of a graph."""
     out = []
     marks = _marks(c.g, f"{table.name}_edge")
-    for k, ((a, b), name) in enumerate(zip(table.geometry.edges, table.geometry.edge_names, strict=True)):
-        # centred half way between the centres of the two spaces
-        x = (spots[a][0] + spots[b][0]) / 2 + SPACE / 2 - EDGE[0] / 2
-        y = (spots[a][1] + spots[b][1]) / 2 + SPACE / 2 - EDGE[1] / 2
+    edges = table.geometry.edges
+    for k, ((a, b), name) in enumerate(zip(edges, table.geometry.edge_names, strict=True)):
+        # centred half way between the centres of the two spaces, side by side with the edges
+        # joining the same two spaces (a double route), across the line between them
+        twins = [i for i, e in enumerate(edges) if set(e) == {a, b}]
+        shift = twins.index(k) - (len(twins) - 1) / 2
+        lo, hi = min(a, b), max(a, b)  # one direction for all of them, whichever way each is written
+        dx, dy = spots[hi][0] - spots[lo][0], spots[hi][1] - spots[lo][1]
+        norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+        x = (spots[a][0] + spots[b][0]) / 2 + SPACE / 2 - EDGE[0] / 2 - dy / norm * shift * EDGE[0]
+        y = (spots[a][1] + spots[b][1]) / 2 + SPACE / 2 - EDGE[1] / 2 + dx / norm * shift * EDGE[1]
         place = area("empty", "", name, x, y, *EDGE)
         if marks:
             eid = table.edges[0][k]

@@ -1,7 +1,9 @@
-"""A shared invariant for game tests: every component is in exactly one place."""
+"""Shared helpers of the game tests: every component is in exactly one place; two components
+trading places (the swap test); random games simulated."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,3 +23,29 @@ def check_places(game: CompiledGame, st: dict[str, Any], in_play: Iterable[int])
         assert seen.get(cid, -1) == loc, f"{key}: location {loc}, found in {seen.get(cid)}"
     for cid in in_play:
         assert st["loc"][cid] >= 0, f"{game.components[cid].key} is nowhere"
+
+
+def swapped(st: dict[str, Any], a: int, b: int) -> dict[str, Any]:
+    """A copy of `st` with components a and b trading places (zones and locations): the swap test
+    of hidden information."""
+    out: dict[str, Any] = copy.deepcopy(st)
+    za, zb = st["loc"][a], st["loc"][b]
+    ia, ib = st["z"][za].index(a), st["z"][zb].index(b)
+    out["z"][za][ia], out["z"][zb][ib] = b, a
+    out["loc"][a], out["loc"][b] = zb, za
+    return out
+
+
+def simulate_random(game: str, players: int, games: int, capsys: Any) -> dict[str, Any]:
+    """`tabula simulate GAME` of random bots in this process: its JSON summary, once it has checked
+    that every game ended without an error."""
+    import json
+
+    from tabula.cli import main as cli
+
+    argv = ["simulate", game, "--players", str(players), "--games", str(games), "--bot", "all=random"]
+    assert cli.main([*argv, "--jobs", "1", "--json", "--seed", "0"]) == 0
+    summary: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert summary["errors"] == [] and summary["games"] == games and not summary["interrupted"]
+    assert sum(summary["endings"].values()) == games
+    return summary

@@ -5,12 +5,12 @@ string or log), what the clues told is public, and a bot deals only cards that f
 
 from __future__ import annotations
 
-import copy
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from places import simulate_random, swapped
 
 from tabula.bots.base import Observation
 from tabula.bots.deal import deal_conditions
@@ -30,16 +30,6 @@ def engine() -> Engine:
 
 def hand(engine: Engine, st: State, p: int) -> list[int]:
     return list(st["z"][engine.game.zones["hand"].index(p)])
-
-
-def swapped(st: State, a: int, b: int) -> State:
-    """`st` with components a and b trading places (zones and locations)."""
-    out: State = copy.deepcopy(st)
-    za, zb = st["loc"][a], st["loc"][b]
-    ia, ib = st["z"][za].index(a), st["z"][zb].index(b)
-    out["z"][za][ia], out["z"][zb][ib] = b, a
-    out["loc"][a], out["loc"][b] = zb, za
-    return out
 
 
 def different_pair(engine: Engine, cards: list[int]) -> tuple[int, int]:
@@ -140,13 +130,5 @@ def test_a_bot_deals_itself_only_cards_that_fit_its_clues(engine: Engine) -> Non
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_games_finish_without_error(players: int, capsys: pytest.CaptureFixture[str]) -> None:
-    import json
-
-    from tabula.cli import main as cli
-
     games = int(os.environ.get("TABULA_HANABI_GAMES", "100"))  # the brief's run: 500 per count
-    argv = ["simulate", "hanabi", "--players", str(players), "--games", str(games), "--bot", "all=random"]
-    assert cli.main([*argv, "--jobs", "1", "--json", "--seed", "0"]) == 0
-    summary = json.loads(capsys.readouterr().out)
-    assert summary["errors"] == [] and summary["games"] == games and not summary["interrupted"]
-    assert sum(summary["endings"].values()) == games
+    simulate_random("hanabi", players, games, capsys)

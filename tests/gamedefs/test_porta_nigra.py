@@ -14,11 +14,11 @@ import places
 import pytest
 
 from tabula.interpreter.base import rng
+from tabula.interpreter.base.source import Report
 from tabula.interpreter.dsl.parser import PlainOrigin
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.model.game import Closure, CompiledGame
 from tabula.interpreter.run.runtime import Runtime
-from tabula.interpreter.base.source import Report
 
 ROOT = Path(__file__).resolve().parents[2]
 BRICKS = (

@@ -32,7 +32,16 @@ from tabula.interpreter.load.overlay import list_packs
 from tabula.interpreter.model.state import clone, state_hash
 from tabula.interpreter.run.saves import state_problems
 
-GAMES = ["high-card", "porta-nigra", "glory-to-rome", "coup", "hanabi", "sushi-go", "patchwork"]
+GAMES = [
+    "high-card",
+    "porta-nigra",
+    "glory-to-rome",
+    "coup",
+    "hanabi",
+    "sushi-go",
+    "patchwork",
+    "ticket-to-ride",
+]
 MAX_DECISIONS = 5_000
 PROGRESS = 500  # games between two reports of the figures so far
 

@@ -72,6 +72,20 @@ def test_a_graph_board_makes_spaces_and_edges_with_their_properties(tmp_path: Pa
     assert geo.incident == [[0, 1], [0, 1, 2], [2]]
 
 
+def test_the_halves_of_a_double_route_are_drawn_side_by_side(tmp_path: Path) -> None:
+    """A graph's edge is drawn half way between its spaces; edges joining the same two spaces are
+    moved apart across the line between them, so that each can be seen and clicked."""
+    boards = (
+        "  map:\n    kind: graph\n    spaces: {A: {at: [0, 0]}, B: {at: [4, 0]}, C: {at: [0, 2]}}\n"
+        "    edges: [{from: A, to: B}, {from: B, to: A}, {from: A, to: C}]\n"
+    )
+    game = load_game(folder_with(tmp_path, boards))
+    places = {(p.choice, round(p.x, 2), round(p.y, 2)) for p in game.presentation.layout.table.areas}
+    # A and B lie 6 cells apart across (x 1.5 cells per unit); a space is 0.9, an edge 1.0 x 0.8
+    assert ("A-B", 2.95, -0.35) in places and ("B-A", 2.95, 0.45) in places  # one above the other
+    assert ("A-C", -0.05, 1.55) in places  # alone: half way, across nothing
+
+
 def test_hex_directions_are_axial() -> None:
     geo = geometry({"kind": "hex", "size": [3, 3]})
     centre = geo.index(1, 1)

@@ -49,5 +49,13 @@ def test_invisible_control_and_bidi_characters_in_names_are_warned() -> None:
 
 
 def test_the_bundled_games_have_no_look_alike_names() -> None:
-    for game in ("high-card", "porta-nigra", "glory-to-rome", "coup", "hanabi", "patchwork"):
+    for game in (
+        "high-card",
+        "porta-nigra",
+        "glory-to-rome",
+        "coup",
+        "hanabi",
+        "patchwork",
+        "ticket-to-ride",
+    ):
         assert not [d for d in load_game(game).check_warnings if d.code in ("W003", "W004")], game

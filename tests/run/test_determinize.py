@@ -86,7 +86,9 @@ def test_hidden_swap_changes_neither_the_world_nor_the_decision(name: str, seed:
         assert picks[0] == picks[1], spec
 
 
-@pytest.mark.parametrize("name", ["porta-nigra", "glory-to-rome", "coup", "hanabi", "patchwork"])
+@pytest.mark.parametrize(
+    "name", ["porta-nigra", "glory-to-rome", "coup", "hanabi", "patchwork", "ticket-to-ride"]
+)
 def test_determinised_games_play_on_to_the_end(name: str) -> None:
     e = engine(name)
     # a Coup game is over in some 15 to 50 decisions; random Hanabi play burns its fuses as fast
