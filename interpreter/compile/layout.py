@@ -182,6 +182,7 @@ def _zones(read: GameReader, g: CompiledGame) -> None:
                 read.span(("zones", name)),
                 name if key is not None else None,
                 key,
+                str(zdef.get("size_visibility", "public")),
             )
             g.zones[z.name] = z
             for i in range(max_players if per else 1):

@@ -7,12 +7,13 @@ so a cached game rebuilds its namespace by name (module.py `helper`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import a
 from tabula.interpreter.model.choices import option_ids, value_id
-from tabula.interpreter.model.view import sees
+from tabula.interpreter.model.view import secret_sizes, sees, size_seen
 from tabula.interpreter.run.budget import number
 from tabula.interpreter.run.pyerrors import dsl_text, typed
 from tabula.interpreter.run.runtime import GameEnded, GameRuntimeError, Runtime
@@ -31,11 +32,13 @@ def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
     from tabula.interpreter.model.view import visible_to
 
     comps = rt.g.components
+    n = rt.st["t"]["n"]
+    sizes = secret_sizes(rt.g)
     if len(cids) > 5:  # one line, naming every zone they came from (in order)
         froms = ", ".join(zone_label(rt, z) for z in dict.fromkeys(src))
-        rt.say(f"{len(cids)} components: {froms} -> {zone_label(rt, dest)}")
+        blind = _size_blind(rt, [*src, dest], range(n)) if sizes else []
+        rt.say(f"{len(cids)} components: {froms} -> {zone_label(rt, dest)}", blind)
         return
-    n = rt.st["t"]["n"]
     for cid, old in zip(cids, src, strict=True):
         after = [q for q in range(n) if visible_to(rt.g, rt.st, cid, q)]
         rt.st["loc"][cid] = old  # look at where it was, to know who saw it there
@@ -43,7 +46,19 @@ def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
         rt.st["loc"][cid] = dest
         hidden = [q for q in range(n) if q not in after and q not in before]
         route = f"{zone_label(rt, old)} -> {zone_label(rt, dest)}"
-        rt.say(f"{comps[cid].name}: {route}", hidden, f"a hidden {comps[cid].type}: {route}")
+        redacted = f"a hidden {comps[cid].type}: {route}"
+        blind = _size_blind(rt, [old, dest], range(n)) if sizes else []
+        if not blind:
+            rt.say(f"{comps[cid].name}: {route}", hidden, redacted)
+        elif rt.log is not None:  # a line counting into or out of a secret size: not for those blind to it
+            seen = {q: redacted for q in hidden if q not in blind}
+            rt.log.append({"text": f"{comps[cid].name}: {route}", "hidden_from": blind, "redacted": ""})
+            rt.log[-1] |= {"seen": seen} if seen else {}
+
+
+def _size_blind(rt: Runtime, zones: list[int], players: Iterable[int]) -> list[int]:
+    """The players who may not know the size of one of these zone instances (out of play: known)."""
+    return [q for q in players if any(z >= 0 and not size_seen(rt.g, z, q) for z in zones)]
 
 
 def move_component(rt: Runtime, cid: int, dest: int, top: bool) -> None:

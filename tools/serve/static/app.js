@@ -99,7 +99,8 @@ function line(ln, owner) {
   const row = el("div", `row kind-${ln.kind}`);
   row.dataset.name = ln.name;
   const label = el("div", "label", ln.label);
-  if (ln.kind === "cards" && ln.size > 0) label.append(el("span", "size", ln.size));
+  // size null: how many it holds is secret to this seat (size_visibility)
+  if (ln.kind === "cards" && (ln.size > 0 || ln.size === null)) label.append(el("span", "size", ln.size ?? "?"));
   row.append(label);
   const value = el("div", "value");
   value.dataset.where = `row:${owner}:${ln.name}`;
