@@ -88,9 +88,10 @@ function card(c) {
   return node;
 }
 
-function cards(list) {
+function cards(list, secret = false) {
   const row = el("div", "cards");
-  if (!list.length) row.append(el("span", "empty", "empty"));
+  // secret: how many it holds is not this seat's to know (size_visibility), so not "empty"
+  if (!list.length) row.append(el("span", "empty", secret ? "?" : "empty"));
   for (const c of list) row.append(card(c));
   return row;
 }
@@ -117,7 +118,7 @@ function line(ln, owner) {
       }
       value.append(board);
     } else {
-      value.append(cards(ln.cards));
+      value.append(cards(ln.cards, ln.size === null));
     }
   } else if (ln.kind === "keyed") {
     for (const e of ln.entries) value.append(chip(e));
