@@ -153,19 +153,35 @@ def reveal(rt: Runtime, v: Any, value: int) -> None:
         rv[cid] = value
 
 
-def reveal_to(rt: Runtime, v: Any, to: Any) -> None:
-    """`reveal X to P`: X is shown to these players (a grant, bit p + 1 of `rv`; 1 is everyone),
-    until X moves into a zone that is not public or is concealed (model/view.py `visible_to`)."""
+def _grant_bits(rt: Runtime, to: Any, words: str) -> int:
+    """The `rv` bits of these players (a player or a list: bit p + 1), R008 for a value that is not."""
     who = to if isinstance(to, list) else [to]
     n = rt.st["t"]["n"]
     for p in who:
         if type(p) is not int or not 0 <= p < n:
-            raise GameRuntimeError(f"'reveal ... to' needs players of the game, got {to!r}", None, "R008")
-    grant = sum(1 << (p + 1) for p in set(who))
+            raise GameRuntimeError(f"{words} needs players of the game, got {to!r}", None, "R008")
+    return sum(1 << (p + 1) for p in set(who))
+
+
+def reveal_to(rt: Runtime, v: Any, to: Any) -> None:
+    """`reveal X to P`: X is shown to these players (a grant, bit p + 1 of `rv`; 1 is everyone),
+    until X moves into a zone that is not public or is concealed (model/view.py `visible_to`)."""
+    grant = _grant_bits(rt, to, "'reveal ... to'")
     rv = rt.st["rv"]
     for cid in [v] if isinstance(v, int) else list(v or []):
         if rv[cid] != 1:  # revealed to everyone already
             rv[cid] |= grant
+
+
+def hide_from(rt: Runtime, v: Any, who: Any) -> None:
+    """`hide X from P`: what `reveal` showed these players of X is shown to them no more; X revealed
+    to everyone stays shown to the other players of the game only. Their zone's visibility is
+    unchanged (a card in a zone P sees stays seen by P)."""
+    bits = _grant_bits(rt, who, "'hide ... from'")
+    everyone = sum(1 << (p + 1) for p in range(rt.st["t"]["n"]))
+    rv = rt.st["rv"]
+    for cid in [v] if isinstance(v, int) else list(v or []):
+        rv[cid] = ((everyone if rv[cid] == 1 else rv[cid]) | bits) ^ bits
 
 
 def template(rt: Runtime, parts: list[Any], values: list[Any]) -> str:
