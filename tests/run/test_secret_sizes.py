@@ -147,8 +147,9 @@ def test_check_refuses_a_count_hidden_from_who_sees_the_contents(tmp_path: Path)
     with pytest.raises(AuthorError) as err:
         load_game(game)
     shown = render_report(err.value.report)
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if x.startswith("  stash:"))
     assert (
-        "game.yaml:21:10: error[S003]: 'zones.stash': size_visibility 'owner' with visibility 'public'"
+        f"game.yaml:{line}:10: error[S003]: 'zones.stash': size_visibility 'owner' with visibility 'public'"
         in shown
     )
     assert "make it public, the same word, or the contents hidden" in shown
