@@ -183,6 +183,7 @@ def _zones(read: GameReader, g: CompiledGame) -> None:
                 name if key is not None else None,
                 key,
                 zdef.get("max"),
+                str(zdef.get("size_visibility", "public")),
             )
             g.zones[z.name] = z
             for i in range(max_players if per else 1):

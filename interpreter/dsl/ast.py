@@ -222,6 +222,14 @@ class Conceal(Stmt):
 
 
 @dataclass(frozen=True)
+class Hide(Stmt):
+    """`hide X from P`: ends what `reveal` showed these players (a player or a list) of X."""
+
+    what: Expr
+    who: Expr
+
+
+@dataclass(frozen=True)
 class Choose(Stmt):
     var: str
     options: Expr

@@ -256,6 +256,9 @@ class _Build(Transformer[Token, Any]):
     def conceal_stmt(self, meta: Any, c: list[Any]) -> ast.Conceal:
         return ast.Conceal(self.s.of_meta(meta), c[0])
 
+    def hide_stmt(self, meta: Any, c: list[Any]) -> ast.Hide:
+        return ast.Hide(self.s.of_meta(meta), c[0], c[1])
+
     def opt_by(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("by", c[0])
 

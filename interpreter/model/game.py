@@ -42,13 +42,14 @@ class ZoneLayout:
 
     name: str
     per_player: bool
-    visibility: str  # public | owner | hidden
+    visibility: str  # public | owner | others | hidden
     ordered: bool
     base: int  # index of its first instance in state["z"]
     span: Span | None = None
     family: str | None = None  # a zone keyed by an enum: its name as written (`discard`) ...
     key: str | None = None  # ... and this zone's symbol (`red`); `name` is then `discard(red)`
     max: int | None = None  # the most components it may hold (`max:`; a move beyond is R016)
+    size_visibility: str = "public"  # who knows how many components it holds (as `visibility`)
 
     def index(self, player: int | None) -> int:
         return self.base + (player or 0) if self.per_player else self.base

@@ -3,7 +3,8 @@
 A component is visible to a player when it lies in a public zone, in a zone of theirs marked
 `owner`, in another player's zone marked `others`, out of play, or has been revealed to everyone.
 In a view, each invisible component id is replaced by -1 (so zone sizes stay public), its location
-and marks are blanked, and the parts of the state that could leak hidden facts are dropped: the
+and marks are blanked; a zone whose size the viewer may not know (`size_visibility`) reads None
+(`zone_members`); and the parts of the state that could leak hidden facts are dropped: the
 generator (future shuffles), a scenario's rigged shuffle orders (`rig`: the future order of a
 zone), the frame stack (locals may hold hidden components), other players' pending options and
 their answers to a simultaneous step not yet revealed.
@@ -58,6 +59,26 @@ def sees(visibility: str, owner: int | None, player: int) -> bool:
     return False
 
 
+def size_seen(game: CompiledGame, zone: int, player: int) -> bool:
+    """May `player` know how many components zone instance `zone` holds (`size_visibility`)?"""
+    layout = game.zone_layouts[zone]
+    return layout.size_visibility == "public" or sees(layout.size_visibility, game.zone_owner[zone], player)
+
+
+def secret_sizes(game: CompiledGame) -> bool:
+    """Does any zone keep its size secret from someone? (False: views and logs as before.)"""
+    return any(z.size_visibility != "public" for z in game.zones.values())
+
+
+def zone_members(v: dict[str, Any], zone: int) -> tuple[list[int], int | None]:
+    """What view `v` shows of zone instance `zone`: its ids (-1 for a hidden one) and its size, or,
+    when its size is secret to the viewer, the components seen there (by `loc`) and None."""
+    ids = v["z"][zone]
+    if ids is not None:
+        return ids, len(ids)
+    return [c for c, where in enumerate(v["loc"]) if where == zone], None
+
+
 def secret_counters(game: CompiledGame) -> list[tuple[int, str, int | None]]:
     """(index in the state's counter list, visibility, owner) of every counter instance that is not
     public: empty for a game without secret counters, so its views are as before."""
@@ -110,7 +131,9 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
     """What `player` may know of state `st`, as plain data."""
     ncomp = len(game.components)
     seen = [visible_to(game, st, c, player) for c in range(ncomp)]
-    zones = [[c if seen[c] else HIDDEN for c in z] for z in st["z"]]
+    zones: list[list[int] | None] = [[c if seen[c] else HIDDEN for c in z] for z in st["z"]]
+    if secret_sizes(game):  # no count at all: its visible components keep their `loc`
+        zones = [z if size_seen(game, i, player) else None for i, z in enumerate(zones)]
     loc = [st["loc"][c] if seen[c] else HIDDEN for c in range(ncomp)]
     marks = {k: [vals[c] if seen[c] else None for c in range(ncomp)] for k, vals in st["m"].items()}
     for name in component_marks(game):  # a visible component's mark may name a hidden one

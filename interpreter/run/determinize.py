@@ -3,8 +3,9 @@
 A search bot must simulate, and simulating needs a whole state; but the bot may know only its view
 (`view.view`). `determinize(game, state, player, gen)` deals the components hidden from `player`
 uniformly at random into the places where the view shows a hidden component (-1), keeping every
-zone's size. As with physical cards, a hidden component's back is public: its type and its `owner`
-property if it has one (a player's own deck of action cards, a deck of building cards), so each
+zone's size that `player` may know (a secret size, `size_visibility`, is drawn:
+`spread_secret_sizes`). As with physical cards, a hidden component's back is public: its type and
+its `owner` property if it has one (a player's own deck of action cards, a deck of building cards), so each
 component is dealt only into a place that holds a component with the same back. The permutation is
 mapped everywhere a component id can appear: zones, `loc`, vars
 whose declared type holds components, the frame stack's locals and loop lists, and the pending
@@ -29,7 +30,15 @@ from tabula.interpreter.base.types import COMP, PLAYER
 from tabula.interpreter.dsl.parser import PlainOrigin
 from tabula.interpreter.model.game import CompiledGame, CounterLayout
 from tabula.interpreter.model.state import State, clone
-from tabula.interpreter.model.view import component_marks, own_answers, secret_counters, sees, visible_to
+from tabula.interpreter.model.view import (
+    component_marks,
+    own_answers,
+    secret_counters,
+    secret_sizes,
+    sees,
+    size_seen,
+    visible_to,
+)
 from tabula.interpreter.run.runtime import Runtime
 
 Mapping = dict[int, int]
@@ -57,6 +66,7 @@ def determinize(
     if dec is not None and dec["p"] != player:
         raise ValueError(f"the pending decision is player {dec['p']}'s, not player {player}'s")
     hidden = set(hidden_components(game, st, player))
+    st = spread_secret_sizes(game, st, player, hidden, gen)
     slots: dict[Back, list[int]] = {}  # back -> the hidden components in its slots, in state order
     places: dict[int, tuple[int, int]] = {}  # hidden component -> (zone instance, position)
     for zi, zone in enumerate(st["z"]):
@@ -80,6 +90,36 @@ def determinize(
         sim["a"] = [[q, c if q == player else "?"] for q, c in out["t"]["sim"]["a"]]
         out["t"]["sim"] = sim
     guess_secrets(game, out, player)
+    return out
+
+
+def spread_secret_sizes(
+    game: CompiledGame, st: State, player: int, hidden: set[int], gen: list[int]
+) -> State:
+    """`st`, or a copy where the hidden components of the zone instances whose size `player` may not
+    know (`size_visibility`) are spread at random among the instances of the same zone that `player`
+    may not size (each at the bottom of one drawn uniformly; the visible ones stay where they are):
+    the bot does not play on the true counts. What it keeps is how many such components the zone
+    holds in all (docs/language.md, section 7, says so)."""
+    if not secret_sizes(game):
+        return st
+    groups: dict[str, list[int]] = {}
+    n = st["t"]["n"]
+    for zi, layout in enumerate(game.zone_layouts):
+        owner = game.zone_owner[zi]
+        if (owner is None or owner < n) and not size_seen(game, zi, player):  # seats in play only
+            groups.setdefault(layout.name, []).append(zi)
+    if not groups:
+        return st
+    out = clone(st)
+    for instances in groups.values():
+        pool = sorted(c for zi in instances for c in st["z"][zi] if c in hidden)
+        for zi in instances:
+            out["z"][zi] = [c for c in st["z"][zi] if c not in hidden]
+        for c in pool:
+            zi = instances[rng.next_u64(gen) % len(instances)]
+            out["z"][zi].append(c)
+            out["loc"][c] = zi
     return out
 
 

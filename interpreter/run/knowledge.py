@@ -12,9 +12,11 @@ last), so that every hidden place holds a different stand-in in the two fillings
 order, the middle one of an odd number kept its stand-in and read as known). A var holding a
 hidden component holds the first stand-in of its filling; marks of hidden components hold their
 defaults; counters and vars the seat may not see (`visibility:`) hold stand-ins that differ between
-the fillings; the generator is a fixed one. Everything else (visible components, public counters,
-turn data, names, options) is the true state, which the seat's view shows anyway. So a seat state is
-a function of the seat's view alone and cannot leak. An expression that gives the same value on both fillings
+the fillings; a zone whose size the seat may not know (`size_visibility:`) holds its visible
+components only, and one stand-in more on the second filling, so its count is never `known`; the
+generator is a fixed one. Everything else (visible components, public counters, turn data, names,
+options) is the true state, which the seat's view shows anyway. So a seat state is a function of
+the seat's view alone and cannot leak. An expression that gives the same value on both fillings
 does not depend on the hidden components (`known`); one that does not is shown as unknown.
 
 The frame stack is kept unchanged (explanations read where the pending decision is; no expression
@@ -30,7 +32,14 @@ from typing import Any
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.model.game import CompiledGame
-from tabula.interpreter.model.view import component_marks, secret_counters, sees, visible_to
+from tabula.interpreter.model.view import (
+    component_marks,
+    secret_counters,
+    secret_sizes,
+    sees,
+    size_seen,
+    visible_to,
+)
 
 State = dict[str, Any]
 FIXED_SEED = 0
@@ -54,7 +63,11 @@ def seat_state(game: CompiledGame, st: State, viewer: int, fill: int = 0) -> Sta
     stand_in = iter(order)
     loc = [-1 if c in secret else where for c, where in enumerate(st["loc"])]
     zones: list[list[int]] = []
+    blind = _size_blind(game, viewer)
     for index, zone in enumerate(st["z"]):
+        if index in blind:  # a secret size: its hidden components left out, one stand-in more on fill 1
+            zones.append([c for c in zone if c not in secret] + order[:fill])
+            continue
         placed: list[int] = []
         for c in zone:
             if c in secret:
@@ -78,6 +91,13 @@ def seat_state(game: CompiledGame, st: State, viewer: int, fill: int = 0) -> Sta
     _keep_own_decision(out, viewer)
     _stand_in_secrets(game, out, viewer, fill)
     return out
+
+
+def _size_blind(game: CompiledGame, viewer: int) -> set[int]:
+    """The zone instances whose size `viewer` may not know."""
+    if not secret_sizes(game):
+        return set()
+    return {i for i in range(len(game.zone_layouts)) if not size_seen(game, i, viewer)}
 
 
 def _stand_in_secrets(game: CompiledGame, st: State, viewer: int, fill: int) -> None:

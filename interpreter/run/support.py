@@ -7,12 +7,13 @@ so a cached game rebuilds its namespace by name (module.py `helper`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import a
 from tabula.interpreter.model.choices import option_ids, value_id
-from tabula.interpreter.model.view import sees
+from tabula.interpreter.model.view import secret_sizes, sees, size_seen
 from tabula.interpreter.run.budget import number
 from tabula.interpreter.run.pyerrors import dsl_text, typed
 from tabula.interpreter.run.runtime import GameEnded, GameRuntimeError, Runtime
@@ -31,11 +32,13 @@ def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
     from tabula.interpreter.model.view import visible_to
 
     comps = rt.g.components
+    n = rt.st["t"]["n"]
+    sizes = secret_sizes(rt.g)
     if len(cids) > 5:  # one line, naming every zone they came from (in order)
         froms = ", ".join(zone_label(rt, z) for z in dict.fromkeys(src))
-        rt.say(f"{len(cids)} components: {froms} -> {zone_label(rt, dest)}")
+        blind = _size_blind(rt, [*src, dest], range(n)) if sizes else []
+        rt.say(f"{len(cids)} components: {froms} -> {zone_label(rt, dest)}", blind)
         return
-    n = rt.st["t"]["n"]
     for cid, old in zip(cids, src, strict=True):
         after = [q for q in range(n) if visible_to(rt.g, rt.st, cid, q)]
         rt.st["loc"][cid] = old  # look at where it was, to know who saw it there
@@ -43,7 +46,19 @@ def log_moves(rt: Runtime, cids: list[int], src: list[int], dest: int) -> None:
         rt.st["loc"][cid] = dest
         hidden = [q for q in range(n) if q not in after and q not in before]
         route = f"{zone_label(rt, old)} -> {zone_label(rt, dest)}"
-        rt.say(f"{comps[cid].name}: {route}", hidden, f"a hidden {comps[cid].type}: {route}")
+        redacted = f"a hidden {comps[cid].type}: {route}"
+        blind = _size_blind(rt, [old, dest], range(n)) if sizes else []
+        if not blind:
+            rt.say(f"{comps[cid].name}: {route}", hidden, redacted)
+        elif rt.log is not None:  # a line counting into or out of a secret size: not for those blind to it
+            seen = {q: redacted for q in hidden if q not in blind}
+            rt.log.append({"text": f"{comps[cid].name}: {route}", "hidden_from": blind, "redacted": ""})
+            rt.log[-1] |= {"seen": seen} if seen else {}
+
+
+def _size_blind(rt: Runtime, zones: list[int], players: Iterable[int]) -> list[int]:
+    """The players who may not know the size of one of these zone instances (out of play: known)."""
+    return [q for q in players if any(z >= 0 and not size_seen(rt.g, z, q) for z in zones)]
 
 
 def move_component(rt: Runtime, cid: int, dest: int, top: bool) -> None:
@@ -155,19 +170,35 @@ def reveal(rt: Runtime, v: Any, value: int) -> None:
         rv[cid] = value
 
 
-def reveal_to(rt: Runtime, v: Any, to: Any) -> None:
-    """`reveal X to P`: X is shown to these players (a grant, bit p + 1 of `rv`; 1 is everyone),
-    until X moves into a zone that is not public or is concealed (model/view.py `visible_to`)."""
+def _grant_bits(rt: Runtime, to: Any, words: str) -> int:
+    """The `rv` bits of these players (a player or a list: bit p + 1), R008 for a value that is not."""
     who = to if isinstance(to, list) else [to]
     n = rt.st["t"]["n"]
     for p in who:
         if type(p) is not int or not 0 <= p < n:
-            raise GameRuntimeError(f"'reveal ... to' needs players of the game, got {to!r}", None, "R008")
-    grant = sum(1 << (p + 1) for p in set(who))
+            raise GameRuntimeError(f"{words} needs players of the game, got {to!r}", None, "R008")
+    return sum(1 << (p + 1) for p in set(who))
+
+
+def reveal_to(rt: Runtime, v: Any, to: Any) -> None:
+    """`reveal X to P`: X is shown to these players (a grant, bit p + 1 of `rv`; 1 is everyone),
+    until X moves into a zone that is not public or is concealed (model/view.py `visible_to`)."""
+    grant = _grant_bits(rt, to, "'reveal ... to'")
     rv = rt.st["rv"]
     for cid in [v] if isinstance(v, int) else list(v or []):
         if rv[cid] != 1:  # revealed to everyone already
             rv[cid] |= grant
+
+
+def hide_from(rt: Runtime, v: Any, who: Any) -> None:
+    """`hide X from P`: what `reveal` showed these players of X is shown to them no more; X revealed
+    to everyone stays shown to the other players of the game only. Their zone's visibility is
+    unchanged (a card in a zone P sees stays seen by P)."""
+    bits = _grant_bits(rt, who, "'hide ... from'")
+    everyone = sum(1 << (p + 1) for p in range(rt.st["t"]["n"]))
+    rv = rt.st["rv"]
+    for cid in [v] if isinstance(v, int) else list(v or []):
+        rv[cid] = ((everyone if rv[cid] == 1 else rv[cid]) | bits) ^ bits
 
 
 def template(rt: Runtime, parts: list[Any], values: list[Any]) -> str:

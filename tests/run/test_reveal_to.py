@@ -94,3 +94,41 @@ def test_reveal_to_something_that_is_no_player(tmp_path: Path) -> None:
     with pytest.raises(GameRuntimeError) as run_err:
         engine.new_game(2, seed=2)
     assert run_err.value.code == "R008" and "needs players of the game, got 2" in str(run_err.value)
+
+
+def test_hide_from_ends_those_players_grants_only(tmp_path: Path) -> None:
+    engine = Engine(
+        load_game(mini_with(tmp_path / "a", "reveal top(hand(1)) to [0, 2]\nhide top(hand(1)) from 0"))
+    )
+    g = engine.game
+    st = engine.new_game(3, seed=2)
+    shown = st["z"][g.zones["hand"].index(1)][0]
+    assert [visible_to(g, st, shown, p) for p in range(3)] == [False, True, True]
+    everyone = Engine(
+        load_game(mini_with(tmp_path / "b", "reveal top(hand(1))\nhide top(hand(1)) from [0, 1]"))
+    )
+    st = everyone.new_game(3, seed=2)
+    shown = st["z"][g.zones["hand"].index(1)][0]
+    # revealed to everyone, then hidden from seats 0 and 1: the third player alone sees it (its
+    # owner, seat 1, still does: hide ends grants, not the zone's own visibility)
+    assert [visible_to(g, st, shown, p) for p in range(3)] == [False, True, True] and st["rv"][shown] == 8
+    assert view(g, st, -2)["rv"][shown] == 0  # no longer shown to a spectator
+    nothing = Engine(load_game(mini_with(tmp_path / "c", "hide top(hand(1)) from 0")))
+    assert not any(nothing.new_game(3, seed=2)["rv"])
+
+
+def test_hide_from_something_that_is_no_player(tmp_path: Path) -> None:
+    with pytest.raises(AuthorError) as err:
+        load_game(mini_with(tmp_path / "a", "hide top(hand(1)) from top(deck)"))
+    shown = render_report(err.value.report)
+    assert "error[T008]: 'hide ... from' needs a player or a list of players, found a component" in shown
+    assert "hide top(hand(1)) from top(deck)" in shown and "^" in shown
+
+
+def test_a_look_forgotten_in_the_secrets_game() -> None:
+    engine = Engine(load_game(MINI.parent / "secrets"))
+    st = engine.apply(engine.new_game(3, seed=1), "peek:P2")  # Ann looks at a card of Bob's
+    hand = engine.game.zones["hand"].index(1)
+    assert engine.view(st, 0)["z"][hand].count(-1) == 1 and engine.view(st, 2)["z"][hand] == [-1, -1]
+    st = engine.apply(st, "mix")  # Bob mixes his hand: Ann knows the card no more
+    assert engine.view(st, 0)["z"][hand] == [-1, -1] and not any(st["rv"])

@@ -128,6 +128,10 @@ def test_check_locates_a_wrong_guess_and_a_wrong_deal(tmp_path: Path) -> None:
     with pytest.raises(AuthorError) as err:
         load_game(game)
     shown = render_report(err.value.report)
-    assert "game.yaml:25:52: error[E101]: unknown name 'onwer'" in shown and "did you mean 'owner'?" in shown
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "onwer" in x)
+    assert (
+        f"game.yaml:{line}:52: error[E101]: unknown name 'onwer'" in shown
+        and "did you mean 'owner'?" in shown
+    )
     assert "error[B002]: bots.deal names 'hands', which is no zone of the game" in shown
     assert "did you mean 'hand'?" in shown

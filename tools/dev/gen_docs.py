@@ -105,8 +105,16 @@ STATEMENTS: list[StatementDoc] = [
     StatementDoc(
         "conceal_stmt",
         "conceal X",
-        "undoes `reveal`: the components follow their zone's visibility again",
+        "undoes `reveal`: the components follow their zone's visibility again (every grant ends)",
         "conceal c",
+    ),
+    StatementDoc(
+        "hide_stmt",
+        "hide X from P",
+        "ends what `reveal` showed these players (a player or a list) of the components; the others "
+        "keep theirs (revealed to everyone: to the other players only); their zone's visibility is "
+        "unchanged",
+        "hide hand(me) from others_from(me)",
     ),
     StatementDoc(
         "choose_stmt",

@@ -20,7 +20,7 @@ from tabula.interpreter.base.types import COMP, INT
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.load.positions import GameSource
 from tabula.interpreter.model.game import CompiledGame, ZoneLayout
-from tabula.interpreter.model.view import HIDDEN, view
+from tabula.interpreter.model.view import HIDDEN, sees, view, zone_members
 from tabula.interpreter.run.knowledge import State, seat_states
 from tabula.play.faces import Badge, Card, Entry, merge_hidden
 from tabula.play.layout import DrawnBoard, draw_board
@@ -38,7 +38,7 @@ class Line:
     name: str
     kind: str  # number | text | cards | keyed
     text: str = ""
-    size: int = 0
+    size: int | None = 0  # None: a number this seat may not know (size_visibility)
     cards: list[Card] = field(default_factory=list)
     groups: list[tuple[str, list[Card]]] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
@@ -187,18 +187,18 @@ class _Builder:
     def zone_line(self, row: Row, player: int | None) -> Line | None:
         layout = self.g.zones[row.name]
         index = layout.index(player)
-        ids: list[int] = self.view["z"][index]
+        ids, size = zone_members(self.view, index)  # size None: secret to this seat
         look = self.pres.zones.get(row.name, ZoneLook())
         cards = [self.card(c) for c in ids]
         if look.under_zone is not None:
             return None  # drawn under the components of its target zone (see attach)
         self.attach(row.name, player, cards)
         line = Line(
-            row.label, row.name, "cards", size=len(ids), cards=merge_hidden(cards), ordered=layout.ordered
+            row.label, row.name, "cards", size=size, cards=merge_hidden(cards), ordered=layout.ordered
         )
         if look.group_by is not None:
             line.groups = [(k, merge_hidden(v)) for k, v in self.grouped(ids, cards, look.group_by)]
-        line.text = zone_summary(cards, layout)
+        line.text = zone_summary(cards, layout) if size is not None or cards else "?"
         return line
 
     def attach(self, zone: str, player: int | None, cards: list[Card]) -> None:
@@ -208,12 +208,14 @@ class _Builder:
                 continue
             layout = self.g.zones[other]
             owner = player if layout.per_player else None
-            ids: list[int] = self.view["z"][layout.index(owner)]
+            ids, _ = zone_members(self.view, layout.index(owner))
             marks = self.view["m"].get(look.under_mark, [])
             by_name = {c.name: c for c in cards if not c.hidden}
             by_id = {
                 cid: card
-                for cid, card in zip(self.view["z"][self.zone_index(zone, player)], cards, strict=True)
+                for cid, card in zip(
+                    zone_members(self.view, self.zone_index(zone, player))[0], cards, strict=True
+                )
             }
             for cid in ids:
                 mark = marks[cid] if 0 <= cid < len(marks) else None
@@ -261,6 +263,8 @@ class _Builder:
             colour = self.pres.seat_colour(value)
         if COMP in layout.type and _holds_hidden(value):
             return Line(row.label, row.name, "text", text="?", known=False)
+        if value is None and not sees(layout.visibility, player if layout.per_player else None, self.viewer):
+            return Line(row.label, row.name, "text", text="?")  # secret to this viewer (`visibility:`)
         text = show_value(self.g, self.names, value, layout.type, False, self.pres.labels)
         return Line(row.label, row.name, "text", text=text, colour=colour)
 
@@ -306,7 +310,8 @@ class _Builder:
                 parts.setdefault(pres.label(name), "?" if value is None else str(value))
         for layout, owner in self.instances:
             if owner == p and layout.visibility != "public" and layout.name not in pres.bookkeeping:
-                parts.setdefault(pres.label(layout.name), str(len(self.view["z"][layout.index(p)])))
+                size = zone_members(self.view, layout.index(p))[1]
+                parts.setdefault(pres.label(layout.name), "?" if size is None else str(size))
         return " · ".join(f"{label} {value}" for label, value in parts.items())
 
     def panel(self, p: int) -> Panel:
@@ -369,7 +374,8 @@ class _Builder:
         full = self.states[0]["dec"]  # the seat's own decision, kept whole in its seat states
         if full is None or len(full.get("v") or []) != len(dec.choices):
             return
-        seen = {c for zone in self.view["z"] for c in zone if c != HIDDEN}
+        seen = {c for zone in self.view["z"] if zone is not None for c in zone if c != HIDDEN}
+        seen |= {c for c, where in enumerate(self.view["loc"]) if where >= 0}
         for choice, value in zip(dec.choices, full["v"], strict=True):
             choice.targets = [c for c in chosen_components(self.g, full, value) if c in seen]
 

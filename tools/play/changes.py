@@ -49,7 +49,9 @@ def _owner(p: int | None) -> str:
 
 
 def _places(view: View) -> dict[int, int]:
-    return {c: i for i, zone in enumerate(view["z"]) for c in zone if c != HIDDEN}
+    return {c: i for i, zone in enumerate(view["z"]) if zone is not None for c in zone if c != HIDDEN} | {
+        c: where for c, where in enumerate(view["loc"]) if where >= 0 and view["z"][where] is None
+    }
 
 
 def _moved(before: View, after: View) -> list[int]:

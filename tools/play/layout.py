@@ -14,6 +14,7 @@ from tabula.interpreter.authoring.display import Shown, render
 from tabula.interpreter.authoring.layout import Area, BoardLayout
 from tabula.interpreter.authoring.presentation import Presentation, Row
 from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.view import zone_members
 from tabula.interpreter.run.knowledge import State
 from tabula.play.faces import Card, Entry, merge_hidden
 
@@ -55,7 +56,7 @@ class Place:
     entries: list[Entry] = field(default_factory=list)
     text: str = ""
     text_colour: str | None = None
-    size: int = 0
+    size: int | None = 0  # None: a number this seat may not know (size_visibility)
     stacked: bool = False
     choice: str | None = None
     detail: str = "full"
@@ -101,11 +102,11 @@ def _place(b: Filler, area: Area, player: int | None) -> Place:
 
 def _zone(b: Filler, area: Area, player: int | None, place: Place) -> None:
     layout = b.g.zones[area.name]
-    ids: list[int] = b.view["z"][layout.index(player)]
+    ids, size = zone_members(b.view, layout.index(player))
     ids = [cid for cid in ids if _matches(b, cid, area.where)]
     cards = [b.card(cid) for cid in ids]
     b.attach(area.name, player, cards)
-    place.kind, place.size = "cards", len(ids)
+    place.kind, place.size = "cards", None if size is None else len(ids)
     if len(cards) > area.stack:
         cards, place.stacked = stacks(cards), True
     place.cards = merge_hidden(cards)

@@ -126,7 +126,11 @@ def line_text(line: Line, compact: bool, badges: bool = True) -> Text:
         if not shown:
             out.append("none", style="dim")
         return out
-    out.append(f" ({line.size}): " if line.size > 1 else ": ")
+    out.append(
+        ": "
+        if line.size is not None and line.size <= 1
+        else f" ({'?' if line.size is None else line.size}): "
+    )
     if line.groups:
         return out.append_text(groups_text(line, compact))
     limit = 8 if compact else None

@@ -14,9 +14,11 @@ expansions) and the number of players only. It is the concatenation of these pie
   (hidden from the viewer, or out of play); its position in its zone (0 = top); revealed to all.
 - `marks`: per mark, per component of the types having it, its value, encoded by the type of the
   mark's default (a bool, a number, a symbol, anything else: `any`).
-- `unknown` (only in games with counters or vars that are not public, `visibility:`): per instance
-  of such a counter (N blocks for a per-player one) and such a var, 1 when the viewer may not see
-  its value; that value then reads 0 (a counter) or none (a var) in its own piece.
+- `unknown` (only in games with counters or vars that are not public, `visibility:`, or zones whose
+  size is secret, `size_visibility:`): per instance of such a counter (N blocks for a per-player
+  one), such a var and such a zone, 1 when the viewer may not see its value (a zone: how many it
+  holds); that value then reads 0 (a counter, a zone's size and hidden count) or none (a var) in its
+  own piece.
 
 Z counts the zone instances of the game for N players (global zones, then each per-player zone's
 instances in relative seat order); C is the number of components. A value of static type `bool`
@@ -119,6 +121,7 @@ class Encoder:
         unknown = sum(c.width * (n if c.per_player else 1) for c in self._secret_counters()) + sum(
             n if v.per_player else 1 for v in self._secret_vars()
         )
+        unknown += sum(n if z.per_player else 1 for z in self._secret_sizes())
         if unknown:
             self.pieces.append(("unknown", unknown))
 
@@ -127,6 +130,11 @@ class Encoder:
 
     def _secret_vars(self) -> list[Any]:
         return [v for v in self.game.vars.values() if v.visibility != "public"]
+
+    def _secret_sizes(self) -> list[Any]:
+        return sorted(
+            (z for z in self.game.zones.values() if z.size_visibility != "public"), key=lambda z: z.base
+        )
 
     def _marked(self, mark: str) -> list[int]:
         """The components that have `mark` (those of the types declaring it)."""
@@ -247,6 +255,12 @@ class Encoder:
             else:
                 out[at] = float(not sees(var.visibility, None, viewer))
                 at += 1
+        for z in self._secret_sizes():
+            for rel in range(self.n) if z.per_player else [0]:
+                out[at] = float(
+                    view["z"][z.base + (viewer + rel) % self.n if z.per_player else z.base] is None
+                )
+                at += 1
 
     def _t_vars(self, out: Vector, at: int, view: dict[str, Any], viewer: int) -> None:
         values = view["v"]
@@ -267,6 +281,8 @@ class Encoder:
         for zi, col in enumerate(self._zone_at[viewer]):
             if col >= 0:
                 zone = view["z"][zi]
+                if zone is None:  # a size secret to the viewer: 0 here, 1 in the `unknown` piece
+                    continue
                 out[at + 2 * col] = float(len(zone))
                 out[at + 2 * col + 1] = float(sum(1 for c in zone if c < 0))
 
@@ -276,6 +292,10 @@ class Encoder:
         block = out[at : at + self.ncomp * stride].reshape(self.ncomp, stride)
         for zi, zone in enumerate(view["z"]):
             col = zone_at[zi]
+            if zone is None:  # a secret size: the components seen there, position 0
+                for c in (c for c, where in enumerate(view["loc"]) if where == zi and col >= 0):
+                    block[c, col] = 1.0
+                continue
             for pos, c in enumerate(zone):
                 if c >= 0 and col >= 0:
                     block[c, col] = 1.0

@@ -12,7 +12,7 @@ from typing import Any
 
 from tabula.interpreter.base.types import COMP, PLAYER, elem
 from tabula.interpreter.model.game import CompiledGame
-from tabula.interpreter.model.view import sees
+from tabula.interpreter.model.view import sees, zone_members
 
 
 def _value(game: CompiledGame, names: list[str], v: Any, t: str) -> str:
@@ -96,10 +96,11 @@ def _zones(game: CompiledGame, view: dict[str, Any], names: list[str]) -> list[s
     for z in sorted(game.zones.values(), key=lambda z: z.base):
         owners: list[int | None] = list(range(len(names))) if z.per_player else [None]
         for owner in owners:
-            zone = view["z"][z.base + (owner or 0)]
+            zone, size = zone_members(view, z.base + (owner or 0))
             label = z.ref(None if owner is None else names[owner])
             shown = [game.components[c].key if c >= 0 else "?" for c in zone]
-            out.append(f"zone {label}: " + (", ".join(shown) if shown else "-"))
+            count = "" if size is not None else " (how many: ?)"  # a size secret to the viewer
+            out.append(f"zone {label}: " + (", ".join(shown) if shown else "-") + count)
     return out
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from tabula.common import runtime_error_text
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State, semantic_hash
-from tabula.interpreter.model.view import HIDDEN
+from tabula.interpreter.model.view import HIDDEN, zone_members
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.interpreter.run.simultaneous import take_early
 from tabula.play.choicelog import apply_named
@@ -162,7 +162,9 @@ def _facts(engine: Engine, st: State, seat: int) -> dict[str, str]:
         if owner is not None and owner >= len(names):
             continue
         key = f"{layout.name}({names[owner]})" if owner is not None else layout.name
-        facts[key] = ", ".join("?" if c == HIDDEN else g.components[c].name for c in view["z"][index]) or "-"
+        ids, size = zone_members(view, index)
+        shown = ", ".join("?" if c == HIDDEN else g.components[c].name for c in ids) or "-"
+        facts[key] = shown if size is not None else f"{shown} (how many: ?)"
     dec = view["dec"]
     facts["deciding"] = "nobody (game over)" if dec is None else names[dec["p"]]
     return facts

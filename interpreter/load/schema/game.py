@@ -180,6 +180,12 @@ class ZoneDef(StrictModel):
     visibility: Visibility = Field(
         description="Who sees the contents: public, owner, others (all but its owner) or hidden."
     )
+    size_visibility: Visibility = Field(
+        default="public",
+        description="Who knows how many components it holds (default public): owner, others or hidden "
+        "for a secret count; whoever sees the contents knows the count, so it is public or the same "
+        "word as visibility unless the contents are hidden.",
+    )
     ordered: bool = Field(default=False, description="Keep order (index 0 is the top).")
     keys: str | None = Field(
         default=None,
@@ -194,6 +200,13 @@ class ZoneDef(StrictModel):
     def _others_has_an_owner(self) -> ZoneDef:
         if self.visibility == "others" and self.per != "player":
             raise ValueError("visibility 'others' (everyone but the zone's owner) needs per: player")
+        if self.size_visibility in ("owner", "others") and self.per != "player":
+            raise ValueError(f"size_visibility '{self.size_visibility}' needs per: player")
+        if self.size_visibility not in ("public", self.visibility) and self.visibility != "hidden":
+            raise ValueError(
+                f"size_visibility '{self.size_visibility}' with visibility '{self.visibility}': whoever "
+                "sees the contents knows their number; make it public, the same word, or the contents hidden"
+            )
         return self
 
 

@@ -88,9 +88,10 @@ function card(c) {
   return node;
 }
 
-function cards(list) {
+function cards(list, secret = false) {
   const row = el("div", "cards");
-  if (!list.length) row.append(el("span", "empty", "empty"));
+  // secret: how many it holds is not this seat's to know (size_visibility), so not "empty"
+  if (!list.length) row.append(el("span", "empty", secret ? "?" : "empty"));
   for (const c of list) row.append(card(c));
   return row;
 }
@@ -99,7 +100,8 @@ function line(ln, owner) {
   const row = el("div", `row kind-${ln.kind}`);
   row.dataset.name = ln.name;
   const label = el("div", "label", ln.label);
-  if (ln.kind === "cards" && ln.size > 0) label.append(el("span", "size", ln.size));
+  // size null: how many it holds is secret to this seat (size_visibility)
+  if (ln.kind === "cards" && (ln.size > 0 || ln.size === null)) label.append(el("span", "size", ln.size ?? "?"));
   row.append(label);
   const value = el("div", "value");
   value.dataset.where = `row:${owner}:${ln.name}`;
@@ -116,7 +118,7 @@ function line(ln, owner) {
       }
       value.append(board);
     } else {
-      value.append(cards(ln.cards));
+      value.append(cards(ln.cards, ln.size === null));
     }
   } else if (ln.kind === "keyed") {
     for (const e of ln.entries) value.append(chip(e));

@@ -69,7 +69,7 @@ function drawBoard(b, owner) {
     let top = y + 4;
     if (p.title) {
       const title = svg("text", { x: x + w / 2, y: y + 17, class: "place-title", "text-anchor": "middle" });
-      title.textContent = p.kind === "cards" && p.size ? `${p.title} (${p.size})` : p.title;
+      title.textContent = p.kind === "cards" && (p.size || p.size === null) ? `${p.title} (${p.size ?? "?"})` : p.title;
       g.append(title);
       top = y + TITLE_HEIGHT;
     }

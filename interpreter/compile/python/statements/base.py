@@ -156,11 +156,15 @@ class StatementCompiler:
 
     def secret_reads(self, node: Any, scope: Scope) -> str:
         """Source of a list of (visibility, owner) pairs: the counters and vars that are not public
-        which the expression reads directly (`chips(p)`, `note`); a log line showing them is masked
+        which the expression reads directly (`chips(p)`, `note`), and the secret sizes it counts
+        (`count(stash(p))`); a log line showing them is masked
         for the players who may not see them. Reads inside called functions are not followed."""
         found: list[str] = []
 
         def walk(n: Any) -> None:
+            size = self.secret_size(n, scope)
+            if size is not None:
+                found.append(size)
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
                 layout = self.secret_layout(n.func.id, scope)
                 if layout is not None:
@@ -182,6 +186,24 @@ class StatementCompiler:
 
         walk(node)
         return f"[{', '.join(found)}]"
+
+    def secret_size(self, node: Any, scope: Scope) -> str | None:
+        """`count(Z)` of a zone whose size is secret (`size_visibility`): its (visibility, owner) pair."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "count"):
+            return None
+        if len(node.args) != 1 or "count" in scope.locals:
+            return None
+        z = node.args[0]
+        name = (
+            z.func.id if isinstance(z, ast.Call) and isinstance(z.func, ast.Name) else getattr(z, "id", None)
+        )
+        layout = self.g.zones.get(name) if isinstance(name, str) and name not in scope.locals else None
+        if layout is None or layout.size_visibility == "public":
+            return None
+        owner = "None"
+        if layout.per_player and isinstance(z, ast.Call) and z.args:
+            owner = self.ex.code(z.args[0], scope)[0]
+        return f"({layout.size_visibility!r}, {owner})"
 
     def secret_layout(self, name: str, scope: Scope) -> Any:
         """The counter or var `name` names here when it is not public (None for a local's name)."""

@@ -76,15 +76,22 @@ class MoveStatements(StatementCompiler):
         if n.to is None:
             self.reveal(out, depth, n.what, n.span, scope, 1)
             return
-        src, t = self.ex.code(n.what, scope)
+        self.grant(out, depth, n, n.what, n.to, scope)
+
+    def _Hide(self, out: Lines, depth: int, n: ast.Hide, scope: Scope, mode: str) -> None:
+        self.grant(out, depth, n, n.what, n.who, scope)
+
+    def grant(self, out: Lines, depth: int, n: ast.Stmt, what: ast.Expr, who: ast.Expr, scope: Scope) -> None:
+        """`reveal X to P` (a grant to P) or `hide X from P` (P's grant ended, support.hide_from)."""
+        src, t = self.ex.code(what, scope)
         if t == ZONE:
             src = f"{self.ex.bind('Z')}[{src}]"
-        to, tt = self.ex.code(n.to, scope)
+        to, tt = self.ex.code(who, scope)
+        words = "'hide ... from'" if isinstance(n, ast.Hide) else "'reveal ... to'"
         if tt not in (ANY, PLAYER, INT, list_of(PLAYER), list_of(INT), list_of(ANY)):
-            self.report.error(
-                "T008", f"'reveal ... to' needs a player or a list of players, found {a(tt)}", n.to.span
-            )
-        out.add(depth, f"{self.ex.helper(support.reveal_to)}(rt, {src}, {to})", n.span)
+            self.report.error("T008", f"{words} needs a player or a list of players, found {a(tt)}", who.span)
+        f = support.hide_from if isinstance(n, ast.Hide) else support.reveal_to
+        out.add(depth, f"{self.ex.helper(f)}(rt, {src}, {to})", n.span)
         self.written(out, depth)
 
     def _Conceal(self, out: Lines, depth: int, n: ast.Conceal, scope: Scope, mode: str) -> None:
