@@ -111,6 +111,23 @@ class Engine:
             return self.native.to_plain(st)
         return st
 
+    def backend_form(self, st: State) -> State:
+        """`st` in the engine's own form: native words when the engine runs natively and the plain
+        state converts (a determinised world, a loaded state), else `st` itself."""
+        if self.native is None or isinstance(st, NativeState):
+            return st
+        try:
+            return self.native.from_plain(st)  # type: ignore[return-value]  # opaque to callers
+        except NotNative:
+            return st
+
+    def native_evaluation(self, st: State) -> list[int] | None:
+        """The game's `bots: evaluate:` of every player computed in native code, when `st` is
+        native words and the native library holds the expression; else None."""
+        if (live := self._live(st)) is not None:
+            return live[0].evaluation(live[1])
+        return None
+
     def _replayed(self, ns: NativeState) -> State:
         """The plain state at a choice inside an effect: its segment's first state, converted,
         with the answers given since applied on the Python backend (frames and the decision as

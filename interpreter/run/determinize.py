@@ -62,6 +62,25 @@ def determinize(
     name components hidden from `player`. With `fits`, a place is dealt a component that fits it
     where one is left (`fits` returns None for a place it does not constrain).
     """
+    plan = deal_plan(game, st, player)
+    pi = draw_mapping(plan, gen, fits)
+    out = apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
+    if "sim" in out["t"]:  # the others' unrevealed answers: unknown (only a log line reads them)
+        sim = own_answers(out["t"]["sim"], player)
+        assert sim is not None
+        sim["a"] = [[q, c if q == player else "?"] for q, c in out["t"]["sim"]["a"]]
+        out["t"]["sim"] = sim
+    guess_secrets(game, out, player)
+    return out
+
+
+DealPlan = list[tuple[list[int], list[tuple[int, int]]]]
+
+
+def deal_plan(game: CompiledGame, st: State, player: int) -> DealPlan:
+    """Per back (in a fixed order), the hidden components in its places in state order and those
+    places (zone instance, position): what every determinisation of `st` for `player` deals into.
+    The pending decision must be `player`'s (or none)."""
     dec = st["dec"]
     if dec is not None and dec["p"] != player:
         raise ValueError(f"the pending decision is player {dec['p']}'s, not player {player}'s")
@@ -74,23 +93,20 @@ def determinize(
             if c in hidden:
                 slots.setdefault(back_of(game, c), []).append(c)
                 places[c] = (zi, pos)
+    return [(slots[b], [places[c] for c in slots[b]]) for b in sorted(slots, key=repr)]
+
+
+def draw_mapping(plan: DealPlan, gen: list[int], fits: Fits | None = None) -> Mapping:
+    """One deal of `plan`, drawn from `gen`: each hidden component -> the one dealt into its place."""
     pi: Mapping = {}
-    for back in sorted(slots, key=repr):
-        occupants = slots[back]
+    for occupants, where in plan:
         dealt = sorted(occupants)
         rng.shuffle(gen, dealt)
         if fits is None:
             pi.update(zip(occupants, dealt, strict=True))
         else:
-            pi.update(_deal_fitting(occupants, dealt, [places[c] for c in occupants], fits))
-    out = apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
-    if "sim" in out["t"]:  # the others' unrevealed answers: unknown (only a log line reads them)
-        sim = own_answers(out["t"]["sim"], player)
-        assert sim is not None
-        sim["a"] = [[q, c if q == player else "?"] for q, c in out["t"]["sim"]["a"]]
-        out["t"]["sim"] = sim
-    guess_secrets(game, out, player)
-    return out
+            pi.update(_deal_fitting(occupants, dealt, where, fits))
+    return pi
 
 
 def spread_secret_sizes(

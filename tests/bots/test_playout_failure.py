@@ -41,6 +41,7 @@ def test_the_failure_names_the_bot_the_world_and_the_choices(monkeypatch: pytest
         make_bot("greedy:2", engine).choose(Observation(engine, st, 0), gen)
     fail = caught.value
     world, choice = seen[0]
+    choice = engine.legal_ids(st)[choice]  # greedy applies by index: its world poses the same ids
     assert fail.spec == "greedy:2" and fail.seat == 0 and fail.choices == [choice]
     # the generator state it names deals that very world again
     again = Observation(engine, st, 0).determinize(list(fail.world_gen))
@@ -53,7 +54,7 @@ def test_the_failure_names_the_bot_the_world_and_the_choices(monkeypatch: pytest
 def test_a_search_playout_failure_is_recorded_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
     from tabula.bots import search
 
-    def rollout(self: Any, st: Any, gen: list[int], moves: list[str]) -> list[float]:
+    def rollout(self: Any, st: Any, gen: list[int], moves: list[str], rolled: list[Any]) -> list[float]:
         moves.append("imagined")
         raise GameRuntimeError("a rule that fails only on this world", None)
 

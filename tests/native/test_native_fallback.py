@@ -84,20 +84,36 @@ def test_no_compiler_means_the_python_backend(monkeypatch: pytest.MonkeyPatch, t
     assert eng.playout(eng.new_game(2, 1), [1, 2]) == 8
 
 
-@pytest.mark.slow  # a child process that compiles the game cold
-def test_no_compiler_on_the_command_line(tmp_path: Path) -> None:
-    """The command works on Python and says why in one line (a child process: a PATH of its own)."""
+NO_CC_COMMANDS = [
+    ["simulate", "high-card", "--games", "2", "--backend", "native"],
+    ["simulate", "high-card", "--games", "2", "--jobs", "1", "--bot", "all=ismcts:5"],  # the default
+    ["compare", "high-card", "--games", "2", "--jobs", "1", "--b", "--option tricks=4"],
+    ["bench", "high-card", "--games", "2", "--players", "2", "--rounds", "1"],
+]
+
+
+@pytest.mark.slow  # child processes
+@pytest.mark.parametrize("args", NO_CC_COMMANDS, ids=lambda a: " ".join(a[:2]))
+def test_no_compiler_on_the_command_line(tmp_path: Path, args: list[str]) -> None:
+    """Every command whose default is the native backend works on Python and says why in one line
+    (a child process: a PATH of its own, without a C compiler)."""
+    done = no_compiler_run(tmp_path, args)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("python backend: no C compiler") == 1, done.stderr
+    if "--backend" not in args:  # and said so only when the native backend was asked for
+        again = no_compiler_run(tmp_path, [*args[:2], "--backend", "python", *args[2:]])
+        assert again.returncode == 0 and "python backend" not in again.stderr, again.stderr
+
+
+def no_compiler_run(tmp_path: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
     code = "from tabula.cli.main import main; raise SystemExit(main())"
-    args = ["simulate", "high-card", "--games", "2", "--backend", "native"]
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", code, *args],
         capture_output=True,
         text=True,
         env={"CC": "/nonexistent", "PATH": str(tmp_path), "HOME": str(tmp_path), "TABULA_NO_CACHE": "1"},
         check=False,
     )
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.count("\n") == 1 and "python backend: no C compiler" in done.stderr
 
 
 def test_a_game_the_backend_does_not_hold_says_so() -> None:

@@ -299,9 +299,10 @@ def run_compare(args: argparse.Namespace) -> int:
     seeds = [args.seed + i for i in range(args.games)]
     note = side_defaults(args)
     sides: list[tuple[str, Config, dict[str, Any], list[GameRecord]]] = []
+    said: set[str] = set()  # why a side runs on Python, said once
     for flags in (args.a, args.b):
         side, label = side_args(args, flags)
-        config, name, players = config_from(side)
+        config, name, players = config_from(side, said=said)
         records, interrupted, seconds = run_games(config, seeds, args)
         failed = [r for r in records if r.error]
         if failed:

@@ -66,7 +66,7 @@ def probe_game(engine: Engine, players: int, seed: int, limit: int) -> Probe:
                         probe.positions, stride = probe.positions[1::2], stride * 2
             seat = int(engine.current_player(st) or 0)
             choice = bot.choose(Observation(engine, st, seat), gen)
-            made.append((st["names"][seat], choice))
+            made.append((engine.player_names(st)[seat], choice))
             engine.apply_inplace(st, choice)
             probe.decisions += 1
     except GameRuntimeError as err:
@@ -99,7 +99,8 @@ def cost_per_game(spec: str, engine: Engine, probe: Probe) -> float:
 def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, str, GameRecord | None]:
     """(the spec every seat gets, a sentence saying why, the record of the run's first game when a
     rule failed in it) for a run without --bot."""
-    engine = Engine(load(config.game, list(config.options), config.variant, list(config.expansions)))
+    game = load(config.game, list(config.options), config.variant, list(config.expansions))
+    engine = Engine(game, backend=config.backend)  # the probe measures the bots where they will run
     players = config.players if config.players is not None else engine.game.min_players
     probe = probe_game(engine, players, seed, config.max_decisions)
     if probe.failure is not None:

@@ -52,7 +52,9 @@ def bot_specs(pairs: list[str], players: int) -> tuple[str, ...]:
     return tuple(specs)
 
 
-def config_from(args: argparse.Namespace, announce: bool = True) -> tuple[Config, str, int]:
+def config_from(
+    args: argparse.Namespace, announce: bool = True, said: set[str] | None = None
+) -> tuple[Config, str, int]:
     """The run's configuration (checked: the game loads, the bots parse), its game name and players."""
     game = load(args.game, args.option, args.variant, args.expansions)
     players = args.players if args.players is not None else game.min_players
@@ -69,12 +71,14 @@ def config_from(args: argparse.Namespace, announce: bool = True) -> tuple[Config
         bots=bot_specs(args.bot or [], players),
         max_decisions=args.max_decisions,
         rotate=bool(getattr(args, "rotate_bots", False)),
-        backend=getattr(args, "backend", "python"),
+        backend=getattr(args, "backend", "native"),
         lowest_wins=game.lowest_wins,
     )
     if announce and config.backend == "native":  # one line, however often the config is read
         note = Engine(game, backend="native").backend_note
-        if note:
+        if note and note not in (said if said is not None else set()):  # compare: once per note
+            if said is not None:
+                said.add(note)
             print(f"python backend: {note}", file=sys.stderr)
     return config, game.name, players
 
@@ -261,8 +265,9 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend",
         choices=["python", "native"],
-        default="python",
-        help="run the games in compiled C where the native backend holds the game (default python)",
+        default="native",
+        help="native (the default): the games run in compiled C where the native backend holds the "
+        "game and a C compiler is found, else on Python (one line says why); python: always Python",
     )
 
 

@@ -15,6 +15,8 @@ from typing import Any, Protocol
 
 from tabula.bots.deal import DealFilter, deal_conditions
 from tabula.interpreter.base import rng
+from tabula.interpreter.compile.native.bridge import NativeState, NotNative
+from tabula.interpreter.compile.native.deal import NativeDeal
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.determinize import determinize
@@ -31,7 +33,7 @@ def bot_generator(seed: int) -> list[int]:
 class Observation:
     """What one seat may know at its decision: the view, the legal ids, and determinisations."""
 
-    __slots__ = ("_deal", "_state", "_view", "engine", "seat")
+    __slots__ = ("_deal", "_native_deal", "_plain", "_state", "_view", "engine", "seat")
 
     def __init__(self, engine: Engine, state: State, seat: int) -> None:
         self.engine = engine
@@ -39,6 +41,8 @@ class Observation:
         self._state = state
         self._view: dict[str, Any] | None = None
         self._deal: DealFilter | None = None
+        self._plain: State | None = None
+        self._native_deal: NativeDeal | bool | None = None  # False: the worlds stay plain
 
     @property
     def view(self) -> dict[str, Any]:
@@ -56,12 +60,44 @@ class Observation:
     def determinize(self, gen: list[int]) -> State:
         """A full state consistent with the view, the hidden components dealt from `gen` (fitting
         the game's `bots: deal:` conditions where it has them)."""
-        game, st = self.engine.game, self.engine.plain(self._state)
+        game, st = self.engine.game, self.plain_state()
         if not deal_conditions(game):
             return determinize(game, st, self.seat, gen)
+        return determinize(game, st, self.seat, gen, self.deal_filter())
+
+    def world(self, gen: list[int], reuse: State | None = None) -> State:
+        """`determinize(gen)` in the engine's own form: on the native backend the same world dealt
+        straight into native words (compile/native/deal.py), the plain one where it does not convert.
+        `reuse`: a world from this method the caller no longer needs (its words are written over)."""
+        if self._native_deal is None:
+            self._native_deal = self._make_native_deal()
+        if self._native_deal is False:
+            return self.determinize(gen)
+        assert isinstance(self._native_deal, NativeDeal)
+        into = reuse if isinstance(reuse, NativeState) else None
+        return self._native_deal.deal(gen, into)  # type: ignore[return-value]  # opaque to the engine's callers
+
+    def _make_native_deal(self) -> NativeDeal | bool:
+        native = self.engine.native
+        if native is None:
+            return False
+        game = self.engine.game
+        fits = self.deal_filter() if deal_conditions(game) else None
+        try:
+            return NativeDeal(game, native, self.plain_state(), self.seat, fits)
+        except NotNative:
+            return False
+
+    def plain_state(self) -> State:
+        """The true state as plain data (converted once per decision; private to the bots' deals)."""
+        if self._plain is None:
+            self._plain = self.engine.plain(self._state)
+        return self._plain
+
+    def deal_filter(self) -> DealFilter:
         if self._deal is None:
-            self._deal = DealFilter(game, st)
-        return determinize(game, st, self.seat, gen, self._deal)
+            self._deal = DealFilter(self.engine.game, self.plain_state())
+        return self._deal
 
 
 @dataclass(frozen=True)
@@ -75,13 +111,36 @@ class Budget:
     def __str__(self) -> str:
         return f"{self.seconds:g}s" if self.seconds is not None else str(self.playouts)
 
-    def start(self) -> float:
-        return time.process_time()
+    def start(self) -> Timer:
+        return Timer(self)
 
-    def spent(self, started: float, playouts: int) -> bool:
-        if self.seconds is not None:
-            return time.process_time() - started >= self.seconds
-        return playouts >= (self.playouts or 1)
+
+CLOCK_EVERY = 0.001  # seconds of wall time between two readings of the CPU clock
+
+
+class Timer:
+    """A budget being spent. The CPU clock is read at most once per CLOCK_EVERY of wall time: a
+    reading is a system call (about 10 us here, far more on a loaded machine), a tenth of a native
+    playout, and wall time never runs slower than this process's CPU time."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.started = time.process_time()
+        self.next = time.perf_counter() + CLOCK_EVERY
+
+    def spent(self, playouts: int) -> bool:
+        seconds = self.budget.seconds
+        if seconds is None:
+            return playouts >= (self.budget.playouts or 1)
+        now = time.perf_counter()
+        if now < self.next:
+            return False
+        self.next = now + CLOCK_EVERY
+        return time.process_time() - self.started >= seconds
+
+    def elapsed(self) -> float:
+        """CPU seconds since the budget started."""
+        return time.process_time() - self.started
 
 
 @dataclass

@@ -41,7 +41,7 @@ def game_estimate(engine: Engine, st: State) -> list[float]:
     out = [float(s) for s in engine.scores(st)]
     pres = g.presentation
     if pres.score and pres.score_rest and not engine.is_terminal(st):
-        rt = Runtime(g, st)
+        rt = Runtime(g, engine.plain(st))
         for p in range(len(out)):
             rt.loc = {"p": p}
             out[p] += sum(_number(rt.evaluate(part.value[0], None)) for part in pres.score)
@@ -91,6 +91,10 @@ class Evaluation:
         """The evaluation of every player."""
         if self._expr is None:  # the score and its parts, turned when the lowest score wins
             return game_estimate(self.engine, st)
+        native = self.engine.native_evaluation(st)
+        if native is not None:  # native words: the expression compiled into the game's library
+            return [float(v) for v in native]
+        st = self.engine.plain(st)
         rt = Runtime(self.engine.game, st)
         out = []
         for p in range(st["t"]["n"]):
@@ -119,7 +123,7 @@ class Evaluation:
 
     def rewards(self, st: State) -> list[float]:
         """A win chance in [0, 1] for every player: exact when the game is over."""
-        n = st["t"]["n"]
+        n = self.engine.num_players(st)
         if self.cooperative:
             return [0.5 + 0.5 * math.tanh(v / self.scale) for v in self.shared(st)]
         if self.engine.is_terminal(st):

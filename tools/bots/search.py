@@ -15,7 +15,6 @@ The budget is a number of playouts or CPU seconds per decision; the move played 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 
 from tabula.bots.base import Budget, Observation, PlayoutFailure
@@ -23,7 +22,7 @@ from tabula.bots.evaluation import EvaluatingBot
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
-from tabula.interpreter.run.runtime import GameRuntimeError
+from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 
 EXPLORATION = 0.7
 DEFAULT_DEPTH = 20
@@ -64,31 +63,35 @@ class SearchBot(EvaluatingBot):
         if len(ids) == 1:
             return ids[0]
         budget = self.settings.budget
-        started = budget.start()
+        timer = budget.start()
         root = Node()
-        dealt_with = list(gen)
-        world = obs.determinize(gen)
         playouts = 0
-        while playouts == 0 or not budget.spent(started, playouts):
-            if self.settings.redeterminize and playouts > 0:
+        world: State | None = None
+        while playouts == 0 or not timer.spent(playouts):
+            if world is None or self.settings.redeterminize:
                 dealt_with = list(gen)
-                world = obs.determinize(gen)
+                world = obs.world(gen, world if self.settings.redeterminize else None)
+            # ismcts plays on its fresh world; mcts on a copy of its one world
+            st = world if self.settings.redeterminize else self.engine.clone(world)
             moves: list[str] = []
+            rolled: list[list[int]] = []  # the rollout's generator words when it starts
             try:
-                self._iterate(root, self.engine.clone(world), gen, moves)
+                self._iterate(root, st, gen, moves, rolled)
             except GameRuntimeError as err:
-                raise PlayoutFailure(self.spec, obs.seat, dealt_with, moves, err) from err
+                raise self._failure(obs, dealt_with, moves, rolled, err) from err
             playouts += 1
         self.stats.searched += 1
         self.stats.playouts += playouts
-        self.stats.seconds += time.process_time() - started
+        self.stats.seconds += timer.elapsed()
         best = max(root.children[i].visits for i in ids if i in root.children)
         top = [i for i in ids if i in root.children and root.children[i].visits == best]
         return top[rng.below(gen, len(top))]
 
-    def _iterate(self, root: Node, st: State, gen: list[int], moves: list[str]) -> None:
-        """One selection, expansion, rollout and backup, playing on `st` in place (the choices made
-        are appended to `moves`)."""
+    def _iterate(
+        self, root: Node, st: State, gen: list[int], moves: list[str], rolled: list[list[int]]
+    ) -> None:
+        """One selection, expansion, rollout and backup, playing on `st` in place (the tree's choices
+        are appended to `moves`, the rollout's first generator words to `rolled`)."""
         engine = self.engine
         path = [root]
         node = root
@@ -104,34 +107,67 @@ class SearchBot(EvaluatingBot):
                 move = untried[rng.below(gen, len(untried))]
                 child = node.children[move] = Node(player=-1 if player is None else player, avail=1)
                 moves.append(move)
-                engine.apply_inplace(st, move)
+                engine.apply_inplace(st, ids.index(move))
                 path.append(child)
                 break
             move = max(ids, key=lambda i: node.children[i].ucb(max(node.children[i].avail, 1)))
             node = node.children[move]
             moves.append(move)
-            engine.apply_inplace(st, move)
+            engine.apply_inplace(st, ids.index(move))
             path.append(node)
-        rewards = self._rollout(st, gen, moves)
+        rewards = self._rollout(st, gen, moves, rolled)
         for n in path:
             n.visits += 1
             if n.player >= 0:
                 n.total += rewards[n.player]
 
-    def _rollout(self, st: State, gen: list[int], moves: list[str]) -> list[float]:
+    def _rollout(self, st: State, gen: list[int], moves: list[str], rolled: list[list[int]]) -> list[float]:
+        """Up to `depth` decisions, then the evaluation. Random rollouts run as `Engine.playout`
+        (whole, in native code on the native backend); their choices are not recorded, only the
+        generator words they start from (`_failure` replays them)."""
         engine = self.engine
-        for _ in range(self.settings.depth):
-            if engine.is_terminal(st):
-                break
-            if self.settings.rollout == "greedy":
+        if self.settings.rollout == "greedy":
+            for _ in range(self.settings.depth):
+                if engine.is_terminal(st):
+                    break
                 move = self._greedy_step(st, gen)
                 moves.append(move)
                 engine.apply_inplace(st, move)
-            else:
-                pick = engine.random_choice(st, gen)
-                moves.append(engine.legal_ids(st)[pick])
-                engine.apply_inplace(st, pick)
+        else:
+            rolled.append(list(gen))
+            engine.playout(st, gen, self.settings.depth)
         return self.evaluation.rewards(st)
+
+    def _failure(
+        self,
+        obs: Observation,
+        world_gen: list[int],
+        moves: list[str],
+        rolled: list[list[int]],
+        err: Exception,
+    ) -> PlayoutFailure:
+        """The iteration in which a rule failed, replayed on the Python backend for its choices: the
+        world dealt again from `world_gen` (as plain data), the tree's moves, then the rollout's
+        random choices drawn again from its first generator words, until the rule fails again."""
+        engine = self.engine
+        st = obs.determinize(list(world_gen))
+        choices = list(moves)
+        try:
+            for move in moves:
+                engine.apply_inplace(st, move)
+            if rolled:
+                g = list(rolled[0])
+                for _ in range(self.settings.depth):
+                    if engine.is_terminal(st):
+                        break
+                    pick = engine.random_choice(st, g)
+                    choices.append(engine.legal_ids(st)[pick])
+                    engine.apply_inplace(st, pick)
+        except GameRuntimeError as again:
+            err = again  # Python's own diagnostic (native code's is the same)
+        except IllegalChoice:
+            pass  # a replay that cannot follow (a bot's rollout changed by a test): the choices known
+        return PlayoutFailure(self.spec, obs.seat, world_gen, choices, err)
 
     def _greedy_step(self, st: State, gen: list[int]) -> str:
         ids = self.engine.legal_ids(st)

@@ -47,10 +47,10 @@ class GreedyBot(EvaluatingBot):
         totals = [0.0] * len(ids)
         for _ in range(self.samples):
             dealt_with = list(gen)
-            world = obs.determinize(gen)
+            world = obs.world(gen)
             for i, cid in enumerate(ids):
-                try:
-                    totals[i] += self.evaluation.utility(self.engine.apply(world, cid), obs.seat)
+                try:  # by index: the world poses the seat's own decision, its ids in the same order
+                    totals[i] += self.evaluation.utility(self.engine.apply(world, i), obs.seat)
                 except GameRuntimeError as err:
                     raise PlayoutFailure(self.spec, obs.seat, dealt_with, [cid], err) from err
         self.stats.searched += 1

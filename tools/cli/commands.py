@@ -208,7 +208,11 @@ def bench_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--against", metavar="REF", help="also measure this git commit and show the ratio")
     p.add_argument(
-        "--backend", choices=["python", "native"], default="python", help="the engine backend to measure"
+        "--backend",
+        choices=["python", "native"],
+        default="native",
+        help="the engine backend to measure (default native where the game is held and a C compiler is "
+        "found, else python: one line says why)",
     )
     p.add_argument(
         "--against-backend",

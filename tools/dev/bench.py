@@ -175,7 +175,7 @@ def run_bench(args: argparse.Namespace) -> int:
                 print(instructions_table(args.game, now, was))
             return 0
         new_runs, old_runs = [], []
-        backend = getattr(args, "backend", "python")
+        backend = getattr(args, "backend", "native")
         for _ in range(rounds):
             new_runs.append(run_worker(None, args.game, players, args.games, options, backend))
             if against_tree is not None:
@@ -188,6 +188,8 @@ def run_bench(args: argparse.Namespace) -> int:
                 )
         new = best(new_runs)
         old = best(old_runs) if old_runs else None
+        if new.get("note"):  # the native backend was asked for (the default) and is not there
+            print(f"python backend: {new['note']}", file=sys.stderr)
         if args.json:
             print(json.dumps({"game": args.game, "this": new, "against": old, "ref": args.against}, indent=2))
         else:

@@ -79,6 +79,8 @@ class NativeGame:
             getattr(lib, fn).argtypes = [ctypes.c_void_p, *args]
             getattr(lib, fn).restype = ctypes.c_int
         lib.tb_score.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
+        lib.tb_eval.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
+        self.has_evaluation = bool(lib.tb_has_eval())
         lib.tb_playout.argtypes = [
             ctypes.c_void_p,
             ctypes.c_void_p,
@@ -94,6 +96,7 @@ class NativeGame:
         self.dk, self.dn = self.at["DK"], self.at["DN"]
         self.keep = layout.keep
         self.scratch = self.array()  # the words recompute_decision works on
+        self._ids: dict[tuple[Any, ...], list[str]] = {}  # options -> their ids (see `ids`)
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -189,7 +192,22 @@ class NativeGame:
         return w[self.at["DP"]], pairs
 
     def ids(self, ns: NativeState) -> list[str]:
-        """The pending decision's choice ids (named only when asked)."""
+        """The pending decision's choice ids (named only when asked; the names of the same options
+        are kept: a search asks for them at every node it walks through)."""
+        w = ns.words
+        dk = w[self.dk]
+        if dk == 0:
+            return []
+        site = w[self.at["DSITE"]] if dk == 2 else -1
+        key = (dk, site, tuple(ns.names), *w[self.dopt : self.dopt + 2 * w[self.dn]])
+        known = self._ids.get(key)
+        if known is None:
+            if len(self._ids) >= IDS_KEPT:
+                self._ids.clear()
+            known = self._ids[key] = self._name_ids(ns)
+        return list(known)
+
+    def _name_ids(self, ns: NativeState) -> list[str]:
         dec = self.decision(ns)
         if dec is None:
             return []
@@ -224,6 +242,17 @@ class NativeGame:
         code = self.lib.tb_playout(ns.words, words, budget, limit, self.before, ctypes.byref(done))
         gen[0], gen[1] = words[0], words[1]
         return done.value, code
+
+    def evaluation(self, ns: NativeState) -> list[int] | None:
+        """The game's `bots: evaluate:` of every player in native code; None where native code
+        does not hold it or stops (the bot then evaluates the plain state: Python says why)."""
+        if not self.has_evaluation:
+            return None
+        n = len(ns.names)
+        out = (_I64 * n)()
+        if self.lib.tb_eval(ns.words, n, out):
+            return None
+        return list(out)
 
     def scores(self, ns: NativeState, p: int) -> list[int]:
         out = (_I64 * (1 + self.ntie))()
@@ -369,6 +398,9 @@ class NativeGame:
             words[self.dopt + 2 * k + 1] = (
                 (self.lay.encode(args[0], kind) if kind else args[0]) if args else NONE
             )
+
+
+IDS_KEPT = 4096  # option lists whose ids are kept (a search meets a few hundred a decision)
 
 
 class NativeFailure(Exception):

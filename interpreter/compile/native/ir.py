@@ -360,6 +360,7 @@ class Program:
     actions: list[Action] | None = None
     score: Expr | None = None
     tiebreak: list[Expr] | None = None
+    evaluate: Expr | None = None  # the bots' `bots: evaluate:` (p bound), where the typed form holds it
     functions: dict[str, tuple[list[tuple[str, str]], Expr]] | None = None  # C name -> params, body
     procedures: dict[str, tuple[list[tuple[str, str]], tuple[Stmt, ...]]] | None = None  # the same
     hooks: dict[str, tuple[list[tuple[str, str]], list[tuple[list[int], str]]]] | None = None

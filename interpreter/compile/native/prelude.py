@@ -441,6 +441,57 @@ int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
     g_score(x, p, out);
     return 0;
 }
+/* One determinisation for a search bot (compile/native/deal.py; run/determinize.py draws the
+   same): `out` holds a copy of the decision's base words; `plan` lists `ngroups` groups of hidden
+   components of one back, each as its size k, its k components sorted, then k (component, word of
+   its place) pairs in state order. Each group is shuffled with `gen` (rng.shuffle) and dealt into
+   its places, `loc` and `rv` following; the `nnaming` (word, component) pairs that name a dealt
+   component are renamed; the generator words are drawn last (next_u64 | 1, twice). */
+void tb_deal(i64 *out, u64 *gen, const i64 *plan, i64 ngroups, const i64 *naming, i64 nnaming) {
+    i64 pi[NCOMP], dealt[NCOMP], loc[NCOMP], rv[NCOMP], tmp;
+    u64 s1 = gen[0], s0 = gen[1], t, w[2];
+    const i64 *p = plan;
+    for (i64 g = 0; g < ngroups; g++) {
+        i64 k = *p++;
+        for (i64 j = 0; j < k; j++) dealt[j] = p[j];
+        for (i64 i = k - 1; i > 0; i--) {
+            s1 ^= s1 << 23;
+            s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
+            u64 j = (s1 + s0) % (u64)(i + 1);
+            t = s1; s1 = s0; s0 = t;
+            tmp = dealt[i]; dealt[i] = dealt[j]; dealt[j] = tmp;
+        }
+        p += k;
+        for (i64 j = 0; j < k; j++) {  /* every old place read before any is written */
+            i64 c = p[2 * j];
+            loc[j] = out[LOC + c]; rv[j] = out[RV + c]; pi[c] = dealt[j];
+        }
+        for (i64 j = 0; j < k; j++) {
+            out[p[2 * j + 1]] = dealt[j];
+            out[LOC + dealt[j]] = loc[j]; out[RV + dealt[j]] = rv[j];
+        }
+        p += 2 * k;
+    }
+    for (i64 j = 0; j < nnaming; j++) out[naming[2 * j]] = pi[naming[2 * j + 1]];
+    for (int j = 0; j < 2; j++) {
+        s1 ^= s1 << 23;
+        s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
+        t = s1; s1 = s0; s0 = t;
+        w[j] = (s1 + s0) | 1;
+    }
+    out[RNG] = (i64)w[0]; out[RNG + 1] = (i64)w[1];
+    gen[0] = s1; gen[1] = s0;
+}
+int tb_has_eval(void) { return g_has_eval(); }  /* the bots' evaluation is native code */
+int tb_eval(i64 *s, i64 n, i64 *out) {  /* the bots' evaluation (`bots: evaluate:`) of each player */
+    X xx, *x = &xx;
+    int code;
+    x->s = s;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    S[T_BUDGET] = INT64_MAX;
+    for (i64 p = 0; p < n; p++) out[p] = g_eval(x, p);
+    return 0;
+}
 /* Uniform random choices (rng.below with the bot's generator `gen`) until the game ends or
    `max_decisions` were taken (a choice inside an effect included); `done[0]` counts them. No state
    is copied per decision: `before` keeps the playout's first state, and on an error (or the limit

@@ -133,6 +133,19 @@ class Walk:
         n = self.read.expr_at(path)
         return None if n is None else self.attempt(lambda: self.low.expr(n, dict(scope)))
 
+    def quiet_expr(self, path: Path_, scope: Scope) -> ir.Expr | None:
+        """The expression at `path` lowered, or None without a diagnostic: for what only makes the
+        game faster natively (the bots' evaluation), never what it needs to run."""
+        n = self.read.expr_at(path)
+        if n is None:
+            return None
+        try:
+            return self.low.expr(n, dict(scope))
+        except Unsupported:
+            return None
+        finally:
+            self.low.missing.clear()
+
     def block(self, path: Path_, scope: Scope) -> tuple[ir.Stmt, ...] | None:
         n = self.read.block_at(path)
         return None if n is None else self.attempt(lambda: self.low.block(n, dict(scope)))
@@ -151,6 +164,7 @@ class Walk:
                 for i in range(len(scoring.get("tiebreak") or []))
                 if (e := self.expr(("scoring", "tiebreak", i), {"p": PLAYER}))
             ]
+        prog.evaluate = self.quiet_expr(("bots", "evaluate"), {"p": PLAYER})
         prog.functions = self.low.functions
         prog.procedures = self.low.procedures
         prog.hooks = self.low.hooks

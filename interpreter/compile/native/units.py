@@ -203,6 +203,9 @@ def _scoring(gen: CGen) -> list[str]:
     lines.append(f"    out[0] = {gen.num(p.score, env) if p.score is not None else '0'};")
     for k, e in enumerate(p.tiebreak or []):
         lines.append(f"    out[{k + 1}] = N(x, {gen.expr(e, env)});")
+    lines += ["}", f"static int g_has_eval(void) {{ return {int(p.evaluate is not None)}; }}"]
+    lines += ["static i64 g_eval(X *x, i64 p) {", "    (void)x; (void)p;"]
+    lines.append(f"    return {gen.num(p.evaluate, env) if p.evaluate is not None else '0'};")
     return [*lines, "}"]
 
 

@@ -1,0 +1,113 @@
+"""Determinisations dealt straight into native words, for search bots on the native backend.
+
+Stage: run (native). `determinize` (run/determinize.py) deals a plain state; converting each world
+to native words (`NativeGame.from_plain`) would cost more than the native playout on it. A
+`NativeDeal` does the plain work once per decision: the deal plan (which hidden components sit in
+which places), the state with the dealt components' marks reset and the secrets guessed, converted
+once. Each world then draws the same permutation from the same generator words as `determinize`
+and writes it into a copy of those words: the zone places, `loc` and `rv` of the dealt components,
+the words that name a hidden component (component vars and marks, the pending options) and the
+generator. The result converts to exactly the plain state `determinize` deals (tests/native
+prove it), so a search reads the same worlds on both backends.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+from tabula.interpreter.base import rng
+from tabula.interpreter.base.types import COMP
+from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.model.state import State
+from tabula.interpreter.model.view import component_marks
+from tabula.interpreter.run.determinize import Fits, apply_mapping, deal_plan, draw_mapping, guess_secrets
+
+
+class NativeDeal:
+    """Worlds consistent with `player`'s view of the plain state `st`, as native words.
+
+    NotNative when the state does not convert (a choice inside an effect, a simultaneous step)."""
+
+    def __init__(
+        self, game: CompiledGame, native: NativeGame, st: State, player: int, fits: Fits | None = None
+    ) -> None:
+        if "sim" in st["t"]:
+            raise NotNative("a simultaneous step")
+        self.native = native
+        self.fits = fits
+        self.plan = deal_plan(game, st, player)
+        dealt = [c for occupants, _ in self.plan for c in occupants]
+        # the marks of every dealt component reset, the secrets guessed: the same in every world
+        base = apply_mapping(game, st, {c: c for c in dealt})
+        guess_secrets(game, base, player)
+        made = native.from_plain(base)
+        self.base, self.names, self.o = made.words, made.names, made.o
+        lay = native.lay
+        self.places = [
+            (c, lay.zone(zi) + pos)
+            for occupants, where in self.plan
+            for c, (zi, pos) in zip(occupants, where, strict=True)
+        ]
+        self.loc = lay.offsets["LOC"]
+        self.rv = lay.offsets["RV"]
+        self.rng = lay.offsets["RNG"]
+        self.naming = self._naming(game, base, set(dealt))
+        # the plan and the naming as flat words for native code (tb_deal in prelude.py)
+        flat: list[int] = []
+        for occupants, _ in self.plan:
+            flat += [len(occupants), *sorted(occupants)]
+            flat += [x for c, at in self.places if c in occupants for x in (c, at)]
+        naming = [x for pair in self.naming for x in pair]
+        self.c_plan = (ctypes.c_int64 * max(1, len(flat)))(*flat)
+        self.c_naming = (ctypes.c_int64 * max(1, len(naming)))(*naming)
+        self.tb_deal = native.lib.tb_deal
+        self.tb_deal.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64]
+        self.tb_deal.restype = None
+
+    def _naming(self, game: CompiledGame, st: State, hidden: set[int]) -> list[tuple[int, int]]:
+        """(word, component) for every word outside the zones that names a dealt component."""
+        lay, w = self.native.lay, self.base
+        out: list[tuple[int, int]] = []
+        for name, var in game.vars.items():
+            if COMP in var.type:
+                at, count = lay.var_base[name], int(st["t"]["n"]) if var.per_player else 1
+                out += [(at + j, w[at + j]) for j in range(count) if w[at + j] in hidden]
+        for name in component_marks(game):
+            at = lay.mark_base[name]
+            out += [(at + c, w[at + c]) for c in range(len(game.components)) if w[at + c] in hidden]
+        dec = st["dec"]
+        if dec is not None and dec["k"] == "window":
+            for k, (ai, args) in enumerate(dec["v"]):
+                params = game.action_list[ai].params
+                if args and COMP in params[0][2] and args[0] in hidden:
+                    out.append((self.native.dopt + 2 * k + 1, args[0]))
+        return out
+
+    def deal(self, gen: list[int], into: NativeState | None = None) -> NativeState:
+        """One world, drawn from `gen` (the draws of `determinize`); written over `into` when given
+        (a world the caller is done with: a fresh 135 kB array costs more than the deal)."""
+        if into is not None and into.plain is None and into.names is self.names:
+            ctypes.memmove(into.words, self.base, 8 * self.native.keep)
+            words: Any = into.words
+        else:
+            words = self.native.array.from_buffer_copy(self.base)
+        if self.fits is None:  # the whole deal in native code
+            g = (ctypes.c_uint64 * 2)(*gen)
+            self.tb_deal(words, g, self.c_plan, len(self.plan), self.c_naming, len(self.naming))
+            gen[0], gen[1] = g[0], g[1]
+            return NativeState(words, self.names, self.o)
+        pi = draw_mapping(self.plan, gen, self.fits)
+        w0, w1 = rng.next_u64(gen) | 1, rng.next_u64(gen) | 1
+        base, loc, rv = self.base, self.loc, self.rv
+        for c, at in self.places:
+            new = pi[c]
+            words[at] = new
+            words[loc + new] = base[loc + c]
+            words[rv + new] = base[rv + c]
+        for at, c in self.naming:
+            words[at] = pi[c]
+        words[self.rng] = w0 - (1 << 64) if w0 >> 63 else w0
+        words[self.rng + 1] = w1 - (1 << 64) if w1 >> 63 else w1
+        return NativeState(words, self.names, self.o)
