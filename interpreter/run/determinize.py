@@ -62,6 +62,8 @@ def determinize(
     name components hidden from `player`. With `fits`, a place is dealt a component that fits it
     where one is left (`fits` returns None for a place it does not constrain).
     """
+    if secret_sizes(game):  # first: the deal's places are where the spread put the hidden components
+        st = spread_secret_sizes(game, st, player, set(hidden_components(game, st, player)), gen)
     plan = deal_plan(game, st, player)
     pi = draw_mapping(plan, gen, fits)
     out = apply_mapping(game, st, pi, [rng.next_u64(gen) | 1, rng.next_u64(gen) | 1])
@@ -80,12 +82,12 @@ DealPlan = list[tuple[list[int], list[tuple[int, int]]]]
 def deal_plan(game: CompiledGame, st: State, player: int) -> DealPlan:
     """Per back (in a fixed order), the hidden components in its places in state order and those
     places (zone instance, position): what every determinisation of `st` for `player` deals into.
-    The pending decision must be `player`'s (or none)."""
+    The pending decision must be `player`'s (or none). A game with secret zone sizes spreads the
+    hidden components first, differently in each world (`determinize`), so it has no one plan."""
     dec = st["dec"]
     if dec is not None and dec["p"] != player:
         raise ValueError(f"the pending decision is player {dec['p']}'s, not player {player}'s")
     hidden = set(hidden_components(game, st, player))
-    st = spread_secret_sizes(game, st, player, hidden, gen)
     slots: dict[Back, list[int]] = {}  # back -> the hidden components in its slots, in state order
     places: dict[int, tuple[int, int]] = {}  # hidden component -> (zone instance, position)
     for zi, zone in enumerate(st["z"]):

@@ -21,7 +21,7 @@ from tabula.interpreter.base.types import COMP
 from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State
-from tabula.interpreter.model.view import component_marks
+from tabula.interpreter.model.view import component_marks, secret_sizes
 from tabula.interpreter.run.determinize import Fits, apply_mapping, deal_plan, draw_mapping, guess_secrets
 
 
@@ -35,6 +35,8 @@ class NativeDeal:
     ) -> None:
         if "sim" in st["t"]:
             raise NotNative("a simultaneous step")
+        if secret_sizes(game):  # each world spreads the hidden components anew: no one plan
+            raise NotNative("secret zone sizes")
         self.native = native
         self.fits = fits
         self.plan = deal_plan(game, st, player)
