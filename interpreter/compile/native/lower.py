@@ -394,13 +394,17 @@ class Lowering:
     def _Binary(self, n: ast.Binary, scope: Scope) -> ir.Expr:
         if n.op not in _ARITH:
             raise Unsupported(f"the operator '{n.op}'", n.span)
-        if n.op == "+":
-            a, b = self.expr(n.left, scope), self.expr(n.right, scope)
-            if a.ty.startswith("list[") and b.ty.startswith("list["):
-                if not _comparable(a.ty, b.ty):
-                    raise Unsupported(f"'+' of {a.ty} and {b.ty}", n.span)
-                return ir.CallF("l_cat", (a, b), b.ty if a.ty == ANY_LIST else a.ty)
-        return ir.Bin(n.op, self.number(n.left, scope), self.number(n.right, scope), INT)
+        # each side lowered once: lowering it again for `number` doubled the work at every level of
+        # a chain of sums (60 terms never finished)
+        a, b = self.expr(n.left, scope), self.expr(n.right, scope)
+        if n.op == "+" and a.ty.startswith("list[") and b.ty.startswith("list["):
+            if not _comparable(a.ty, b.ty):
+                raise Unsupported(f"'+' of {a.ty} and {b.ty}", n.span)
+            return ir.CallF("l_cat", (a, b), b.ty if a.ty == ANY_LIST else a.ty)
+        for side, e in ((n.left, a), (n.right, b)):
+            if e.ty not in (INT, PLAYER):
+                raise Unsupported(f"arithmetic on {e.ty}", side.span)
+        return ir.Bin(n.op, a, b, INT)
 
     def _Compare(self, n: ast.Compare, scope: Scope) -> ir.Expr:
         a, b = self.expr(n.left, scope), self.expr(n.right, scope)
