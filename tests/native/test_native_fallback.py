@@ -20,6 +20,7 @@ from tabula.interpreter.model.state import semantic_hash
 from tabula.interpreter.run.runtime import GameRuntimeError
 
 BOOM = Path(__file__).resolve().parent / "games" / "boom"
+UNHELD = BOOM.parent / "unheld"
 
 
 def python_error(game: Any, choice: str) -> GameRuntimeError:
@@ -120,3 +121,29 @@ def test_a_game_the_backend_does_not_hold_says_so() -> None:
     game = load_game(Path(__file__).resolve().parents[1] / "games" / "mini")
     native, why = prepare(game)
     assert native is None and why.endswith("not in the native backend yet (tabula check --native)")
+
+
+def test_a_game_the_native_backend_does_not_hold_is_lowered_once_per_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # finding out lowers the whole game (Glory to Rome: over a second of CPU); a later process reads
+    # the sealed verdict instead, and a verdict that is not ours is not believed
+    from tabula.interpreter.compile.native import backend
+
+    monkeypatch.setenv("TABULA_CACHE_DIR", str(tmp_path / "cache"))
+    lowered: list[int] = []
+    real = backend.c_source
+
+    def counted(game: Any) -> Any:
+        lowered.append(1)
+        return real(game)
+
+    monkeypatch.setattr(backend, "c_source", counted)
+    first = Engine(load_game(UNHELD), backend="native")
+    assert first.backend == "python" and "not in the native backend yet" in first.backend_note
+    again = Engine(load_game(UNHELD), backend="native")  # a new game object: no memo
+    assert (again.backend, again.backend_note) == ("python", first.backend_note) and len(lowered) == 1
+    (verdict,) = (tmp_path / "cache").rglob("native-*.none")
+    verdict.write_bytes(verdict.read_bytes()[:-1] + b"!")  # tampered: lowered again, and said again
+    third = Engine(load_game(UNHELD), backend="native")
+    assert third.backend_note == first.backend_note and len(lowered) == 2

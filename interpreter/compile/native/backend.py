@@ -52,9 +52,15 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     path = build.cached(key) if key else None
     cpu = 0.0
     if path is None:
+        refused = build.cached_refusal(key) if key else None
+        if refused is not None:
+            return None, refused
         source, missing = c_source(game)
         if source is None:
-            return None, f"{len(missing)} construct(s) not in the native backend yet (tabula check --native)"
+            why = f"{len(missing)} construct(s) not in the native backend yet (tabula check --native)"
+            if key:
+                build.remember_refusal(key, why)
+            return None, why
         built = build.build(source, compiler, key)
         path, cpu = built.path, built.cpu
     lib = ctypes.CDLL(str(path))

@@ -81,6 +81,34 @@ def cached(key: str) -> Path | None:
     return lib
 
 
+def cached_refusal(key: str) -> str | None:
+    """Why the game of `key` is not held natively, when a process found out before (`remember_refusal`):
+    finding out again lowers the whole game, a second or more of CPU in every process of a run."""
+    usable = cache._usable(create=False) if cache.enabled() else None
+    if usable is None:
+        return None
+    folder, secret = usable
+    try:
+        blob = (folder / f"native-{key}.none").read_bytes()
+    except OSError:
+        return None
+    text = cache.unseal(secret, key, blob)
+    return None if text is None else text.decode("utf-8", errors="replace")
+
+
+def remember_refusal(key: str, why: str) -> None:
+    """Keep `why` (sealed, as a library is) so that later processes skip lowering the game."""
+    usable = cache._usable(create=True) if cache.enabled() else None
+    if usable is None:
+        return
+    folder, secret = usable
+    with contextlib.suppress(OSError):
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(cache.seal(secret, key, why.encode("utf-8")))
+        os.replace(tmp, folder / f"native-{key}.none")
+
+
 @dataclass
 class Built:
     path: Path
