@@ -68,13 +68,25 @@ class Walk:
             )
             for name in self.data.get("procedures") or {}
         }
+        numbered = self.numbered_as_declared()
         self.low = EffectLowering(
             game,
             {k: (ps, e, None) for k, (ps, e) in functions.items() if e is not None},
             procs,
-            self.hook_bodies(),
+            self.hook_bodies() if numbered else {},
         )
-        self.low.abilities = abilities.gather(self.read, game.by_type, game.max_players)
+        self.low.abilities = abilities.gather(self.read, game.by_type, game.max_players) if numbered else {}
+
+    def numbered_as_declared(self) -> bool:
+        """Hooks, values and rules find their components by counting the declared instances; a game
+        whose components are numbered otherwise (board cells and spaces, generated instances) is
+        refused rather than given the wrong components."""
+        comps = self.g.components
+        for (tname, _), mine in abilities.instance_ids(self.data, self.g.max_players).items():
+            if any(c >= len(comps) or comps[c].type != tname for c in mine):
+                self.refuse(f"the components of type '{tname}' numbered otherwise", ("components", tname))
+                return False
+        return True
 
     def hook_bodies(self) -> dict[str, tuple[list[str], list[tuple[list[int], Any]]]]:
         """Every hook: its parameter names and, per instance that gives a body, the ids of its
