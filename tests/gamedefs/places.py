@@ -1,5 +1,5 @@
 """Shared helpers of the game tests: every component is in exactly one place; two components
-trading places (the swap test); random games simulated."""
+trading places (the swap test) and what a seat's RL observation makes of it; random games simulated."""
 
 from __future__ import annotations
 
@@ -49,3 +49,18 @@ def simulate_random(game: str, players: int, games: int, capsys: Any) -> dict[st
     assert summary["errors"] == [] and summary["games"] == games and not summary["interrupted"]
     assert sum(summary["endings"].values()) == games
     return summary
+
+
+def rl_sees_the_same(rules: Any, st: dict[str, Any], other: dict[str, Any], seat: int) -> bool:
+    """Whether `seat`'s RL observation (tensor, text and recalled log) of `st` equals that of `other`
+    (the swap test's two states): the same for a seat that may not tell them apart."""
+    from tabula.rl.encoding import Encoder
+    from tabula.rl.match import Match
+    from tabula.rl.text import observation_string
+
+    encoder = Encoder(rules.game, len(st["names"]))
+    seen = [
+        (encoder.tensor(m.view(seat)).tobytes(), observation_string(rules.game, m.view(seat)), m.recall(seat))
+        for m in (Match.from_state(rules, st), Match.from_state(rules, other))
+    ]
+    return seen[0] == seen[1]

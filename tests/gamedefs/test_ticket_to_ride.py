@@ -19,7 +19,7 @@ from typing import Any
 
 import places
 import pytest
-from places import simulate_random, swapped
+from places import rl_sees_the_same, simulate_random, swapped
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine, load_game
@@ -129,21 +129,13 @@ def test_the_opening_ticket_choice_is_hidden_from_the_others() -> None:
 @pytest.mark.slow  # builds the RL encoder
 def test_the_swap_changes_nothing_in_the_others_observation() -> None:
     pytest.importorskip("numpy")
-    from tabula.rl.encoding import Encoder
-    from tabula.rl.match import Match, Ruleset, Setup
-    from tabula.rl.text import observation_string
+    from tabula.rl.match import Ruleset, Setup
 
     rules = Ruleset.get(Setup("ticket-to-ride"))
-    encoder = Encoder(rules.game, 2)
     st = after_opening(2, seed=9)
     ticket, hidden = zone(ttr(), st, "tickets")[0], zone(ttr(), st, "ticket_deck")[-1]
-    first, second = Match.from_state(rules, st), Match.from_state(rules, swapped(st, ticket, hidden))
     for p, same in ((1, True), (0, False)):
-        seen = [
-            (encoder.tensor(m.view(p)).tobytes(), observation_string(rules.game, m.view(p)), m.recall(p))
-            for m in (first, second)
-        ]
-        assert (seen[0] == seen[1]) is same
+        assert rl_sees_the_same(rules, st, swapped(st, ticket, hidden), p) is same
 
 
 def test_a_bot_deals_the_others_tickets_anew() -> None:
