@@ -147,3 +147,42 @@ def test_a_game_the_native_backend_does_not_hold_is_lowered_once_per_cache(
     verdict.write_bytes(verdict.read_bytes()[:-1] + b"!")  # tampered: lowered again, and said again
     third = Engine(load_game(UNHELD), backend="native")
     assert third.backend_note == first.backend_note and len(lowered) == 2
+
+
+def test_a_run_whose_first_game_fails_builds_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # simulate's default bots play one random game first; when it fails (a hostile or broken rule)
+    # the run reports it from the Python backend without paying for a C build (a second or more)
+    from tabula.cli.main import main
+
+    monkeypatch.setenv("TABULA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)  # the failed game's scenario file is written here
+    failing = Path(__file__).resolve().parents[1] / "hostile" / "games" / "work-long-loop-body"
+    assert main(["simulate", str(failing), "--games", "1"]) == 1
+    assert "error[R002]" in capsys.readouterr().err
+    assert not list((tmp_path / "cache").rglob("native-*"))
+    # a run that plays builds the library as before
+    assert main(["simulate", "high-card", "--games", "2", "--bot", "all=random"]) == 0
+    assert len(list((tmp_path / "cache").rglob("native-*.so"))) == 1
+
+
+@pytest.mark.parametrize(
+    ("script", "said"),
+    [
+        ("echo 'game.c:1: bad' >&2; exit 1", "the C compiler failed: game.c:1: bad"),
+        ("kill -XCPU $$", "the C compiler was stopped after 60 s of CPU"),  # as the CPU limit stops it
+    ],
+)
+def test_a_compiler_that_fails_means_the_python_backend(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, said: str
+) -> None:
+    cc = tmp_path / "cc"
+    cc.write_text(f"#!/bin/sh\n{script}\n")
+    cc.chmod(0o755)
+    monkeypatch.setenv("CC", str(cc))
+    monkeypatch.setenv("TABULA_CACHE_DIR", str(tmp_path / "cache"))
+    engine = Engine(load_game("high-card"), backend="native")
+    assert (engine.backend, engine.backend_note) == ("python", said)
+    st = engine.new_game(2, 1)
+    engine.apply_inplace(st, engine.legal_ids(st)[0])  # and the game plays

@@ -19,12 +19,14 @@ from tabula.balance.match import Config, GameRecord
 from tabula.bots.base import Observation, bot_generator
 from tabula.bots.spec import make_bot
 from tabula.common import load, runtime_error_text
+from tabula.interpreter.compile.native.backend import is_built
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.runtime import GameRuntimeError
 
 LADDER = ("ismcts:200", "greedy", "random")
 BUDGET_SECONDS = 150.0
+FAILED = "default bots: random (a random game of this configuration failed)"
 PROBE_SECONDS = 1.0
 PROBE_POSITIONS = 8
 RANDOM_WARNING = (
@@ -100,11 +102,17 @@ def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, 
     """(the spec every seat gets, a sentence saying why, the record of the run's first game when a
     rule failed in it) for a run without --bot."""
     game = load(config.game, list(config.options), config.variant, list(config.expansions))
+    players = config.players if config.players is not None else game.min_players
+    if config.backend == "native" and not is_built(game):
+        # A native build costs a second or more of CPU: a run whose first game fails (a hostile or
+        # broken rule) reports it from the Python backend, which gives the same record, unbuilt.
+        probe = probe_game(Engine(game), players, seed, config.max_decisions)
+        if probe.failure is not None:
+            return "random", FAILED, probe.failure
     engine = Engine(game, backend=config.backend)  # the probe measures the bots where they will run
-    players = config.players if config.players is not None else engine.game.min_players
     probe = probe_game(engine, players, seed, config.max_decisions)
     if probe.failure is not None:
-        return "random", "default bots: random (a random game of this configuration failed)", probe.failure
+        return "random", FAILED, probe.failure
     allowance = BUDGET_SECONDS * max(1, jobs)
     costs: list[str] = []
     for spec in LADDER:

@@ -190,10 +190,9 @@ def report_failure(config: Config, rec: GameRecord, run_seed: int) -> None:
 
 def record_failure(config: Config, rec: GameRecord) -> str:
     """The failed game written as a scenario file from its record (its choices, the failing one last)."""
-    from tabula.balance.match import Match
     from tabula.interpreter.scenarios.record import Recorder, record_failed_game
 
-    recorder = Recorder(Match(config).engine.game)
+    recorder = Recorder(load(config.game, list(config.options), config.variant, list(config.expansions)))
     recorder.players, recorder.seed, recorder.steps = list(rec.names), rec.seed, list(rec.choices)
     return record_failed_game(recorder, rec.error or "", config.variant, list(config.expansions))
 
@@ -209,7 +208,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
         check_plotting()
     note, failure = default_bots(args, args.games)
-    config, name, players = config_from(args)
+    config, name, players = config_from(args, announce=failure is None)  # a failed game builds nothing
     if failure is not None:
         records, interrupted, seconds = [failure], False, 0.0
     else:

@@ -44,6 +44,19 @@ def prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     return native, why
 
 
+def is_built(game: CompiledGame) -> bool:
+    """Whether `prepare(game)` would cost nothing: answered in this process already, or a compiler is
+    found and the cache holds the game's library (or the verdict that the backend does not hold it)."""
+    known = _prepared.get(id(game))
+    if known is not None and known[0] is game:
+        return True
+    compiler, _ = build.find_compiler()
+    if compiler is None or not game.cache_key:
+        return compiler is None  # no compiler: nothing to build, the Python backend at once
+    key = build.native_key(game.cache_key, compiler)
+    return build.cached(key) is not None or build.cached_refusal(key) is not None
+
+
 def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     compiler, why = build.find_compiler()
     if compiler is None:
@@ -61,7 +74,10 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
             if key:
                 build.remember_refusal(key, why)
             return None, why
-        built = build.build(source, compiler, key)
+        try:
+            built = build.build(source, compiler, key)
+        except build.BuildError as err:  # the game still runs, on Python: say why in one line
+            return None, " ".join(str(err).split())[:300]
         path, cpu = built.path, built.cpu
     lib = ctypes.CDLL(str(path))
     lib.tb_meta.restype = ctypes.c_char_p

@@ -26,6 +26,7 @@ from tabula.interpreter.compile.python import cache
 
 FLAGS = ("-O2", "-shared", "-fPIC", "-std=gnu11", "-Wno-unused-function")
 FORMAT = "native 1"
+BUILD_CPU_SECONDS = 60  # a compiler run past this is stopped (a hostile game's C file): Python plays it
 KEEP = 64  # libraries kept (about 20 kB each)
 _CANDIDATES = ("cc", "gcc", "clang")
 
@@ -123,11 +124,17 @@ def build(source: str, compiler: Compiler, key: str | None) -> Built:
     c_file.write_text(source)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
-        [compiler.path, *FLAGS, "-o", str(out), str(c_file)], capture_output=True, text=True, check=False
+        [compiler.path, *FLAGS, "-o", str(out), str(c_file)],
+        capture_output=True,
+        text=True,
+        check=False,
+        preexec_fn=_limit_cpu,  # only setrlimit before exec: safe
     )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
+        if done.returncode < 0:  # stopped by a signal: the CPU limit (or killed)
+            raise BuildError(f"the C compiler was stopped after {BUILD_CPU_SECONDS} s of CPU")
         raise BuildError(f"the C compiler failed: {done.stderr.strip()[-1500:]}")
     if usable is None or key is None:
         return Built(out, cpu)
@@ -153,6 +160,10 @@ def _prune(folder: Path) -> None:
     for old in libs[KEEP:]:
         old.unlink(missing_ok=True)
         old.with_suffix(".seal").unlink(missing_ok=True)
+
+
+def _limit_cpu() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (BUILD_CPU_SECONDS, BUILD_CPU_SECONDS + 1))
 
 
 class BuildError(Exception):
