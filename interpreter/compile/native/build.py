@@ -163,7 +163,10 @@ def _prune(folder: Path) -> None:
 
 
 def _limit_cpu() -> None:
-    resource.setrlimit(resource.RLIMIT_CPU, (BUILD_CPU_SECONDS, BUILD_CPU_SECONDS + 1))
+    """(In the compiler's process) SIGXCPU after BUILD_CPU_SECONDS, within any limit already set."""
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = BUILD_CPU_SECONDS if hard == resource.RLIM_INFINITY else min(BUILD_CPU_SECONDS, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
 class BuildError(Exception):
