@@ -5,8 +5,9 @@ the `boards:` section (model/boards.py) becomes places on the table's board (a p
 on each player's): one per cell at its position (a square grid's x and y, a hex grid's rows each
 shifted half a cell, a graph's `at:`), holding the cell's zone when the board `holds:` one, else
 showing the cell's first mark; a graph's edges are places between their spaces showing theirs.
-Each place's `choice` is the cell's (or edge's) name, so a choice naming it (`claim:A-B`, or a
-placement `lay:a1+b1`) highlights it. A game whose layout already draws a scope draws its own.
+Each place's `choice` is the cell's (or edge's) name and its `part` the cell itself, so a choice
+naming that component (`claim:A-B`, or a placement `lay:a1+b1`) highlights it on its own board only.
+A game whose layout already draws a scope draws its own.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def _board(c: _Compiler, table: BoardTable, area: Any, top: float) -> tuple[list
                 place.kind, place.name = "value", f"cell({ref}, {px}, {py}).{marks[0]}"
                 place.value = c.template("{" + place.name + "}", ("layout",), local, -1)
         place.shape = "circle" if geo.kind != "square" else "rect"
-        place.choice = name
+        place.choice, place.part = name, (table.name, "cell", i)
         place.detail = "short"
         places.append(place)
     places += _edges(c, table, spots, area, local)
@@ -101,6 +102,7 @@ def _edges(
             )
             place.value = c.template("{" + place.name + "}", ("layout",), local, -1)
         place.shape, place.choice, place.detail = "rect", name, "short"
+        place.part = (table.name, "edge", k)
         out.append(place)
     return out
 

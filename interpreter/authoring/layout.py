@@ -44,6 +44,10 @@ class Area:
     choice: str | None = None
     detail: str = "full"
     image: str | None = None  # a `data:` address of the image file (images.py)
+    # a declared board's cell or edge this place draws: (board, "cell" | "edge", index); the
+    # component is that board's copy of the seat drawn (tools/play/layout.py), so a choice naming
+    # that very component highlights it and not the same-named cell of another player's board
+    part: tuple[str, str, int] | None = None
 
 
 @dataclass

@@ -376,6 +376,7 @@ class _Builder:
             return
         seen = {c for zone in self.view["z"] if zone is not None for c in zone if c != HIDDEN}
         seen |= {c for c, where in enumerate(self.view["loc"]) if where >= 0}
+        seen |= self.g.boards.cell_of.keys() | self.g.boards.edge_of.keys()  # boards lie open
         for choice, value in zip(dec.choices, full["v"], strict=True):
             choice.targets = [c for c in chosen_components(self.g, full, value) if c in seen]
 
@@ -523,9 +524,18 @@ def chosen_components(game: CompiledGame, dec: dict[str, Any], value: Any) -> li
     """The components a decision's value chooses: a `choose` of components, or an action's
     component arguments."""
     if dec["k"] == "choose":
-        return [value] if dec.get("t") == COMP and isinstance(value, int) else []
+        return _components(dec.get("t"), value)
     act = game.action_list[value[0]]
-    return [v for (_, _, t), v in zip(act.params, value[1], strict=True) if t == COMP and isinstance(v, int)]
+    return [c for (_, _, t), v in zip(act.params, value[1], strict=True) for c in _components(t, v)]
+
+
+def _components(t: Any, value: Any) -> list[int]:
+    """The components a value of type `t` names: a component, or each of a list of them (a placement)."""
+    if t == COMP and isinstance(value, int) and not isinstance(value, bool):
+        return [value]
+    if t == f"list[{COMP}]" and isinstance(value, list):
+        return [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
+    return []
 
 
 def _holds_hidden(value: Any) -> bool:

@@ -61,6 +61,7 @@ class Place:
     choice: str | None = None
     detail: str = "full"
     image: str | None = None  # a data: address (the layout's image, read at load)
+    ids: list[int] = field(default_factory=list)  # the board cell or edge it draws (Area.part)
 
 
 @dataclass
@@ -81,6 +82,8 @@ def draw_board(b: Filler, layout: BoardLayout, player: int | None) -> DrawnBoard
 def _place(b: Filler, area: Area, player: int | None) -> Place:
     place = Place(area.title, area.x, area.y, area.w, area.h, area.shape, area.colour, "empty", area.name)
     place.choice, place.detail, place.image = area.choice, area.detail, area.image
+    if area.part is not None:
+        place.ids = [_part_id(b.g, area.part, player)]
     if area.kind == "zone":
         _zone(b, area, player, place)
     elif area.kind == "counter":
@@ -98,6 +101,14 @@ def _place(b: Filler, area: Area, player: int | None) -> Place:
         place.kind, place.text = "text", "" if shown.known and text.strip() in ("none", "[]", "-") else text
         place.text_colour = b.pres.seat_colour(shown.player) if shown.player is not None else None
     return place
+
+
+def _part_id(g: CompiledGame, part: tuple[str, str, int], player: int | None) -> int:
+    """The component of a board's cell or edge, in the copy of `player`'s board (a per-player one)."""
+    board, kind, index = part
+    table = g.boards.tables[board]
+    copy = player if table.per_player and player is not None else 0
+    return (table.cells if kind == "cell" else table.edges)[copy][index]
 
 
 def _zone(b: Filler, area: Area, player: int | None, place: Place) -> None:

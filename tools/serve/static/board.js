@@ -61,6 +61,7 @@ function drawBoard(b, owner) {
     g.dataset.place = p.title || p.name;
     if (p.name) g.dataset.name = p.name;
     if (p.choice !== null) g.dataset.choice = p.choice;
+    if (p.ids && p.ids.length) g.dataset.ids = p.ids.join(",");  // a board's cell or edge: that very one
     g.append(placeShape(p, x, y, w, h));
     if (p.image) {  // a data: address read at load from the game's folder; the shape stays as its frame
       g.append(svg("image", { href: p.image, x: x + 4, y: y + 4, width: Math.max(w - 8, 1), height: Math.max(h - 8, 1),
@@ -120,7 +121,9 @@ function targetsOf(dec) {
 }
 
 function choicesFor(node, targets) {
-  if (node.dataset.ids !== undefined) {
+  // a board place names its cell both ways: by component when the choices name components (then a
+  // cell of the same name on another player's board is no target), else by its name
+  if (node.dataset.ids !== undefined && (node.tagName === "g" ? targets.comps.size : true)) {
     const found = [];
     for (const id of node.dataset.ids.split(",").filter(Boolean)) {
       for (const c of targets.comps.get(Number(id)) || []) if (!found.includes(c)) found.push(c);
@@ -135,7 +138,7 @@ function markTargets(data) {
   const dec = data.board.decision;
   if (!dec || !dec.mine || !data.live) return;
   const targets = targetsOf(dec);
-  const things = document.querySelectorAll(".card[data-ids], .chip[data-key], g.place[data-choice]");
+  const things = document.querySelectorAll(".card[data-ids], .chip[data-key], g.place[data-choice], g.place[data-ids]");
   for (const node of things) {
     const list = choicesFor(node, targets);
     if (!list) continue;
