@@ -44,9 +44,10 @@ class GameContext:
     def muted(self, reading: bool = False) -> Iterator[None]:
         """Compile again what was checked (and reported) already: the expression compiler's
         diagnostics, and with `reading` the parser's too, go to a report that is thrown away."""
-        saved_ex, saved_read = self.ex.report, self.read.report
+        saved_ex, saved_read, saved_loud = self.ex.report, self.read.report, self.ex.loud
         quiet = Report()
         self.ex.report = quiet
+        self.ex.loud = saved_loud or saved_ex  # a function is compiled once: its diagnostics count
         if reading:
             self.read.report = quiet
         try:
@@ -54,6 +55,7 @@ class GameContext:
         finally:
             self.ex.report = saved_ex
             self.read.report = saved_read
+            self.ex.loud = saved_loud
 
     def compile_expr(self, path: Path_, scope: Scope) -> Closure | None:
         """The closure of the expression at `path` (None: absent, or broken and reported)."""

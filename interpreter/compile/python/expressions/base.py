@@ -46,6 +46,8 @@ class ExprBase:
     ) -> None:
         self.g = game
         self.report = report
+        # the report a muted pass (context.muted) set aside: a function compiled during it reports there
+        self.loud: Report | None = None
         self.functions = functions
         self.mod = module
         self.ns = module.ns

@@ -145,10 +145,13 @@ class FunctionCompiler(ExprBase):
                 {}, f"function '{slot.name}'", {p: slot.param_types.get(p, ANY) for p in slot.params}
             )
             loops, memo, self._loops, self.memo_mode = self._loops, self.memo_mode, [], False
+            report = self.report
+            if self.loud is not None and not self._inlining:  # compiled once, first by a muted pass
+                self.report = self.loud
             try:
                 src, t = self.code(slot.body, scope)  # the unremembered version: for scenarios, tools
             finally:
-                self._loops, self.memo_mode = loops, memo
+                self._loops, self.memo_mode, self.report = loops, memo, report
             params = "".join(f", v_{p}" for p in slot.params)
             over = self.helper(over_budget)
             reads, body, extra = precharge(src, self.helper(budget.each))
