@@ -2,7 +2,9 @@
 
 Marked `soak` (and `slow`): never collected by CI's plain `pytest` (conftest.py deselects it unless
 the `-m` expression names `soak`). Run it with `pytest -m soak tests/hostile/test_soak.py -s`;
-`TABULA_SOAK_GAMES` sets the games per bundled game (default 10,000). Each game cycles through the
+`TABULA_SOAK_GAMES` sets the games per bundled game (default 10,000), and `TABULA_SOAK_FIRST` the
+index of the first (default 0: seeds 1..N), so that a soak can be split over processes or days and
+the parts add up to the same games. Each game cycles through the
 shipped variants and expansions and every player count. At a random eighth of the decisions (and at
 the end) the state is saved and loaded (validated: `saves.state_problems` must find nothing), the
 hash, the legal ids and every player's view must survive, and a clone must be independent; at the
@@ -137,7 +139,8 @@ def test_soak(name: str) -> None:
         engines.append(engine)
         figures.configurations.append("+".join([name, *([variant] if variant else []), *expansions]))
     start_cpu, start_wall = time.process_time(), time.monotonic()
-    for i in range(wanted):
+    first = int(os.environ.get("TABULA_SOAK_FIRST", "0"))
+    for i in range(first, first + wanted):
         engine = engines[i % len(engines)]
         counts = range(engine.game.min_players, engine.game.max_players + 1)
         players = counts[(i // len(engines)) % len(counts)]
