@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import pytest
+
 from tabula.interpreter.authoring.maplayout import (
     DOT,
     GREY,
@@ -78,3 +80,17 @@ def test_an_edge_is_drawn_as_its_length_in_segments_and_in_its_colour() -> None:
     assert colour_of({"color": "#123456"}, colours) == "#123456"
     assert colour_of({"colour": "rainbow"}, colours) == GREY  # names no colour
     assert colour_of({"length": 3}, colours) == GREY
+
+
+def test_a_map_whose_spaces_hold_pieces_draws_them_as_circles_holding_their_zones(tmp_path: Path) -> None:
+    text = (
+        "boards:\n  map:\n    kind: graph\n    holds: {}\n"
+        "    spaces: {A: {at: [0, 0]}, B: {at: [1, 0]}}\n    edges: [{from: A, to: B, length: 2}]\n"
+    )
+    (tmp_path / "game.yaml").write_text(HEAD + text + FLOW)
+    areas = load_game(tmp_path).presentation.layout.table.areas
+    a, b, edge = areas
+    assert (a.kind, a.shape, a.name, a.w) == ("zone", "circle", "on_map(A)", 0.9)
+    assert b.x - a.x >= 0.9  # the circles apart
+    assert edge.shape == "edge" and edge.segments == 2
+    assert edge.line is not None and edge.line[0] == pytest.approx(a.x + 0.9 + 0.06, abs=1e-3)  # from A's rim
