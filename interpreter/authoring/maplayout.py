@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from tabula.interpreter.authoring.colours import colour_hex
 from tabula.interpreter.model.boards import BoardTable
 
 DOT = 0.29  # a space's dot, in cells (16 px at the 56 px cell of declared boards)
@@ -214,8 +215,6 @@ def segments_of(props: dict[str, Any]) -> int:
 def colour_of(props: dict[str, Any], colours: dict[str, str]) -> str:
     """An edge's colour: its `colour` (or `color`) property when it names a colour (a key of the
     presentation's `colours`, a colour word or #rrggbb), else grey."""
-    from tabula.interpreter.authoring.presentation import colour_hex  # it imports this module's users
-
     word = props.get("colour", props.get("color"))
     if not isinstance(word, str):
         return GREY
