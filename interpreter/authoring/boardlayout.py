@@ -14,15 +14,20 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from tabula.interpreter.authoring.maplayout import (
+    DOT,
+    EDGE,
+    SPACE,
+    colour_of,
+    lay_out_map,
+    segments_of,
+)
 from tabula.interpreter.base.types import PLAYER
 from tabula.interpreter.model.boards import BoardTable
 from tabula.interpreter.model.game import CompiledGame
 
 GAP = 0.5  # cells between two boards drawn one under the other
 HEX_ROW = 0.87  # the height of a row of hexes, in cells
-GRAPH_SCALE = 1.5  # cells per unit of a graph's `at:`
-SPACE = 0.9  # the size of a graph's space, in cells
-EDGE = (1.0, 0.8)  # the size of the place of a graph's edge
 
 
 class _Compiler(Protocol):
@@ -31,77 +36,98 @@ class _Compiler(Protocol):
     def template(self, text: str, path: Any, local: dict[str, str], shift: int = 0) -> Any: ...
 
 
-def declared_boards(c: _Compiler, per_player: bool, area: Any, board_layout: Any) -> Any:
+def declared_boards(
+    c: _Compiler, per_player: bool, area: Any, board_layout: Any, colours: dict[str, str]
+) -> Any:
     """A BoardLayout of every declared board of one scope (global or per player), one under the
-    other, or None; `area` and `board_layout` are layout.py's classes (passed in: it imports this)."""
+    other, or None; `area` and `board_layout` are layout.py's classes (passed in: it imports this),
+    `colours` the presentation's (a graph's edges name them)."""
     tables = [t for t in c.g.boards.tables.values() if t.per_player == per_player]
     if not tables:
         return None
     places: list[Any] = []
-    top = 0.0
+    top = width = 0.0
     for table in tables:
-        made, height = _board(c, table, area, top)
+        made, wide, height = _board(c, table, area, top, colours)
         places += made
         top += height + GAP
-    width = max(p.x + p.w for p in places)
+        width = max(width, wide)
     return board_layout(round(width, 2), round(top - GAP, 2), 56, places, True)
 
 
-def _board(c: _Compiler, table: BoardTable, area: Any, top: float) -> tuple[list[Any], float]:
+def _board(
+    c: _Compiler, table: BoardTable, area: Any, top: float, colours: dict[str, str]
+) -> tuple[list[Any], float, float]:
+    """The places of one board drawn `top` cells down, with its width and height."""
     geo = table.geometry
-    spots = [_spot(geo.kind, x, y) for x, y in geo.coords]
-    x0, y0 = min(x for x, _ in spots), min(y for _, y in spots)
-    spots = [(x - x0, y - y0 + top) for x, y in spots]
-    size = SPACE if geo.kind == "graph" else 1.0
+    holds = table.zone is not None
+    if geo.kind == "graph":
+        segments = [segments_of(c.g.components[e].props) for e in table.edges[0]]
+        drawing = lay_out_map(table, holds, segments)
+        spots = [(x, y + top) for x, y in drawing.spots]
+        width, height = drawing.width, drawing.height
+        size = SPACE if holds else DOT
+    else:
+        spots = [_spot(geo.kind, x, y) for x, y in geo.coords]
+        x0, y0 = min(x for x, _ in spots), min(y for _, y in spots)
+        spots = [(x - x0 + 0.5, y - y0 + top + 0.5) for x, y in spots]  # centres
+        size = 1.0
+        width, height = max(x for x, _ in spots) + 0.5, max(y for _, y in spots) + 0.5 - top
     local = {"p": PLAYER} if table.per_player else {}
     ref = f"{table.name}(p)" if table.per_player else table.name
     marks = _marks(c.g, table.name)
     places = []
     for i, name in enumerate(geo.names):
-        x, y = spots[i]
+        x, y = spots[i][0] - size / 2, spots[i][1] - size / 2
         px, py = geo.coords[i]
-        if table.zone is not None:
+        if holds:
             place = area("zone", f"{table.zone}({name})", name, x, y, size, size)
         else:
             place = area("empty", "", name, x, y, size, size)
             if marks:
                 place.kind, place.name = "value", f"cell({ref}, {px}, {py}).{marks[0]}"
                 place.value = c.template("{" + place.name + "}", ("layout",), local, -1)
-        place.shape = "circle" if geo.kind != "square" else "rect"
+        place.shape = (
+            "rect" if geo.kind == "square" else "dot" if geo.kind == "graph" and not holds else "circle"
+        )
         place.choice, place.part = name, (table.name, "cell", i)
         place.detail = "short"
         places.append(place)
-    places += _edges(c, table, spots, area, local)
-    height = max(y + size for _, y in spots) - top
-    return places, height
+    if geo.kind == "graph":
+        for place, side in zip(places, drawing.sides, strict=True):
+            place.side = side
+        lines = [(a, b + top, c, d + top) for a, b, c, d in drawing.lines]
+        places += _edges(c, table, lines, area, local, (segments, colours))
+    return places, width, height
 
 
 def _edges(
-    c: _Compiler, table: BoardTable, spots: list[tuple[float, float]], area: Any, local: Any
+    c: _Compiler,
+    table: BoardTable,
+    lines: list[tuple[float, float, float, float]],
+    area: Any,
+    local: Any,
+    looks: tuple[list[int], dict[str, str]],
 ) -> list[Any]:
-    """A small place half way between the two spaces of each edge of a graph."""
+    """A line between the two spaces of each edge (maplayout.py), its place's box half way."""
+    segments, colours = looks
     out = []
     marks = _marks(c.g, f"{table.name}_edge")
-    edges = table.geometry.edges
-    for k, ((a, b), name) in enumerate(zip(edges, table.geometry.edge_names, strict=True)):
-        # centred half way between the centres of the two spaces, side by side with the edges
-        # joining the same two spaces (a double route), across the line between them
-        twins = [i for i, e in enumerate(edges) if set(e) == {a, b}]
-        shift = twins.index(k) - (len(twins) - 1) / 2
-        lo, hi = min(a, b), max(a, b)  # one direction for all of them, whichever way each is written
-        dx, dy = spots[hi][0] - spots[lo][0], spots[hi][1] - spots[lo][1]
-        norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
-        x = (spots[a][0] + spots[b][0]) / 2 + SPACE / 2 - EDGE[0] / 2 - dy / norm * shift * EDGE[0]
-        y = (spots[a][1] + spots[b][1]) / 2 + SPACE / 2 - EDGE[1] / 2 + dx / norm * shift * EDGE[1]
-        place = area("empty", "", name, x, y, *EDGE)
-        if marks:
-            eid = table.edges[0][k]
+    players = [m for m in marks if c.g.mark_kinds.get(m) == PLAYER]
+    shown = (players or marks)[:1]  # who holds it, when a mark names a player
+    for k, (name, line) in enumerate(zip(table.geometry.edge_names, lines, strict=True)):
+        mx, my = (line[0] + line[2]) / 2, (line[1] + line[3]) / 2
+        place = area("empty", "", name, mx - EDGE[0] / 2, my - EDGE[1] / 2, *EDGE)
+        eid = table.edges[0][k]
+        if shown:
             place.kind, place.name = (
                 "value",
-                f"first(e for e in {table.name}_edge where e.id == {eid}).{marks[0]}",
+                f"first(e for e in {table.name}_edge where e.id == {eid}).{shown[0]}",
             )
             place.value = c.template("{" + place.name + "}", ("layout",), local, -1)
-        place.shape, place.choice, place.detail = "rect", name, "short"
+        place.shape, place.choice, place.detail = "edge", name, "short"
+        place.line, place.segments = tuple(round(v, 3) for v in line), segments[k]
+        place.colour = colour_of(c.g.components[eid].props, colours)
         place.part = (table.name, "edge", k)
         out.append(place)
     return out
@@ -110,8 +136,6 @@ def _edges(
 def _spot(kind: str, x: int, y: int) -> tuple[float, float]:
     if kind == "hex":
         return x + y / 2, y * HEX_ROW
-    if kind == "graph":  # room for the edges between the spaces
-        return x * GRAPH_SCALE, y * GRAPH_SCALE
     return float(x), float(y)
 
 

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tabula.interpreter.authoring.presentation import DEFAULT_SEATS, Presentation, Template, colour_hex
+from tabula.interpreter.authoring.colours import colour_hex
+from tabula.interpreter.authoring.presentation import DEFAULT_SEATS, Presentation, Template
 from tabula.interpreter.base.types import COMP, PLAYER, elem
 from tabula.interpreter.model.game import Closure, CompiledGame
 from tabula.interpreter.run.knowledge import State

@@ -48,6 +48,11 @@ class Area:
     # component is that board's copy of the seat drawn (tools/play/layout.py), so a choice naming
     # that very component highlights it and not the same-named cell of another player's board
     part: tuple[str, str, int] | None = None
+    # a graph's edge (shape `edge`, maplayout.py): its line's two ends, in cells, and how many
+    # segments it is drawn as (its length; 0: one line)
+    line: tuple[float, float, float, float] | None = None
+    segments: int = 0
+    side: str = ""  # a graph's space (shape `dot`): where its name is, below | above | right | left
 
 
 @dataclass
@@ -88,7 +93,7 @@ def compile_layout(c: LayoutCompiler, data: Any, colours: dict[str, str]) -> Lay
         if isinstance(board, dict):
             setattr(out, where, _board(c, board, where, colours))
         else:  # the boards the game declares, drawn by default (boardlayout.py)
-            setattr(out, where, declared_boards(c, where == "player", Area, BoardLayout))
+            setattr(out, where, declared_boards(c, where == "player", Area, BoardLayout, colours))
     return out
 
 

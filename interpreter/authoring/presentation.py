@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tabula.interpreter.authoring.colours import NAMED_COLOURS, colour_hex
 from tabula.interpreter.authoring.layout import Layout, compile_layout
 from tabula.interpreter.base.source import Diagnostic, Report, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, PLAYER
@@ -33,31 +34,6 @@ if TYPE_CHECKING:
     from tabula.interpreter.dsl.parser import TextOrigin
 
 SECTION = "presentation"
-NAMED_COLOURS = {
-    "black": "#222222",
-    "white": "#f4f1e8",
-    "grey": "#8a8a8a",
-    "gray": "#8a8a8a",
-    "silver": "#c0c0c0",
-    "red": "#c0392b",
-    "maroon": "#7b241c",
-    "orange": "#e67e22",
-    "gold": "#d4ac0d",
-    "yellow": "#f1c40f",
-    "beige": "#e8dcc0",
-    "tan": "#c8a97e",
-    "brown": "#8b5a2b",
-    "olive": "#808000",
-    "green": "#27ae60",
-    "teal": "#138d75",
-    "cyan": "#48c9b0",
-    "blue": "#2e86de",
-    "navy": "#1f3a93",
-    "purple": "#8e44ad",
-    "magenta": "#c2185b",
-    "pink": "#f1948a",
-}
-HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 MARK_READ = re.compile(r"^\s*self\.([A-Za-z_][A-Za-z0-9_]*)\s*$")
 DEFAULT_SEATS = ["#c0392b", "#2e86de", "#27ae60", "#d4ac0d", "#8e44ad", "#e67e22", "#138d75", "#7b241c"]
 
@@ -152,14 +128,6 @@ class Presentation:
     def seat_colour(self, seat: int) -> str:
         colours = self.seat_colours or DEFAULT_SEATS
         return colours[seat % len(colours)]
-
-
-def colour_hex(word: str) -> str | None:
-    """`#rrggbb` for a colour word or a hex colour; None if it is neither."""
-    text = str(word).strip()
-    if HEX.match(text):
-        return text.lower()
-    return NAMED_COLOURS.get(text.lower())
 
 
 # ------------------------------------------------------------------ compiling

@@ -59,15 +59,26 @@ def test_a_map_is_drawn_and_a_click_on_a_route_claims_it(page: Any, serve: Any) 
     served = serve(str(GAMES / "routes"), [("Ann", "human"), ("Bob", "random")], seed=3)
     table = served.table
     open_board(page, served)
-    places = page.eval_on_selector_all("#table svg.layout g.place", "els => els.map(e => e.dataset.choice)")
-    assert places[:5] == ["A", "B", "C", "D", "E"] and sorted(places[5:]) == sorted(
-        ["A-B", "B-C", "B-D", "C-E", "D-E", "A-D"]
+    choices = "els => els.map(e => e.dataset.choice)"
+    spaces = page.eval_on_selector_all("#table svg.layout g.place.shape-dot", choices)
+    routes = page.eval_on_selector_all("#table svg.layout g.place.shape-edge", choices)
+    assert spaces == ["A", "B", "C", "D", "E"]
+    assert sorted(routes) == sorted(["A-B", "B-C", "B-D", "C-E", "D-E", "A-D"])
+    # a route is a row of its length's segments in its colour (red, blue, grey: the colour words)
+    segments = page.eval_on_selector_all(
+        "#table g.place[data-choice='A-D'] .edge-seg, #table g.place[data-choice='B-C'] .edge-seg",
+        "els => els.map(e => [e.closest('g.place').dataset.choice, getComputedStyle(e).stroke])",
     )
+    assert segments == [["B-C", "rgb(46, 134, 222)"]] + [["A-D", "rgb(138, 138, 138)"]] * 3
     assert page.locator("#table svg.layout g.place.target").count() == 6  # every route is free
     before = len(table.choices)
-    page.locator("#table g.place[data-choice='A-D'] .place-shape").click(force=True)
+    page.locator("#table g.place[data-choice='A-D'] .edge-hit").click()
     wait_for_decisions(page, before)
     assert table.choices[before] == "claim:A-D"
     page.wait_for_selector("#decision button.choice")
     assert "Ann" in (page.locator("#table g.place[data-choice='A-D']").text_content() or "")
+    # now in Ann's seat colour (the default seats' first: #c0392b), thicker
+    held = "els => els.map(e => [getComputedStyle(e).stroke, getComputedStyle(e).strokeWidth])"
+    drawn = page.eval_on_selector_all("#table g.place[data-choice='A-D'] .edge-seg", held)
+    assert drawn == [["rgb(192, 57, 43)", "9px"]] * 3
     shot(page, "board-routes-declared")

@@ -73,17 +73,24 @@ def test_a_graph_board_makes_spaces_and_edges_with_their_properties(tmp_path: Pa
 
 
 def test_the_halves_of_a_double_route_are_drawn_side_by_side(tmp_path: Path) -> None:
-    """A graph's edge is drawn half way between its spaces; edges joining the same two spaces are
-    moved apart across the line between them, so that each can be seen and clicked."""
+    """A graph's edge is a line from the rim of one space's dot to the rim of the other's; edges
+    joining the same two spaces are moved apart across the line between them, so that each can be
+    seen and clicked (authoring/maplayout.py)."""
     boards = (
         "  map:\n    kind: graph\n    spaces: {A: {at: [0, 0]}, B: {at: [4, 0]}, C: {at: [0, 2]}}\n"
         "    edges: [{from: A, to: B}, {from: B, to: A}, {from: A, to: C}]\n"
     )
     game = load_game(folder_with(tmp_path, boards))
-    places = {(p.choice, round(p.x, 2), round(p.y, 2)) for p in game.presentation.layout.table.areas}
-    # A and B lie 6 cells apart across (x 1.5 cells per unit); a space is 0.9, an edge 1.0 x 0.8
-    assert ("A-B", 2.95, -0.35) in places and ("B-A", 2.95, 0.45) in places  # one above the other
-    assert ("A-C", -0.05, 1.55) in places  # alone: half way, across nothing
+    areas = game.presentation.layout.table.areas
+    centre = {a.choice: (a.x + a.w / 2, a.y + a.h / 2) for a in areas if a.shape == "dot"}
+    line = {a.choice: a.line for a in areas if a.shape == "edge"}
+    (ax, ay), (bx, by), (cx, cy) = centre["A"], centre["B"], centre["C"]
+    # a small map is scaled up to 6 cells across: 1.5 cells a unit of `at:`
+    assert (bx - ax, by - ay, cx - ax, cy - ay) == pytest.approx((6, 0, 0, 3))
+    rim, half = 0.145 + 0.06, 0.17 / 2  # a dot's radius and a little; half the room between twins
+    assert line["A-B"] == pytest.approx((ax + rim, ay - half, bx - rim, ay - half), abs=1e-3)
+    assert line["B-A"] == pytest.approx((bx - rim, ay + half, ax + rim, ay + half), abs=1e-3)  # from B
+    assert line["A-C"] == pytest.approx((ax, ay + rim, ax, cy - rim), abs=1e-3)  # alone: centre to centre
 
 
 def test_hex_directions_are_axial() -> None:

@@ -62,6 +62,9 @@ class Place:
     detail: str = "full"
     image: str | None = None  # a data: address (the layout's image, read at load)
     ids: list[int] = field(default_factory=list)  # the board cell or edge it draws (Area.part)
+    line: tuple[float, float, float, float] | None = None  # a graph's edge: from, to (Area.line)
+    segments: int = 0
+    side: str = ""  # a graph's space: where its name is written (Area.side)
 
 
 @dataclass
@@ -82,6 +85,7 @@ def draw_board(b: Filler, layout: BoardLayout, player: int | None) -> DrawnBoard
 def _place(b: Filler, area: Area, player: int | None) -> Place:
     place = Place(area.title, area.x, area.y, area.w, area.h, area.shape, area.colour, "empty", area.name)
     place.choice, place.detail, place.image = area.choice, area.detail, area.image
+    place.line, place.segments, place.side = area.line, area.segments, area.side
     if area.part is not None:
         place.ids = [_part_id(b.g, area.part, player)]
     if area.kind == "zone":

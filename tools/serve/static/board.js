@@ -49,12 +49,69 @@ function chip(e) {
   return node;
 }
 
-// one board: each place a shape with its title, and what it holds in an HTML box inside the SVG
+// a graph's edge (a route of a map): a line from one space to the other, a row of `segments` when it
+// has a length, in its colour; held by a player (a mark naming one: p.text_colour), in the player's
+// seat colour, thicker and joined up (a route of the seat's colour stays told apart). A wide clear line under it is what a click hits and what lights up.
+function edgeShape(g, p, cell) {
+  const [x1, y1, x2, y2] = p.line.map((v) => v * cell);
+  const long = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const [ux, uy] = [(x2 - x1) / long, (y2 - y1) / long];
+  const held = Boolean(p.text_colour);
+  g.classList.toggle("held", held);
+  const [nx, ny] = [-uy * 8, ux * 8];  // a band 16 px wide (a polygon: a vertical line has no width to click)
+  const band = [[x1 + nx, y1 + ny], [x2 + nx, y2 + ny], [x2 - nx, y2 - ny], [x1 - nx, y1 - ny]];
+  g.append(svg("polygon", { points: band.map((pt) => pt.join(",")).join(" "), class: "edge-hit" }));
+  // a free edge's segments are apart, a held one's joined up, each with a light dot (a train car)
+  const n = Math.max(p.segments, 1);
+  const gap = n > 1 && !held ? Math.min(3, long / n / 3) : 0;
+  const stroke = p.text_colour || p.colour || "#8a8a8a";
+  for (let k = 0; k < n; k++) {
+    const [a, b] = [(long * k) / n + gap / 2, (long * (k + 1)) / n - gap / 2];
+    const ends = { x1: x1 + ux * a, y1: y1 + uy * a, x2: x1 + ux * b, y2: y1 + uy * b };
+    g.append(svg("line", { ...ends, class: "edge-rim" }));
+    g.append(svg("line", { ...ends, class: "edge-seg", stroke }));
+    if (held) g.append(svg("circle", { cx: (ends.x1 + ends.x2) / 2, cy: (ends.y1 + ends.y2) / 2, r: 2, class: "edge-car" }));
+  }
+  const tip = svg("title");  // its name, and who holds it
+  tip.textContent = p.text ? `${p.title}: ${p.text}` : p.title;
+  g.append(tip);
+}
+
+// where a space's name is written, by the side of its dot the layout chose (p.side): the text's
+// anchor point and alignment for a dot at (cx, cy) of radius r (12 px text)
+const NAME_AT = {
+  below: (cx, cy, r) => [cx, cy + r + 12, "middle"],
+  above: (cx, cy, r) => [cx, cy - r - 4, "middle"],
+  right: (cx, cy, r) => [cx + r + 3, cy + 4, "start"],
+  left: (cx, cy, r) => [cx - r - 3, cy + 4, "end"],
+};
+
+// a graph's space: a dot, its name beside it, and what it shows (a mark) after the name
+function spaceShape(g, p, x, y, w) {
+  const [cx, cy, r] = [x + w / 2, y + w / 2, w / 2];
+  g.append(svg("circle", { cx, cy, r, class: "place-shape space-dot" }));
+  const [nx, ny, anchor] = (NAME_AT[p.side] || NAME_AT.below)(cx, cy, r);
+  const name = svg("text", { x: nx, y: ny, class: "space-name", "text-anchor": anchor });
+  name.textContent = p.title;
+  if (p.kind === "text" && p.text) {  // a mark of the space: "Denver: Ann", in the player's colour
+    const value = svg("tspan", { class: "space-value" });
+    if (p.text_colour) value.setAttribute("fill", p.text_colour);
+    value.textContent = `: ${p.text}`;
+    name.append(value);
+  }
+  g.append(name);
+}
+
+// one board: each place a shape with its title, and what it holds in an HTML box inside the SVG; a
+// map (a graph's spaces and edges) has its edges under its spaces, and scrolls in a panel too narrow
+// for it at 80 % of its size rather than shrinking its names further
 function drawBoard(b, owner) {
   const width = b.width * b.cell;
   const height = b.height * b.cell;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "layout", role: "group" });
   root.style.maxWidth = `${width}px`;
+  const edges = svg("g", { class: "edges" });
+  root.append(edges);
   b.places.forEach((p, i) => {
     const [x, y, w, h] = [p.x * b.cell, p.y * b.cell, p.w * b.cell, p.h * b.cell];
     const g = svg("g", { class: `place shape-${p.shape}` });
@@ -62,6 +119,16 @@ function drawBoard(b, owner) {
     if (p.name) g.dataset.name = p.name;
     if (p.choice !== null) g.dataset.choice = p.choice;
     if (p.ids && p.ids.length) g.dataset.ids = p.ids.join(",");  // a board's cell or edge: that very one
+    if (p.shape === "edge" && p.line) {
+      edgeShape(g, p, b.cell);
+      edges.append(g);
+      return;
+    }
+    if (p.shape === "dot") {
+      spaceShape(g, p, x, y, w);
+      root.append(g);
+      return;
+    }
     g.append(placeShape(p, x, y, w, h));
     if (p.image) {  // a data: address read at load from the game's folder; the shape stays as its frame
       g.append(svg("image", { href: p.image, x: x + 4, y: y + 4, width: Math.max(w - 8, 1), height: Math.max(h - 8, 1),
@@ -81,7 +148,13 @@ function drawBoard(b, owner) {
     }
     root.append(g);
   });
-  return root;
+  if (!edges.childElementCount) return root;
+  root.classList.add("map");
+  root.style.minWidth = `${Math.round(width * 0.8)}px`;  // names no smaller than 80 % (9.6 px)
+  const frame = document.createElement("div");
+  frame.className = "map-frame";
+  frame.append(root);
+  return frame;
 }
 
 // ------------------------------------------------------------------ play on the board
