@@ -25,6 +25,7 @@ from tabula.interpreter.compile.reader import GameReader, Path_, origin_of
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import parse_expr
 from tabula.interpreter.load.positions import GameSource, span_for
+from tabula.interpreter.load.schema.game import AUDIENCE_WORDS
 from tabula.interpreter.model.game import CompiledGame
 
 CODE = "N001"
@@ -210,6 +211,10 @@ class Walk:
                     ("vars", name),
                     "declare its type: int, player, bool, comp, str",
                 )
+        for section in ("zones", "counters", "vars"):  # the C side knows the four words only
+            for name, d in (self.data.get(section) or {}).items():
+                if isinstance(d, dict) and str(d.get("visible_to", "all")).strip() not in AUDIENCE_WORDS:
+                    self.refuse(f"visible_to as an expression ('{name}')", (section, name, "visible_to"))
         capped = {z.family or z.name: z.span for z in self.g.zones.values() if z.max is not None}
         for name, span in capped.items():  # the C moves do not count against a zone's max yet
             self.report.warning(CODE, f"not in the native backend yet: zone '{name}' with a max", span)
