@@ -128,10 +128,9 @@ def _audiences(source: Any, game: CompiledGame, report: Report) -> None:
     """Each `visible_to:` expression kept as data (`game.audiences`, evaluated by run/audience.py)
     and checked now: a player or a list of players (T008), `owner` bound for a per-player one;
     `visibility:` beside it is E128 (one is the other under another name)."""
-    from tabula.interpreter.base.types import ANY, INT, PLAYER, a, list_of
+    from tabula.interpreter.base.types import ANY, AUDIENCE_WORDS, INT, PLAYER, a, list_of
     from tabula.interpreter.dsl.parser import PlainOrigin
     from tabula.interpreter.load.positions import span_for
-    from tabula.interpreter.load.schema.game import AUDIENCE_WORDS
     from tabula.interpreter.run.audience import audience
 
     players = (ANY, PLAYER, INT, list_of(PLAYER), list_of(INT), list_of(ANY))

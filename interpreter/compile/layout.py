@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.limits import WORK_BUDGET
 from tabula.interpreter.base.source import did_you_mean
-from tabula.interpreter.base.types import ANY, VAR_TYPES, type_of_value
+from tabula.interpreter.base.types import ANY, AUDIENCE_WORDS, VAR_TYPES, type_of_value
 from tabula.interpreter.load.boards import geometry
 from tabula.interpreter.load.positions import span_for
-from tabula.interpreter.load.schema.game import AUDIENCE_WORDS
 from tabula.interpreter.model.boards import BoardTable
 from tabula.interpreter.model.game import CompiledGame, Component, CounterLayout, VarLayout, ZoneLayout
 

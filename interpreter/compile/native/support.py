@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tabula.interpreter.base.source import Report
+from tabula.interpreter.base.types import AUDIENCE_WORDS
 from tabula.interpreter.compile.native import abilities, ir
 from tabula.interpreter.compile.native.effects import EffectLowering
 from tabula.interpreter.compile.native.ir import INT, PLAYER
@@ -25,7 +26,6 @@ from tabula.interpreter.compile.reader import GameReader, Path_, origin_of
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import parse_expr
 from tabula.interpreter.load.positions import GameSource, span_for
-from tabula.interpreter.load.schema.game import AUDIENCE_WORDS
 from tabula.interpreter.model.game import CompiledGame
 
 CODE = "N001"

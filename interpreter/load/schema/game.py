@@ -14,6 +14,7 @@ from pydantic_core import PydanticCustomError
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report
+from tabula.interpreter.base.types import AUDIENCE_WORDS
 from tabula.interpreter.load.positions import GameSource
 from tabula.interpreter.load.schema.boards import BoardDef
 from tabula.interpreter.load.schema.common import OPEN, Dsl, StrictModel
@@ -24,9 +25,6 @@ Per = Literal["player"] | None
 Visibility = Literal["public", "owner", "others", "hidden"]
 PropertyType = Literal["int", "str", "bool", "list", "symbol", "any"]
 EndMode = Literal["immediately", "after_turn", "final_turns"]
-# `visible_to:` words that are the `visibility:` words under other names (anything else is an
-# expression over players, compile/audience.py)
-AUDIENCE_WORDS = {"all": "public", "none": "hidden", "owner": "owner", "others": "others"}
 VISIBLE_TO = (
     "Who sees it, as an expression over players re-evaluated as the state changes: all, none, owner, "
     "others (the visibility words under other names), or a player or a list of players, with owner "
