@@ -119,8 +119,48 @@ def _compile(
             None,
         )
     _check_guesses_and_deals(source, game, report)
+    _audiences(source, game, report)
     report.raise_if_errors()
     return game
+
+
+def _audiences(source: Any, game: CompiledGame, report: Report) -> None:
+    """Each `visible_to:` expression kept as data (`game.audiences`, evaluated by run/audience.py)
+    and checked now: a player or a list of players (T008), `owner` bound for a per-player one;
+    `visibility:` beside it is E128 (one is the other under another name)."""
+    from tabula.interpreter.base.types import ANY, AUDIENCE_WORDS, INT, PLAYER, a, list_of
+    from tabula.interpreter.dsl.parser import PlainOrigin
+    from tabula.interpreter.load.positions import span_for
+    from tabula.interpreter.run.audience import audience
+
+    players = (ANY, PLAYER, INT, list_of(PLAYER), list_of(INT), list_of(ANY))
+    for section in ("zones", "counters", "vars"):
+        for name, d in (source.data.get(section) or {}).items():
+            if not isinstance(d, dict) or d.get("visible_to") is None:
+                continue
+            where = span_for(source, (section, name, "visible_to"))
+            if d.get("visibility") is not None:
+                report.error(
+                    "E128",
+                    f"'{name}' says who sees it twice: visibility and visible_to",
+                    where,
+                    "keep one; visible_to all/none/owner/others is visibility public/hidden/owner/others",
+                )
+                continue
+            text, origin = d["visible_to"], source.value_origin.get((section, name, "visible_to"))
+            if str(text).strip() in AUDIENCE_WORDS:
+                continue  # one of the four words (compile/layout.py visibility_of)
+            game.audiences[f"to:{section}:{name}"] = (text, origin)
+            local = {"owner": PLAYER} if d.get("per") == "player" else {}
+            typed = game.snippets.expr_typed(
+                str(text), origin or PlainOrigin(f"{game.folder}/{name}"), report, local
+            )
+            if typed is not None and typed[1] not in players:
+                report.error(
+                    "T008", f"visible_to needs a player or a list of players, found {a(typed[1])}", where
+                )
+    if game.audiences:
+        game.audience_of = audience
 
 
 def _check_guesses_and_deals(source: Any, game: CompiledGame, report: Report) -> None:

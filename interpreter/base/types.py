@@ -129,6 +129,10 @@ VAR_TYPES = {
 }
 """The static type of each type name a game may write for a var or a parameter."""
 
+# the `visible_to:` words that are the `visibility:` words under other names (anything else is an
+# expression over players: compile/layout.py visibility_of, run/audience.py)
+AUDIENCE_WORDS = {"all": "public", "none": "hidden", "owner": "owner", "others": "others"}
+
 
 OK, CHECK, WRONG = "ok", "check", "wrong"
 _KIND = {INT: INT, PLAYER: INT, COMP: INT, BOOL: BOOL, STR: STR}  # what a value is at run time

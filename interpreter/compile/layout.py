@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.limits import WORK_BUDGET
 from tabula.interpreter.base.source import did_you_mean
-from tabula.interpreter.base.types import ANY, VAR_TYPES, type_of_value
+from tabula.interpreter.base.types import ANY, AUDIENCE_WORDS, VAR_TYPES, type_of_value
 from tabula.interpreter.load.boards import geometry
 from tabula.interpreter.load.positions import span_for
 from tabula.interpreter.model.boards import BoardTable
@@ -176,7 +176,7 @@ def _zones(read: GameReader, g: CompiledGame) -> None:
             z = ZoneLayout(
                 name if key is None else f"{name}({key})",
                 per,
-                str(zdef.get("visibility", "public")),
+                visibility_of("zones", name, zdef),
                 bool(zdef.get("ordered", False)),
                 base,
                 read.span(("zones", name)),
@@ -262,7 +262,7 @@ def _counters(read: GameReader, g: CompiledGame) -> None:
                         did_you_mean(str(key), keys) or f"keys: {', '.join(keys)}",
                     )
         c = CounterLayout(name, per, keys, base, initial, cdef.get("min", 0), cdef.get("max"))
-        c.visibility = str(cdef.get("visibility") or "public")
+        c.visibility = visibility_of("counters", name, cdef)
         g.counters[name] = c
         base += c.width * (max_players if per else 1)
     g.counter_count = base
@@ -278,8 +278,18 @@ def _vars(read: GameReader, g: CompiledGame) -> None:
         if t == "none":
             t = ANY
         g.vars[name] = VarLayout(
-            name, vdef.get("per") == "player", initial, t, str(vdef.get("visibility") or "public")
+            name, vdef.get("per") == "player", initial, t, visibility_of("vars", name, vdef)
         )
+
+
+def visibility_of(section: str, name: str, d: dict[str, Any]) -> str:
+    """Who sees a zone's contents, a counter's or a var's value: a `visibility:` word (`visible_to:`
+    all, none, owner, others are the same four words), or `to:SECTION:NAME` for a `visible_to:`
+    expression, evaluated on the state by `run/audience.py` (model/view.py `seen_by`)."""
+    given = d.get("visible_to")
+    if given is None:
+        return str(d.get("visibility") or "public")
+    return AUDIENCE_WORDS.get(str(given).strip()) or f"to:{section}:{name}"
 
 
 def mark_declaration(raw: Any) -> tuple[Any, str, bool]:

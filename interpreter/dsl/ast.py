@@ -214,6 +214,7 @@ class Shuffle(Stmt):
 class Reveal(Stmt):
     what: Expr
     to: Expr | None = None  # `reveal X to P`: to these players only (a player or a list)
+    until: str | None = None  # `reveal X ... until EVENT`: the grant ends when EVENT is emitted or passes
 
 
 @dataclass(frozen=True)

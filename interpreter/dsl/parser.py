@@ -251,7 +251,7 @@ class _Build(Transformer[Token, Any]):
         return ast.Shuffle(self.s.of_meta(meta), c[0])
 
     def reveal_stmt(self, meta: Any, c: list[Any]) -> ast.Reveal:
-        return ast.Reveal(self.s.of_meta(meta), c[0], c[1])
+        return ast.Reveal(self.s.of_meta(meta), c[0], c[1], str(c[2]) if c[2] is not None else None)
 
     def conceal_stmt(self, meta: Any, c: list[Any]) -> ast.Conceal:
         return ast.Conceal(self.s.of_meta(meta), c[0])

@@ -42,7 +42,7 @@ class ZoneLayout:
 
     name: str
     per_player: bool
-    visibility: str  # public | owner | others | hidden
+    visibility: str  # public | owner | others | hidden | to:zones:NAME (a `visible_to:` expression)
     ordered: bool
     base: int  # index of its first instance in state["z"]
     span: Span | None = None
@@ -75,7 +75,7 @@ class CounterLayout:
     initial: dict[str, int] | int
     min: int | None
     max: int | None
-    visibility: str = "public"  # public | owner | others | hidden: who sees its value
+    visibility: str = "public"  # public | owner | others | hidden | to:SECTION:NAME: who sees its value
 
     @property
     def width(self) -> int:
@@ -88,7 +88,7 @@ class VarLayout:
     per_player: bool
     initial: Any
     type: str
-    visibility: str = "public"  # public | owner | others | hidden: who sees its value
+    visibility: str = "public"  # public | owner | others | hidden | to:SECTION:NAME: who sees its value
 
 
 @dataclass
@@ -238,6 +238,10 @@ class CompiledGame:
     # counters' and vars' `guess:` as data, name -> (text, ScalarOrigin | None); compiled lazily by
     # determinisation (run/determinize.py)
     guesses: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    # `visible_to:` expressions as data, token (`to:zones:hand`, the layout's visibility) -> (text,
+    # ScalarOrigin | None), and the function that evaluates one on a state for an owner (run/audience.py)
+    audiences: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    audience_of: Callable[[CompiledGame, dict[str, Any], str, int | None], list[int]] | None = None
     work_budget: int = WORK_BUDGET  # units of work between two decisions (`limits: work_budget`)
     rule_blocks: int = 0  # blocks below this id are the game's own (later ones come from scenarios)
 

@@ -15,6 +15,7 @@ Layout (every key is engine-owned; the game's own data lives in z/c/v/m):
 | `dec` | the pending decision: who, choice ids, values |
 | `t` | flow position: stage, round, turn, active player, phase, ending, winners |
 | `names`, `o` | player names, rules options |
+| `ru` | only once a grant is given `until` an event: [event, component, grant bits] each |
 | `rig` | only in scenarios: zone instance -> the order it takes at its next shuffle (rig.py) |
 
 A copy copies each list one level deep: the DSL never mutates a list value in place.
@@ -113,6 +114,8 @@ def clone(st: State) -> State:
         "names": st["names"],
         "o": st["o"],
     }
+    if "ru" in st:  # the ends of grants given `until` an event (run/support.py reveal_until)
+        copy_["ru"] = [e[:] for e in st["ru"]]
     if "rig" in st:  # rigged shuffle orders written by a scenario (rig.py)
         copy_["rig"] = {zone: [list(c) for c in order] for zone, order in st["rig"].items()}
     return copy_

@@ -4,10 +4,11 @@ A component is visible to a player when it lies in a public zone, in a zone of t
 `owner`, in another player's zone marked `others`, out of play, or has been revealed to everyone.
 In a view, each invisible component id is replaced by -1 (so zone sizes stay public), its location
 and marks are blanked; a zone whose size the viewer may not know (`size_visibility`) reads None
-(`zone_members`); and the parts of the state that could leak hidden facts are dropped: the
-generator (future shuffles), a scenario's rigged shuffle orders (`rig`: the future order of a
-zone), the frame stack (locals may hold hidden components), other players' pending options and
-their answers to a simultaneous step not yet revealed.
+(`zone_members`); a zone, counter or var with a `visible_to:` expression is seen by the players it
+evaluates to on the state (`seen_by`), re-evaluated at every view; and the parts of the state that
+could leak hidden facts are dropped: the generator (future shuffles), a scenario's rigged shuffle
+orders (`rig`: the future order of a zone), the frame stack (locals may hold hidden components),
+other players' pending options and their answers to a simultaneous step not yet revealed.
 Vars and marks of a component type (`component_marks`) are scrubbed the same way. Counters and vars
 declared with a `visibility` other than public (a secret chip count) read None where the viewer may
 not see them (`secret_counters`, `var_seen`). Log entries carry the players they are hidden from.
@@ -29,8 +30,11 @@ def shown_to(grant: int, player: int) -> bool:
     return player >= 0 and bool(grant >> (player + 1) & 1)
 
 
-def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) -> bool:
-    """May `player` see which component `cid` is?"""
+def visible_to(
+    game: CompiledGame, st: dict[str, Any], cid: int, player: int, memo: dict[int, bool] | None = None
+) -> bool:
+    """May `player` see which component `cid` is? (`memo`: zone instance -> seen, for one state and
+    player, so that a `visible_to:` expression is evaluated once per zone instance.)"""
     grant = st["rv"][cid]  # 1: revealed to everyone; else bit p + 1: shown to seat p (reveal ... to)
     if grant and (grant == 1 or shown_to(grant, player)):
         return True
@@ -44,12 +48,19 @@ def visible_to(game: CompiledGame, st: dict[str, Any], cid: int, player: int) ->
         return bool(game.zone_owner[loc] == player)
     if vis == "others":  # a hand held facing out
         return bool(game.zone_owner[loc] != player)
-    return False
+    if vis == "hidden":
+        return False
+    if memo is None:
+        return seen_by(game, st, vis, game.zone_owner[loc], player)
+    if loc not in memo:
+        memo[loc] = seen_by(game, st, vis, game.zone_owner[loc], player)
+    return memo[loc]
 
 
 def sees(visibility: str, owner: int | None, player: int) -> bool:
-    """May `player` see a counter's or var's value of this visibility, held for `owner` (None: a
-    global one)? As for zones: `owner` its player alone, `others` everyone but its player."""
+    """May `player` see a counter's or var's value of this visibility word, held for `owner` (None:
+    a global one)? As for zones: `owner` its player alone, `others` everyone but its player. A
+    `visible_to:` expression (`to:...`) needs the state: `seen_by`."""
     if visibility == "public":
         return True
     if visibility == "owner":
@@ -57,6 +68,16 @@ def sees(visibility: str, owner: int | None, player: int) -> bool:
     if visibility == "others":
         return owner != player
     return False
+
+
+def seen_by(game: CompiledGame, st: dict[str, Any], visibility: str, owner: int | None, player: int) -> bool:
+    """`sees`, and for a `visible_to:` expression (`to:SECTION:NAME`, compile/layout.py) its value
+    on `st` with `owner` bound (run/audience.py): never a spectator (a negative viewer)."""
+    if not visibility.startswith("to:"):
+        return sees(visibility, owner, player)
+    if player < 0 or game.audience_of is None:
+        return False
+    return player in game.audience_of(game, st, visibility, owner)
 
 
 def size_seen(game: CompiledGame, zone: int, player: int) -> bool:
@@ -92,15 +113,47 @@ def secret_counters(game: CompiledGame) -> list[tuple[int, str, int | None]]:
     return out
 
 
-def var_seen(game: CompiledGame, name: str, value: Any, player: int) -> Any:
+def var_seen(game: CompiledGame, st: dict[str, Any], name: str, value: Any, player: int) -> Any:
     """A var's value as `player` may know it: None where it is secret to them (a per-player var:
     the seats they may not see)."""
     layout = game.vars.get(name)
     if layout is None or layout.visibility == "public":
         return value
     if layout.per_player and isinstance(value, list):
-        return [v if sees(layout.visibility, q, player) else None for q, v in enumerate(value)]
-    return value if sees(layout.visibility, None, player) else None
+        return [v if seen_by(game, st, layout.visibility, q, player) else None for q, v in enumerate(value)]
+    return value if seen_by(game, st, layout.visibility, None, player) else None
+
+
+def unseen_owners(game: CompiledGame, st: dict[str, Any], layout: Any, player: int) -> list[bool]:
+    """For each seat, then None (a global value's owner): may `player` not see the value of this
+    counter or var (`layout`) held for it? A `visible_to:` expression is evaluated only where it
+    can be held: for the seats in play of a per-player one, for None of a global one."""
+    vis, seats = layout.visibility, range(game.max_players)
+    if vis.startswith("to:"):
+        seats = range(st["t"]["n"] if layout.per_player else 0)
+    out = [not seen_by(game, st, vis, q, player) for q in seats]
+    out += [False] * (game.max_players - len(out))
+    held = not (layout.per_player and vis.startswith("to:"))  # a word needs no state: as before
+    return [*out, held and not seen_by(game, st, vis, None, player)]
+
+
+def unseen_vars(game: CompiledGame, st: dict[str, Any], player: int) -> list[list[Any]]:
+    """[name, owner] of each var with a `visible_to:` expression `player` may not see now (a view's
+    `vu`: a screen cannot tell a secret none from a value none): `var_unseen` reads it."""
+    out: list[list[Any]] = []
+    for v in game.vars.values():
+        if v.visibility.startswith("to:"):
+            owners: list[int | None] = list(range(st["t"]["n"])) if v.per_player else [None]
+            out.extend([v.name, q] for q in owners if not seen_by(game, st, v.visibility, q, player))
+    return out
+
+
+def var_unseen(game: CompiledGame, v: dict[str, Any], name: str, owner: int | None) -> bool:
+    """Is var `name` (of `owner`, None for a global one) secret to the viewer of view `v`?"""
+    layout = game.vars[name]
+    if layout.visibility.startswith("to:"):
+        return [name, owner] in v.get("vu", [])
+    return not sees(layout.visibility, owner, v.get("viewer", -1))
 
 
 def component_marks(game: CompiledGame) -> list[str]:
@@ -109,11 +162,11 @@ def component_marks(game: CompiledGame) -> list[str]:
     return [name for name, kind in game.mark_kinds.items() if COMP in kind]
 
 
-def _scrub(game: CompiledGame, st: dict[str, Any], v: Any, player: int) -> Any:
+def _scrub(game: CompiledGame, st: dict[str, Any], v: Any, player: int, memo: dict[int, bool]) -> Any:
     if isinstance(v, list):
-        return [_scrub(game, st, x, player) for x in v]
+        return [_scrub(game, st, x, player, memo) for x in v]
     if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(game.components):
-        return v if visible_to(game, st, v, player) else HIDDEN
+        return v if visible_to(game, st, v, player, memo) else HIDDEN
     return v
 
 
@@ -130,24 +183,25 @@ def own_answers(sim: dict[str, Any] | None, player: int) -> dict[str, Any] | Non
 def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
     """What `player` may know of state `st`, as plain data."""
     ncomp = len(game.components)
-    seen = [visible_to(game, st, c, player) for c in range(ncomp)]
+    memo: dict[int, bool] = {}
+    seen = [visible_to(game, st, c, player, memo) for c in range(ncomp)]
     zones: list[list[int] | None] = [[c if seen[c] else HIDDEN for c in z] for z in st["z"]]
     if secret_sizes(game):  # no count at all: its visible components keep their `loc`
         zones = [z if size_seen(game, i, player) else None for i, z in enumerate(zones)]
     loc = [st["loc"][c] if seen[c] else HIDDEN for c in range(ncomp)]
     marks = {k: [vals[c] if seen[c] else None for c in range(ncomp)] for k, vals in st["m"].items()}
     for name in component_marks(game):  # a visible component's mark may name a hidden one
-        marks[name] = [_scrub(game, st, v, player) for v in marks[name]]
+        marks[name] = [_scrub(game, st, v, player, memo) for v in marks[name]]
     vars_: dict[str, Any] = {}
     for name, value in st["v"].items():
         layout = game.vars.get(name)
         if layout is not None and COMP in layout.type:
-            vars_[name] = var_seen(game, name, _scrub(game, st, value, player), player)
+            vars_[name] = var_seen(game, st, name, _scrub(game, st, value, player, memo), player)
         else:
-            vars_[name] = var_seen(game, name, value, player)
+            vars_[name] = var_seen(game, st, name, value, player)
     counters = list(st["c"])
     for i, visibility, owner in secret_counters(game):
-        if not sees(visibility, owner, player):
+        if not seen_by(game, st, visibility, owner, player):
             counters[i] = None
     dec = st["dec"]
     if dec is None:
@@ -160,7 +214,8 @@ def view(game: CompiledGame, st: dict[str, Any], player: int) -> dict[str, Any]:
     if "sim" in t:  # the others' answers to a simultaneous step are not revealed yet
         t["sim"] = own_answers(t["sim"], player)
     # every key is listed: nothing new in the state (such as "rig") reaches a view unless added here
-    return {
+    unseen = unseen_vars(game, st, player) if game.audiences else []
+    return ({"vu": unseen} if unseen else {}) | {
         "viewer": player,
         "z": zones,
         "loc": loc,

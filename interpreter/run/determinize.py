@@ -35,8 +35,9 @@ from tabula.interpreter.model.view import (
     own_answers,
     secret_counters,
     secret_sizes,
-    sees,
+    seen_by,
     size_seen,
+    unseen_owners,
     visible_to,
 )
 from tabula.interpreter.run.runtime import Runtime
@@ -150,18 +151,21 @@ def guess_secrets(game: CompiledGame, st: State, player: int) -> None:
     if not secret and not hidden_vars:
         return
     rt = Runtime(game, st)
-    for i, visibility, owner in secret:
-        if not sees(visibility, owner, player):
-            layout = _counter_at(game, i)
-            st["c"][i] = _guess(game, rt, layout.name, owner, _initial(layout, i, owner))
+    # who sees what is decided on the state as it is, before any value is replaced (a `visible_to:`
+    # expression reads the state)
+    blind = [(i, owner) for i, vis, owner in secret if not seen_by(game, st, vis, owner, player)]
+    unseen = {var.name: unseen_owners(game, st, var, player) for var in hidden_vars}
+    for i, owner in blind:
+        layout = _counter_at(game, i)
+        st["c"][i] = _guess(game, rt, layout.name, owner, _initial(layout, i, owner))
     for var in hidden_vars:
         value = st["v"].get(var.name)
         if var.per_player and isinstance(value, list):
             st["v"][var.name] = [
-                v if sees(var.visibility, q, player) else _guess(game, rt, var.name, q, var.initial)
+                _guess(game, rt, var.name, q, var.initial) if unseen[var.name][q] else v
                 for q, v in enumerate(value)
             ]
-        elif not sees(var.visibility, None, player):
+        elif unseen[var.name][-1]:
             st["v"][var.name] = _guess(game, rt, var.name, None, var.initial)
 
 
@@ -243,6 +247,8 @@ def apply_mapping(game: CompiledGame, st: State, pi: Mapping, words: list[int] |
     for old, new in pi.items():
         loc[new] = st["loc"][old]
         rv[new] = st["rv"][old]  # a grant (`reveal ... to`) stays with the place it was shown in
+    if "ru" in st:  # a grant's end stays with the grant (with the place it was shown in)
+        out["ru"] = [[ev, pi.get(cid, cid), bits] for ev, cid, bits in st["ru"]]
     for name, values in out["m"].items():
         default = game.marks.get(name)
         for c in pi:

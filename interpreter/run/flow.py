@@ -17,6 +17,7 @@ from collections.abc import Callable
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.model.game import FlowDef
 from tabula.interpreter.run.runtime import CALL, SUSPEND, Frame, GameRuntimeError, Runtime, over_budget
+from tabula.interpreter.run.support import end_grants
 
 # the stages of `state["t"]["stage"]`, each run by FlowDriver._<stage> (saves.py checks them too)
 STAGES = (
@@ -117,6 +118,8 @@ class FlowDriver:
         if rt.watch is not None and int(t["round"]) >= 1:  # type: ignore[call-overload]
             # a round has ended (its on_end has run) and the next has not started: its final state
             rt.watch("flow:round_end", {})
+        if "ru" in rt.st and int(t["round"]) >= 1:  # type: ignore[call-overload]
+            end_grants(rt, "round_end")  # the round is over: grants `until round_end` end
         ending = self._ending_stage(t)
         if ending:
             t["stage"] = ending
@@ -227,6 +230,8 @@ class FlowDriver:
         return self._push(rt, self.flow.turn_on_end, active)
 
     def _post_turn(self, rt: Runtime, t: dict[str, object]) -> bool:
+        if "ru" in rt.st:  # the turn is over (its on_end has run): grants `until turn_end` end
+            end_grants(rt, "turn_end")
         if rt.fire_end_checks():
             return True
         ending = self._ending_stage(t)

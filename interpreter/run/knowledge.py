@@ -36,8 +36,9 @@ from tabula.interpreter.model.view import (
     component_marks,
     secret_counters,
     secret_sizes,
-    sees,
+    seen_by,
     size_seen,
+    unseen_owners,
     visible_to,
 )
 
@@ -104,12 +105,14 @@ def _stand_in_secrets(game: CompiledGame, st: State, viewer: int, fill: int) -> 
     """Counters and vars the viewer may not see hold stand-ins, in place: a counter 0 on the first
     filling and 1 on the second, a var its initial value (a number: one more
     on the second), so an expression that reads them is not `known`."""
-    for i, visibility, owner in secret_counters(game):
-        if not sees(visibility, owner, viewer):
-            st["c"][i] = fill
-    for var in game.vars.values():
-        if var.visibility == "public":
-            continue
+    # who sees what is decided on the state as it is, before any value is replaced (a `visible_to:`
+    # expression reads the state)
+    blind = [i for i, vis, owner in secret_counters(game) if not seen_by(game, st, vis, owner, viewer)]
+    hidden = [var for var in game.vars.values() if var.visibility != "public"]
+    unseen = {var.name: unseen_owners(game, st, var, viewer) for var in hidden}
+    for i in blind:
+        st["c"][i] = fill
+    for var in hidden:
         stand_in = (
             var.initial + fill
             if isinstance(var.initial, int) and not isinstance(var.initial, bool)
@@ -118,9 +121,9 @@ def _stand_in_secrets(game: CompiledGame, st: State, viewer: int, fill: int) -> 
         value = st["v"].get(var.name)
         if var.per_player and isinstance(value, list):
             st["v"][var.name] = [
-                v if sees(var.visibility, q, viewer) else copy.deepcopy(stand_in) for q, v in enumerate(value)
+                copy.deepcopy(stand_in) if unseen[var.name][q] else v for q, v in enumerate(value)
             ]
-        elif not sees(var.visibility, None, viewer):
+        elif unseen[var.name][-1]:
             st["v"][var.name] = copy.deepcopy(stand_in)
 
 

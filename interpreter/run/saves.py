@@ -44,6 +44,7 @@ from tabula.interpreter.run.savetypes import (
     Sizes,
     expected,
     first_misfit,
+    grant_ends_fit,
     is_int,
     is_number_kept,
     mark_type,
@@ -179,8 +180,8 @@ def state_problems(game: CompiledGame, st: Any) -> list[Problem]:
     """Every problem found; later checks run only when what they read is sound."""
     if not isinstance(st, dict):
         return [("L004", expected("state", "an object", st))]
-    if set(st) != STATE_KEYS:
-        missing, extra = sorted(STATE_KEYS - set(st)), sorted(map(str, set(st) - STATE_KEYS))
+    if set(st) - {"ru"} != STATE_KEYS:
+        missing, extra = sorted(STATE_KEYS - set(st)), sorted(map(str, set(st) - STATE_KEYS - {"ru"}))
         return [("L004", f"state: the state's keys: missing {missing}, unknown {extra}")]
     out: list[Problem] = []
     n = _players(game, st, out)
@@ -377,6 +378,8 @@ def _marks_and_reveals(game: CompiledGame, st: State, sizes: Sizes, out: list[Pr
                 f"state.rv: must be 0, 1 (everyone) or 2 x the seats shown it, one per component ({ncomp})",
             )
         )
+    if "ru" in st and not grant_ends_fit(st["ru"], ncomp, grants):
+        out.append(("L004", "state.ru: when present, a list of [event, component, grant bits]"))
 
 
 def _options(game: CompiledGame, st: State, out: list[Problem]) -> None:

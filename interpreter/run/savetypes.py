@@ -139,3 +139,14 @@ def first_misfit(path: str, values: list[Any], kind: str, sizes: Sizes) -> str |
 
 
 _BOUND = 1 << limits.MAX_NUMBER_BITS  # |x| < _BOUND: x.bit_length() <= MAX_NUMBER_BITS
+
+
+def grant_ends_fit(ends: Any, ncomp: int, grants: int) -> bool:
+    """Is `ru` (the ends of grants given `until` an event) a non-empty list of [event name,
+    component id, grant bits]?"""
+
+    def fits(e: Any) -> bool:
+        ok = isinstance(e, list) and len(e) == 3 and isinstance(e[0], str)
+        return ok and all(type(x) is int for x in e[1:]) and 0 <= e[1] < ncomp and 0 < e[2] < grants
+
+    return isinstance(ends, list) and bool(ends) and all(fits(e) for e in ends)

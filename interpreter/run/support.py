@@ -13,7 +13,7 @@ from typing import Any
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import a
 from tabula.interpreter.model.choices import option_ids, value_id
-from tabula.interpreter.model.view import secret_sizes, sees, size_seen
+from tabula.interpreter.model.view import secret_sizes, seen_by, size_seen
 from tabula.interpreter.run.budget import number
 from tabula.interpreter.run.pyerrors import dsl_text, typed
 from tabula.interpreter.run.runtime import GameEnded, GameRuntimeError, Runtime
@@ -168,6 +168,18 @@ def reveal(rt: Runtime, v: Any, value: int) -> None:
     rv = rt.st["rv"]
     for cid in items:
         rv[cid] = value
+    if "ru" in rt.st:
+        _for_good(rt, items)
+
+
+def _for_good(rt: Runtime, cids: list[int]) -> None:
+    """A `reveal`, `reveal ... to` or `conceal` without `until` of these components: the ends of
+    their earlier grants (`ru`) are dropped (what it shows now is shown for good)."""
+    rest = [e for e in rt.st["ru"] if e[1] not in cids]
+    if rest:
+        rt.st["ru"] = rest
+    else:
+        del rt.st["ru"]
 
 
 def _grant_bits(rt: Runtime, to: Any, words: str) -> int:
@@ -185,9 +197,46 @@ def reveal_to(rt: Runtime, v: Any, to: Any) -> None:
     until X moves into a zone that is not public or is concealed (model/view.py `visible_to`)."""
     grant = _grant_bits(rt, to, "'reveal ... to'")
     rv = rt.st["rv"]
-    for cid in [v] if isinstance(v, int) else list(v or []):
+    items = [v] if isinstance(v, int) else list(v or [])
+    for cid in items:
         if rv[cid] != 1:  # revealed to everyone already
             rv[cid] |= grant
+    if "ru" in rt.st:
+        _for_good(rt, items)
+
+
+def reveal_until(rt: Runtime, v: Any, to: Any, event: str) -> None:
+    """`reveal X [to P] until EVENT`: the grant (to everyone when `to` is None), and its end kept in
+    the state: `ru` holds [EVENT, component, grant bits] until `end_grants` runs for EVENT. The key
+    is made by the first such grant, so a game without one keeps its states."""
+    if to is None:
+        reveal(rt, v, 1)
+        bits = 1
+    else:
+        reveal_to(rt, v, to)
+        bits = _grant_bits(rt, to, "'reveal ... to'")
+    ends = rt.st.setdefault("ru", [])
+    ends.extend([event, cid, bits] for cid in ([v] if isinstance(v, int) else list(v or [])))
+
+
+def end_grants(rt: Runtime, event: str) -> None:
+    """EVENT was emitted (or its moment of the flow passed: `turn_end`, `round_end`): every grant
+    given `until` it ends (a grant to everyone: the component is concealed, unless a later
+    `reveal` showed it to everyone for good)."""
+    ends = rt.st["ru"]
+    rv = rt.st["rv"]
+    for ev, cid, bits in ends:
+        if ev != event:
+            continue
+        if bits == 1:
+            rv[cid] = 0 if rv[cid] == 1 else rv[cid]
+        elif rv[cid] != 1:
+            rv[cid] = (rv[cid] | bits) ^ bits
+    rest = [e for e in ends if e[0] != event]
+    if rest:
+        rt.st["ru"] = rest
+    else:
+        del rt.st["ru"]
 
 
 def hide_from(rt: Runtime, v: Any, who: Any) -> None:
@@ -242,7 +291,9 @@ def say(
         rt.say(text)
         return
     players = range(rt.st["t"]["n"])
-    blind = [q for q in players if any(not sees(v, o, q) for reads in secrets for v, o in reads)]
+    blind = [
+        q for q in players if any(not seen_by(rt.g, rt.st, v, o, q) for reads in secrets for v, o in reads)
+    ]
     if not blind:
         rt.say(text)
         return

@@ -1,8 +1,9 @@
 """What a running scenario shares with its parts: the game, the state, positions in the file, and
 evaluating the file's DSL text (conditions, `set` statements) against the game.
 
-Player names are usable in every expression of a scenario, with `game_over`, `winners`, `legal` and
-`scores`. A failed comparison reports the values of both sides, players and components by name.
+Player names are usable in every expression of a scenario, with `game_over`, `winners`, `legal`,
+`scores` and `shown` (`[Ann, 'V5'] in shown`: may Ann see component V5 now? model/view.py
+`visible_to`). A failed comparison reports the values of both sides, players and components by name.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class Context:
     def local_types(self, extra: dict[str, str] | None = None) -> dict[str, str]:
         types = {name: PLAYER for name in self.st["names"]}
         types.update(game_over=BOOL, winners=list_of(PLAYER), legal=list_of(STR), scores=list_of(INT))
+        types.update(shown=list_of(list_of(ANY)))
         types.update(extra or {})
         return types
 
@@ -74,9 +76,18 @@ class Context:
             legal=[] if running else self.engine.legal_ids(st),
             winners=self.engine.winners(st) if over and "winners" in words else [],
             scores=self.engine.scores(st) if "scores" in words else [],
+            shown=self.shown(st) if "shown" in words else [],
         )
         values.update(extra or {})
         return values
+
+    def shown(self, st: State) -> list[list[Any]]:
+        """[player, component name] of each component each player may see on `st`."""
+        from tabula.interpreter.model.view import visible_to
+
+        names = self.game.component_names
+        seats, comps = range(len(st["names"])), range(len(names))
+        return [[p, names[c]] for p in seats for c in comps if visible_to(self.game, st, c, p)]
 
     # ------------------------------------------------------------ DSL text
     def write(

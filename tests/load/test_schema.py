@@ -345,7 +345,9 @@ def test_json_schemas_for_editors() -> None:
     assert "required" not in game  # one file holds only some sections
     assert game["properties"]["flow"]["description"]
     zone = game["$defs"]["ZoneDef"]
-    assert zone["properties"]["visibility"]["enum"] == ["public", "owner", "others", "hidden"]
+    words = [x.get("enum") for x in zone["properties"]["visibility"]["anyOf"]]
+    assert ["public", "owner", "others", "hidden"] in words  # or none: visible_to says who sees it
+    assert "visible_to" in zone["properties"] and "visible_to" in game["$defs"]["CounterDef"]["properties"]
     assert zone["additionalProperties"] is False
     scenario = scenario_json_schema()
     assert {"scenario", "game", "players"} <= set(scenario["required"])

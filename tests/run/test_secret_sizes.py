@@ -88,8 +88,8 @@ def test_the_observation_marks_a_secret_size_unknown(engine: Engine) -> None:
     encoder = Encoder(engine.game, 3)
     name, width = encoder.pieces[-1]
     assert (
-        name == "unknown" and width == 3 + 1 + 3 + 3 + 1 + 3
-    )  # chips, round_bets, spent, last_bet, dealer_note, stash
+        name == "unknown" and width == 3 + 1 + 3 + 3 + 1 + 3 + 3
+    )  # chips, round_bets, spent, last_bet, dealer_note, tip, stash
     st = stowed(engine)
     tensor = encoder.tensor(engine.view(st, 1))
     assert list(tensor[-3:]) == [0.0, 1.0, 1.0]  # relative seats: Bob's own, Cid's, Ann's

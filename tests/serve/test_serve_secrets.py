@@ -46,3 +46,19 @@ def test_a_secret_count_and_chips_are_absent_from_another_seats_json() -> None:
     mine = lines(own.json(), "Ann")
     assert str(CHIPS) in own.text and mine["stash"]["size"] == 1 and mine["chips"]["text"] == str(CHIPS)
     assert any("-> stash(Ann)" in line for line in own.json()["log"])
+
+
+def test_a_var_seen_by_whoever_paid_is_absent_from_the_others_json() -> None:
+    """`tip: {visible_to: "[owner] + lookers"}`: once Ann has paid to look, her tip is in her JSON
+    and in no other seat's; the table's card is named to her alone."""
+    table = Table(GameSpec(str(SECRETS)), [SeatSpec("Ann"), SeatSpec("Bob"), SeatSpec("Cid")], 3)
+    table.choose(0, "pay_to_look")
+    card = table.state["z"][table.game.zones["table"].index(None)][0]
+    name = table.game.component_names[card]
+    c = host_client(table)
+    mine = c.get("/api/seat/0")
+    assert lines(mine.json(), "Ann")["tip"]["text"] != "?" and name in mine.text
+    for seat in (1, 2, SPECTATOR):
+        page = c.get(f"/api/seat/{seat}").json()
+        assert lines(page, "Ann")["tip"]["text"] == "?"
+        assert name not in json.dumps(page["board"])

@@ -97,10 +97,11 @@ STATEMENTS: list[StatementDoc] = [
     ),
     StatementDoc(
         "reveal_stmt",
-        "reveal X [to P]",
+        "reveal X [to P] [until EVENT]",
         "makes components (one, a list or a whole zone) visible to everyone, or with `to` to these "
-        "players only (a player or a list), until they move into a zone that is not public",
-        "reveal top(hand(q)) to p",
+        "players only (a player or a list), until they move into a zone that is not public; with "
+        "`until`, also until the game emits EVENT or its moment passes (`turn_end`, `round_end`)",
+        "reveal top(hand(q)) to p until turn_end",
     ),
     StatementDoc(
         "conceal_stmt",

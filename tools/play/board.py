@@ -20,7 +20,7 @@ from tabula.interpreter.base.types import COMP, INT
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.load.positions import GameSource
 from tabula.interpreter.model.game import CompiledGame, ZoneLayout
-from tabula.interpreter.model.view import HIDDEN, sees, view, zone_members
+from tabula.interpreter.model.view import HIDDEN, var_unseen, view, zone_members
 from tabula.interpreter.run.knowledge import State, seat_states
 from tabula.play.faces import Badge, Card, Entry, merge_hidden
 from tabula.play.layout import DrawnBoard, draw_board
@@ -263,7 +263,7 @@ class _Builder:
             colour = self.pres.seat_colour(value)
         if COMP in layout.type and _holds_hidden(value):
             return Line(row.label, row.name, "text", text="?", known=False)
-        if value is None and not sees(layout.visibility, player if layout.per_player else None, self.viewer):
+        if value is None and var_unseen(self.g, self.view, row.name, player if layout.per_player else None):
             return Line(row.label, row.name, "text", text="?")  # secret to this viewer (`visibility:`)
         text = show_value(self.g, self.names, value, layout.type, False, self.pres.labels)
         return Line(row.label, row.name, "text", text=text, colour=colour)

@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from tabula.interpreter.base.types import BOOL, COMP, INT, PLAYER, STR
 from tabula.interpreter.model.game import CompiledGame
-from tabula.interpreter.model.view import sees
+from tabula.interpreter.model.view import var_unseen
 
 Vector: TypeAlias = npt.NDArray[np.float32]
 # writes one value into out[at:at + width]; returns nothing
@@ -250,10 +250,10 @@ class Encoder:
         for var in self._secret_vars():
             if var.per_player:
                 for rel in range(self.n):
-                    out[at] = float(not sees(var.visibility, (viewer + rel) % self.n, viewer))
+                    out[at] = float(var_unseen(self.game, view, var.name, (viewer + rel) % self.n))
                     at += 1
             else:
-                out[at] = float(not sees(var.visibility, None, viewer))
+                out[at] = float(var_unseen(self.game, view, var.name, None))
                 at += 1
         for z in self._secret_sizes():
             for rel in range(self.n) if z.per_player else [0]:

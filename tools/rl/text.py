@@ -12,7 +12,7 @@ from typing import Any
 
 from tabula.interpreter.base.types import COMP, PLAYER, elem
 from tabula.interpreter.model.game import CompiledGame
-from tabula.interpreter.model.view import sees, zone_members
+from tabula.interpreter.model.view import var_unseen, zone_members
 
 
 def _value(game: CompiledGame, names: list[str], v: Any, t: str) -> str:
@@ -77,16 +77,15 @@ def _count(value: Any) -> str:
 
 def _vars(game: CompiledGame, view: dict[str, Any], names: list[str]) -> list[str]:
     out = []
-    viewer = view.get("viewer", -1)
     for name, var in game.vars.items():
         v = view["v"].get(name)
         if var.per_player and isinstance(v, list):
             text = "; ".join(
-                f"{names[p]}={_value(game, names, x, var.type) if sees(var.visibility, p, viewer) else '?'}"
+                f"{names[p]}={'?' if var_unseen(game, view, name, p) else _value(game, names, x, var.type)}"
                 for p, x in enumerate(v)
             )
         else:
-            text = _value(game, names, v, var.type) if sees(var.visibility, None, viewer) else "?"
+            text = _value(game, names, v, var.type) if not var_unseen(game, view, name, None) else "?"
         out.append(f"var {name}: {text}")
     return out
 

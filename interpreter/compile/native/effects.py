@@ -193,6 +193,8 @@ class EffectLowering(AbilityLowering):
     def _s_Reveal(self, s: ast.Reveal, scope: Scope) -> ir.Stmt:
         if s.to is not None:
             raise Unsupported("'reveal ... to' some players", s.span)
+        if s.until is not None:
+            raise Unsupported("'reveal ... until' an event", s.span)
         return self.shown(s.what, scope, 1)
 
     def _s_Conceal(self, s: ast.Conceal, scope: Scope) -> ir.Stmt:

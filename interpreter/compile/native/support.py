@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tabula.interpreter.base.source import Report
+from tabula.interpreter.base.types import AUDIENCE_WORDS
 from tabula.interpreter.compile.native import abilities, ir
 from tabula.interpreter.compile.native.effects import EffectLowering
 from tabula.interpreter.compile.native.ir import INT, PLAYER
@@ -210,6 +211,10 @@ class Walk:
                     ("vars", name),
                     "declare its type: int, player, bool, comp, str",
                 )
+        for section in ("zones", "counters", "vars"):  # the C side knows the four words only
+            for name, d in (self.data.get(section) or {}).items():
+                if isinstance(d, dict) and str(d.get("visible_to", "all")).strip() not in AUDIENCE_WORDS:
+                    self.refuse(f"visible_to as an expression ('{name}')", (section, name, "visible_to"))
         capped = {z.family or z.name: z.span for z in self.g.zones.values() if z.max is not None}
         for name, span in capped.items():  # the C moves do not count against a zone's max yet
             self.report.warning(CODE, f"not in the native backend yet: zone '{name}' with a max", span)

@@ -69,6 +69,7 @@ class GameCompiler:
         ctx.sc = self._effect_compiler(ctx)
         self._bodies(ctx, functions)
         components_in_any(ctx)
+        _untils(ctx)
         _unused(ctx)
         g.rule_blocks = len(g.blocks)
         g.snippets = Snippets(ex, ctx.sc)
@@ -195,6 +196,21 @@ def _unused(ctx: GameContext) -> None:
                     trig.span,
                     did_you_mean(event, ctx.sc.emitted) or f"emit it with `emit {event}(...)`",
                 )
+
+
+def _untils(ctx: GameContext) -> None:
+    """E129: `reveal ... until EVENT` names an event the game emits or a moment of the flow that
+    ends grants (`turn_end`; `round_end` with rounds), else the grant would never end."""
+    moments = {"turn_end"} | ({"round_end"} if ctx.g.flow is not None and ctx.g.flow.has_rounds else set())
+    known = sorted(ctx.sc.emitted | moments)
+    for event, span in ctx.sc.untils:
+        if event not in known:
+            ctx.read.report.error(
+                "E129",
+                f"'until {event}': the game never emits '{event}', and it is no moment of the flow",
+                span,
+                did_you_mean(event, known) or f"events: {', '.join(known)}",
+            )
 
 
 def _words(data: Any) -> set[str]:

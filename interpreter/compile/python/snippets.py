@@ -29,6 +29,13 @@ class Snippets:
     def expr(
         self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]
     ) -> Closure | None:
+        typed = self.expr_typed(text, origin, report, local_types)
+        return None if typed is None else typed[0]
+
+    def expr_typed(
+        self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]
+    ) -> tuple[Closure, str] | None:
+        """`expr`, with the expression's static type."""
         from tabula.interpreter.dsl.parser import parse_expr
 
         node = parse_expr(text, origin, report)
@@ -36,7 +43,7 @@ class Snippets:
             return None
         self.ex.report = report
         self.sc.report = report
-        return self.ex.expr(node, Scope(dict(local_types)))[0]
+        return self.ex.expr(node, Scope(dict(local_types)))
 
     def compare_parts(
         self, text: str, origin: TextOrigin, report: Report, local_types: dict[str, str]

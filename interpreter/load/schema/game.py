@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report
+from tabula.interpreter.base.types import AUDIENCE_WORDS
 from tabula.interpreter.load.positions import GameSource
 from tabula.interpreter.load.schema.boards import BoardDef
 from tabula.interpreter.load.schema.common import OPEN, Dsl, StrictModel
@@ -23,6 +25,11 @@ Per = Literal["player"] | None
 Visibility = Literal["public", "owner", "others", "hidden"]
 PropertyType = Literal["int", "str", "bool", "list", "symbol", "any"]
 EndMode = Literal["immediately", "after_turn", "final_turns"]
+VISIBLE_TO = (
+    "Who sees it, as an expression over players re-evaluated as the state changes: all, none, owner, "
+    "others (the visibility words under other names), or a player or a list of players, with owner "
+    "bound for a per-player one (`[owner] + allies(owner)`, a var holding a team). Not with visibility."
+)
 
 
 class PlayerCount(StrictModel):
@@ -177,8 +184,11 @@ class ZoneDef(StrictModel):
     """A place components can be: a hand, a deck, a market, a supply."""
 
     per: Per = Field(default=None, description="'player' for one zone per player; absent for a global zone.")
-    visibility: Visibility = Field(
-        description="Who sees the contents: public, owner, others (all but its owner) or hidden."
+    visible_to: Dsl | None = Field(default=None, description=VISIBLE_TO)  # before visibility: it reads it
+    visibility: Visibility | None = Field(
+        default=None,
+        validate_default=True,
+        description="Who sees the contents: public, owner, others (all but its owner) or hidden.",
     )
     size_visibility: Visibility = Field(
         default="public",
@@ -196,15 +206,32 @@ class ZoneDef(StrictModel):
         default=None, ge=1, description="The most components it may hold at once (a move beyond: R016)."
     )
 
+    @field_validator("visibility")
+    @classmethod
+    def _said_somewhere(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None and info.data.get("visible_to") is None:
+            raise PydanticCustomError("missing", "Field required")  # S002, as for any required key
+        return value
+
     @model_validator(mode="after")
     def _others_has_an_owner(self) -> ZoneDef:
-        if self.visibility == "others" and self.per != "player":
+        if self.visible_to is not None and self.visibility is None:
+            word = AUDIENCE_WORDS.get(str(self.visible_to).strip())
+            if word is None and self.size_visibility != "public":
+                raise ValueError(
+                    f"size_visibility '{self.size_visibility}' with visible_to '{self.visible_to}': "
+                    "whoever sees the contents knows their number; make the size public"
+                )
+            visibility = word or "public"
+        else:
+            visibility = self.visibility or "public"
+        if visibility == "others" and self.per != "player":
             raise ValueError("visibility 'others' (everyone but the zone's owner) needs per: player")
         if self.size_visibility in ("owner", "others") and self.per != "player":
             raise ValueError(f"size_visibility '{self.size_visibility}' needs per: player")
-        if self.size_visibility not in ("public", self.visibility) and self.visibility != "hidden":
+        if self.size_visibility not in ("public", visibility) and visibility != "hidden":
             raise ValueError(
-                f"size_visibility '{self.size_visibility}' with visibility '{self.visibility}': whoever "
+                f"size_visibility '{self.size_visibility}' with visibility '{visibility}': whoever "
                 "sees the contents knows their number; make it public, the same word, or the contents hidden"
             )
         return self
@@ -223,6 +250,7 @@ class CounterDef(StrictModel):
         description="Who sees its value: public, owner (its player alone), others (everyone but its "
         "player) or hidden (nobody). Views show a hidden value as unknown.",
     )
+    visible_to: Dsl | None = Field(default=None, description=VISIBLE_TO)
     guess: Dsl | None = Field(
         default=None,
         description="What a bot takes a value it cannot see to be when it deals a hidden position "
@@ -231,6 +259,8 @@ class CounterDef(StrictModel):
 
     @model_validator(mode="after")
     def _owner_needs_a_player(self) -> CounterDef:
+        if AUDIENCE_WORDS.get(str(self.visible_to).strip()) in ("owner", "others") and self.per != "player":
+            raise ValueError(f"visible_to '{self.visible_to}' needs per: player")
         if self.visibility in ("owner", "others") and self.per != "player":
             raise ValueError(f"visibility '{self.visibility}' needs per: player")
         return self
@@ -251,6 +281,7 @@ class VarDef(StrictModel):
         "player may see what it holds: a var of type any (or list) that a rule may give a component "
         "must say so, or declare the type component or components (T011).",
     )
+    visible_to: Dsl | None = Field(default=None, description=VISIBLE_TO)
     guess: Dsl | None = Field(
         default=None,
         description="What a bot takes a value it cannot see to be when it deals a hidden position "
@@ -259,6 +290,8 @@ class VarDef(StrictModel):
 
     @model_validator(mode="after")
     def _owner_needs_a_player(self) -> VarDef:
+        if AUDIENCE_WORDS.get(str(self.visible_to).strip()) in ("owner", "others") and self.per != "player":
+            raise ValueError(f"visible_to '{self.visible_to}' needs per: player")
         if self.visibility in ("owner", "others") and self.per != "player":
             raise ValueError(f"visibility '{self.visibility}' needs per: player")
         return self

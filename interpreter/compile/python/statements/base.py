@@ -56,6 +56,7 @@ class StatementCompiler:
         self.report = ex.report
         self.procedures = procedures
         self.emitted: set[str] = set()  # events some `emit` fires
+        self.untils: list[tuple[str, Span]] = []  # `reveal ... until EVENT`: each event, where
         self.action_index = action_index
         self.suspension = suspension
         self.windows = windows

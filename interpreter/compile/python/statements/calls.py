@@ -91,6 +91,7 @@ class CallStatements(WriteStatements):
         kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]
         base = "{" + ", ".join(f"{k!r}: {v}" for k, v in kwargs) + "}"
         watched = self.ex.helper(support.watched)
+        out.add(depth, f"if 'ru' in S: {self.ex.helper(support.end_grants)}(rt, {n.event!r})", n.span)
         if not self.suspension.triggers.get(n.event):
             # nothing listens: the arguments are only evaluated for a watching tool (scenarios)
             me = "v_me" if mode == PY else "L.get('me')"

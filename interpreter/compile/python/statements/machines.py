@@ -336,6 +336,7 @@ class MachineCompiler(CallStatements):
         kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]
         base = "{" + ", ".join(f"{k!r}: {v}" for k, v in kwargs) + "}"
         nxt = m.label()
+        m.add(f"if 'ru' in S: {self.ex.helper(support.end_grants)}(rt, {n.event!r})", n.span)
         m.add(f"_x = X_{n.event}(rt, L.get('me', S['t']['active']), {base})", n.span)
         m.add("if _x:")  # else nothing to run first: go straight on
         m.add("for _b, _f, _l in _x[::-1]:", depth=1)

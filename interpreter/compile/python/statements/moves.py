@@ -73,6 +73,9 @@ class MoveStatements(StatementCompiler):
         self.written(out, depth)
 
     def _Reveal(self, out: Lines, depth: int, n: ast.Reveal, scope: Scope, mode: str) -> None:
+        if n.until is not None:
+            self.reveal_until(out, depth, n, scope)
+            return
         if n.to is None:
             self.reveal(out, depth, n.what, n.span, scope, 1)
             return
@@ -83,25 +86,41 @@ class MoveStatements(StatementCompiler):
 
     def grant(self, out: Lines, depth: int, n: ast.Stmt, what: ast.Expr, who: ast.Expr, scope: Scope) -> None:
         """`reveal X to P` (a grant to P) or `hide X from P` (P's grant ended, support.hide_from)."""
-        src, t = self.ex.code(what, scope)
-        if t == ZONE:
-            src = f"{self.ex.bind('Z')}[{src}]"
-        to, tt = self.ex.code(who, scope)
+        f = support.hide_from if isinstance(n, ast.Hide) else support.reveal_to
         words = "'hide ... from'" if isinstance(n, ast.Hide) else "'reveal ... to'"
+        out.add(
+            depth,
+            f"{self.ex.helper(f)}(rt, {self.shown(what, scope)}, {self.players(who, words, scope)})",
+            n.span,
+        )
+        self.written(out, depth)
+
+    def reveal_until(self, out: Lines, depth: int, n: ast.Reveal, scope: Scope) -> None:
+        """`reveal X [to P] until EVENT` (support.reveal_until); EVENT is checked once the whole
+        game is compiled (`self.untils`: an event the game emits, or `turn_end` / `round_end`)."""
+        to = "None" if n.to is None else self.players(n.to, "'reveal ... to'", scope)
+        self.untils.append((str(n.until), n.span))
+        f = self.ex.helper(support.reveal_until)
+        out.add(depth, f"{f}(rt, {self.shown(n.what, scope)}, {to}, {n.until!r})", n.span)
+        self.written(out, depth)
+
+    def shown(self, what: ast.Expr, scope: Scope) -> str:
+        """Source of the components a `reveal`, `conceal` or `hide` shows or hides (a zone: its list)."""
+        src, t = self.ex.code(what, scope)
+        return f"{self.ex.bind('Z')}[{src}]" if t == ZONE else src
+
+    def players(self, who: ast.Expr, words: str, scope: Scope) -> str:
+        """Source of a player or a list of players (T008 for anything else)."""
+        to, tt = self.ex.code(who, scope)
         if tt not in (ANY, PLAYER, INT, list_of(PLAYER), list_of(INT), list_of(ANY)):
             self.report.error("T008", f"{words} needs a player or a list of players, found {a(tt)}", who.span)
-        f = support.hide_from if isinstance(n, ast.Hide) else support.reveal_to
-        out.add(depth, f"{self.ex.helper(f)}(rt, {src}, {to})", n.span)
-        self.written(out, depth)
+        return to
 
     def _Conceal(self, out: Lines, depth: int, n: ast.Conceal, scope: Scope, mode: str) -> None:
         self.reveal(out, depth, n.what, n.span, scope, 0)
 
     def reveal(self, out: Lines, depth: int, what: ast.Expr, span: Span, scope: Scope, value: int) -> None:
-        src, t = self.ex.code(what, scope)
-        if t == ZONE:
-            src = f"{self.ex.bind('Z')}[{src}]"
-        out.add(depth, f"{self.ex.helper(support.reveal)}(rt, {src}, {value})", span)
+        out.add(depth, f"{self.ex.helper(support.reveal)}(rt, {self.shown(what, scope)}, {value})", span)
         self.written(out, depth)
 
     def zone(self, node: ast.Expr, scope: Scope) -> str:
