@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from tabula.bots.base import Budget, Observation, PlayoutFailure
 from tabula.bots.evaluation import EvaluatingBot
+from tabula.bots.native_search import NativeSearch
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
@@ -40,6 +41,18 @@ class Node:
 
     def ucb(self, parent_visits: int) -> float:
         return self.total / self.visits + EXPLORATION * math.sqrt(math.log(parent_visits) / self.visits)
+
+
+def grow(rows: list[tuple[int, str, int, int, int, float]]) -> Node:
+    """The tree of (parent, id, player, visits, availability, total) rows, parents first (a native
+    tree, native_search.py); the root's."""
+    made: list[Node] = []
+    for parent, cid, player, visits, avail, total in rows:
+        node = Node(player=player, visits=visits, total=total, avail=avail)
+        if parent >= 0:
+            made[parent].children[cid] = node
+        made.append(node)
+    return made[0]
 
 
 @dataclass(frozen=True)
@@ -67,7 +80,16 @@ class SearchBot(EvaluatingBot):
         root = Node()
         playouts = 0
         world: State | None = None
+        s = self.settings
+        native = NativeSearch.make(self.engine, obs, self.evaluation, s.depth, s.rollout, s.redeterminize)
         while playouts == 0 or not timer.spent(playouts):
+            if native is not None:  # whole iterations in native code, the tree kept there
+                playouts += native.run(gen, timer, playouts)
+                if native.failed is None:
+                    continue
+                # an iteration native code could not finish: it runs again here, and the rest
+                rows, world, dealt_with = native.failed
+                root, native = grow(rows), None
             if world is None or self.settings.redeterminize:
                 dealt_with = list(gen)
                 world = obs.world(gen, world if self.settings.redeterminize else None)
@@ -83,8 +105,12 @@ class SearchBot(EvaluatingBot):
         self.stats.searched += 1
         self.stats.playouts += playouts
         self.stats.seconds += timer.elapsed()
-        best = max(root.children[i].visits for i in ids if i in root.children)
-        top = [i for i in ids if i in root.children and root.children[i].visits == best]
+        if native is not None:
+            visits = native.root_visits()
+        else:
+            visits = {i: child.visits for i, child in root.children.items()}
+        best = max(visits[i] for i in ids if i in visits)
+        top = [i for i in ids if i in visits and visits[i] == best]
         return top[rng.below(gen, len(top))]
 
     def _iterate(
