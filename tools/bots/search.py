@@ -69,6 +69,7 @@ class SearchBot(EvaluatingBot):
     def __init__(self, engine: Engine, spec: str, settings: SearchSettings) -> None:
         super().__init__(engine, spec)
         self.settings = settings
+        self.visits: dict[str, int] = {}  # the root's children's visits at the last decision searched
 
     def choose(self, obs: Observation, gen: list[int]) -> str:
         ids = obs.legal_ids
@@ -106,9 +107,9 @@ class SearchBot(EvaluatingBot):
         self.stats.playouts += playouts
         self.stats.seconds += timer.elapsed()
         if native is not None:
-            visits = native.root_visits()
+            visits = self.visits = native.root_visits()
         else:
-            visits = {i: child.visits for i, child in root.children.items()}
+            visits = self.visits = {i: child.visits for i, child in root.children.items()}
         best = max(visits[i] for i in ids if i in visits)
         top = [i for i in ids if i in visits and visits[i] == best]
         return top[rng.below(gen, len(top))]
