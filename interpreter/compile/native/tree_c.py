@@ -35,8 +35,9 @@ typedef struct {
     TNode *n; i64 count, cap;
     i64 *hash; u64 hmask;            /* open addressing: node index + 1, 0 empty */
     i64 *log, nlog, logcap;          /* the nodes whose availability this iteration raised */
-    i64 *path, *moves, pathcap;      /* this iteration's nodes and the option indices applied */
+    i64 *path, *moves, *stops, pathcap;  /* this iteration's nodes, options applied, stops at a choice */
     i64 *seen, *seen_c, *dup, stamp, nval;
+    i64 *first;                      /* the rollout's first state (t_copy) */
     i64 ka[DEC_CAP], kb[DEC_CAP], child[DEC_CAP], untried[DEC_CAP];
 } Tree;
 
@@ -102,15 +103,16 @@ void *tb_tree_new(i64 nval) {
     t->nval = nval;
     t->seen = calloc((size_t)(nval + 1), 8); t->seen_c = calloc((size_t)(nval + 1), 8);
     t->dup = calloc((size_t)(nval + 1), 8);
-    if (!t->hash || !t->seen || !t->seen_c || !t->dup || t_new(t, -1, -1, 0, -1) != 0) return 0;
+    t->first = malloc(sizeof(i64) * KEEP_WORDS);
+    if (!t->hash || !t->seen || !t->seen_c || !t->dup || !t->first || t_new(t, -1, -1, 0, -1) != 0) return 0;
     t->n[0].avail = 0;
     return t;
 }
 void tb_tree_free(void *tree) {
     Tree *t = tree;
     if (!t) return;
-    free(t->n); free(t->hash); free(t->log); free(t->path); free(t->moves);
-    free(t->seen); free(t->seen_c); free(t->dup); free(t);
+    free(t->n); free(t->hash); free(t->log); free(t->path); free(t->moves); free(t->stops);
+    free(t->seen); free(t->seen_c); free(t->dup); free(t->first); free(t);
 }
 i64 tb_tree_size(void *tree) { return ((Tree *)tree)->count; }
 /* node k's parent, key (two words), player and visits, then availability, into `out` (6 words a
@@ -253,33 +255,87 @@ static int t_rewards(const SA *a, i64 *w, double *r) {
     }
     return 0;
 }
+/* The words of a state that are read, from `src` into `dst`: all before the zones, each zone's
+   items, the pending options and the queued answers. Words past a zone's length (as it was when a
+   loop over it started), past D_N or past Q_LEN are never read: in a game with many zones this is
+   a tenth of KEEP_WORDS. */
+static void t_copy(i64 *dst, const i64 *src) {
+    memcpy(dst, src, sizeof(i64) * ZONE);
+    for (i64 z = 0; z < NZONES; z++)
+        memcpy(dst + ZONE + z * NCOMP, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)src[ZLEN + z]);
+    memcpy(dst + DOPT, src + DOPT, sizeof(i64) * 2 * (size_t)src[D_N]);
+    memcpy(dst + Q_LEN, src + Q_LEN, sizeof(i64) * (3 + (size_t)src[Q_LEN]));
+}
 static void t_world(const SA *a, u64 *gen) {  /* the iteration's world: copied, then dealt */
-    memcpy(a->world, a->base, sizeof(i64) * KEEP_WORDS);
+    t_copy(a->world, a->base);
     if (a->plan) tb_deal(a->world, gen, a->plan, a->ngroups, a->naming, a->nnaming);
 }
-/* Option k applied in the tree. A choice inside an effect stops its segment, which then needs
-   its first state (SNAP): the iteration's world is made again and its moves applied keeping it. */
-static int t_apply(Tree *t, const SA *a, i64 k, i64 nmoves, int *snap, u64 g0, u64 g1) {
-    int code = apply_k(a->world, k, a->budget, 0, 0, 0, 0, !*snap);
-    if (code != E_LIMIT || *snap) return code;
+/* Option k applied in the tree. A choice inside an effect stops its segment, which then needs its
+   first state (SNAP, copied only then): the iteration's world is made again and its moves applied,
+   those that stopped at a choice (`stops`) keeping it, then this one keeping it. */
+static int t_apply(Tree *t, const SA *a, i64 k, i64 nmoves, u64 g0, u64 g1) {
+    int code = apply_k(a->world, k, a->budget, 0, 0, 0, 0, 1);
     u64 g[2] = {g0, g1};
-    *snap = 1;
+    t->stops[nmoves] = 0;
+    if (code != E_LIMIT) return code;
     t_world(a, g);
     for (i64 j = 0; j < nmoves; j++)
-        if ((code = apply_k(a->world, t->moves[j], a->budget, 0, 0, 0, 0, 0)) != 0) return code;
+        if ((code = apply_k(a->world, t->moves[j], a->budget, 0, 0, 0, 0, !t->stops[j])) != 0) return code;
+    t->stops[nmoves] = 1;
     return apply_k(a->world, k, a->budget, 0, 0, 0, 0, 0);
+}
+/* The rollout: tb_playout's random answers. When the limit falls inside a segment (E_LIMIT), that
+   segment again with the same draws, kept (its first state in SNAP) at its choice, as tb_playout
+   leaves it: from its first state, copied at the start of each of the last TB_NEAR decisions' segments,
+   else from the rollout's first state with every segment before it again. An error is only
+   reported (the iteration is undone). */
+#define TB_NEAR 4
+static int t_playout(Tree *t, const SA *a, i64 *done) {
+    i64 *s = a->world, segs = 0, kept = -1, k, from = 0;
+    u64 g0 = a->gen[0], g1 = a->gen[1], k0 = 0, k1 = 0;
+    int code = 0;
+    t_copy(t->first, s);
+    done[0] = 0;
+    while (done[0] < a->depth && s[D_K] != 0) {
+        if (done[0] >= a->depth - TB_NEAR) {
+            t_copy(a->before, s);
+            kept = segs; from = done[0]; k0 = a->gen[0]; k1 = a->gen[1];
+        }
+        k = below(a->gen, s[D_N]);
+        done[0] += 1;
+        if ((code = apply_k(s, k, a->budget, 0, a->gen, done, a->depth, 1)) != 0) break;
+        segs += 1;
+    }
+    if (code != E_LIMIT) return code;
+    if (kept == segs) {  /* the segment that stopped started from the words kept */
+        t_copy(s, a->before);
+        a->gen[0] = k0; a->gen[1] = k1; done[0] = from;
+    } else {
+        t_copy(s, t->first);
+        a->gen[0] = g0; a->gen[1] = g1; done[0] = 0;
+        for (i64 j = 0; j < segs; j++) {
+            k = below(a->gen, s[D_N]);
+            done[0] += 1;
+            if ((code = apply_k(s, k, a->budget, 0, a->gen, done, a->depth, 1)) != 0) return code;
+        }
+    }
+    k = below(a->gen, s[D_N]);
+    done[0] += 1;
+    return apply_k(s, k, a->budget, 0, a->gen, done, a->depth, 0);
 }
 static int t_room(Tree *t, i64 need) {  /* room for `need` path nodes and moves */
     i64 cap = t->pathcap;
     int code;
     if (need <= cap) return 0;
     if ((code = t_grow((void **)&t->moves, &cap, need, 8)) != 0) return code;
+    cap = t->pathcap;
+    if ((code = t_grow((void **)&t->stops, &cap, need, 8)) != 0) return code;
     return t_grow((void **)&t->path, &t->pathcap, need, 8);
 }
 static int t_iterate(Tree *t, const SA *a) {
     i64 *w = a->world, node = 0, npath = 0, nmoves = 0, created = -1, done = 0, n, nu, k, c;
     u64 g0 = a->gen[0], g1 = a->gen[1];
-    int code = 0, snap = 0;
+    int code = 0;
     double r[MAXP];
     t_world(a, a->gen);
     t->nlog = 0;
@@ -311,12 +367,12 @@ static int t_iterate(Tree *t, const SA *a) {
             k = at; node = t->child[at];
         }
         if ((code = t_room(t, npath + 1)) != 0) goto undo;
-        if ((code = t_apply(t, a, k, nmoves, &snap, g0, g1)) != 0) goto undo;
+        if ((code = t_apply(t, a, k, nmoves, g0, g1)) != 0) goto undo;
         t->moves[nmoves++] = k;
         t->path[npath++] = node;
         if (created >= 0) break;
     }
-    if ((code = tb_playout(w, a->gen, a->budget, a->depth, a->before, &done)) != 0) goto undo;
+    if ((code = t_playout(t, a, &done)) != 0) goto undo;
     if ((code = t_rewards(a, w, r)) != 0) goto undo;
     for (i64 j = 0; j < npath; j++) {
         TNode *x = &t->n[t->path[j]];
