@@ -10,6 +10,9 @@ each player's reward up the path, every node keeping the reward of the player wh
 tree's statistics average over every world consistent with the view; a child's exploration term
 counts the iterations in which it was legal (its availability) instead of its parent's visits.
 The budget is a number of playouts or CPU seconds per decision; the move played is the most visited.
+On the native backend the whole iteration runs in the game's library where it can (native_search.py:
+the tree kept in C, the same draws, UCB and rewards); an iteration it cannot finish, and the rest,
+run here.
 """
 
 from __future__ import annotations
