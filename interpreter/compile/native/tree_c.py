@@ -35,9 +35,9 @@ typedef struct {
     TNode *n; i64 count, cap;
     i64 *hash; u64 hmask;            /* open addressing: node index + 1, 0 empty */
     i64 *log, nlog, logcap;          /* the nodes whose availability this iteration raised */
-    i64 *path, *moves, *stops, pathcap;  /* this iteration's nodes, options applied, stops at a choice */
+    i64 *path, pathcap;              /* this iteration's nodes */
     i64 *seen, *seen_c, *dup, stamp, nval;
-    i64 *first;                      /* the rollout's first state (t_copy) */
+    i64 *first, *seg;                /* the rollout's first state; the segment's under way (t_step) */
     i64 ka[DEC_CAP], kb[DEC_CAP], child[DEC_CAP], untried[DEC_CAP];
 } Tree;
 
@@ -103,16 +103,17 @@ void *tb_tree_new(i64 nval) {
     t->nval = nval;
     t->seen = calloc((size_t)(nval + 1), 8); t->seen_c = calloc((size_t)(nval + 1), 8);
     t->dup = calloc((size_t)(nval + 1), 8);
-    t->first = malloc(sizeof(i64) * KEEP_WORDS);
-    if (!t->hash || !t->seen || !t->seen_c || !t->dup || !t->first || t_new(t, -1, -1, 0, -1) != 0) return 0;
+    t->first = malloc(sizeof(i64) * KEEP_WORDS); t->seg = malloc(sizeof(i64) * KEEP_WORDS);
+    if (!t->hash || !t->seen || !t->seen_c || !t->dup || !t->first || !t->seg) return 0;
+    if (t_new(t, -1, -1, 0, -1) != 0) return 0;
     t->n[0].avail = 0;
     return t;
 }
 void tb_tree_free(void *tree) {
     Tree *t = tree;
     if (!t) return;
-    free(t->n); free(t->hash); free(t->log); free(t->path); free(t->moves); free(t->stops);
-    free(t->seen); free(t->seen_c); free(t->dup); free(t->first); free(t);
+    free(t->n); free(t->hash); free(t->log); free(t->path);
+    free(t->seen); free(t->seen_c); free(t->dup); free(t->first); free(t->seg); free(t);
 }
 i64 tb_tree_size(void *tree) { return ((Tree *)tree)->count; }
 /* node k's parent, key (two words), player and visits, then availability, into `out` (6 words a
@@ -256,39 +257,61 @@ static int t_rewards(const SA *a, i64 *w, double *r) {
     return 0;
 }
 /* The words of a state that are read, from `src` into `dst`: all before the zones, each zone's
-   items, the pending options and the queued answers. Words past a zone's length (as it was when a
-   loop over it started), past D_N or past Q_LEN are never read: in a game with many zones this is
-   a tenth of KEEP_WORDS. */
-static void t_copy(i64 *dst, const i64 *src) {
+   items, the pending options (t_copy_main), and the queued answers (t_copy). Words past a zone's
+   length (as it was when a loop over it started), past D_N or past Q_LEN are never read: in a game
+   with many zones this is a tenth of KEEP_WORDS. */
+static void t_copy_main(i64 *dst, const i64 *src) {
     memcpy(dst, src, sizeof(i64) * ZONE);
     for (i64 z = 0; z < NZONES; z++)
         memcpy(dst + ZONE + z * NCOMP, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)src[ZLEN + z]);
     memcpy(dst + DOPT, src + DOPT, sizeof(i64) * 2 * (size_t)src[D_N]);
+}
+static void t_copy(i64 *dst, const i64 *src) {
+    t_copy_main(dst, src);
     memcpy(dst + Q_LEN, src + Q_LEN, sizeof(i64) * (3 + (size_t)src[Q_LEN]));
+}
+/* apply_k without SNAP: a window's answer keeps the segment's first state in `seg` by t_copy_main
+   (`keep`: only where the segment may stop at a choice), and a choice's answer replays the segment
+   from it, the answers queued (apply_k copies all MAIN_WORDS into SNAP and back). */
+static int t_step(i64 *seg, const SA *a, i64 k, u64 *gen, i64 *done, i64 max, int keep) {
+    X xx, *x = &xx;
+    int code;
+    i64 ai, arg, p, k0;
+    init_x(x, a->world, a->budget, gen, done, max);
+    x->nosnap = !keep;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
+    if (S[D_K] == 1) {
+        if (keep) t_copy_main(seg, S);
+        S[Q_LEN] = 0; S[Q_START] = 0;
+    }
+    if (S[Q_LEN] >= QCAP) return E_SIZE;
+    S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
+    if (S[D_K] == 2) t_copy_main(S, seg);
+    S[Q_POS] = 0;
+    if (setjmp(x->susp)) return 0;
+    S[T_BUDGET] = a->budget;
+    if (!S[Q_START]) {
+        k0 = S[QUEUE]; S[Q_POS] = 1;
+        ai = S[DOPT + 2 * k0]; arg = S[DOPT + 2 * k0 + 1]; p = S[D_P];
+        S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
+        if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;
+        CHARGE(1);
+        g_action(x, ai, p, arg);
+    }
+    run(x);
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
+    return 0;
 }
 static void t_world(const SA *a, u64 *gen) {  /* the iteration's world: copied, then dealt */
     t_copy(a->world, a->base);
     if (a->plan) tb_deal(a->world, gen, a->plan, a->ngroups, a->naming, a->nnaming);
 }
-/* Option k applied in the tree. A choice inside an effect stops its segment, which then needs its
-   first state (SNAP, copied only then): the iteration's world is made again and its moves applied,
-   those that stopped at a choice (`stops`) keeping it, then this one keeping it. */
-static int t_apply(Tree *t, const SA *a, i64 k, i64 nmoves, u64 g0, u64 g1) {
-    int code = apply_k(a->world, k, a->budget, 0, 0, 0, 0, 1);
-    u64 g[2] = {g0, g1};
-    t->stops[nmoves] = 0;
-    if (code != E_LIMIT) return code;
-    t_world(a, g);
-    for (i64 j = 0; j < nmoves; j++)
-        if ((code = apply_k(a->world, t->moves[j], a->budget, 0, 0, 0, 0, !t->stops[j])) != 0) return code;
-    t->stops[nmoves] = 1;
-    return apply_k(a->world, k, a->budget, 0, 0, 0, 0, 0);
-}
-/* The rollout: tb_playout's random answers. When the limit falls inside a segment (E_LIMIT), that
-   segment again with the same draws, kept (its first state in SNAP) at its choice, as tb_playout
-   leaves it: from its first state, copied at the start of each of the last TB_NEAR decisions' segments,
-   else from the rollout's first state with every segment before it again. An error is only
-   reported (the iteration is undone). */
+/* The rollout: tb_playout's random answers (t_step: a choice the tree stopped at is answered from
+   `seg`). When the limit falls inside a segment (E_LIMIT), that segment again with the same draws,
+   kept at its choice, as tb_playout leaves it: from its first state, copied at the start of each of
+   the last TB_NEAR decisions' segments, else from the rollout's first state with every segment
+   before it again. An error is only reported (the iteration is undone). */
 #define TB_NEAR 4
 static int t_playout(Tree *t, const SA *a, i64 *done) {
     i64 *s = a->world, segs = 0, kept = -1, k, from = 0;
@@ -303,7 +326,7 @@ static int t_playout(Tree *t, const SA *a, i64 *done) {
         }
         k = below(a->gen, s[D_N]);
         done[0] += 1;
-        if ((code = apply_k(s, k, a->budget, 0, a->gen, done, a->depth, 1)) != 0) break;
+        if ((code = t_step(t->seg, a, k, a->gen, done, a->depth, 0)) != 0) break;
         segs += 1;
     }
     if (code != E_LIMIT) return code;
@@ -316,30 +339,21 @@ static int t_playout(Tree *t, const SA *a, i64 *done) {
         for (i64 j = 0; j < segs; j++) {
             k = below(a->gen, s[D_N]);
             done[0] += 1;
-            if ((code = apply_k(s, k, a->budget, 0, a->gen, done, a->depth, 1)) != 0) return code;
+            if ((code = t_step(t->seg, a, k, a->gen, done, a->depth, 0)) != 0) return code;
         }
     }
     k = below(a->gen, s[D_N]);
     done[0] += 1;
-    return apply_k(s, k, a->budget, 0, a->gen, done, a->depth, 0);
-}
-static int t_room(Tree *t, i64 need) {  /* room for `need` path nodes and moves */
-    i64 cap = t->pathcap;
-    int code;
-    if (need <= cap) return 0;
-    if ((code = t_grow((void **)&t->moves, &cap, need, 8)) != 0) return code;
-    cap = t->pathcap;
-    if ((code = t_grow((void **)&t->stops, &cap, need, 8)) != 0) return code;
-    return t_grow((void **)&t->path, &t->pathcap, need, 8);
+    return t_step(t->seg, a, k, a->gen, done, a->depth, 1);
 }
 static int t_iterate(Tree *t, const SA *a) {
-    i64 *w = a->world, node = 0, npath = 0, nmoves = 0, created = -1, done = 0, n, nu, k, c;
+    i64 *w = a->world, node = 0, npath = 0, created = -1, done = 0, n, nu, k, c;
     u64 g0 = a->gen[0], g1 = a->gen[1];
     int code = 0;
     double r[MAXP];
     t_world(a, a->gen);
     t->nlog = 0;
-    if ((code = t_room(t, npath + 1)) != 0) goto undo;
+    if ((code = t_grow((void **)&t->path, &t->pathcap, npath + 1, 8)) != 0) goto undo;
     t->path[npath++] = 0;
     while (w[D_K] != 0) {
         n = w[D_N]; nu = 0;
@@ -366,9 +380,8 @@ static int t_iterate(Tree *t, const SA *a) {
             }
             k = at; node = t->child[at];
         }
-        if ((code = t_room(t, npath + 1)) != 0) goto undo;
-        if ((code = t_apply(t, a, k, nmoves, g0, g1)) != 0) goto undo;
-        t->moves[nmoves++] = k;
+        if ((code = t_grow((void **)&t->path, &t->pathcap, npath + 1, 8)) != 0) goto undo;
+        if ((code = t_step(t->seg, a, k, 0, 0, 0, 1)) != 0) goto undo;
         t->path[npath++] = node;
         if (created >= 0) break;
     }
