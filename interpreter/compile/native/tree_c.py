@@ -96,6 +96,12 @@ static int t_new(Tree *t, i64 parent, i64 ka, i64 kb, i64 player) {  /* -1: no m
     t_hash_put(t, idx);
     return idx;
 }
+void tb_tree_free(void *tree) {
+    Tree *t = tree;
+    if (!t) return;
+    free(t->n); free(t->hash); free(t->log); free(t->path);
+    free(t->seen); free(t->seen_c); free(t->dup); free(t->first); free(t->seg); free(t);
+}
 void *tb_tree_new(i64 nval) {
     Tree *t = calloc(1, sizeof(Tree));
     if (!t) return 0;
@@ -104,16 +110,12 @@ void *tb_tree_new(i64 nval) {
     t->seen = calloc((size_t)(nval + 1), 8); t->seen_c = calloc((size_t)(nval + 1), 8);
     t->dup = calloc((size_t)(nval + 1), 8);
     t->first = malloc(sizeof(i64) * KEEP_WORDS); t->seg = malloc(sizeof(i64) * KEEP_WORDS);
-    if (!t->hash || !t->seen || !t->seen_c || !t->dup || !t->first || !t->seg) return 0;
-    if (t_new(t, -1, -1, 0, -1) != 0) return 0;
+    if (!t->hash || !t->seen || !t->seen_c || !t->dup || !t->first || !t->seg || t_new(t, -1, -1, 0, -1)) {
+        tb_tree_free(t);
+        return 0;
+    }
     t->n[0].avail = 0;
     return t;
-}
-void tb_tree_free(void *tree) {
-    Tree *t = tree;
-    if (!t) return;
-    free(t->n); free(t->hash); free(t->log); free(t->path);
-    free(t->seen); free(t->seen_c); free(t->dup); free(t->first); free(t->seg); free(t);
 }
 i64 tb_tree_size(void *tree) { return ((Tree *)tree)->count; }
 /* node k's parent, key (two words), player and visits, then availability, into `out` (6 words a
