@@ -108,3 +108,28 @@ def test_ids_that_read_as_numbers_keep_the_python_tree() -> None:
 
     with pytest.raises(NotNative):
         Naming(nat.native, ["ann", "12"])
+
+
+def test_worlds_dealt_in_python_under_deal_conditions_search_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `bots: deal:` conditions each world is dealt in Python and its iteration runs natively:
+    the same search as the Python tree's (a condition that odd places take odd components)."""
+    from tabula.bots import base
+
+    def odd_places(c: int, zi: int, pos: int) -> bool | None:
+        return None if zi % 2 else (c % 2 == pos % 2)
+
+    monkeypatch.setattr(base, "deal_conditions", lambda game: {"any": odd_places})
+    monkeypatch.setattr(base.Observation, "deal_filter", lambda self: odd_places)
+    nat, py = engines("porta-nigra")
+    dealt: list[Any] = []
+    real = native_search.NativeSearch._run_dealt
+
+    def counting(self: Any, gen: list[int], max_iter: int, until: float) -> int:
+        dealt.append(self.deal.fits)
+        return real(self, gen, max_iter, until)
+
+    monkeypatch.setattr(native_search.NativeSearch, "_run_dealt", counting)
+    for k, (st, seat) in enumerate(positions(nat, 5, 3, 3)):
+        on_native, on_python = search_both(nat, py, "ismcts:60", st, seat, k)
+        assert on_native == on_python
+    assert dealt and all(f is odd_places for f in dealt)
