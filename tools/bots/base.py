@@ -69,13 +69,17 @@ class Observation:
         """`determinize(gen)` in the engine's own form: on the native backend the same world dealt
         straight into native words (compile/native/deal.py), the plain one where it does not convert.
         `reuse`: a world from this method the caller no longer needs (its words are written over)."""
+        deal = self.native_deal()
+        if deal is None:
+            return self.determinize(gen)
+        into = reuse if isinstance(reuse, NativeState) else None
+        return deal.deal(gen, into)  # type: ignore[return-value]  # opaque to the engine's callers
+
+    def native_deal(self) -> NativeDeal | None:
+        """What deals this decision's worlds into native words (None: they stay plain)."""
         if self._native_deal is None:
             self._native_deal = self._make_native_deal()
-        if self._native_deal is False:
-            return self.determinize(gen)
-        assert isinstance(self._native_deal, NativeDeal)
-        into = reuse if isinstance(reuse, NativeState) else None
-        return self._native_deal.deal(gen, into)  # type: ignore[return-value]  # opaque to the engine's callers
+        return self._native_deal if isinstance(self._native_deal, NativeDeal) else None
 
     def _make_native_deal(self) -> NativeDeal | bool:
         native = self.engine.native
@@ -137,6 +141,14 @@ class Timer:
             return False
         self.next = now + CLOCK_EVERY
         return time.process_time() - self.started >= seconds
+
+    def batch(self, playouts: int) -> tuple[int, float]:
+        """How many playouts may run before `spent` must be asked again, and the wall-clock time
+        (`time.perf_counter`; 0: none) after which to ask it: a search that runs many playouts
+        without returning (in native code) stops where this loop of `spent` calls would."""
+        if self.budget.seconds is None:
+            return max(1, (self.budget.playouts or 1) - playouts), 0.0
+        return 1 << 62, self.next
 
     def elapsed(self) -> float:
         """CPU seconds since the budget started."""

@@ -87,6 +87,15 @@ class Evaluation:
             self._expr = f
             self.source = str(text).strip()
 
+    def native_form(self, native_expression: bool) -> str | None:
+        """How native code can compute `rewards` (compile/native/tree.py): "evaluate" (the game's
+        expression, when it is compiled into the game's library), "score" (the score if the game
+        ended now, where no presentation part is added to it), else None."""
+        if self._expr is None:
+            pres = self.engine.game.presentation
+            return None if pres.score and pres.score_rest else "score"
+        return "evaluate" if native_expression else None
+
     def values(self, st: State) -> list[float]:
         """The evaluation of every player."""
         if self._expr is None:  # the score and its parts, turned when the lowest score wins

@@ -10,6 +10,9 @@ each player's reward up the path, every node keeping the reward of the player wh
 tree's statistics average over every world consistent with the view; a child's exploration term
 counts the iterations in which it was legal (its availability) instead of its parent's visits.
 The budget is a number of playouts or CPU seconds per decision; the move played is the most visited.
+On the native backend the whole iteration runs in the game's library where it can (native_search.py:
+the tree kept in C, the same draws, UCB and rewards); an iteration it cannot finish, and the rest,
+run here.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 
 from tabula.bots.base import Budget, Observation, PlayoutFailure
 from tabula.bots.evaluation import EvaluatingBot
+from tabula.bots.native_search import NativeSearch
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
@@ -42,6 +46,18 @@ class Node:
         return self.total / self.visits + EXPLORATION * math.sqrt(math.log(parent_visits) / self.visits)
 
 
+def grow(rows: list[tuple[int, str, int, int, int, float]]) -> Node:
+    """The tree of (parent, id, player, visits, availability, total) rows, parents first (a native
+    tree, native_search.py); the root's."""
+    made: list[Node] = []
+    for parent, cid, player, visits, avail, total in rows:
+        node = Node(player=player, visits=visits, total=total, avail=avail)
+        if parent >= 0:
+            made[parent].children[cid] = node
+        made.append(node)
+    return made[0]
+
+
 @dataclass(frozen=True)
 class SearchSettings:
     budget: Budget
@@ -56,6 +72,7 @@ class SearchBot(EvaluatingBot):
     def __init__(self, engine: Engine, spec: str, settings: SearchSettings) -> None:
         super().__init__(engine, spec)
         self.settings = settings
+        self.visits: dict[str, int] = {}  # the root's children's visits at the last decision searched
 
     def choose(self, obs: Observation, gen: list[int]) -> str:
         ids = obs.legal_ids
@@ -67,7 +84,16 @@ class SearchBot(EvaluatingBot):
         root = Node()
         playouts = 0
         world: State | None = None
+        s = self.settings
+        native = NativeSearch.make(self.engine, obs, self.evaluation, s.depth, s.rollout, s.redeterminize)
         while playouts == 0 or not timer.spent(playouts):
+            if native is not None:  # whole iterations in native code, the tree kept there
+                playouts += native.run(gen, timer, playouts)
+                if native.failed is None:
+                    continue
+                # an iteration native code could not finish: it runs again here, and the rest
+                rows, world, dealt_with = native.failed
+                root, native = grow(rows), None
             if world is None or self.settings.redeterminize:
                 dealt_with = list(gen)
                 world = obs.world(gen, world if self.settings.redeterminize else None)
@@ -83,8 +109,12 @@ class SearchBot(EvaluatingBot):
         self.stats.searched += 1
         self.stats.playouts += playouts
         self.stats.seconds += timer.elapsed()
-        best = max(root.children[i].visits for i in ids if i in root.children)
-        top = [i for i in ids if i in root.children and root.children[i].visits == best]
+        if native is not None:
+            visits = self.visits = native.root_visits()
+        else:
+            visits = self.visits = {i: child.visits for i, child in root.children.items()}
+        best = max(visits[i] for i in ids if i in visits)
+        top = [i for i in ids if i in visits and visits[i] == best]
         return top[rng.below(gen, len(top))]
 
     def _iterate(

@@ -220,6 +220,12 @@ def bench_arguments(p: argparse.ArgumentParser) -> None:
         help="also measure this backend in the same run and show the ratio (e.g. --backend native "
         "--against-backend python)",
     )
+    p.add_argument(
+        "--search",
+        metavar="BOT",
+        help="measure a search bot instead (e.g. ismcts:0.1s): its playouts a decision at fixed positions "
+        "(every 5th decision of the random games, 10 a game)",
+    )
     p.add_argument("--rounds", type=count(min=1), default=3, help="alternate runs per side, best kept")
     p.add_argument(
         "--instructions",

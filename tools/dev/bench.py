@@ -44,8 +44,12 @@ def run_worker(
     games: int,
     options: list[str],
     backend: str = "python",
+    search: str | None = None,
 ) -> Any:
     env = dict(os.environ, TABULA_NO_CACHE="1", TABULA_BENCH_BACKEND=backend)
+    if search:  # a search bot's playouts at fixed positions (loading is not measured: cache kept)
+        env.pop("TABULA_NO_CACHE")
+        env["TABULA_BENCH_SEARCH"] = search
     if path_entry is not None:
         env["PYTHONPATH"] = path_entry
     cmd = [sys.executable, str(WORKER), game, ",".join(map(str, players)), str(games), *options]
@@ -139,6 +143,45 @@ def table(game: str, new: Any, old: Any | None) -> str:
     return "\n".join(lines)
 
 
+def search_table(game: str, new: Any, old: Any | None) -> str:
+    """Playouts a decision of a search bot per player count, each side's best run."""
+    rows = new["players"]
+    head = f"{game}: {new['search']} on the {new['backend']} backend"
+    lines = [f"{head}, {_sites(new)} positions a player count"]
+    if old is not None:
+        lines[0] += f"; against: the {old['backend']} backend"
+    against = f" {'against':>10} {'ratio':>7}" if old else ""
+    lines.append(f"{'players':>7} {'metric':>17} {'this':>10}{against}")
+    for n, p in rows.items():
+        for metric, value in _search_rates(p).items():
+            row = f"{n:>7} {metric:>17} {value:>10.1f}"
+            if old is not None:
+                was = _search_rates(old["players"][n])[metric]
+                row += f" {was:>10.1f} {value / max(was, 1e-9):>6.2f}x"
+            lines.append(row)
+    return "\n".join(lines)
+
+
+def _sites(m: Any) -> int:
+    return max(int(p["decisions"]) for p in m["players"].values())
+
+
+def _search_rates(p: Any) -> dict[str, float]:
+    return {
+        "playouts/decision": p["playouts"] / max(p["decisions"], 1),
+        "playouts/CPU-s": p["playouts"] / max(p["cpu"], 1e-9),
+    }
+
+
+def best_search(runs: list[Any]) -> Any:
+    """Each player count's run with the most playouts, then the least CPU time (the least disturbed
+    by other load)."""
+    out = json.loads(json.dumps(runs[0]))
+    for n in out["players"]:
+        out["players"][n] = max((r["players"][n] for r in runs), key=lambda p: (p["playouts"], -p["cpu"]))
+    return out
+
+
 def run_bench(args: argparse.Namespace) -> int:
     from tabula.common import CliError
 
@@ -176,24 +219,26 @@ def run_bench(args: argparse.Namespace) -> int:
             return 0
         new_runs, old_runs = [], []
         backend = getattr(args, "backend", "native")
+        search = getattr(args, "search", None)
         for _ in range(rounds):
-            new_runs.append(run_worker(None, args.game, players, args.games, options, backend))
+            new_runs.append(run_worker(None, args.game, players, args.games, options, backend, search))
             if against_tree is not None:
                 old_runs.append(
-                    run_worker(str(against_tree), args.game, players, args.games, options, backend)
+                    run_worker(str(against_tree), args.game, players, args.games, options, backend, search)
                 )
             elif getattr(args, "against_backend", None):
                 old_runs.append(
-                    run_worker(None, args.game, players, args.games, options, args.against_backend)
+                    run_worker(None, args.game, players, args.games, options, args.against_backend, search)
                 )
-        new = best(new_runs)
-        old = best(old_runs) if old_runs else None
+        pick = best_search if search else best
+        new = pick(new_runs)
+        old = pick(old_runs) if old_runs else None
         if new.get("note"):  # the native backend was asked for (the default) and is not there
             print(f"python backend: {new['note']}", file=sys.stderr)
         if args.json:
             print(json.dumps({"game": args.game, "this": new, "against": old, "ref": args.against}, indent=2))
         else:
-            print(table(args.game, new, old))
+            print(search_table(args.game, new, old) if search else table(args.game, new, old))
         return 0
     finally:
         if args.against:

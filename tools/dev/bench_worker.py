@@ -130,8 +130,45 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
     return out
 
 
+SEARCH_EVERY = 5  # a search position every this many decisions of a random game
+SEARCH_PER_GAME = 10  # positions taken from one game
+
+
+def measure_search(game: str, players: list[int], games: int, spec: str, options: dict[str, Any]) -> Any:
+    """The bot `spec` deciding at fixed positions (every SEARCH_EVERY-th decision with a choice of
+    `games` random games, seeds 1..N, at most SEARCH_PER_GAME each: the same positions on every
+    backend): decisions searched, playouts and the CPU seconds they took, per player count."""
+    from tabula.bots.base import Observation, bot_generator
+    from tabula.bots.spec import make_bot
+    from tabula.interpreter.engine import Engine, load_game
+
+    backend = os.environ.get("TABULA_BENCH_BACKEND", "python")
+    engine = Engine(load_game(game, options or None), backend=backend)
+    out: dict[str, Any] = {"search": spec, "backend": engine.backend, "note": engine.backend_note}
+    out["players"] = {}
+    for n in players:
+        positions = []
+        for seed in range(1, games + 1):
+            st, gen, k, taken = engine.new_game(n, seed), bot_generator(seed), 0, 0
+            while not engine.is_terminal(st) and taken < SEARCH_PER_GAME:
+                if k % SEARCH_EVERY == 0 and len(engine.legal_ids(st)) > 1:
+                    positions.append(engine.clone(st))
+                    taken += 1
+                engine.apply_inplace(st, engine.random_choice(st, gen))
+                k += 1
+        bot = make_bot(spec, engine)
+        for i, st in enumerate(positions):
+            bot.choose(Observation(engine, st, int(engine.current_player(st))), bot_generator(i))  # type: ignore[arg-type]
+        s = bot.stats
+        out["players"][str(n)] = {"decisions": s.searched, "playouts": s.playouts, "cpu": s.seconds}
+    return out
+
+
 if __name__ == "__main__":
     name, players_text, games_text, *rest = sys.argv[1:]
-    print(
-        json.dumps(measure(name, [int(p) for p in players_text.split(",")], int(games_text), _options(rest)))
-    )
+    counts = [int(p) for p in players_text.split(",")]
+    search = os.environ.get("TABULA_BENCH_SEARCH")
+    if search:
+        print(json.dumps(measure_search(name, counts, int(games_text), search, _options(rest))))
+    else:
+        print(json.dumps(measure(name, counts, int(games_text), _options(rest))))

@@ -12,7 +12,7 @@ import hashlib
 import json
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
-from tabula.interpreter.compile.native import ir, prelude
+from tabula.interpreter.compile.native import ir, prelude, tree_c
 from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
 
@@ -30,7 +30,7 @@ def unit(gen: CGen) -> str:
     parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
     body += "\n" + "\n".join(parts)
     head = "\n".join([prelude.HEAD, *gen.lay.defines()])
-    text = head + "\n" + body + "\n" + prelude.FLOW
+    text = head + "\n" + body + "\n" + prelude.FLOW + tree_c.SEARCH
     meta = json.dumps(gen.meta() | {"sig": hashlib.sha256(text.encode()).hexdigest()[:16]}, sort_keys=True)
     return text.replace("#define STATE_WORDS", f"#define META {json.dumps(meta)}\n#define STATE_WORDS", 1)
 
