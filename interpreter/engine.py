@@ -434,8 +434,8 @@ class Engine:
     def ranking_keys(self, st: State) -> list[tuple[Any, ...]]:
         if (live := self._live(st)) is not None:
             keys = live[0].ranking_keys(live[1])
-            if keys is not None:
-                return keys
+            if keys is not None:  # native code keeps the score as it is: the best key is the largest
+                return [(-k[0], *k[1:]) for k in keys] if self.game.lowest_wins else keys
         st = self.plain(st)
         g = self.game
         rt = Runtime(g, st)
