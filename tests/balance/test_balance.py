@@ -65,7 +65,10 @@ def test_bot_specs_parse_and_refuse() -> None:
     # greedy's depth is its own decisions looked ahead (3 by default: not shown); mcts's is 20
     assert parse_bot_spec("greedy:2:depth=1").text == "greedy:2:depth=1"
     assert parse_bot_spec("greedy:depth=3").text == "greedy"
-    assert parse_bot_spec("mcts:depth=20").text == "mcts"
+    assert (
+        parse_bot_spec("mcts:depth=20").text == "mcts"
+        and parse_bot_spec("ismcts:reuse=no").text == "ismcts:reuse=no"
+    )
     assert parse_bot_spec("mcts:10:depth=0").effective_depth == 0
     for bad, word in [
         ("alphazero", "unknown bot"),

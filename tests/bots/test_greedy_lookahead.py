@@ -1,8 +1,8 @@
 """Greedy looks ahead over its own decisions in a row (`depth`, 3 by default; `depth=1`: one ply).
 
-The game below has a turn of two decisions: `prepare` scores nothing by itself but lets the same
-turn `cash` 5 points, while `quick` scores 1 at once and ends the turn. One ply sees 1 against 0 and
-takes `quick`; looking ahead it sees 5 and prepares.
+The game (tests/games/lookahead) has a turn of two decisions: `prepare` scores nothing by itself
+but lets the same turn `cash` 5 points, while `quick` scores 1 at once and ends the turn. One ply
+sees 1 against 0 and takes `quick`; looking ahead it sees 5 and prepares.
 """
 
 from __future__ import annotations
@@ -16,51 +16,12 @@ from tabula.bots.base import Observation, bot_generator
 from tabula.bots.spec import make_bot
 from tabula.interpreter.engine import Engine, load_game
 
-GAME = """\
-game:
-  id: lookahead
-  name: Lookahead
-  players: {min: 2, max: 2}
-
-counters:
-  score: {per: player}
-  charge: {per: player}
-
-actions:
-  quick:
-    closes_window: true
-    do: gain 1 score(me)
-  prepare:
-    when: charge(me) == 0
-    do: gain 1 charge(me)
-  cash:
-    when: charge(me) > 0
-    closes_window: true
-    do: |
-      pay 1 charge(me)
-      gain 5 score(me)
-
-flow:
-  turn:
-    player: (turn) % num_players
-    phases:
-      - id: main
-        do: |
-          window p: quick, prepare, cash
-  end_checks:
-    - id: done
-      when: turn >= 4
-      end: immediately
-
-scoring:
-  score: score(p)
-"""
+GAME = Path(__file__).parents[1] / "games" / "lookahead"
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Engine:
-    (tmp_path / "game.yaml").write_text(GAME)
-    return Engine(load_game(tmp_path))
+def engine() -> Engine:
+    return Engine(load_game(GAME))
 
 
 def first_choice(engine: Engine, spec: str) -> tuple[str, int]:

@@ -10,6 +10,12 @@ each player's reward up the path, every node keeping the reward of the player wh
 tree's statistics average over every world consistent with the view; a child's exploration term
 counts the iterations in which it was legal (its availability) instead of its parent's visits.
 The budget is a number of playouts or CPU seconds per decision; the move played is the most visited.
+
+Tree reuse: when the bot's next decision comes right after its own move (a turn of several
+decisions: the game's decision counter, which every view shows, is one more and the seat the same),
+nothing it cannot see happened in between, so the search starts from the subtree under the move it
+played instead of an empty tree, with the visits already spent there. The moves of other players
+are not shown to a bot, so after them the search starts afresh. `reuse=no` turns it off.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ class SearchSettings:
     depth: int = DEFAULT_DEPTH
     rollout: str = "random"  # random | greedy
     redeterminize: bool = True  # ismcts: a fresh world every iteration
+    reuse: bool = True  # keep the subtree of the move played for the seat's next decision
 
 
 class SearchBot(EvaluatingBot):
@@ -56,15 +63,23 @@ class SearchBot(EvaluatingBot):
     def __init__(self, engine: Engine, spec: str, settings: SearchSettings) -> None:
         super().__init__(engine, spec)
         self.settings = settings
+        self._kept: tuple[int, int, Node] | None = None  # seat, decision number, subtree
 
     def choose(self, obs: Observation, gen: list[int]) -> str:
         ids = obs.legal_ids
         self.stats.decisions += 1
+        root = self._reused(obs)
         if len(ids) == 1:
+            self._keep(obs, root, ids[0])
             return ids[0]
         budget = self.settings.budget
         timer = budget.start()
-        root = Node()
+        if root is None:
+            root = Node()
+        else:  # counted for the searched decisions only
+            extra = self.stats.extra
+            extra["reused"] = extra.get("reused", 0) + 1
+            extra["reused_visits"] = extra.get("reused_visits", 0) + root.visits
         playouts = 0
         world: State | None = None
         while playouts == 0 or not timer.spent(playouts):
@@ -85,7 +100,24 @@ class SearchBot(EvaluatingBot):
         self.stats.seconds += timer.elapsed()
         best = max(root.children[i].visits for i in ids if i in root.children)
         top = [i for i in ids if i in root.children and root.children[i].visits == best]
-        return top[rng.below(gen, len(top))]
+        move = top[rng.below(gen, len(top))]
+        self._keep(obs, root, move)
+        return move
+
+    def _reused(self, obs: Observation) -> Node | None:
+        """The subtree kept from this seat's previous decision when it was the one just before."""
+        kept, self._kept = self._kept, None
+        if kept is None or not self.settings.reuse:
+            return None
+        seat, number, node = kept
+        if seat != obs.seat or number != obs.view["t"]["decisions"]:
+            return None
+        return node
+
+    def _keep(self, obs: Observation, root: Node | None, move: str) -> None:
+        child = root.children.get(move) if root is not None else None
+        if child is not None and self.settings.reuse:
+            self._kept = (obs.seat, obs.view["t"]["decisions"] + 1, child)
 
     def _iterate(
         self, root: Node, st: State, gen: list[int], moves: list[str], rolled: list[list[int]]

@@ -3,6 +3,7 @@
 BUDGET is a number of playouts (`ismcts:300`), CPU seconds (`ismcts:0.25s`), or for `greedy` the
 number of determinisations averaged (`greedy:3`). Search bots also take `depth=N` (rollout length
 before the evaluation is read) and `rollout=random|greedy`: `mcts:0.2s:depth=10:rollout=greedy`,
+and `reuse=no` (start every decision from an empty tree, see `tabula.bots.search`);
 greedy takes `depth=N` too, how many of its own decisions in a row it looks ahead (`greedy:depth=1`:
 one ply).
 A playout budget makes games reproducible from their seed; a seconds budget does not (it depends on
@@ -43,6 +44,7 @@ class BotSpec:
     budget: Budget | None = None
     depth: int | None = None  # None: the kind's default (DEFAULT_DEPTH; GREEDY_DEPTH for greedy)
     rollout: str = "random"
+    reuse: bool = True
     concede: bool = False
 
     @property
@@ -54,6 +56,8 @@ class BotSpec:
             parts.append(f"depth={self.depth}")
         if self.kind in ("mcts", "ismcts") and self.rollout != "random":
             parts.append(f"rollout={self.rollout}")
+        if self.kind in ("mcts", "ismcts") and not self.reuse:
+            parts.append("reuse=no")
         if self.concede:
             parts.append("concede")
         return ":".join(parts)
@@ -91,7 +95,7 @@ def parse_bot_spec(text: str) -> BotSpec:
         raise BotSpecError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
     budget: Budget | None = None
     depth: int | None = None
-    rollout, concede = "random", False
+    rollout, concede, reuse = "random", False, True
     for part in rest:
         key, sep, value = part.partition("=")
         if part == "concede":
@@ -106,12 +110,15 @@ def parse_bot_spec(text: str) -> BotSpec:
             depth = int(value)
         elif kind in ("mcts", "ismcts") and key == "rollout" and value in ("random", "greedy"):
             rollout = value
+        elif kind in ("mcts", "ismcts") and key == "reuse" and value in ("yes", "no"):
+            reuse = value == "yes"
         else:
             raise BotSpecError(
-                f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy; "
+                f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy, "
+                "reuse=yes|no; "
                 "greedy takes depth=N)"
             )
-    return BotSpec(kind, budget, depth, rollout, concede)
+    return BotSpec(kind, budget, depth, rollout, reuse, concede)
 
 
 def parse_seat(text: str) -> str:
@@ -140,5 +147,7 @@ def _make(spec: BotSpec, engine: Engine) -> Bot:
         samples = spec.budget.playouts if spec.budget and spec.budget.playouts else GREEDY_SAMPLES
         return GreedyBot(engine, spec.text, samples, spec.effective_depth)
     budget = spec.budget or Budget(playouts=DEFAULT_SEARCH_PLAYOUTS)
-    settings = SearchSettings(budget, spec.effective_depth, spec.rollout, redeterminize=spec.kind == "ismcts")
+    settings = SearchSettings(
+        budget, spec.effective_depth, spec.rollout, redeterminize=spec.kind == "ismcts", reuse=spec.reuse
+    )
     return SearchBot(engine, spec.text, settings)
