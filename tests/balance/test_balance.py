@@ -62,12 +62,22 @@ def test_two_proportion_test_and_bootstrap() -> None:
 def test_bot_specs_parse_and_refuse() -> None:
     assert parse_bot_spec("ismcts:0.25s").budget.seconds == 0.25  # type: ignore[union-attr]
     assert parse_bot_spec("mcts:300:depth=5:rollout=greedy").text == "mcts:300:depth=5:rollout=greedy"
+    # greedy's depth is its own decisions looked ahead (3 by default: not shown); mcts's is 20
+    assert parse_bot_spec("greedy:2:depth=1").text == "greedy:2:depth=1"
+    assert parse_bot_spec("greedy:depth=3").text == "greedy"
+    assert (
+        parse_bot_spec("mcts:depth=20").text == "mcts"
+        and parse_bot_spec("ismcts:reuse=no").text == "ismcts:reuse=no"
+    )
+    assert parse_bot_spec("mcts:10:depth=0").effective_depth == 0
     for bad, word in [
         ("alphazero", "unknown bot"),
         ("random:3", "no budget"),
         ("ismcts:fast", "budget"),
         ("greedy:0.1s", "determinisations"),
         ("mcts:10:depth=x", "does not take"),
+        ("greedy:depth=0", "does not take"),
+        ("random:depth=2", "does not take"),
     ]:
         with pytest.raises(BotSpecError, match=word):
             parse_bot_spec(bad)

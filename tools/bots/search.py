@@ -13,6 +13,14 @@ The budget is a number of playouts or CPU seconds per decision; the move played 
 On the native backend the whole iteration runs in the game's library where it can (native_search.py:
 the tree kept in C, the same draws, UCB and rewards); an iteration it cannot finish, and the rest,
 run here.
+
+Tree reuse (Python tree only): when the bot's next decision comes right after its own move (a turn
+of several decisions: the game's decision counter, which every view shows, is one more and the seat
+the same), nothing it cannot see happened in between, so the search starts from the subtree under
+the move it played instead of an empty tree, with the visits already spent there. The moves of other
+players are not shown to a bot, so after them the search starts afresh. `reuse=no` turns it off. A
+search that runs natively starts from an empty tree (the C tree lives for one decision): at 25x the
+playouts, the reused visits (about 200 in Porta Nigra) are not worth a slower Python tree.
 """
 
 from __future__ import annotations
@@ -64,6 +72,7 @@ class SearchSettings:
     depth: int = DEFAULT_DEPTH
     rollout: str = "random"  # random | greedy
     redeterminize: bool = True  # ismcts: a fresh world every iteration
+    reuse: bool = True  # keep the subtree of the move played for the seat's next decision
 
 
 class SearchBot(EvaluatingBot):
@@ -73,19 +82,27 @@ class SearchBot(EvaluatingBot):
         super().__init__(engine, spec)
         self.settings = settings
         self.visits: dict[str, int] = {}  # the root's children's visits at the last decision searched
+        self._kept: tuple[int, int, Node] | None = None  # seat, decision number, subtree
 
     def choose(self, obs: Observation, gen: list[int]) -> str:
         ids = obs.legal_ids
         self.stats.decisions += 1
+        root = self._reused(obs)
         if len(ids) == 1:
+            self._keep(obs, root, ids[0])
             return ids[0]
         budget = self.settings.budget
         timer = budget.start()
-        root = Node()
-        playouts = 0
-        world: State | None = None
         s = self.settings
         native = NativeSearch.make(self.engine, obs, self.evaluation, s.depth, s.rollout, s.redeterminize)
+        if root is None or native is not None:
+            root = Node()
+        else:  # counted for the searched decisions only
+            extra = self.stats.extra
+            extra["reused"] = extra.get("reused", 0) + 1
+            extra["reused_visits"] = extra.get("reused_visits", 0) + root.visits
+        playouts = 0
+        world: State | None = None
         while playouts == 0 or not timer.spent(playouts):
             if native is not None:  # whole iterations in native code, the tree kept there
                 playouts += native.run(gen, timer, playouts)
@@ -115,7 +132,24 @@ class SearchBot(EvaluatingBot):
             visits = self.visits = {i: child.visits for i, child in root.children.items()}
         best = max(visits[i] for i in ids if i in visits)
         top = [i for i in ids if i in visits and visits[i] == best]
-        return top[rng.below(gen, len(top))]
+        move = top[rng.below(gen, len(top))]
+        self._keep(obs, None if native is not None else root, move)
+        return move
+
+    def _reused(self, obs: Observation) -> Node | None:
+        """The subtree kept from this seat's previous decision when it was the one just before."""
+        kept, self._kept = self._kept, None
+        if kept is None or not self.settings.reuse:
+            return None
+        seat, number, node = kept
+        if seat != obs.seat or number != obs.view["t"]["decisions"]:
+            return None
+        return node
+
+    def _keep(self, obs: Observation, root: Node | None, move: str) -> None:
+        child = root.children.get(move) if root is not None else None
+        if child is not None and self.settings.reuse:
+            self._kept = (obs.seat, obs.view["t"]["decisions"] + 1, child)
 
     def _iterate(
         self, root: Node, st: State, gen: list[int], moves: list[str], rolled: list[list[int]]

@@ -2,7 +2,10 @@
 
 BUDGET is a number of playouts (`ismcts:300`), CPU seconds (`ismcts:0.25s`), or for `greedy` the
 number of determinisations averaged (`greedy:3`). Search bots also take `depth=N` (rollout length
-before the evaluation is read) and `rollout=random|greedy`: `mcts:0.2s:depth=10:rollout=greedy`.
+before the evaluation is read) and `rollout=random|greedy`: `mcts:0.2s:depth=10:rollout=greedy`,
+and `reuse=no` (start every decision from an empty tree, see `tabula.bots.search`);
+greedy takes `depth=N` too, how many of its own decisions in a row it looks ahead (`greedy:depth=1`:
+one ply).
 A playout budget makes games reproducible from their seed; a seconds budget does not (it depends on
 the machine's speed). Any bot may end in `:concede` (`random:concede`): only then does it offer or
 accept a concession in a game that declares one (`tabula.bots.policy`). `parse_seat` reads what may
@@ -16,12 +19,12 @@ from dataclasses import dataclass
 from tabula.bots.base import Bot, Budget
 from tabula.bots.policy import with_policy
 from tabula.bots.search import DEFAULT_DEPTH, SearchBot, SearchSettings
-from tabula.bots.simple import GREEDY_SAMPLES, GreedyBot, RandomBot
+from tabula.bots.simple import GREEDY_DEPTH, GREEDY_SAMPLES, GreedyBot, RandomBot
 from tabula.interpreter.engine import Engine
 
 BOT_KINDS = {
     "random": "uniform over the legal choices",
-    "greedy": "one-ply lookahead on the evaluation, averaged over a few determinisations",
+    "greedy": "lookahead over its own next decisions on the evaluation, over a few determinisations",
     "mcts": "UCT on one determinisation per decision (random or greedy rollouts)",
     "ismcts": "information-set MCTS: a fresh determinisation every iteration",
 }
@@ -39,8 +42,9 @@ class BotSpec:
 
     kind: str
     budget: Budget | None = None
-    depth: int = DEFAULT_DEPTH
+    depth: int | None = None  # None: the kind's default (DEFAULT_DEPTH; GREEDY_DEPTH for greedy)
     rollout: str = "random"
+    reuse: bool = True
     concede: bool = False
 
     @property
@@ -48,14 +52,23 @@ class BotSpec:
         parts = [self.kind]
         if self.budget is not None:
             parts.append(str(self.budget))
-        if self.kind in ("mcts", "ismcts"):
-            if self.depth != DEFAULT_DEPTH:
-                parts.append(f"depth={self.depth}")
-            if self.rollout != "random":
-                parts.append(f"rollout={self.rollout}")
+        if self.depth is not None and self.depth != self.default_depth:
+            parts.append(f"depth={self.depth}")
+        if self.kind in ("mcts", "ismcts") and self.rollout != "random":
+            parts.append(f"rollout={self.rollout}")
+        if self.kind in ("mcts", "ismcts") and not self.reuse:
+            parts.append("reuse=no")
         if self.concede:
             parts.append("concede")
         return ":".join(parts)
+
+    @property
+    def default_depth(self) -> int:
+        return GREEDY_DEPTH if self.kind == "greedy" else DEFAULT_DEPTH
+
+    @property
+    def effective_depth(self) -> int:
+        return self.depth if self.depth is not None else self.default_depth
 
 
 def _budget(text: str) -> Budget:
@@ -81,7 +94,8 @@ def parse_bot_spec(text: str) -> BotSpec:
     if kind not in BOT_KINDS:
         raise BotSpecError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
     budget: Budget | None = None
-    depth, rollout, concede = DEFAULT_DEPTH, "random", False
+    depth: int | None = None
+    rollout, concede, reuse = "random", False, True
     for part in rest:
         key, sep, value = part.partition("=")
         if part == "concede":
@@ -92,15 +106,19 @@ def parse_bot_spec(text: str) -> BotSpec:
             budget = _budget(part)
             if kind == "greedy" and budget.playouts is None:
                 raise BotSpecError("greedy's budget is a number of determinisations (greedy:3)")
-        elif kind in ("mcts", "ismcts") and key == "depth" and value.isdigit():
+        elif kind != "random" and key == "depth" and value.isdigit() and int(value) >= (kind == "greedy"):
             depth = int(value)
         elif kind in ("mcts", "ismcts") and key == "rollout" and value in ("random", "greedy"):
             rollout = value
+        elif kind in ("mcts", "ismcts") and key == "reuse" and value in ("yes", "no"):
+            reuse = value == "yes"
         else:
             raise BotSpecError(
-                f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy)"
+                f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy, "
+                "reuse=yes|no; "
+                "greedy takes depth=N)"
             )
-    return BotSpec(kind, budget, depth, rollout, concede)
+    return BotSpec(kind, budget, depth, rollout, reuse, concede)
 
 
 def parse_seat(text: str) -> str:
@@ -127,7 +145,9 @@ def _make(spec: BotSpec, engine: Engine) -> Bot:
         return RandomBot(engine, spec.text)
     if spec.kind == "greedy":
         samples = spec.budget.playouts if spec.budget and spec.budget.playouts else GREEDY_SAMPLES
-        return GreedyBot(engine, spec.text, samples)
+        return GreedyBot(engine, spec.text, samples, spec.effective_depth)
     budget = spec.budget or Budget(playouts=DEFAULT_SEARCH_PLAYOUTS)
-    settings = SearchSettings(budget, spec.depth, spec.rollout, redeterminize=spec.kind == "ismcts")
+    settings = SearchSettings(
+        budget, spec.effective_depth, spec.rollout, redeterminize=spec.kind == "ismcts", reuse=spec.reuse
+    )
     return SearchBot(engine, spec.text, settings)

@@ -1,0 +1,50 @@
+"""Greedy looks ahead over its own decisions in a row (`depth`, 3 by default; `depth=1`: one ply).
+
+The game (tests/games/lookahead) has a turn of two decisions: `prepare` scores nothing by itself
+but lets the same turn `cash` 5 points, while `quick` scores 1 at once and ends the turn. One ply
+sees 1 against 0 and takes `quick`; looking ahead it sees 5 and prepares.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tabula.bots import simple
+from tabula.bots.base import Observation, bot_generator
+from tabula.bots.spec import make_bot
+from tabula.interpreter.engine import Engine, load_game
+
+GAME = Path(__file__).parents[1] / "games" / "lookahead"
+
+
+@pytest.fixture
+def engine() -> Engine:
+    return Engine(load_game(GAME))
+
+
+def first_choice(engine: Engine, spec: str) -> tuple[str, int]:
+    st = engine.new_game(2, 0)
+    bot = make_bot(spec, engine)
+    choice = bot.choose(Observation(engine, st, 0), bot_generator(0))
+    return choice, bot.stats.playouts
+
+
+def test_one_ply_takes_the_point_in_hand(engine: Engine) -> None:
+    assert first_choice(engine, "greedy:1:depth=1") == ("quick", 2)
+
+
+def test_lookahead_sees_what_the_same_turn_builds(engine: Engine) -> None:
+    # quick; prepare; prepare then quick or cash (another player to move: the lookahead stops)
+    assert first_choice(engine, "greedy:1") == ("prepare", 4)
+    assert first_choice(engine, "greedy:1:depth=2") == ("prepare", 4)
+
+
+def test_a_lookahead_past_its_applies_is_done_one_decision_shallower(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(simple, "LOOKAHEAD_APPLIES", 3)  # two plies need 4 applies: one ply it is
+    assert first_choice(engine, "greedy:1") == ("quick", 2)
+    monkeypatch.setattr(simple, "LOOKAHEAD_APPLIES", 4)
+    assert first_choice(engine, "greedy:1") == ("prepare", 4)
