@@ -14,7 +14,16 @@ import ctypes
 from collections.abc import Callable
 from typing import Any
 
-from tabula.interpreter.compile.native.slots import DEC_WORDS, ENDINGS, FLOW_WORDS, NONE, Layout, option_kind
+from tabula.interpreter.compile.native.slots import (
+    DEC_WORDS,
+    ENDINGS,
+    FLOW_WORDS,
+    NONE,
+    Layout,
+    option_kind,
+    pack_players,
+    unpack_players,
+)
 from tabula.interpreter.model.choices import option_ids
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, no_ending
@@ -153,6 +162,11 @@ class NativeGame:
         except NativeFailure:
             return None
 
+    def declared(self, ns: NativeState) -> list[int] | None:
+        """The winners `declare_winner` gave (None: none declared)."""
+        w = ns.words[self.at["WINNERS"]]
+        return None if w == NONE else unpack_players(w)
+
     def choosing(self, ns: NativeState) -> bool:
         """A choice inside an effect is pending (its plain state is the segment replayed)."""
         return bool(ns.words[self.dk] == 2)
@@ -282,6 +296,7 @@ class NativeGame:
         t["final"] = w[off["FINAL"] : off["FINAL"] + w[at["NFINAL"]]]
         t["final_mode"] = bool(w[at["FINAL_MODE"]])
         t["fired"] = [self.check_ids[k] for k in w[off["FIRED"] : off["FIRED"] + w[at["NFIRED"]]]]
+        t["winners"] = self.declared(ns)
         plain_dec = self.plain_decision(ns)
         return {
             "z": zones,
@@ -341,10 +356,8 @@ class NativeGame:
     def _from_plain(self, st: State) -> NativeState:
         g, lay = self.g, self.lay
         t = st["t"]
-        if "rig" in st or set(t) - _T_KEYS - set(_DEFAULT_T) or t["winners"] is not None:
-            raise NotNative(
-                "the state holds what the native form does not (a rig, a pause, declared winners)"
-            )
+        if "rig" in st or set(t) - _T_KEYS - set(_DEFAULT_T):
+            raise NotNative("the state holds what the native form does not (a rig, a pause)")
         words = self.array()
         off, ncomp, at = lay.offsets, len(g.components), self.at
         words[off["RNG"]], words[off["RNG"] + 1] = (ctypes.c_int64(x).value for x in st["rng"])
@@ -358,6 +371,7 @@ class NativeGame:
         words[at["TRIGGER"]] = NONE if t["trigger"] is None else int(t["trigger"])
         words[at["FINAL_MODE"]] = int(bool(t["final_mode"]))
         words[at["NFINAL"]], words[at["NFIRED"]] = len(t["final"]), len(t["fired"])
+        words[at["WINNERS"]] = NONE if t["winners"] is None else pack_players(t["winners"])
         words[off["FINAL"] : off["FINAL"] + len(t["final"])] = [int(p) for p in t["final"]]
         words[off["FIRED"] : off["FIRED"] + len(t["fired"])] = [self.check_ids.index(c) for c in t["fired"]]
         for i, name in enumerate(g.options):

@@ -345,6 +345,19 @@ class CGen:
         env[s.var] = v
         return lines
 
+    def _s_End(self, s: ir.End, env: Env, depth: int) -> list[str]:
+        """The game ends now (prelude.py `run` unwinds to the flow); declared winners are sorted and
+        must be seats (Python's R008 otherwise, replayed there)."""
+        if s.winners is None:
+            return ["longjmp(x->endjb, 1);"]
+        w = s.winners
+        value = (
+            self.lval(w, env)
+            if w.ty.startswith("list[")
+            else f"({{ L l_; l_.n = 1; l_.v[0] = {self.expr(w, env)}; l_; }})"
+        )
+        return [f"declare(x, {value});"]
+
     def _s_RunHook(self, s: ir.RunHook, env: Env, depth: int) -> list[str]:
         args = "".join(", " + self.expr(a, env) for a in s.args[1:])
         return [f"{s.name}(x, {self.expr(s.args[0], env)}, {self.expr(s.target, env)}{args});"]

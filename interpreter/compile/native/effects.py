@@ -209,6 +209,15 @@ class EffectLowering(AbilityLowering):
             return ir.Reveal("list", self.source(n, scope), value)
         raise Unsupported(f"'reveal' of {what.ty}", n.span)
 
+    def _s_EndGame(self, s: ast.EndGame, scope: Scope) -> ir.Stmt:
+        return ir.End(None)
+
+    def _s_DeclareWinner(self, s: ast.DeclareWinner, scope: Scope) -> ir.Stmt:
+        who = self.expr(s.who, scope)
+        if who.ty not in (PLAYER, INT, PLAYERS, "list[int]", ANY_LIST):
+            raise Unsupported(f"'declare_winner' of a {who.ty}", s.who.span)
+        return ir.End(who)
+
     def _s_Log(self, s: ast.Log, scope: Scope) -> ir.Stmt:
         return ir.Nothing()
 

@@ -309,6 +309,14 @@ class RunHook(Stmt):
 
 
 @dataclass(frozen=True)
+class End(Stmt):
+    """`end_game` (winners None) or `declare_winner W` (a player, or a list of players): the game
+    ends now, as an end check ending it immediately; declared winners skip `flow.finish`."""
+
+    winners: Expr | None
+
+
+@dataclass(frozen=True)
 class Nothing(Stmt):
     """A statement with no effect on play (a log line: logs are written by the Python backend)."""
 

@@ -244,6 +244,12 @@ static i64 pl_pack(X *x, L l) {
     }
     return (i64)u;
 }
+static void declare(X *x, L w) {  /* declare_winner: sorted seats (support.declare_winner) */
+    w = l_sorted(x, w);
+    for (i64 i = 0; i < w.n; i++) if (w.v[i] < 0 || w.v[i] >= S[T_N]) fail(x, E_ENTRY);
+    S[T_WINNERS] = pl_pack(x, w);
+    longjmp(x->endjb, 1);
+}
 static i64 counter_write(X *x, i64 at, int op, i64 v, i64 lo, int has_lo, i64 hi, int has_hi) {
     i64 old = S[at], nw;
     if ((op == '+' + 1 || op == '-' + 1) && v < 0) fail(x, E_WRITE);
@@ -348,13 +354,18 @@ static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed a
         return 1;
     }
 }
-static void run(X *x) {  /* until a decision is pending or the game is over */
+/* Until a decision is pending or the game is over; first action `ai` of player p (ai < 0: none),
+   so that an action ending the game unwinds here too. */
+static void run(X *x, i64 ai, i64 p, i64 arg) {
     volatile int idle = 0;
-    if (setjmp(x->endjb)) {  /* the game ends now (an end check): Runtime._end */
+    volatile i64 act = ai;
+    if (setjmp(x->endjb)) {  /* the game ends now (an end check, end_game, declare_winner): Runtime._end */
         S[T_FR_PC] = -1; S[D_K] = 0; S[D_N] = 0;
-        if (S[T_STAGE] != ST_FINISH && S[T_STAGE] != ST_OVER) S[T_STAGE] = ST_FINISH;
-        idle = 0;
+        if (S[T_WINNERS] != NONE) S[T_STAGE] = ST_OVER;
+        else if (S[T_STAGE] != ST_FINISH && S[T_STAGE] != ST_OVER) S[T_STAGE] = ST_FINISH;
+        idle = 0; act = -1;
     }
+    if (act >= 0) { act = -1; g_action(x, ai, p, arg); }
     for (;;) {
         if (S[T_FR_PC] >= 0) {
             if (g_phase(x, S[T_PHASE] - 1, S[T_ACTIVE])) return;
@@ -382,7 +393,7 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     if ((code = setjmp(x->jb)) != 0) return code;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
-    run(x);
+    run(x, -1, NONE, NONE);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;
 }
@@ -392,7 +403,7 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
 static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap) {
     X xx, *x = &xx;
     int code;
-    i64 ai, arg, p, k0;
+    i64 ai = -1, arg = NONE, p = NONE, k0;
     init_x(x, s, budget, gen, done, max);
     x->nosnap = nosnap;
     if (before) memcpy(before, s, sizeof(i64) * KEEP_WORDS);
@@ -415,9 +426,8 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
         S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
         if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;
         CHARGE(1);
-        g_action(x, ai, p, arg);
     }
-    run(x);
+    run(x, ai, p, arg);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;
 }

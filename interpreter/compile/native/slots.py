@@ -7,9 +7,10 @@ bridge reads and writes the same words, so a native state converts to the plain-
 | words | contents |
 |---|---|
 | `RNG` (2) | the generator's two words (xorshift128+, as base/rng.py) |
-| `T_*` (17) | the flow: stage, round, turn, active, phase, phase id, players, next, skips, |
+| `T_*` (18) | the flow: stage, round, turn, active, phase, phase id, players, next, skips, |
 | | decisions, the phase frame's pc (-1: none), the work left |
-| | ending (ENDINGS), trigger, final mode, final turns queued, end checks fired |
+| | ending (ENDINGS), trigger, final mode, final turns queued, end checks fired, |
+| | the declared winners (NONE: none declared; else packed as pack_players) |
 | `D_*` (4) | the pending decision: kind (0 none, 1 window, 2 a choice), player, number of |
 | | options, the choice's site |
 | `OPT` | one word per rules option |
@@ -58,6 +59,7 @@ FLOW_WORDS = (
     "FINAL_MODE",
     "NFINAL",
     "NFIRED",
+    "WINNERS",
 )
 ENDINGS = (None, "after_turn", "final_turns")  # T_ENDING: an index into this
 DEC_WORDS = ("DK", "DP", "DN", "DSITE")
