@@ -16,6 +16,7 @@ from typing import Any
 
 from tabula.interpreter.compile.native.slots import (
     DEC_WORDS,
+    DSTRIDE,
     ENDINGS,
     FLOW_WORDS,
     NONE,
@@ -61,12 +62,12 @@ class NativeGame:
         lib: ctypes.CDLL,
         layout: Layout,
         build_cpu: float,
-        arg_kinds: dict[int, str] | None = None,
+        arg_kinds: dict[int, list[str]] | None = None,
         sites: list[list[str]] | None = None,
     ) -> None:
         self.g = game
         self.sites = [(t, kind) for t, kind in sites or []]  # per choose site: value type, word kind
-        self.arg_kinds = arg_kinds or {}  # action index -> how its argument is kept (int, bool, sym)
+        self.arg_kinds = arg_kinds or {}  # action index -> how its arguments are kept (int, bool, sym)
         self.lib = lib
         self.lay = layout
         self.build_cpu = build_cpu
@@ -186,24 +187,24 @@ class NativeGame:
         ctypes.memmove(ns.words, self.before, 8 * self.keep)
 
     def decision(self, ns: NativeState) -> tuple[int, list[tuple[int, Any]]] | None:
-        """The pending decision: its player and (action, argument) options (a choice: (site,
-        value)), else None."""
+        """The pending decision: its player and (action, arguments as a tuple) options (a choice:
+        (site, value)), else None."""
         w = ns.words
         if w[self.at["DK"]] == 0:
             return None
         n, base = w[self.at["DN"]], self.dopt
-        flat = w[base : base + 2 * n]
+        flat = w[base : base + DSTRIDE * n]
         kinds, decode = self.arg_kinds, self.lay.decode
         if w[self.dk] == 2:
             kind = self.sites[w[self.at["DSITE"]]][1]
             return w[self.at["DP"]], [
-                (site, decode(v, kind)) for site, v in zip(flat[0::2], flat[1::2], strict=True)
+                (site, decode(v, kind)) for site, v in zip(flat[0::DSTRIDE], flat[1::DSTRIDE], strict=True)
             ]
-        pairs = [
-            (ai, decode(arg, kinds[ai]) if ai in kinds else arg)
-            for ai, arg in zip(flat[0::2], flat[1::2], strict=True)
-        ]
-        return w[self.at["DP"]], pairs
+        options: list[tuple[int, Any]] = []
+        for k in range(0, DSTRIDE * n, DSTRIDE):
+            ai = flat[k]
+            options.append((ai, tuple(decode(flat[k + 1 + j], kd) for j, kd in enumerate(kinds.get(ai, ())))))
+        return w[self.at["DP"]], options
 
     def ids(self, ns: NativeState) -> list[str]:
         """The pending decision's choice ids (named only when asked; the names of the same options
@@ -213,7 +214,7 @@ class NativeGame:
         if dk == 0:
             return []
         site = w[self.at["DSITE"]] if dk == 2 else -1
-        key = (dk, site, tuple(ns.names), *w[self.dopt : self.dopt + 2 * w[self.dn]])
+        key = (dk, site, tuple(ns.names), *w[self.dopt : self.dopt + DSTRIDE * w[self.dn]])
         known = self._ids.get(key)
         if known is None:
             if len(self._ids) >= IDS_KEPT:
@@ -231,20 +232,25 @@ class NativeGame:
         return self.choice_ids(dec[1], ns.names)
 
     def choice_ids(self, options: list[tuple[int, Any]], names: list[str]) -> list[str]:
-        """The choice ids, as the Python backend names them (support.add_single, per action)."""
+        """The choice ids, as the Python backend names them (support.add_single and add_options:
+        per action, one column of ids per parameter, joined by commas)."""
         ids: list[str] = []
         k = 0
         while k < len(options):
             ai = options[k][0]
-            run = [arg for a, arg in options[k:] if a == ai]
             j = k
             while j < len(options) and options[j][0] == ai:
                 j += 1
             act = self.g.action_list[ai]
+            rows = [args for _, args in options[k:j]]
             if not act.params:
                 ids += [act.name] * (j - k)
             else:
-                ids += [act.name + ":" + i for i in option_ids(self.g, names, run[: j - k], act.params[0][2])]
+                columns = [
+                    option_ids(self.g, names, [r[c] for r in rows], t)
+                    for c, (_, _, t) in enumerate(act.params)
+                ]
+                ids += [act.name + ":" + ",".join(col[r] for col in columns) for r in range(j - k)]
             k = j
         return ids
 
@@ -321,17 +327,16 @@ class NativeGame:
         dec = self.decision(ns)
         if dec is None:
             return None
-        acts = self.g.action_list
-        values = [[ai, [] if not acts[ai].params else [arg]] for ai, arg in dec[1]]
+        values = [[ai, list(args)] for ai, args in dec[1]]
         ids = self.choice_ids(dec[1], ns.names)
         return {"k": "window", "p": dec[0], "ids": ids, "v": values, "prompt": "choose an action"}
 
     def _var(self, w: Any, name: str, n: int) -> Any:
         v = self.g.vars[name]
-        kind, base = self.lay.var_kinds[name], self.lay.var_base[name]
+        kind, base, width = self.lay.var_kinds[name], self.lay.var_base[name], self.lay.var_width(name)
         if v.per_player:
-            return [self.lay.decode(x, kind) for x in w[base : base + n]]
-        return self.lay.decode(w[base], kind)
+            return [self.lay.decode_var(w, base + j * width, kind) for j in range(n)]
+        return self.lay.decode_var(w, base, kind)
 
     def _frames(self, w: Any) -> list[Any]:
         if STAGES[w[self.at["STAGE"]]] == "done":
@@ -378,10 +383,12 @@ class NativeGame:
             words[off["OPT"] + i] = lay.encode(st["o"][name], option_kind(g.options[name]))
         words[off["CNT"] : off["CNT"] + g.counter_count] = [lay.encode(x, "int") for x in st["c"]]
         for name, var in g.vars.items():
-            kind, at_ = lay.var_kinds[name], lay.var_base[name]
+            kind, at_, width = lay.var_kinds[name], lay.var_base[name], lay.var_width(name)
             value = st["v"][name]
             for j, x in enumerate(value if var.per_player else [value]):
-                words[at_ + j] = lay.encode(x, kind)
+                encoded = lay.encode_var(x, kind)
+                for i, word in enumerate(encoded):
+                    words[at_ + j * width + i] = word
         for name, b in lay.mark_base.items():
             words[b : b + ncomp] = [lay.encode(x, lay.mark_kinds.get(name, "int")) for x in st["m"][name]]
         words[off["RV"] : off["RV"] + ncomp] = list(st["rv"])
@@ -407,11 +414,10 @@ class NativeGame:
             raise NotNative("a decision other than a window")
         words[self.at["DK"]], words[self.at["DP"]], words[self.at["DN"]] = 1, dec["p"], len(dec["v"])
         for k, (ai, args) in enumerate(dec["v"]):
-            words[self.dopt + 2 * k] = ai
-            kind = self.arg_kinds.get(ai)
-            words[self.dopt + 2 * k + 1] = (
-                (self.lay.encode(args[0], kind) if kind else args[0]) if args else NONE
-            )
+            at = self.dopt + DSTRIDE * k
+            words[at], words[at + 1], words[at + 2] = ai, NONE, NONE
+            for j, kind in enumerate(self.arg_kinds.get(ai, ())):
+                words[at + 1 + j] = self.lay.encode(args[j], kind)
 
 
 IDS_KEPT = 4096  # option lists whose ids are kept (a search meets a few hundred a decision)

@@ -254,6 +254,10 @@ class EffectLowering(AbilityLowering):
                     self.mark_learned[name] = got  # read as a number before this set: learned
                 raise Unsupported(f"mark '{name}' holding values of two kinds", s.span)
             self.mark_kinds[name] = got or "int"
+        elif target.ty.startswith("list["):  # a var holding a list: its own words (slots.Layout)
+            if not value.ty.startswith("list[") or not _lists_fit(value.ty, target.ty):
+                raise Unsupported(f"a {value.ty} stored in a {target.ty} var", s.span)
+            self.list_var_set(target.base[4:], value, s.span)
         elif not _fits(value.ty, target.ty):
             raise Unsupported(f"a {value.ty} stored in a {target.ty} var", s.span)
         return ir.Store(target, value)
@@ -369,6 +373,10 @@ def _chooses(stmts: Any) -> list[ast.Choose]:
         elif isinstance(s, ast.Stmt):
             out += _chooses(v for v in vars(s).values() if isinstance(v, tuple))
     return out
+
+
+def _lists_fit(got: str, want: str) -> bool:
+    return ANY_LIST in (got, want) or got == want or {got, want} <= {"list[int]", PLAYERS}
 
 
 def _fits(got: str, want: str) -> bool:

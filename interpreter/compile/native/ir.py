@@ -325,10 +325,11 @@ class Nothing(Stmt):
 class Action:
     index: int
     name: str
-    param: tuple[str, Source] | None  # one parameter at most (this phase of the backend)
+    param: tuple[str, Source] | None  # the first parameter and its values
     when: Expr | None
     body: tuple[Stmt, ...]
     closes: bool
+    param2: tuple[str, Source] | None = None  # the second (its values may use the first)
 
 
 @dataclass(frozen=True)
