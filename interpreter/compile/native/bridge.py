@@ -16,7 +16,6 @@ from typing import Any
 
 from tabula.interpreter.compile.native.slots import (
     DEC_WORDS,
-    DSTRIDE,
     ENDINGS,
     FLOW_WORDS,
     NONE,
@@ -75,6 +74,7 @@ class NativeGame:
         off = layout.offsets
         self.at = {w: off["T_" + w] for w in FLOW_WORDS} | {w: off["D_" + w[1:]] for w in DEC_WORDS}
         self.dopt = off["DOPT"]
+        self.stride = layout.dstride  # words per option
         self.ntie = len(game.tiebreak)
         flow = game.flow
         self.phase_blocks = [b for _, b in flow.phases] if flow is not None else []
@@ -193,15 +193,16 @@ class NativeGame:
         if w[self.at["DK"]] == 0:
             return None
         n, base = w[self.at["DN"]], self.dopt
-        flat = w[base : base + DSTRIDE * n]
+        flat = w[base : base + self.stride * n]
         kinds, decode = self.arg_kinds, self.lay.decode
         if w[self.dk] == 2:
             kind = self.sites[w[self.at["DSITE"]]][1]
             return w[self.at["DP"]], [
-                (site, decode(v, kind)) for site, v in zip(flat[0::DSTRIDE], flat[1::DSTRIDE], strict=True)
+                (site, decode(v, kind))
+                for site, v in zip(flat[0 :: self.stride], flat[1 :: self.stride], strict=True)
             ]
         options: list[tuple[int, Any]] = []
-        for k in range(0, DSTRIDE * n, DSTRIDE):
+        for k in range(0, self.stride * n, self.stride):
             ai = flat[k]
             options.append((ai, tuple(decode(flat[k + 1 + j], kd) for j, kd in enumerate(kinds.get(ai, ())))))
         return w[self.at["DP"]], options
@@ -214,7 +215,7 @@ class NativeGame:
         if dk == 0:
             return []
         site = w[self.at["DSITE"]] if dk == 2 else -1
-        key = (dk, site, tuple(ns.names), *w[self.dopt : self.dopt + DSTRIDE * w[self.dn]])
+        key = (dk, site, tuple(ns.names), *w[self.dopt : self.dopt + self.stride * w[self.dn]])
         known = self._ids.get(key)
         if known is None:
             if len(self._ids) >= IDS_KEPT:
@@ -414,8 +415,10 @@ class NativeGame:
             raise NotNative("a decision other than a window")
         words[self.at["DK"]], words[self.at["DP"]], words[self.at["DN"]] = 1, dec["p"], len(dec["v"])
         for k, (ai, args) in enumerate(dec["v"]):
-            at = self.dopt + DSTRIDE * k
-            words[at], words[at + 1], words[at + 2] = ai, NONE, NONE
+            at = self.dopt + self.stride * k
+            words[at] = ai
+            for j in range(1, self.stride):
+                words[at + j] = NONE
             for j, kind in enumerate(self.arg_kinds.get(ai, ())):
                 words[at + 1 + j] = self.lay.encode(args[j], kind)
 

@@ -19,7 +19,6 @@ from typing import Any
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
-from tabula.interpreter.compile.native.slots import DSTRIDE
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State
 from tabula.interpreter.model.view import component_marks, secret_sizes
@@ -88,7 +87,7 @@ class NativeDeal:
                 params = game.action_list[ai].params
                 for j, arg in enumerate(args):
                     if COMP in params[j][2] and arg in hidden:
-                        out.append((self.native.dopt + DSTRIDE * k + 1 + j, arg))
+                        out.append((self.native.dopt + self.native.stride * k + 1 + j, arg))
         return out
 
     def deal(self, gen: list[int], into: NativeState | None = None) -> NativeState:

@@ -116,7 +116,8 @@ static int in_zone(X *x, i64 c, i64 z) { return c != NONE && S[LOC + CK(x, c)] =
 static void add_option(X *x, i64 ai, i64 arg, i64 arg2) {
     i64 k = S[D_N];
     if (k >= DEC_CAP) fail(x, E_SIZE);
-    S[DOPT + DSTRIDE * k] = ai; S[DOPT + DSTRIDE * k + 1] = arg; S[DOPT + DSTRIDE * k + 2] = arg2;
+    S[DOPT + DSTRIDE * k] = ai; S[DOPT + DSTRIDE * k + 1] = arg;
+    if (DSTRIDE > 2) S[DOPT + DSTRIDE * k + 2] = arg2; else (void)arg2;
     S[D_N] = k + 1;
 }
 static inline void l_push(X *x, L *l, i64 v) { if (l->n >= LCAP) fail(x, E_SIZE); l->v[l->n++] = v; }
@@ -148,7 +149,8 @@ static i64 pick(X *x, i64 site, i64 by, const L *o) {
             S[D_K] = 2; S[D_P] = by; S[D_N] = o->n; S[D_SITE] = site;
             for (i64 i = 0; i < o->n; i++) {
                 i64 *opt = S + DOPT + DSTRIDE * i;
-                opt[0] = site; opt[1] = o->v[i]; opt[2] = NONE;
+                opt[0] = site; opt[1] = o->v[i];
+                if (DSTRIDE > 2) opt[2] = NONE;
             }
             longjmp(x->susp, 1);
         }
@@ -437,7 +439,8 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     S[T_BUDGET] = budget;
     if (!S[Q_START]) {
         k0 = S[QUEUE]; S[Q_POS] = 1;
-        ai = S[DOPT + DSTRIDE * k0]; arg = S[DOPT + DSTRIDE * k0 + 1]; arg2 = S[DOPT + DSTRIDE * k0 + 2];
+        ai = S[DOPT + DSTRIDE * k0]; arg = S[DOPT + DSTRIDE * k0 + 1];
+        arg2 = DSTRIDE > 2 ? S[DOPT + DSTRIDE * k0 + 2] : NONE;
         p = S[D_P];
         S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
         if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;

@@ -65,7 +65,7 @@ FLOW_WORDS = (
 )
 ENDINGS = (None, "after_turn", "final_turns")  # T_ENDING: an index into this
 DEC_WORDS = ("DK", "DP", "DN", "DSITE")
-DSTRIDE = 3  # words per option of a decision: the action (or a choice's site) and two arguments
+DSTRIDE = 3  # words per option of a game with two-parameter actions: the action (or site), two arguments
 QCAP = 256  # answers a segment can hold (a longer one stops native code: the Python backend goes on)
 
 
@@ -138,6 +138,7 @@ class Layout:
     main: int = 0  # the words of a game state (the rest: the segment under way)
     keep: int = 0  # the words an error restores (all but SNAP)
     list_cap: int = 0  # the items a var holding a list has room for (more stop native code)
+    dstride: int = 0  # words per option of the pending decision (DSTRIDE, or 2)
 
     def __post_init__(self) -> None:
         g = self.game
@@ -159,7 +160,9 @@ class Layout:
         regions += [("RV", ncomp), ("LOC", ncomp), ("ZLEN", len(g.zone_layouts))]
         regions.append(("ZONE", len(g.zone_layouts) * ncomp))
         self.dec_cap = max(1, len(g.action_list) * max(ncomp, 1))
-        regions.append(("DOPT", DSTRIDE * self.dec_cap))
+        # a game whose actions have one parameter at most keeps two words an option (smaller states)
+        self.dstride = DSTRIDE if any(len(a.params) > 1 for a in g.action_list) else 2
+        regions.append(("DOPT", self.dstride * self.dec_cap))
         self.main = sum(n for _, n in regions)
         regions += [("Q_LEN", 1), ("Q_POS", 1), ("Q_START", 1), ("QUEUE", QCAP)]
         self.keep = sum(n for _, n in regions)
@@ -245,6 +248,6 @@ class Layout:
             f"#define DEC_CAP {self.dec_cap}",
             f"#define MAXP {self.game.max_players}",
             f"#define VCAP {self.list_cap}",
-            f"#define DSTRIDE {DSTRIDE}",
+            f"#define DSTRIDE {self.dstride}",
         ]
         return out
