@@ -448,7 +448,10 @@ class Engine:
         return keys
 
     def winners(self, st: State) -> list[int]:
-        forced = None if isinstance(st, NativeState) else st["t"]["winners"]  # native: never forced
+        if (live := self._live(st)) is not None:
+            forced = live[0].declared(live[1])
+        else:
+            forced = self.plain(st)["t"]["winners"]
         if forced is not None:
             return list(forced)
         keys = self.ranking_keys(st)

@@ -21,8 +21,14 @@ from tabula.interpreter.model.game import CompiledGame
 _prepared: dict[int, tuple[CompiledGame, NativeGame | None, str]] = {}
 
 
-def var_kinds(game: CompiledGame) -> dict[str, str]:
-    return {name: {"bool": "bool", "str": "sym"}.get(v.type, "int") for name, v in game.vars.items()}
+def var_kinds(game: CompiledGame, lists: dict[str, str]) -> dict[str, str]:
+    """How each var is kept: a word of int, bool or sym, or (`list:TYPE`) a list of values of a
+    scalar type; `lists` gives a list var's item type (lowering learned it; none known: int)."""
+    out = {name: {"bool": "bool", "str": "sym"}.get(v.type, "int") for name, v in game.vars.items()}
+    for name, v in game.vars.items():
+        if v.type.startswith("list["):
+            out[name] = "list:" + lists.get(name, "int")
+    return out
 
 
 def c_source(game: CompiledGame) -> tuple[str | None, list[str]]:
@@ -30,7 +36,7 @@ def c_source(game: CompiledGame) -> tuple[str | None, list[str]]:
     prog, walk = lower_game(game)
     if walk.report.diagnostics:
         return None, [d.message for d in walk.report.diagnostics]
-    layout = Layout(game, var_kinds(game), walk.low.mark_kinds)
+    layout = Layout(game, var_kinds(game, walk.low.list_vars), walk.low.mark_kinds)
     return unit(CGen(game, prog, layout, walk.low.tables)), []
 
 
@@ -82,7 +88,7 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     lib = ctypes.CDLL(str(path))
     lib.tb_meta.restype = ctypes.c_char_p
     meta = json.loads(lib.tb_meta().decode())
-    layout = Layout(game, var_kinds(game), meta["marks"])
+    layout = Layout(game, var_kinds(game, meta.get("lists", {})), meta["marks"])
     if meta["words"] != layout.size:
         raise build.BuildError(f"the library {path} does not match the game's layout")
     args = {int(k): v for k, v in meta.get("args", {}).items()}

@@ -14,7 +14,16 @@ import ctypes
 from collections.abc import Callable
 from typing import Any
 
-from tabula.interpreter.compile.native.slots import DEC_WORDS, ENDINGS, FLOW_WORDS, NONE, Layout, option_kind
+from tabula.interpreter.compile.native.slots import (
+    DEC_WORDS,
+    ENDINGS,
+    FLOW_WORDS,
+    NONE,
+    Layout,
+    option_kind,
+    pack_players,
+    unpack_players,
+)
 from tabula.interpreter.model.choices import option_ids
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, no_ending
@@ -52,12 +61,12 @@ class NativeGame:
         lib: ctypes.CDLL,
         layout: Layout,
         build_cpu: float,
-        arg_kinds: dict[int, str] | None = None,
+        arg_kinds: dict[int, list[str]] | None = None,
         sites: list[list[str]] | None = None,
     ) -> None:
         self.g = game
         self.sites = [(t, kind) for t, kind in sites or []]  # per choose site: value type, word kind
-        self.arg_kinds = arg_kinds or {}  # action index -> how its argument is kept (int, bool, sym)
+        self.arg_kinds = arg_kinds or {}  # action index -> how its arguments are kept (int, bool, sym)
         self.lib = lib
         self.lay = layout
         self.build_cpu = build_cpu
@@ -65,6 +74,7 @@ class NativeGame:
         off = layout.offsets
         self.at = {w: off["T_" + w] for w in FLOW_WORDS} | {w: off["D_" + w[1:]] for w in DEC_WORDS}
         self.dopt = off["DOPT"]
+        self.stride = layout.dstride  # words per option
         self.ntie = len(game.tiebreak)
         flow = game.flow
         self.phase_blocks = [b for _, b in flow.phases] if flow is not None else []
@@ -153,6 +163,11 @@ class NativeGame:
         except NativeFailure:
             return None
 
+    def declared(self, ns: NativeState) -> list[int] | None:
+        """The winners `declare_winner` gave (None: none declared)."""
+        w = ns.words[self.at["WINNERS"]]
+        return None if w == NONE else unpack_players(w)
+
     def choosing(self, ns: NativeState) -> bool:
         """A choice inside an effect is pending (its plain state is the segment replayed)."""
         return bool(ns.words[self.dk] == 2)
@@ -172,24 +187,25 @@ class NativeGame:
         ctypes.memmove(ns.words, self.before, 8 * self.keep)
 
     def decision(self, ns: NativeState) -> tuple[int, list[tuple[int, Any]]] | None:
-        """The pending decision: its player and (action, argument) options (a choice: (site,
-        value)), else None."""
+        """The pending decision: its player and (action, arguments as a tuple) options (a choice:
+        (site, value)), else None."""
         w = ns.words
         if w[self.at["DK"]] == 0:
             return None
         n, base = w[self.at["DN"]], self.dopt
-        flat = w[base : base + 2 * n]
+        flat = w[base : base + self.stride * n]
         kinds, decode = self.arg_kinds, self.lay.decode
         if w[self.dk] == 2:
             kind = self.sites[w[self.at["DSITE"]]][1]
             return w[self.at["DP"]], [
-                (site, decode(v, kind)) for site, v in zip(flat[0::2], flat[1::2], strict=True)
+                (site, decode(v, kind))
+                for site, v in zip(flat[0 :: self.stride], flat[1 :: self.stride], strict=True)
             ]
-        pairs = [
-            (ai, decode(arg, kinds[ai]) if ai in kinds else arg)
-            for ai, arg in zip(flat[0::2], flat[1::2], strict=True)
-        ]
-        return w[self.at["DP"]], pairs
+        options: list[tuple[int, Any]] = []
+        for k in range(0, self.stride * n, self.stride):
+            ai = flat[k]
+            options.append((ai, tuple(decode(flat[k + 1 + j], kd) for j, kd in enumerate(kinds.get(ai, ())))))
+        return w[self.at["DP"]], options
 
     def ids(self, ns: NativeState) -> list[str]:
         """The pending decision's choice ids (named only when asked; the names of the same options
@@ -199,7 +215,7 @@ class NativeGame:
         if dk == 0:
             return []
         site = w[self.at["DSITE"]] if dk == 2 else -1
-        key = (dk, site, tuple(ns.names), *w[self.dopt : self.dopt + 2 * w[self.dn]])
+        key = (dk, site, tuple(ns.names), *w[self.dopt : self.dopt + self.stride * w[self.dn]])
         known = self._ids.get(key)
         if known is None:
             if len(self._ids) >= IDS_KEPT:
@@ -217,20 +233,25 @@ class NativeGame:
         return self.choice_ids(dec[1], ns.names)
 
     def choice_ids(self, options: list[tuple[int, Any]], names: list[str]) -> list[str]:
-        """The choice ids, as the Python backend names them (support.add_single, per action)."""
+        """The choice ids, as the Python backend names them (support.add_single and add_options:
+        per action, one column of ids per parameter, joined by commas)."""
         ids: list[str] = []
         k = 0
         while k < len(options):
             ai = options[k][0]
-            run = [arg for a, arg in options[k:] if a == ai]
             j = k
             while j < len(options) and options[j][0] == ai:
                 j += 1
             act = self.g.action_list[ai]
+            rows = [args for _, args in options[k:j]]
             if not act.params:
                 ids += [act.name] * (j - k)
             else:
-                ids += [act.name + ":" + i for i in option_ids(self.g, names, run[: j - k], act.params[0][2])]
+                columns = [
+                    option_ids(self.g, names, [r[c] for r in rows], t)
+                    for c, (_, _, t) in enumerate(act.params)
+                ]
+                ids += [act.name + ":" + ",".join(col[r] for col in columns) for r in range(j - k)]
             k = j
         return ids
 
@@ -282,6 +303,7 @@ class NativeGame:
         t["final"] = w[off["FINAL"] : off["FINAL"] + w[at["NFINAL"]]]
         t["final_mode"] = bool(w[at["FINAL_MODE"]])
         t["fired"] = [self.check_ids[k] for k in w[off["FIRED"] : off["FIRED"] + w[at["NFIRED"]]]]
+        t["winners"] = self.declared(ns)
         plain_dec = self.plain_decision(ns)
         return {
             "z": zones,
@@ -306,17 +328,16 @@ class NativeGame:
         dec = self.decision(ns)
         if dec is None:
             return None
-        acts = self.g.action_list
-        values = [[ai, [] if not acts[ai].params else [arg]] for ai, arg in dec[1]]
+        values = [[ai, list(args)] for ai, args in dec[1]]
         ids = self.choice_ids(dec[1], ns.names)
         return {"k": "window", "p": dec[0], "ids": ids, "v": values, "prompt": "choose an action"}
 
     def _var(self, w: Any, name: str, n: int) -> Any:
         v = self.g.vars[name]
-        kind, base = self.lay.var_kinds[name], self.lay.var_base[name]
+        kind, base, width = self.lay.var_kinds[name], self.lay.var_base[name], self.lay.var_width(name)
         if v.per_player:
-            return [self.lay.decode(x, kind) for x in w[base : base + n]]
-        return self.lay.decode(w[base], kind)
+            return [self.lay.decode_var(w, base + j * width, kind) for j in range(n)]
+        return self.lay.decode_var(w, base, kind)
 
     def _frames(self, w: Any) -> list[Any]:
         if STAGES[w[self.at["STAGE"]]] == "done":
@@ -341,10 +362,8 @@ class NativeGame:
     def _from_plain(self, st: State) -> NativeState:
         g, lay = self.g, self.lay
         t = st["t"]
-        if "rig" in st or set(t) - _T_KEYS - set(_DEFAULT_T) or t["winners"] is not None:
-            raise NotNative(
-                "the state holds what the native form does not (a rig, a pause, declared winners)"
-            )
+        if "rig" in st or set(t) - _T_KEYS - set(_DEFAULT_T):
+            raise NotNative("the state holds what the native form does not (a rig, a pause)")
         words = self.array()
         off, ncomp, at = lay.offsets, len(g.components), self.at
         words[off["RNG"]], words[off["RNG"] + 1] = (ctypes.c_int64(x).value for x in st["rng"])
@@ -358,16 +377,19 @@ class NativeGame:
         words[at["TRIGGER"]] = NONE if t["trigger"] is None else int(t["trigger"])
         words[at["FINAL_MODE"]] = int(bool(t["final_mode"]))
         words[at["NFINAL"]], words[at["NFIRED"]] = len(t["final"]), len(t["fired"])
+        words[at["WINNERS"]] = NONE if t["winners"] is None else pack_players(t["winners"])
         words[off["FINAL"] : off["FINAL"] + len(t["final"])] = [int(p) for p in t["final"]]
         words[off["FIRED"] : off["FIRED"] + len(t["fired"])] = [self.check_ids.index(c) for c in t["fired"]]
         for i, name in enumerate(g.options):
             words[off["OPT"] + i] = lay.encode(st["o"][name], option_kind(g.options[name]))
         words[off["CNT"] : off["CNT"] + g.counter_count] = [lay.encode(x, "int") for x in st["c"]]
         for name, var in g.vars.items():
-            kind, at_ = lay.var_kinds[name], lay.var_base[name]
+            kind, at_, width = lay.var_kinds[name], lay.var_base[name], lay.var_width(name)
             value = st["v"][name]
             for j, x in enumerate(value if var.per_player else [value]):
-                words[at_ + j] = lay.encode(x, kind)
+                encoded = lay.encode_var(x, kind)
+                for i, word in enumerate(encoded):
+                    words[at_ + j * width + i] = word
         for name, b in lay.mark_base.items():
             words[b : b + ncomp] = [lay.encode(x, lay.mark_kinds.get(name, "int")) for x in st["m"][name]]
         words[off["RV"] : off["RV"] + ncomp] = list(st["rv"])
@@ -393,11 +415,12 @@ class NativeGame:
             raise NotNative("a decision other than a window")
         words[self.at["DK"]], words[self.at["DP"]], words[self.at["DN"]] = 1, dec["p"], len(dec["v"])
         for k, (ai, args) in enumerate(dec["v"]):
-            words[self.dopt + 2 * k] = ai
-            kind = self.arg_kinds.get(ai)
-            words[self.dopt + 2 * k + 1] = (
-                (self.lay.encode(args[0], kind) if kind else args[0]) if args else NONE
-            )
+            at = self.dopt + self.stride * k
+            words[at] = ai
+            for j in range(1, self.stride):
+                words[at + j] = NONE
+            for j, kind in enumerate(self.arg_kinds.get(ai, ())):
+                words[at + 1 + j] = self.lay.encode(args[j], kind)
 
 
 IDS_KEPT = 4096  # option lists whose ids are kept (a search meets a few hundred a decision)

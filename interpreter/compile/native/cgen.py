@@ -75,6 +75,8 @@ class CGen:
         return env[e.name]
 
     def _Slot(self, e: ir.Slot, env: Env) -> str:
+        if e.base.startswith("VAR_") and e.ty.startswith("list["):  # a var's list: its length, items
+            return f"lv_get(x, {self.slot(e, env)})"
         if e.ty.startswith("list["):  # a list of players kept in one word (a mark)
             return f"pl_unpack(x, S[{self.slot(e, env)}])"
         return f"S[{self.slot(e, env)}]"
@@ -92,8 +94,10 @@ class CGen:
             c = self.g.counters[base[4:]]
             return f"CNT + {c.base}" + (f" + PK(x, {self.num(idx, env)})" if idx is not None else "")
         if base.startswith("VAR_"):
-            at = self.lay.var_base[base[4:]]
-            return f"{at}" + (f" + PK(x, {self.num(idx, env)})" if idx is not None else "")
+            at, width = self.lay.var_base[base[4:]], self.lay.var_width(base[4:])
+            if idx is None:
+                return f"{at}"
+            return f"{at} + PK(x, {self.num(idx, env)})" + (f" * {width}" if width > 1 else "")
         if base.startswith("MARK_"):
             assert idx is not None
             return f"{self.lay.mark_base[base[5:]]} + CK(x, {self.num(idx, env)})"
@@ -297,6 +301,8 @@ class CGen:
 
     def _s_Store(self, s: ir.Store, env: Env, depth: int) -> list[str]:
         t = s.target
+        if t.base.startswith("VAR_") and t.ty.startswith("list["):
+            return [f"lv_set(x, {self.slot(t, env)}, {self.lval(s.value, env)});"]
         if t.ty.startswith("list["):  # a list of players into one word
             return [f"S[{self.slot(t, env)}] = pl_pack(x, {self.lval(s.value, env)});"]
         value = self.expr(s.value, env)
@@ -344,6 +350,19 @@ class CGen:
         lines += [f"{v} = pick(x, {s.site}, {by}, &{o});", "}"]
         env[s.var] = v
         return lines
+
+    def _s_End(self, s: ir.End, env: Env, depth: int) -> list[str]:
+        """The game ends now (prelude.py `run` unwinds to the flow); declared winners are sorted and
+        must be seats (Python's R008 otherwise, replayed there)."""
+        if s.winners is None:
+            return ["longjmp(x->endjb, 1);"]
+        w = s.winners
+        value = (
+            self.lval(w, env)
+            if w.ty.startswith("list[")
+            else f"({{ L l_; l_.n = 1; l_.v[0] = {self.expr(w, env)}; l_; }})"
+        )
+        return [f"declare(x, {value});"]
 
     def _s_RunHook(self, s: ir.RunHook, env: Env, depth: int) -> list[str]:
         args = "".join(", " + self.expr(a, env) for a in s.args[1:])
@@ -424,12 +443,19 @@ class CGen:
     def meta(self) -> dict[str, object]:
         """What the bridge needs of the library on a warm load: its size and how marks are kept."""
         args = {
-            str(a.index): kind_of(ir.elem(a.param[1].ty))
+            str(a.index): [kind_of(ir.elem(p[1].ty)) for p in (a.param, a.param2) if p is not None]
             for a in self.prog.actions or []
             if a.param is not None
         }
         sites = [list(x) for x in self.prog.sites or []]
-        return {"words": self.lay.size, "marks": self.lay.mark_kinds, "args": args, "sites": sites}
+        lists = {k: v[5:] for k, v in self.lay.var_kinds.items() if v.startswith("list:")}
+        return {
+            "words": self.lay.size,
+            "marks": self.lay.mark_kinds,
+            "lists": lists,
+            "args": args,
+            "sites": sites,
+        }
 
 
 __all__ = ["BOOL", "INT", "CGen", "prelude"]

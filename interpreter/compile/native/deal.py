@@ -73,6 +73,8 @@ class NativeDeal:
         lay, w = self.native.lay, self.base
         out: list[tuple[int, int]] = []
         for name, var in game.vars.items():
+            if lay.var_kinds[name] == "list:comp":  # components in a list var: refused (no naming yet)
+                raise NotNative(f"var {name!r} holds a list of components")
             if COMP in var.type:
                 at, count = lay.var_base[name], int(st["t"]["n"]) if var.per_player else 1
                 out += [(at + j, w[at + j]) for j in range(count) if w[at + j] in hidden]
@@ -83,8 +85,9 @@ class NativeDeal:
         if dec is not None and dec["k"] == "window":
             for k, (ai, args) in enumerate(dec["v"]):
                 params = game.action_list[ai].params
-                if args and COMP in params[0][2] and args[0] in hidden:
-                    out.append((self.native.dopt + 2 * k + 1, args[0]))
+                for j, arg in enumerate(args):
+                    if COMP in params[j][2] and arg in hidden:
+                        out.append((self.native.dopt + self.native.stride * k + 1 + j, arg))
         return out
 
     def deal(self, gen: list[int], into: NativeState | None = None) -> NativeState:

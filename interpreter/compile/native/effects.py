@@ -211,6 +211,15 @@ class EffectLowering(AbilityLowering):
             return ir.Reveal("list", self.source(n, scope), value)
         raise Unsupported(f"'reveal' of {what.ty}", n.span)
 
+    def _s_EndGame(self, s: ast.EndGame, scope: Scope) -> ir.Stmt:
+        return ir.End(None)
+
+    def _s_DeclareWinner(self, s: ast.DeclareWinner, scope: Scope) -> ir.Stmt:
+        who = self.expr(s.who, scope)
+        if who.ty not in (PLAYER, INT, PLAYERS, "list[int]", ANY_LIST):
+            raise Unsupported(f"'declare_winner' of a {who.ty}", s.who.span)
+        return ir.End(who)
+
     def _s_Log(self, s: ast.Log, scope: Scope) -> ir.Stmt:
         return ir.Nothing()
 
@@ -247,6 +256,10 @@ class EffectLowering(AbilityLowering):
                     self.mark_learned[name] = got  # read as a number before this set: learned
                 raise Unsupported(f"mark '{name}' holding values of two kinds", s.span)
             self.mark_kinds[name] = got or "int"
+        elif target.ty.startswith("list["):  # a var holding a list: its own words (slots.Layout)
+            if not value.ty.startswith("list[") or not _lists_fit(value.ty, target.ty):
+                raise Unsupported(f"a {value.ty} stored in a {target.ty} var", s.span)
+            self.list_var_set(target.base[4:], value, s.span)
         elif not _fits(value.ty, target.ty):
             raise Unsupported(f"a {value.ty} stored in a {target.ty} var", s.span)
         return ir.Store(target, value)
@@ -362,6 +375,10 @@ def _chooses(stmts: Any) -> list[ast.Choose]:
         elif isinstance(s, ast.Stmt):
             out += _chooses(v for v in vars(s).values() if isinstance(v, tuple))
     return out
+
+
+def _lists_fit(got: str, want: str) -> bool:
+    return ANY_LIST in (got, want) or got == want or {got, want} <= {"list[int]", PLAYERS}
 
 
 def _fits(got: str, want: str) -> bool:

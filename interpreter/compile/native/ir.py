@@ -309,6 +309,14 @@ class RunHook(Stmt):
 
 
 @dataclass(frozen=True)
+class End(Stmt):
+    """`end_game` (winners None) or `declare_winner W` (a player, or a list of players): the game
+    ends now, as an end check ending it immediately; declared winners skip `flow.finish`."""
+
+    winners: Expr | None
+
+
+@dataclass(frozen=True)
 class Nothing(Stmt):
     """A statement with no effect on play (a log line: logs are written by the Python backend)."""
 
@@ -317,10 +325,11 @@ class Nothing(Stmt):
 class Action:
     index: int
     name: str
-    param: tuple[str, Source] | None  # one parameter at most (this phase of the backend)
+    param: tuple[str, Source] | None  # the first parameter and its values
     when: Expr | None
     body: tuple[Stmt, ...]
     closes: bool
+    param2: tuple[str, Source] | None = None  # the second (its values may use the first)
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,13 @@ class Lowering:
         # `set` then gives it is learned, and the game lowered again with it (support.lower_game)
         self.mark_hints: dict[str, str] = {}
         self.mark_learned: dict[str, str] = {}
+        # a var holding a list: the type of its items, declared (`list[player]`) or, for `list[any]`,
+        # the one the values `set` in it give; read before that `set`, it is learned, and the game
+        # lowered again with it (`var_hints`), as a mark's kind is
+        self.list_vars: dict[str, str] = {}
+        self.var_hints: dict[str, str] = {}
+        self.var_learned: dict[str, str] = {}
+        self._read_early: set[str] = set()
         self.tables: dict[str, tuple[list[int], str]] = {}  # C table name -> values, element type
         self.missing: list[Unsupported] = []  # statements that could not be lowered (effects.py)
         # a `let x = none` (or `[]`) local: the type of the values `set` gives it (one type, else
@@ -134,7 +141,15 @@ class Lowering:
         raise Unsupported("a constant that is not a number or a symbol", span, "index a mapping: k[x]")
 
     def var_type(self, name: str, span: Span | None) -> str:
-        t = _VAR_KINDS.get(self.g.vars[name].type)
+        declared = self.g.vars[name].type
+        if declared == ANY_LIST:
+            item = self.list_vars.get(name) or self.var_hints.get(name)
+            if item is None:
+                self._read_early.add(name)
+                return ANY_LIST
+            self.list_vars[name] = item
+            return f"list[{item}]"
+        t = _VAR_KINDS.get(declared)
         if t is None:
             raise Unsupported(
                 f"var '{name}' of type {self.g.vars[name].type}", span, "declare int/player/bool/comp/str"
@@ -250,6 +265,27 @@ class Lowering:
                 self._making.discard(key)
             self.functions[key] = ([(p, a.ty) for p, a in zip(params, args, strict=True)], value)
         return ir.CallF(key, tuple(args), self.functions[key][1].ty)
+
+    def list_var_set(self, name: str, value: ir.Expr, span: Span | None) -> None:
+        """A list stored in var `name`: its items give the var its item type (one type, else
+        refused); learned for a second lowering when the var was read before. A list whose items'
+        type is not known yet (a `let x = []` local) has the type the local's `set`s gave it."""
+        value_ty = value.ty
+        if isinstance(value, ir.Local) and value_ty == ANY_LIST:
+            value_ty = self.loose.get(value.name, ANY_LIST)
+        if value_ty == ANY_LIST:
+            if not (
+                isinstance(value, ir.ListLit) or (isinstance(value, ir.Slot) and value.base == f"VAR_{name}")
+            ):
+                raise Unsupported(f"a list of items of no known type stored in var '{name}'", span)
+            return
+        item = ir.elem(value_ty)
+        had = self.list_vars.get(name) or self.var_hints.get(name)
+        if item not in ir.SCALARS or had not in (None, item):
+            raise Unsupported(f"var '{name}' holding a {value_ty} and a list[{had}]", span)
+        self.list_vars[name] = item
+        if name in self._read_early and name not in self.var_hints:
+            self.var_learned[name] = item
 
     def _Attr(self, n: ast.Attr, scope: Scope) -> ir.Expr:
         obj = self.expr(n.obj, scope)

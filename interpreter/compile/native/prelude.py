@@ -113,9 +113,12 @@ static void shuffle(X *x, i64 z) {  /* base/rng.py shuffle, word for word */
 static inline i64 KEYK(X *x, i64 k, i64 size) { if (k < 0 || k >= size) fail(x, E_ENTRY); return k; }
 static i64 top_of(X *x, i64 z) { ZK(x, z); return S[ZLEN + z] ? ZP(x, z)[0] : NONE; }
 static int in_zone(X *x, i64 c, i64 z) { return c != NONE && S[LOC + CK(x, c)] == z; }
-static void add_option(X *x, i64 ai, i64 arg) {
+static void add_option(X *x, i64 ai, i64 arg, i64 arg2) {
     i64 k = S[D_N];
-    S[DOPT + 2 * k] = ai; S[DOPT + 2 * k + 1] = arg; S[D_N] = k + 1;
+    if (k >= DEC_CAP) fail(x, E_SIZE);
+    S[DOPT + DSTRIDE * k] = ai; S[DOPT + DSTRIDE * k + 1] = arg;
+    if (DSTRIDE > 2) S[DOPT + DSTRIDE * k + 2] = arg2; else (void)arg2;
+    S[D_N] = k + 1;
 }
 static inline void l_push(X *x, L *l, i64 v) { if (l->n >= LCAP) fail(x, E_SIZE); l->v[l->n++] = v; }
 static void l_add(X *x, L *l, i64 v) {  /* a choice's option: each value once (support.choose) */
@@ -144,7 +147,11 @@ static i64 pick(X *x, i64 site, i64 by, const L *o) {
             if (x->nosnap) fail(x, E_LIMIT);
             if (x->base) memcpy(S + SNAP, x->base, sizeof(i64) * MAIN_WORDS);
             S[D_K] = 2; S[D_P] = by; S[D_N] = o->n; S[D_SITE] = site;
-            for (i64 i = 0; i < o->n; i++) { S[DOPT + 2 * i] = site; S[DOPT + 2 * i + 1] = o->v[i]; }
+            for (i64 i = 0; i < o->n; i++) {
+                i64 *opt = S + DOPT + DSTRIDE * i;
+                opt[0] = site; opt[1] = o->v[i];
+                if (DSTRIDE > 2) opt[2] = NONE;
+            }
             longjmp(x->susp, 1);
         }
         S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
@@ -243,6 +250,22 @@ static i64 pl_pack(X *x, L l) {
         u = (u << 4) | (u64)(l.v[i] + 1);
     }
     return (i64)u;
+}
+static void declare(X *x, L w) {  /* declare_winner: sorted seats (support.declare_winner) */
+    w = l_sorted(x, w);
+    for (i64 i = 0; i < w.n; i++) if (w.v[i] < 0 || w.v[i] >= S[T_N]) fail(x, E_ENTRY);
+    S[T_WINNERS] = pl_pack(x, w);
+    longjmp(x->endjb, 1);
+}
+/* A var holding a list: its length word, then room for VCAP items (slots.py Layout.var_width). */
+static L lv_get(X *x, i64 at) {
+    L l; (void)x;
+    l.n = S[at]; memcpy(l.v, S + at + 1, (size_t)l.n * 8);
+    return l;
+}
+static void lv_set(X *x, i64 at, L l) {
+    if (l.n > VCAP) fail(x, E_STORE);
+    S[at] = l.n; memcpy(S + at + 1, l.v, (size_t)l.n * 8);
 }
 static i64 counter_write(X *x, i64 at, int op, i64 v, i64 lo, int has_lo, i64 hi, int has_hi) {
     i64 old = S[at], nw;
@@ -348,13 +371,18 @@ static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed a
         return 1;
     }
 }
-static void run(X *x) {  /* until a decision is pending or the game is over */
+/* Until a decision is pending or the game is over; first action `ai` of player p with its
+   arguments (ai < 0: none), so that an action ending the game unwinds here too. */
+static void run(X *x, i64 ai, i64 p, i64 arg, i64 arg2) {
     volatile int idle = 0;
-    if (setjmp(x->endjb)) {  /* the game ends now (an end check): Runtime._end */
+    volatile i64 act = ai;
+    if (setjmp(x->endjb)) {  /* the game ends now (an end check, end_game, declare_winner): Runtime._end */
         S[T_FR_PC] = -1; S[D_K] = 0; S[D_N] = 0;
-        if (S[T_STAGE] != ST_FINISH && S[T_STAGE] != ST_OVER) S[T_STAGE] = ST_FINISH;
-        idle = 0;
+        if (S[T_WINNERS] != NONE) S[T_STAGE] = ST_OVER;
+        else if (S[T_STAGE] != ST_FINISH && S[T_STAGE] != ST_OVER) S[T_STAGE] = ST_FINISH;
+        idle = 0; act = -1;
     }
+    if (act >= 0) { act = -1; g_action(x, ai, p, arg, arg2); }
     for (;;) {
         if (S[T_FR_PC] >= 0) {
             if (g_phase(x, S[T_PHASE] - 1, S[T_ACTIVE])) return;
@@ -382,7 +410,7 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     if ((code = setjmp(x->jb)) != 0) return code;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
-    run(x);
+    run(x, -1, NONE, NONE, NONE);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;
 }
@@ -392,7 +420,7 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
 static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap) {
     X xx, *x = &xx;
     int code;
-    i64 ai, arg, p, k0;
+    i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE, k0;
     init_x(x, s, budget, gen, done, max);
     x->nosnap = nosnap;
     if (before) memcpy(before, s, sizeof(i64) * KEEP_WORDS);
@@ -411,13 +439,14 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     S[T_BUDGET] = budget;
     if (!S[Q_START]) {
         k0 = S[QUEUE]; S[Q_POS] = 1;
-        ai = S[DOPT + 2 * k0]; arg = S[DOPT + 2 * k0 + 1]; p = S[D_P];
+        ai = S[DOPT + DSTRIDE * k0]; arg = S[DOPT + DSTRIDE * k0 + 1];
+        arg2 = DSTRIDE > 2 ? S[DOPT + DSTRIDE * k0 + 2] : NONE;
+        p = S[D_P];
         S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
         if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;
         CHARGE(1);
-        g_action(x, ai, p, arg);
     }
-    run(x);
+    run(x, ai, p, arg, arg2);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;
 }

@@ -7,19 +7,22 @@ bridge reads and writes the same words, so a native state converts to the plain-
 | words | contents |
 |---|---|
 | `RNG` (2) | the generator's two words (xorshift128+, as base/rng.py) |
-| `T_*` (17) | the flow: stage, round, turn, active, phase, phase id, players, next, skips, |
+| `T_*` (18) | the flow: stage, round, turn, active, phase, phase id, players, next, skips, |
 | | decisions, the phase frame's pc (-1: none), the work left |
-| | ending (ENDINGS), trigger, final mode, final turns queued, end checks fired |
+| | ending (ENDINGS), trigger, final mode, final turns queued, end checks fired, |
+| | the declared winners (NONE: none declared; else packed as pack_players) |
 | `D_*` (4) | the pending decision: kind (0 none, 1 window, 2 a choice), player, number of |
 | | options, the choice's site |
 | `OPT` | one word per rules option |
 | `CNT` | every counter instance, as `state["c"]` |
-| `VAR` | one word per var (one per seat for a per-player var) |
+| `VAR` | one word per var (one per seat for a per-player var); a list: its length, then room |
+| | for `list_cap` items |
 | `MARK` | one word per mark and component |
 | `FINAL`, `FIRED` | the players of the final turns to come; the end checks fired, in order |
 | `RV`, `LOC` | revealed flags and the zone instance of every component |
 | `ZLEN`, `ZONE` | each zone instance's length, then its components (room for every component) |
-| `DOPT` | the decision's options: action index (a choice: its site) and argument (its value) |
+| `DOPT` | the decision's options, DSTRIDE words each: action index (a choice: its site), then |
+| | the arguments (a choice: its value), NONE where the action has fewer |
 | `Q_*`, `QUEUE` | the segment under way: answers queued, read, from setup (1) or a window (0); |
 | | the answers given since the segment's first state |
 | `SNAP` | the segment's first state (the words before `Q_LEN`: MAIN_WORDS) |
@@ -58,9 +61,11 @@ FLOW_WORDS = (
     "FINAL_MODE",
     "NFINAL",
     "NFIRED",
+    "WINNERS",
 )
 ENDINGS = (None, "after_turn", "final_turns")  # T_ENDING: an index into this
 DEC_WORDS = ("DK", "DP", "DN", "DSITE")
+DSTRIDE = 3  # words per option of a game with two-parameter actions: the action (or site), two arguments
 QCAP = 256  # answers a segment can hold (a longer one stops native code: the Python backend goes on)
 
 
@@ -88,6 +93,7 @@ def symbol_table(game: CompiledGame) -> list[str]:
     return list(out)
 
 
+_ITEM_KINDS = {"sym": "sym", "bool": "bool"}  # a list var's item type -> its words' kind (else int)
 PL_MAX = 15  # seats a list of players in one word holds (prelude.py pl_pack)
 
 
@@ -121,7 +127,7 @@ class Layout:
     """Offsets of every region of the native state of one game (see the module docstring)."""
 
     game: CompiledGame
-    var_kinds: dict[str, str]  # var -> int (with None), bool or sym
+    var_kinds: dict[str, str]  # var -> int (with None), bool, sym, or list:TYPE (a list of TYPE)
     mark_kinds: dict[str, str]
     symbols: list[str] = field(default_factory=list)
     offsets: dict[str, int] = field(default_factory=dict)
@@ -131,6 +137,8 @@ class Layout:
     dec_cap: int = 0
     main: int = 0  # the words of a game state (the rest: the segment under way)
     keep: int = 0  # the words an error restores (all but SNAP)
+    list_cap: int = 0  # the items a var holding a list has room for (more stop native code)
+    dstride: int = 0  # words per option of the pending decision (DSTRIDE, or 2)
 
     def __post_init__(self) -> None:
         g = self.game
@@ -140,9 +148,10 @@ class Layout:
         regions: list[tuple[str, int]] = [("RNG", 2)]
         regions += [("T_" + w, 1) for w in FLOW_WORDS] + [("D_" + w[1:], 1) for w in DEC_WORDS]
         regions += [("OPT", len(g.options)), ("CNT", g.counter_count)]
+        self.list_cap = max(ncomp, len(self.symbols), g.max_players, 16)
         for name in g.vars:
             self.var_base[name] = sum(n for _, n in regions) + self._var_words_before(name)
-        regions.append(("VAR", sum(g.max_players if v.per_player else 1 for v in g.vars.values())))
+        regions.append(("VAR", self._var_words_before(None)))
         base = sum(n for _, n in regions)
         for i, name in enumerate(g.marks):
             self.mark_base[name] = base + i * ncomp
@@ -151,7 +160,9 @@ class Layout:
         regions += [("RV", ncomp), ("LOC", ncomp), ("ZLEN", len(g.zone_layouts))]
         regions.append(("ZONE", len(g.zone_layouts) * ncomp))
         self.dec_cap = max(1, len(g.action_list) * max(ncomp, 1))
-        regions.append(("DOPT", 2 * self.dec_cap))
+        # a game whose actions have one parameter at most keeps two words an option (smaller states)
+        self.dstride = DSTRIDE if any(len(a.params) > 1 for a in g.action_list) else 2
+        regions.append(("DOPT", self.dstride * self.dec_cap))
         self.main = sum(n for _, n in regions)
         regions += [("Q_LEN", 1), ("Q_POS", 1), ("Q_START", 1), ("QUEUE", QCAP)]
         self.keep = sum(n for _, n in regions)
@@ -161,12 +172,17 @@ class Layout:
             at += n
         self.size = at
 
-    def _var_words_before(self, name: str) -> int:
+    def var_width(self, name: str) -> int:
+        """The words of one instance of var `name`: 1, or a list's length and room for its items."""
+        return 1 + self.list_cap if self.var_kinds[name].startswith("list:") else 1
+
+    def _var_words_before(self, name: str | None) -> int:
+        """The words of the vars declared before `name` (None: of every var)."""
         words = 0
         for other, v in self.game.vars.items():
             if other == name:
                 return words
-            words += self.game.max_players if v.per_player else 1
+            words += (self.game.max_players if v.per_player else 1) * self.var_width(other)
         return words
 
     @property
@@ -177,6 +193,21 @@ class Layout:
         return self.offsets["ZONE"] + z * len(self.game.components)
 
     # ------------------------------------------------------------ values
+    def encode_var(self, v: Any, kind: str) -> list[int]:
+        """A var's plain value as its words (a list: its length, then its items)."""
+        if not kind.startswith("list:"):
+            return [self.encode(v, kind)]
+        if not isinstance(v, list) or len(v) > self.list_cap:
+            raise ValueError(f"{v!r} is not a native list")
+        item = _ITEM_KINDS.get(kind[5:], "int")
+        return [len(v), *(self.encode(x, item) for x in v)]
+
+    def decode_var(self, words: Any, at: int, kind: str) -> Any:
+        if not kind.startswith("list:"):
+            return self.decode(words[at], kind)
+        item = _ITEM_KINDS.get(kind[5:], "int")
+        return [self.decode(x, item) for x in words[at + 1 : at + 1 + words[at]]]
+
     def encode(self, v: Any, kind: str) -> int:
         """A plain value as a word of `kind` (int, bool or sym); ValueError if it is not one."""
         if kind == "plist":
@@ -216,5 +247,7 @@ class Layout:
             f"#define NZONES {len(self.game.zone_layouts)}",
             f"#define DEC_CAP {self.dec_cap}",
             f"#define MAXP {self.game.max_players}",
+            f"#define VCAP {self.list_cap}",
+            f"#define DSTRIDE {self.dstride}",
         ]
         return out

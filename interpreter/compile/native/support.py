@@ -34,6 +34,7 @@ T = TypeVar("T")
 _SECTIONS = ("triggers",)
 _COMPONENT_KEYS = ("triggers",)  # `text` is a property; hooks, modifiers, allow, deny are held
 _VAR_TYPES = ("int", "player", "bool", "comp", "str")
+_LIST_ITEMS = ("any",)  # a var holding a list: its items' type is the one the values `set` give
 
 
 def read_source(game: CompiledGame) -> GameSource:
@@ -205,7 +206,7 @@ class Walk:
                             ("components", tname, "instances", i, key),
                         )
         for name, v in self.g.vars.items():
-            if v.type not in _VAR_TYPES:
+            if v.type not in _VAR_TYPES and not (v.type.startswith("list[") and v.type[5:-1] in _LIST_ITEMS):
                 self.refuse(
                     f"var '{name}' of type {v.type}",
                     ("vars", name),
@@ -271,18 +272,18 @@ class Walk:
         path: Path_ = ("actions", act.name)
         spec = self.data["actions"][act.name]
         params = list((spec.get("params") or {}).items())
-        if len(params) > 1:
+        if len(params) > 2:
             self.refuse(f"action '{act.name}' with {len(params)} parameters", (*path, "params"))
             return None
         scope: Scope = {"me": PLAYER}
-        param = None
-        if params:
-            pname = str(params[0][0])
+        given: list[tuple[str, ir.Source]] = []
+        for key, _ in params:  # each parameter's list may use the ones before it
+            pname = str(key)
             n = self.read.expr_at((*path, "params", pname))
-            src = None if n is None else self.attempt(lambda: self.low.source(n, dict(scope)))
+            src = None if n is None else self.attempt(lambda n=n: self.low.source(n, dict(scope)))  # type: ignore[misc]
             if src is None:
                 return None
-            param = (pname, src)
+            given.append((pname, src))
             scope[pname] = ir.elem(src.ty)
         costs = self.costs(act.name)
         parts: list[ast.Expr] = [ast.Compare(amount.span, ">=", target, amount) for target, amount in costs]
@@ -296,7 +297,9 @@ class Walk:
         body = self.attempt(lambda: self.low.block(stmts, dict(scope)))
         if body is None or (parts and when is None):
             return None
-        return ir.Action(ai, act.name, param, when, body, act.closes_window)
+        first = given[0] if given else None
+        second = given[1] if len(given) > 1 else None
+        return ir.Action(ai, act.name, first, when, body, act.closes_window, second)
 
     def costs(self, name: str) -> list[tuple[ast.Expr, ast.Expr]]:
         """An action's `cost:` as (counter, amount), as the Python backend reads it (sections/actions.py):
@@ -316,9 +319,9 @@ def lower_game(game: CompiledGame, source: GameSource | None = None) -> tuple[ir
     source = source or read_source(game)
     walk = Walk(game, source)
     prog = walk.program()
-    if walk.low.mark_learned:  # a mark read as a number before a `set` gave it symbols: again
-        learned = dict(walk.low.mark_learned)
+    if walk.low.mark_learned or walk.low.var_learned:  # read before a `set` gave the type: again
+        learned, items = dict(walk.low.mark_learned), dict(walk.low.var_learned)
         walk = Walk(game, source)
-        walk.low.mark_hints = learned
+        walk.low.mark_hints, walk.low.var_hints = learned, items
         prog = walk.program()
     return prog, walk

@@ -120,17 +120,36 @@ def _window(gen: CGen, k: int, w: ir.Window) -> list[str]:
         env: Env = {"me": "p"}
         if act.param is None:
             test = gen.expr(act.when, env) if act.when is not None else "1"
-            lines.append(f"    if ({test}) add_option(x, {ai}, NONE);")
+            lines.append(f"    if ({test}) add_option(x, {ai}, NONE, NONE);")
             continue
-        pname, src = act.param
-        setup, a, n = gen.loop(src, env, False)
-        i, v = gen.fresh("i"), gen.fresh("v_" + pname)
-        test = gen.expr(act.when, {**env, pname: v}) if act.when is not None else "1"
-        lines += ["    {", *("        " + s for s in setup)]
-        lines.append(f"        for (i64 {i} = 0; {i} < {n}; {i}++) {{")
-        lines.append(f"            i64 {v} = {a.format(i=i)}; if ({test}) add_option(x, {ai}, {v}); }}")
-        lines.append("    }")
+        lines += _options(gen, act, env)
     lines += ["    if (S[D_N] == 0) return 0;", "    S[D_K] = 1; S[D_P] = p;", "    return 1;", "}"]
+    return lines
+
+
+def _options(gen: CGen, act: ir.Action, env: Env) -> list[str]:
+    """An action's options in a window: its parameters' values as nested loops (the second's
+    list may use the first, as the Python window's loops), each combination tested."""
+    assert act.param is not None
+    lines: list[str] = []
+    inner = dict(env)
+    args: list[str] = []
+    for depth, (pname, src) in enumerate(p for p in (act.param, act.param2) if p is not None):
+        setup, a, n = gen.loop(src, inner, False)
+        i, v = gen.fresh("i"), gen.fresh("v_" + pname)
+        pad = "    " * (depth + 1)
+        lines += [f"{pad}{{", *(f"{pad}    {s}" for s in setup)]
+        lines.append(f"{pad}    for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {a.format(i=i)};")
+        inner[pname] = v
+        args.append(v)
+    test = gen.expr(act.when, inner) if act.when is not None else "1"
+    pad = "    " * (len(args) + 1)
+    lines.append(
+        f"{pad}    if ({test}) add_option(x, {act.index}, {args[0]}, {args[1] if len(args) > 1 else 'NONE'});"
+    )
+    for depth in reversed(range(len(args))):
+        pad = "    " * (depth + 1)
+        lines += [f"{pad}    }}", f"{pad}}}"]
     return lines
 
 
@@ -191,7 +210,9 @@ def _actions(gen: CGen) -> list[str]:
         env: Env = {"me": "p"}
         if act.param is not None:
             env[act.param[0]] = "arg"
-        out += [f"static void a_{act.index}(X *x, i64 p, i64 arg) {{", "    (void)arg;"]
+        if act.param2 is not None:
+            env[act.param2[0]] = "arg2"
+        out += [f"static void a_{act.index}(X *x, i64 p, i64 arg, i64 arg2) {{", "    (void)arg; (void)arg2;"]
         out += [*gen.block(act.body, env, 1), "}"]
     return out
 
@@ -268,9 +289,9 @@ def _dispatch(gen: CGen) -> list[str]:
         "    }",
         "    return 0;",
         "}",
-        "static void g_action(X *x, i64 ai, i64 p, i64 arg) {",
+        "static void g_action(X *x, i64 ai, i64 p, i64 arg, i64 arg2) {",
         "    switch (ai) {",
     ]
-    out += [f"    case {a.index}: a_{a.index}(x, p, arg); break;" for a in p.actions or []]
+    out += [f"    case {a.index}: a_{a.index}(x, p, arg, arg2); break;" for a in p.actions or []]
     out += ["    }", "}"]
     return out

@@ -1,0 +1,88 @@
+"""Constructs Glory to Rome needed of the native backend (issue 23, phase 5), each played by a small
+fixture game (tests/native/games) against the Python backend, decision by decision."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from test_native_equivalence import engines, play_both
+
+from tabula.interpreter.base import rng
+from tabula.interpreter.engine import load_game
+from tabula.interpreter.run.runtime import GameRuntimeError
+
+HERE = Path(__file__).resolve().parent
+GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "10"))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_game_ending_inside_effects(players: int) -> None:
+    """tests/native/games/verdict: `end_game` in an action, `declare_winner` of a player after a
+    choice, of a list in an end check and in flow.finish; the winners and scores compared."""
+    py, nat = engines(load_game(HERE / "games" / "verdict"))
+    seen: set[str] = set()
+    for seed in range(1, 3 * GAMES + 1):
+        play_both(py, nat, players, seed)
+        st = py.new_game(players, seed)
+        py.playout(st, rng.seed_state(seed + 0xB07))
+        ns = nat.new_game(players, seed)
+        nat.playout(ns, rng.seed_state(seed + 0xB07))
+        assert nat.plain(ns) == st and nat.winners(ns) == py.winners(st)
+        seen.add("declared" if st["t"]["winners"] is not None else "scored")
+        back = nat.backend_form(st)  # declared winners convert to native words and back
+        assert nat._live(back) is not None and nat.plain(back) == st
+    assert seen == {"declared", "scored"}
+
+
+def test_declare_winner_of_no_seat_fails_on_both() -> None:
+    """`declare_winner num_players + 1` stops native code; Python replays it and says R008."""
+    py, nat = engines(load_game(HERE / "games" / "verdict", {"trap": True}))
+    failed = 0
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, 3, seed)  # compares the error where one is raised
+        try:
+            py.playout(py.new_game(3, seed), rng.seed_state(seed + 0xB07))
+        except GameRuntimeError as err:
+            assert err.code == "R008"
+            failed += 1
+    assert failed > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_vars_holding_lists(players: int) -> None:
+    """tests/native/games/ledger: `initial: []` vars given lists of symbols (per player) and of
+    players, read before they are set; the plain state (the lists) compared at every decision."""
+    game = load_game(HERE / "games" / "ledger")
+    py, nat = engines(game)
+    assert nat.native is not None and nat.native.lay.var_kinds["seen"] == "list:sym"
+    assert nat.native.lay.var_kinds["order"] == "list:player"
+    longest = 0
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, players, seed)
+        st = py.new_game(players, seed)
+        py.playout(st, rng.seed_state(seed + 0xB07))
+        longest = max(longest, *(len(s) for s in st["v"]["seen"]))
+    assert longest >= 3
+
+
+def test_a_list_var_past_native_room_goes_on_in_python() -> None:
+    """A list longer than a var's native room stops native code; the game goes on in Python, and
+    plays on exactly as the Python backend does."""
+    py, nat = engines(load_game(HERE / "games" / "ledger", {"flood": True}))
+    for seed in range(1, 4):
+        assert play_both(py, nat, 2, seed) > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_actions_with_two_parameters(players: int) -> None:
+    """tests/native/games/pair: (symbol, component) and (component, component of a list using the
+    first) options, ids with keys for copies (`match:S1,S1#2`), taken on both backends."""
+    py, nat = engines(load_game(HERE / "games" / "pair"))
+    ids: set[str] = set()
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, players, seed)
+        st = nat.new_game(players, seed)
+        ids.update(i.split(":")[0] for i in nat.legal_ids(st) if "," in i)
+    assert ids == {"call", "match"}
