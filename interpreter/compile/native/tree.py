@@ -134,7 +134,8 @@ class Naming:
             elif len(a.params) != 1:
                 raise NotNative(f"action {a.name} takes {len(a.params)} parameters")
             else:
-                classes.append(_value_class(a.params[0][2], native.arg_kinds.get(ai)))
+                kinds = native.arg_kinds.get(ai) or [None]  # one kind per parameter
+                classes.append(_value_class(a.params[0][2], kinds[0]))
         self.act_cls = _words(classes)
         self.site_cls = _words([_value_class(t, kind) for t, kind in native.sites])
         self.nact, self.nsite, self.nval = len(acts), len(native.sites), len(values)
@@ -179,6 +180,8 @@ class NativeTree:
     ) -> None:
         if native.ntie > MAX_TIEBREAKS:
             raise NotNative("too many tiebreaks")
+        if native.lay.dstride > 2:  # a node's key is one argument: two-parameter actions need both
+            raise NotNative("actions with two parameters")
         lib = native.lib
         self.native = native
         self.naming = naming(native, names)

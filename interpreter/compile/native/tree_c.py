@@ -169,14 +169,14 @@ static int t_keys(Tree *t, const SA *a, const i64 *w) {
     i64 n = w[D_N], dk = w[D_K], k = 0, i, j, id, row, cls, v, nm;
     int code;
     while (k < n) {
-        id = w[DOPT + 2 * k]; j = k;
+        id = w[DOPT + DSTRIDE * k]; j = k;
         if (dk == 2) {
             if (id < 0 || id >= a->nsite) return E_KIND;
             row = 0; cls = a->site_cls[id]; j = n;
         } else {
             if (id < 0 || id >= a->nact) return E_KIND;
             row = 1 + id; cls = a->act_cls[id];
-            while (j < n && w[DOPT + 2 * j] == id) j++;
+            while (j < n && w[DOPT + DSTRIDE * j] == id) j++;
         }
         if (cls == VC_NOPARAM) {
             for (i = k; i < j; i++) { t->ka[i] = a->act_full[id]; t->kb[i] = 0; }
@@ -186,7 +186,7 @@ static int t_keys(Tree *t, const SA *a, const i64 *w) {
         t->stamp += 1;
         if (cls == VC_COMP)
             for (i = k; i < j; i++) {
-                v = w[DOPT + 2 * i + 1];
+                v = w[DOPT + DSTRIDE * i + 1];
                 if (v == NONE) continue;
                 if (v < 0 || v >= NCOMP) return E_KIND;
                 nm = a->comp_name[v];
@@ -194,7 +194,7 @@ static int t_keys(Tree *t, const SA *a, const i64 *w) {
                 else if (t->seen_c[nm] != v) t->dup[nm] = t->stamp;
             }
         for (i = k; i < j; i++) {
-            v = w[DOPT + 2 * i + 1];
+            v = w[DOPT + DSTRIDE * i + 1];
             int usekey = cls == VC_COMP && v != NONE && t->dup[a->comp_name[v]] == t->stamp;
             if ((code = t_key(a, row, cls, v, usekey, &t->ka[i], &t->kb[i])) != 0) return code;
         }
@@ -266,7 +266,7 @@ static void t_copy_main(i64 *dst, const i64 *src) {
     memcpy(dst, src, sizeof(i64) * ZONE);
     for (i64 z = 0; z < NZONES; z++)
         memcpy(dst + ZONE + z * NCOMP, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)src[ZLEN + z]);
-    memcpy(dst + DOPT, src + DOPT, sizeof(i64) * 2 * (size_t)src[D_N]);
+    memcpy(dst + DOPT, src + DOPT, sizeof(i64) * DSTRIDE * (size_t)src[D_N]);
 }
 static void t_copy(i64 *dst, const i64 *src) {
     t_copy_main(dst, src);
@@ -278,7 +278,7 @@ static void t_copy(i64 *dst, const i64 *src) {
 static int t_step(i64 *seg, const SA *a, i64 k, u64 *gen, i64 *done, i64 max, int keep) {
     X xx, *x = &xx;
     int code;
-    i64 ai, arg, p, k0;
+    i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE, k0;
     init_x(x, a->world, a->budget, gen, done, max);
     x->nosnap = !keep;
     if ((code = setjmp(x->jb)) != 0) return code;
@@ -295,13 +295,14 @@ static int t_step(i64 *seg, const SA *a, i64 k, u64 *gen, i64 *done, i64 max, in
     S[T_BUDGET] = a->budget;
     if (!S[Q_START]) {
         k0 = S[QUEUE]; S[Q_POS] = 1;
-        ai = S[DOPT + 2 * k0]; arg = S[DOPT + 2 * k0 + 1]; p = S[D_P];
+        ai = S[DOPT + DSTRIDE * k0]; arg = S[DOPT + DSTRIDE * k0 + 1];
+        arg2 = DSTRIDE > 2 ? S[DOPT + DSTRIDE * k0 + 2] : NONE;
+        p = S[D_P];
         S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
         if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;
         CHARGE(1);
-        g_action(x, ai, p, arg);
     }
-    run(x);
+    run(x, ai, p, arg, arg2);  /* as apply_k: the action runs inside run(), whose end point it may reach */
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;
 }
