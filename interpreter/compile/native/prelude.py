@@ -417,10 +417,22 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
 /* Answer k to the pending decision. A window's answer starts a segment (its state is the
    segment's first, kept in SNAP when a choice stops it); a choice's answer is queued and the
    segment replayed from SNAP with the queue. `before`: the state kept (KEEP_WORDS), or NULL. */
+/* The window's first queued answer taken: its action, player and arguments, the decision closed
+   (apply_k, and the search tree's steps: tree_c.py t_step). */
+static void first_answer(X *x, i64 *ai, i64 *p, i64 *arg, i64 *arg2) {
+    i64 k0 = S[QUEUE];
+    S[Q_POS] = 1;
+    *ai = S[DOPT + DSTRIDE * k0]; *arg = S[DOPT + DSTRIDE * k0 + 1];
+    *arg2 = DSTRIDE > 2 ? S[DOPT + DSTRIDE * k0 + 2] : NONE;
+    *p = S[D_P];
+    S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
+    if (ACTION_CLOSES[*ai]) S[T_FR_PC] = 2;
+    CHARGE(1);
+}
 static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap) {
     X xx, *x = &xx;
     int code;
-    i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE, k0;
+    i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE;
     init_x(x, s, budget, gen, done, max);
     x->nosnap = nosnap;
     if (before) memcpy(before, s, sizeof(i64) * KEEP_WORDS);
@@ -437,15 +449,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     S[Q_POS] = 0;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
-    if (!S[Q_START]) {
-        k0 = S[QUEUE]; S[Q_POS] = 1;
-        ai = S[DOPT + DSTRIDE * k0]; arg = S[DOPT + DSTRIDE * k0 + 1];
-        arg2 = DSTRIDE > 2 ? S[DOPT + DSTRIDE * k0 + 2] : NONE;
-        p = S[D_P];
-        S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
-        if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;
-        CHARGE(1);
-    }
+    if (!S[Q_START]) first_answer(x, &ai, &p, &arg, &arg2);
     run(x, ai, p, arg, arg2);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;

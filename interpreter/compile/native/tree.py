@@ -134,8 +134,8 @@ class Naming:
             elif len(a.params) != 1:
                 raise NotNative(f"action {a.name} takes {len(a.params)} parameters")
             else:
-                kinds = native.arg_kinds.get(ai) or [None]  # one kind per parameter
-                classes.append(_value_class(a.params[0][2], kinds[0]))
+                kinds = native.arg_kinds.get(ai)  # one kind per parameter
+                classes.append(_value_class(a.params[0][2], kinds[0] if kinds else None))
         self.act_cls = _words(classes)
         self.site_cls = _words([_value_class(t, kind) for t, kind in native.sites])
         self.nact, self.nsite, self.nval = len(acts), len(native.sites), len(values)

@@ -278,7 +278,7 @@ static void t_copy(i64 *dst, const i64 *src) {
 static int t_step(i64 *seg, const SA *a, i64 k, u64 *gen, i64 *done, i64 max, int keep) {
     X xx, *x = &xx;
     int code;
-    i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE, k0;
+    i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE;
     init_x(x, a->world, a->budget, gen, done, max);
     x->nosnap = !keep;
     if ((code = setjmp(x->jb)) != 0) return code;
@@ -293,15 +293,7 @@ static int t_step(i64 *seg, const SA *a, i64 k, u64 *gen, i64 *done, i64 max, in
     S[Q_POS] = 0;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = a->budget;
-    if (!S[Q_START]) {
-        k0 = S[QUEUE]; S[Q_POS] = 1;
-        ai = S[DOPT + DSTRIDE * k0]; arg = S[DOPT + DSTRIDE * k0 + 1];
-        arg2 = DSTRIDE > 2 ? S[DOPT + DSTRIDE * k0 + 2] : NONE;
-        p = S[D_P];
-        S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
-        if (ACTION_CLOSES[ai]) S[T_FR_PC] = 2;
-        CHARGE(1);
-    }
+    if (!S[Q_START]) first_answer(x, &ai, &p, &arg, &arg2);
     run(x, ai, p, arg, arg2);  /* as apply_k: the action runs inside run(), whose end point it may reach */
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
     return 0;
