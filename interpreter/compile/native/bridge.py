@@ -174,7 +174,8 @@ class NativeGame:
 
     def segment(self, ns: NativeState) -> tuple[NativeState, list[int], bool]:
         """The segment under way at a pending choice: its first state, the answers given since,
-        and whether it started before setup (else at a window, answered first)."""
+        and whether it starts by running (before setup, or at a phase's start: prelude.py
+        `checkpoint`), else at a window, answered first."""
         off, w = self.lay.offsets, ns.words
         snap = self.array()
         ctypes.memmove(snap, ctypes.addressof(w) + 8 * off["SNAP"], 8 * self.lay.main)
@@ -195,7 +196,7 @@ class NativeGame:
         n, base = w[self.at["DN"]], self.dopt
         flat = w[base : base + self.stride * n]
         kinds, decode = self.arg_kinds, self.lay.decode
-        if w[self.dk] == 2:
+        if w[self.dk] == 2 and w[self.at["DSITE"]] >= 0:  # a choice (a window inside a block: < 0)
             kind = self.sites[w[self.at["DSITE"]]][1]
             return w[self.at["DP"]], [
                 (site, decode(v, kind))
@@ -227,7 +228,7 @@ class NativeGame:
         dec = self.decision(ns)
         if dec is None:
             return []
-        if ns.words[self.dk] == 2:
+        if ns.words[self.dk] == 2 and ns.words[self.at["DSITE"]] >= 0:
             ty = self.sites[ns.words[self.at["DSITE"]]][0]
             return option_ids(self.g, ns.names, [v for _, v in dec[1]], _PY_TYPES.get(ty, ty))
         return self.choice_ids(dec[1], ns.names)
@@ -347,9 +348,8 @@ class NativeGame:
         if pc >= 0:
             block = self.phase_blocks[w[self.at["PHASE"]] - 1]
             p = w[self.at["ACTIVE"]]
-            frames.append(
-                [block, self.window_pc.get(block, 0) + (pc - 1 if pc > 0 else 0), {"p": p, "me": p}]
-            )
+            at = self.window_pc.get(block, 0) + pc - 1 if pc > 0 else 0  # 0: the phase starts
+            frames.append([block, at, {"p": p, "me": p}])
         return frames
 
     def from_plain(self, st: State) -> NativeState:

@@ -351,6 +351,23 @@ class CGen:
         env[s.var] = v
         return lines
 
+    def _s_Window(self, s: ir.Window, env: Env, depth: int) -> list[str]:
+        """A window inside a block, as the Python machine runs it: end checks first, the options
+        (`iw_<site>`), the answer (prelude.py `pick_action`), the action run (its frame pushed:
+        one unit), and the window offered again until a closing action or no option is left."""
+        who, k, ai = self.fresh("p"), self.fresh("k"), self.fresh("ai")
+        return [
+            "for (;;) {",
+            "    while (g_fire(x)) {}",
+            f"    i64 {who} = PK(x, {self.expr(s.player, env)});",
+            f"    if (!iw_{s.site}(x, {who})) break;",
+            f"    i64 {k} = DOPT + DSTRIDE * pick_action(x, {s.site}, {who}), {ai} = S[{k}];",
+            "    CHARGE(1);",  # the options are read before the action, whose windows reuse DOPT
+            f"    g_action(x, {ai}, {who}, S[{k} + 1], DSTRIDE > 2 ? S[{k} + 2] : NONE);",
+            f"    if (ACTION_CLOSES[{ai}]) break;",
+            "}",
+        ]
+
     def _s_End(self, s: ir.End, env: Env, depth: int) -> list[str]:
         """The game ends now (prelude.py `run` unwinds to the flow); declared winners are sorted and
         must be seats (Python's R008 otherwise, replayed there)."""

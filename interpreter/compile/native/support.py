@@ -183,6 +183,7 @@ class Walk:
         prog.procedures = self.low.procedures
         prog.hooks = self.low.hooks
         prog.sites = self.low.sites
+        prog.windows = self.low.windows
         return prog
 
     def declarations(self) -> None:

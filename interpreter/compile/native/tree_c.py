@@ -170,7 +170,7 @@ static int t_keys(Tree *t, const SA *a, const i64 *w) {
     int code;
     while (k < n) {
         id = w[DOPT + DSTRIDE * k]; j = k;
-        if (dk == 2) {
+        if (dk == 2 && w[D_SITE] >= 0) {  /* a choice (a window inside a block: its site < 0) */
             if (id < 0 || id >= a->nsite) return E_KIND;
             row = 0; cls = a->site_cls[id]; j = n;
         } else {
@@ -258,16 +258,7 @@ static int t_rewards(const SA *a, i64 *w, double *r) {
     }
     return 0;
 }
-/* The words of a state that are read, from `src` into `dst`: all before the zones, each zone's
-   items, the pending options (t_copy_main), and the queued answers (t_copy). Words past a zone's
-   length (as it was when a loop over it started), past D_N or past Q_LEN are never read: in a game
-   with many zones this is a tenth of KEEP_WORDS. */
-static void t_copy_main(i64 *dst, const i64 *src) {
-    memcpy(dst, src, sizeof(i64) * ZONE);
-    for (i64 z = 0; z < NZONES; z++)
-        memcpy(dst + ZONE + z * NCOMP, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)src[ZLEN + z]);
-    memcpy(dst + DOPT, src + DOPT, sizeof(i64) * DSTRIDE * (size_t)src[D_N]);
-}
+static void t_copy_main(i64 *dst, const i64 *src) { copy_read(dst, src); }
 static void t_copy(i64 *dst, const i64 *src) {
     t_copy_main(dst, src);
     memcpy(dst + Q_LEN, src + Q_LEN, sizeof(i64) * (3 + (size_t)src[Q_LEN]));
@@ -280,7 +271,7 @@ static int t_step(i64 *seg, const SA *a, i64 k, u64 *gen, i64 *done, i64 max, in
     int code;
     i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE;
     init_x(x, a->world, a->budget, gen, done, max);
-    x->nosnap = !keep;
+    x->nosnap = !keep; x->seg = seg;
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
     if (S[D_K] == 1) {

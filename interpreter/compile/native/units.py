@@ -89,7 +89,10 @@ def _functions(gen: CGen) -> list[str]:
         for ids, proc in cards:
             defs += [f"    case {c}:" for c in ids] + [f"        {proc}({call}); break;"]
         defs += ["    default: break;", "    }", "}"]
-    return ["static int g_fire(X *x);", *protos, *defs]
+    windows = [_window(gen, 0, w) for w in gen.prog.windows or []]
+    protos += [f"static int iw_{w.site}(X *x, i64 p);" for w in gen.prog.windows or []]
+    head = ["static int g_fire(X *x);", "static void g_action(X *x, i64 ai, i64 p, i64 arg, i64 arg2);"]
+    return [*head, *protos, *defs, *(line for w in windows for line in w)]
 
 
 def _effect(gen: CGen, name: str, stmts: tuple[ir.Stmt, ...] | None, player: bool) -> list[str]:
@@ -113,8 +116,11 @@ def _effects(gen: CGen) -> list[str]:
 
 
 def _window(gen: CGen, k: int, w: ir.Window) -> list[str]:
+    """`w_<phase>` (a phase's window: the decision posed when it has options) or `iw_<site>` (a
+    window inside a block: the options only; `pick_action` poses it)."""
     acts = {a.index: a for a in gen.prog.actions or []}
-    lines = [f"static int w_{k}(X *x, i64 p) {{", "    S[D_N] = 0;"]
+    name = f"w_{k}" if w.site is None else f"iw_{w.site}"
+    lines = [f"static int {name}(X *x, i64 p) {{", "    S[D_N] = 0;"]
     for ai in w.actions:
         act = acts[ai]
         env: Env = {"me": "p"}
@@ -123,6 +129,8 @@ def _window(gen: CGen, k: int, w: ir.Window) -> list[str]:
             lines.append(f"    if ({test}) add_option(x, {ai}, NONE, NONE);")
             continue
         lines += _options(gen, act, env)
+    if w.site is not None:
+        return [*lines, "    return S[D_N] > 0;", "}"]
     lines += ["    if (S[D_N] == 0) return 0;", "    S[D_K] = 1; S[D_P] = p;", "    return 1;", "}"]
     return lines
 
