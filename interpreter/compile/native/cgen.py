@@ -9,6 +9,7 @@ either reports the located error or carries on with the game in Python.
 
 from __future__ import annotations
 
+import re
 from itertools import count
 
 from tabula.interpreter.compile.native import ir, prelude
@@ -30,6 +31,7 @@ _WHICH = (
     "W_PLAYER",
 )
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
+_NAME = re.compile(r"[A-Za-z_]\w*")  # a C variable (a list passed by address needs no copy)
 
 
 def c_int(v: int) -> str:
@@ -146,6 +148,15 @@ class CGen:
             t = self.fresh("l")
             a, b = (self.lval(x, env) for x in e.args)
             return f"({{ L {t} = {b}; l_cat(x, {a}, &{t}); }})"
+        if e.name == "l_has":  # the list by address: a named one is not copied
+            lst, item = self.lval(e.args[0], env), self.expr(e.args[1], env)
+            held = e.args[0]
+            if isinstance(held, ir.Slot) and not held.base.startswith("VAR_"):  # players in a word
+                return f"pl_has(x, S[{self.slot(held, env)}], {item})"
+            if _NAME.fullmatch(lst):
+                return f"l_has(x, &{lst}, {item})"
+            t = self.fresh("l")
+            return f"({{ L {t} = {lst}; l_has(x, &{t}, {item}); }})"
         args = ", ".join(self.lval(a, env) if a.ty.startswith("list[") else self.expr(a, env) for a in e.args)
         return f"{e.name}(x, {args})" if args else f"{e.name}(x)"
 
@@ -184,7 +195,7 @@ class CGen:
         lines.insert(len(setup), f"L {keys}; {keys}.n = 0;")
         lines.append(f"if ({cond}) {{ i64 {k} = {self.expr(e.by, inner)};")
         lines.append(
-            f"if (!l_has(x, {keys}, {k})) {{ l_push(x, &{keys}, {k}); l_push(x, &{out}, {elt}); }} }} }}"
+            f"if (!l_has(x, &{keys}, {k})) {{ l_push(x, &{keys}, {k}); l_push(x, &{out}, {elt}); }} }} }}"
         )
         return "({ " + " ".join(lines) + f" {out}; }})"
 

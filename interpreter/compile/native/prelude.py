@@ -37,6 +37,9 @@ static void fail(X *x, int code) { longjmp(x->jb, code); }
 
 BODY = r"""
 typedef struct { i64 n; i64 v[LCAP]; } L;  /* a list value: its length, then its items */
+/* A list read, not changed, is passed by value (the generated code's rvalues need no names);
+   inlined, the compiler reads the caller's list instead of copying its LCAP words per call. */
+#define AI inline __attribute__((always_inline))
 static inline i64 N(X *x, i64 v) { if (v == NONE) fail(x, E_KIND); return v; }
 static inline i64 CK(X *x, i64 c) { if (c < 0 || c >= NCOMP) fail(x, E_KIND); return c; }
 static inline i64 PK(X *x, i64 p) { if (p < 0 || p >= S[T_N]) fail(x, E_ENTRY); return p; }
@@ -210,11 +213,11 @@ static L l_slice(X *x, const i64 *d, const i64 *o, const i64 *n, i64 nk, i64 k) 
     l.n = n[k]; memcpy(l.v, d + o[k], (size_t)n[k] * 8);
     return l;
 }
-static inline i64 l_count(X *x, L l) { (void)x; return l.n; }
-static inline i64 l_at(X *x, L l, i64 i) { if (i < 0 || i >= l.n) fail(x, E_ENTRY); return l.v[i]; }
-static int l_has(X *x, L l, i64 v) {
-    CHARGE(l.n);
-    for (i64 i = 0; i < l.n; i++) if (l.v[i] == v) return 1;
+static AI i64 l_count(X *x, L l) { (void)x; return l.n; }
+static AI i64 l_at(X *x, L l, i64 i) { if (i < 0 || i >= l.n) fail(x, E_ENTRY); return l.v[i]; }
+static int l_has(X *x, const L *l, i64 v) {  /* by address: a list of LCAP words is not copied */
+    CHARGE(l->n);
+    for (i64 i = 0; i < l->n; i++) if (l->v[i] == v) return 1;
     return 0;
 }
 static L l_distinct(X *x, L l) {  /* in order of first appearance */
@@ -227,20 +230,20 @@ static L l_distinct(X *x, L l) {  /* in order of first appearance */
     }
     return out;
 }
-static i64 l_min(X *x, L l) {
+static AI i64 l_min(X *x, L l) {
     i64 r = NONE;
     CHARGE(l.n);
     for (i64 i = 0; i < l.n; i++) if (r == NONE || N(x, l.v[i]) < r) r = l.v[i];
     return r;
 }
-static i64 l_max(X *x, L l) {
+static AI i64 l_max(X *x, L l) {
     i64 r = NONE;
     CHARGE(l.n);
     for (i64 i = 0; i < l.n; i++) if (r == NONE || N(x, l.v[i]) > r) r = l.v[i];
     return r;
 }
-static inline i64 l_first(X *x, L l) { (void)x; return l.n ? l.v[0] : NONE; }
-static inline i64 l_last(X *x, L l) { (void)x; return l.n ? l.v[l.n - 1] : NONE; }
+static AI i64 l_first(X *x, L l) { (void)x; return l.n ? l.v[0] : NONE; }
+static AI i64 l_last(X *x, L l) { (void)x; return l.n ? l.v[l.n - 1] : NONE; }
 static L l_sorted(X *x, L l) {  /* increasing; none among the items fails, as in Python */
     CHARGE(l.n);
     for (i64 i = 0; i < l.n; i++) N(x, l.v[i]);
@@ -271,7 +274,7 @@ static L l_zones(X *x, L zs) {  /* flatten([Z(q) for q in ...]): the zones' cont
     }
     return out;
 }
-static int l_eq(X *x, L a, L b) {
+static AI int l_eq(X *x, L a, L b) {
     (void)x;
     if (a.n != b.n) return 0;
     for (i64 i = 0; i < a.n; i++) if (a.v[i] != b.v[i]) return 0;
@@ -285,7 +288,14 @@ static L pl_unpack(X *x, i64 w) {
     while (u) { l.v[l.n++] = (i64)(u & 15) - 1; u >>= 4; }
     return l;
 }
-static i64 pl_pack(X *x, L l) {
+static int pl_has(X *x, i64 w, i64 v) {  /* l_has of pl_unpack(w), with no list made */
+    u64 u = (u64)w;
+    i64 n = 0; int r = 0;
+    while (u) { r |= (i64)(u & 15) - 1 == v; n += 1; u >>= 4; }
+    CHARGE(n);
+    return r;
+}
+static AI i64 pl_pack(X *x, L l) {
     u64 u = 0;
     if (l.n > PL_MAX) fail(x, E_STORE);
     for (i64 i = l.n - 1; i >= 0; i--) {

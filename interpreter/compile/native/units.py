@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native import ir, prelude, tree_c
@@ -33,6 +34,19 @@ def unit(gen: CGen) -> str:
     text = head + "\n" + body + "\n" + prelude.FLOW + tree_c.SEARCH
     meta = json.dumps(gen.meta() | {"sig": hashlib.sha256(text.encode()).hexdigest()[:16]}, sort_keys=True)
     return text.replace("#define STATE_WORDS", f"#define META {json.dumps(meta)}\n#define STATE_WORDS", 1)
+
+
+_LIST_MADE = re.compile(r"\(\{ (.*[;}]) (l_\d+); \}\)", re.S)  # ({ ...; l_N; }): a list built in l_N
+
+
+def _one_block(c: str) -> bool:
+    """`c` is one statement expression, `({ ... })` (its brackets close only at its end)."""
+    depth = 0
+    for i, ch in enumerate(c):
+        depth += (ch in "({") - (ch in ")}")
+        if depth == 0 and i < len(c) - 1:
+            return False
+    return depth == 0
 
 
 def _array(name: str, words: list[int]) -> str:
@@ -75,7 +89,11 @@ def _functions(gen: CGen) -> list[str]:
         ret = ctype(body.ty)
         value = gen.lval(body, env) if ret == "L" else gen.expr(body, env)
         protos.append(f"static {ret} {name}({sig});")
-        defs.append(f"static {ret} {name}({sig}) {{ CHARGE(1); return {value}; }}")
+        made = _LIST_MADE.fullmatch(value) if ret == "L" and _one_block(value) else None
+        if made:  # the list made in the return slot: a statement expression's value is copied twice
+            defs.append(f"static L {name}({sig}) {{ CHARGE(1); {made[1]} return {made[2]}; }}")
+        else:
+            defs.append(f"static {ret} {name}({sig}) {{ CHARGE(1); return {value}; }}")
     for name, (params, stmts) in (gen.prog.procedures or {}).items():
         env = {p: gen.fresh("v_" + p) for p, _ in params}
         sig = ", ".join(["X *x", *(f"{ctype(t)} {env[p]}" for p, t in params)])
