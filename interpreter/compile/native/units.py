@@ -15,6 +15,7 @@ from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native import ir, prelude, tree_c
 from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
+from tabula.interpreter.compile.native.triggers import c_dispatchers
 
 _MACROS = r"""
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -89,7 +90,8 @@ def _functions(gen: CGen) -> list[str]:
         for ids, proc in cards:
             defs += [f"    case {c}:" for c in ids] + [f"        {proc}({call}); break;"]
         defs += ["    default: break;", "    }", "}"]
-    return ["static int g_fire(X *x);", *protos, *defs]
+    tprotos, tdefs = c_dispatchers(gen)
+    return ["static int g_fire(X *x);", *protos, *tprotos, *defs, *tdefs]
 
 
 def _effect(gen: CGen, name: str, stmts: tuple[ir.Stmt, ...] | None, player: bool) -> list[str]:
