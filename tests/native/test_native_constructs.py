@@ -132,3 +132,72 @@ def test_a_segment_starts_at_a_phase_start() -> None:
             longest = max(longest, len(answers))
         assert nat.plain(b) == a
     assert taken >= 30 and 0 < longest <= 8  # one phase's answers at most
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_triggers(players: int) -> None:
+    """tests/native/games/listen: the game's own triggers, a component type's under its `active`
+    with `self` and `p` pinned, a card's own with a `choose` in a loop, two triggers on one event
+    (their order folded into `stamp`), chains of emits, an emit's `me` from an action through a
+    procedure and from the flow; compared at every decision, the state at the end as well."""
+    py, nat = engines(load_game(HERE / "games" / "listen"))
+    lib = nat.native
+    assert lib is not None
+    chose = 0
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, players, seed)
+        st, ns = py.new_game(players, seed), nat.new_game(players, seed)
+        py.playout(st, rng.seed_state(seed + 0xB07))
+        nat.playout(ns, rng.seed_state(seed + 0xB07))
+        assert nat.plain(ns) == st
+        # the chain storm -> gust -> gale -> squall -> breeze, each round
+        assert st["c"][nat.game.counters["breezes"].base] == 12
+        ns = nat.new_game(players, seed)
+        gen = rng.seed_state(seed)
+        while not nat.is_terminal(ns):
+            chose += any(i.startswith("P") for i in nat.legal_ids(ns))  # the Oracle's choice
+            nat.apply_inplace(ns, nat.random_choice(ns, gen))
+    assert chose > 0
+
+
+def test_a_fan_out_of_triggers_fails_alike() -> None:
+    """`fan`: triggers that emit again, ten sparks times the seats at each of four levels, run past
+    the work budget: native code stops with its budget number at the round's end, and Python
+    replays the decision and reports R002 at the emit."""
+    game = load_game(HERE / "games" / "listen", {"fan": 1})
+    py, nat = engines(game)
+    lib = nat.native
+    assert lib is not None
+    st = nat.new_game(2, 1)
+    gen = rng.seed_state(7)
+    while True:
+        i = nat.random_choice(st, gen)
+        words = lib.array.from_buffer_copy(st.words)  # type: ignore[attr-defined]
+        code = lib.apply(words, i, game.work_budget, None)
+        if code != 0:
+            break
+        nat.apply_inplace(st, i)
+    assert code == 2  # E_BUDGET
+    with pytest.raises(GameRuntimeError) as err:
+        nat.apply_inplace(st, i)
+    span = err.value.span
+    assert err.value.code == "R002" and span is not None
+    lines = (HERE / "games" / "listen" / "game.yaml").read_text().splitlines()
+    assert lines[span.line - 1].strip().startswith("emit")
+    for seed in range(1, 4):
+        play_both(py, nat, 3, seed)  # the same decision fails on both, said the same way
+
+
+def test_an_emit_deeper_than_native_code_goes_on_in_python() -> None:
+    """`deep`: a rest emits an event whose trigger emits it again 100 times, past EMIT_DEPTH: native
+    code stops there (E_DEPTH), Python runs that decision (its frames go deeper) and the game goes
+    on exactly as on the Python backend."""
+    game = load_game(HERE / "games" / "listen", {"deep": 100})
+    py, nat = engines(game)
+    lib = nat.native
+    assert lib is not None
+    st = nat.new_game(2, 1)
+    words = lib.array.from_buffer_copy(st.words)  # type: ignore[attr-defined]
+    assert lib.apply(words, nat.legal_ids(st).index("rest"), game.work_budget, None) == 13  # E_DEPTH
+    for seed in range(1, 4):
+        assert play_both(py, nat, 2, seed) > 0

@@ -55,6 +55,9 @@ NATIVE = {
     "games/run-gain-negative",
     "games/run-every-turn-skipped",
     "games/run-rounds-all-skipped",
+    "games/work-trigger-fan-out",
+    "games/work-trigger-fan-out-components",
+    "games/work-trigger-fan-out-waiting",
 }
 
 

@@ -76,6 +76,9 @@ class CGen:
     def _Local(self, e: ir.Local, env: Env) -> str:
         return env[e.name]
 
+    def _CallerMe(self, e: ir.CallerMe, env: Env) -> str:
+        return env.get("me", "NONE")
+
     def _Slot(self, e: ir.Slot, env: Env) -> str:
         if e.base.startswith("VAR_") and e.ty.startswith("list["):  # a var's list: its length, items
             return f"lv_get(x, {self.slot(e, env)})"

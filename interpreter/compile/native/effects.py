@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.abilities import AbilityLowering
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
 from tabula.interpreter.compile.native.lower import Scope, Unsupported, kind_of
+from tabula.interpreter.compile.native.triggers import TriggerLowering
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 
 
-class EffectLowering(AbilityLowering):
+class EffectLowering(TriggerLowering):
     """Lowers effects (blocks of statements) on top of the expression lowering; `procs` are the
     game's procedures (name -> parameter names, body) and `procedures` their lowered forms."""
 
@@ -27,6 +27,7 @@ class EffectLowering(AbilityLowering):
         functions: dict[str, Any],
         procs: dict[str, Any],
         hooks: dict[str, Any] | None = None,
+        triggers: tuple[dict[str, Any], dict[str, set[str]]] = ({}, {}),
     ) -> None:
         super().__init__(game, functions)
         self.procs = procs
@@ -35,6 +36,8 @@ class EffectLowering(AbilityLowering):
         self.hooks: dict[str, tuple[list[tuple[str, str]], list[tuple[list[int], str]]]] = {}
         self.sites: list[tuple[str, str]] = []  # per choose site: the value's type, its word kind
         self.windows: list[ir.Window] = []  # per window inside a block (its site)
+        self.triggers, self.event_args = triggers  # event -> its triggers, the names its emits pass
+        self.dispatchers: dict[str, ir.Dispatch] = {}
 
     def block(self, stmts: ast.Block | None, scope: Scope) -> tuple[ir.Stmt, ...]:
         """A block's statements; one that cannot be lowered is kept in `missing` and the next one
@@ -54,7 +57,7 @@ class EffectLowering(AbilityLowering):
     def learn(self, s: ast.Stmt, scope: Scope) -> None:
         """The blocks inside a statement that could not be lowered, lowered only for the types
         their `set`s give to locals (`learned`); what they made and missed is dropped."""
-        keep, made = len(self.missing), (set(self.procedures), set(self.hooks))
+        keep, made = len(self.missing), (set(self.procedures), set(self.hooks), set(self.dispatchers))
         try:
             if isinstance(s, ast.If):
                 for _, body in s.branches:
@@ -72,6 +75,8 @@ class EffectLowering(AbilityLowering):
             del self.procedures[name]
         for name in set(self.hooks) - made[1]:
             del self.hooks[name]
+        for name in set(self.dispatchers) - made[2]:
+            del self.dispatchers[name]
 
     def stmt(self, s: ast.Stmt, scope: Scope) -> ir.Stmt:
         out: ir.Stmt = self.visit("_s_", s, scope, f"the '{type(s).__name__.lower()}' statement")
@@ -105,7 +110,7 @@ class EffectLowering(AbilityLowering):
         such as a decision, is reported where it is written)."""
         params, body = self.procs[s.name]
         args = [self.expr(a, scope) for a in s.args]
-        me: ir.Expr = ir.Local("me", scope["me"]) if "me" in scope else ir.NoneV(PLAYER)
+        me = ir.CallerMe()  # the caller's `me`, if it has one (Python copies it into the frame)
         key = "P_" + s.name + "".join("_" + a.ty.replace("[", "").replace("]", "") for a in args)
         if key not in self.procedures:
             if key in self._making:
@@ -128,7 +133,7 @@ class EffectLowering(AbilityLowering):
             raise Unsupported(f"a hook of a {target.ty}", s.target.span)
         params, bodies = self.hook_defs[s.hook]
         args = [self.expr(a, scope) for a in s.args]
-        me: ir.Expr = ir.Local("me", scope["me"]) if "me" in scope else ir.NoneV(PLAYER)
+        me = ir.CallerMe()
         tys = "".join("_" + a.ty.replace("[", "").replace("]", "") for a in args)
         key = "HD_" + s.hook + tys
         if key not in self.hooks:
@@ -146,13 +151,6 @@ class EffectLowering(AbilityLowering):
                 self._making.discard(key)
             self.hooks[key] = (typed, made)
         return ir.RunHook(key, target, (me, *args))
-
-    def _s_Emit(self, s: ast.Emit, scope: Scope) -> ir.Stmt:
-        """An event nothing listens to (a game with triggers is not held yet): only a watching
-        tool sees it, and native code runs only when nothing watches."""
-        for _, v in s.kwargs:
-            self.expr(v, scope)  # the arguments must still be expressions the native form holds
-        return ir.Nothing()
 
     def _s_Choose(self, s: ast.Choose, scope: Scope) -> ir.Stmt:
         src = self.source(s.options, scope)

@@ -41,6 +41,14 @@ class Local(Expr):
 
 
 @dataclass(frozen=True)
+class CallerMe(Expr):
+    """The running effect's `me` where its C function has one (an action's, a procedure's, a
+    trigger's), else none: what `run` and `emit` pass on, as Python copies `me` from the frame."""
+
+    ty: str = "player"
+
+
+@dataclass(frozen=True)
 class Slot(Expr):
     """A state word: `base` plus `index` (None: the base alone), e.g. a var, a counter, a mark."""
 
@@ -312,6 +320,30 @@ class RunHook(Stmt):
 
 
 @dataclass(frozen=True)
+class Listener:
+    """One trigger of an event, for its dispatcher: `proc` is its body (a procedure of me, then
+    self and p for a component's, then the emitted arguments); `test` its `where` (and its type's
+    `active`), with `self` and `p` walked over `members` and the seats unless pinned."""
+
+    proc: str
+    comp: bool
+    members: tuple[int, ...]
+    test: Expr | None
+    self_pin: Expr | None
+    p_pin: Expr | None
+    units: int  # charged to the work budget when it fires (triggers.FIRING and its `do`'s weight)
+
+
+@dataclass(frozen=True)
+class Dispatch:
+    """The C function an `emit` calls (one per event and argument types): every test first, the
+    work budget charged, then the firing triggers' bodies in declaration order."""
+
+    params: tuple[tuple[str, str], ...]  # me, then the emitted arguments
+    listeners: tuple[Listener, ...]
+
+
+@dataclass(frozen=True)
 class End(Stmt):
     """`end_game` (winners None) or `declare_winner W` (a player, or a list of players): the game
     ends now, as an end check ending it immediately; declared winners skip `flow.finish`."""
@@ -379,3 +411,4 @@ class Program:
     # hook dispatcher -> its params, and for each body the components that carry it and its procedure
     sites: list[tuple[str, str]] | None = None  # per choose site: the value's type and word kind
     windows: list[Window] | None = None  # the windows inside blocks, by site
+    dispatchers: dict[str, Dispatch] | None = None  # an event's C dispatcher per argument types

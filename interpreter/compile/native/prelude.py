@@ -15,7 +15,7 @@ typedef int64_t i64;
 typedef uint64_t u64;
 #define NONE INT64_MIN
 enum { E_ILLEGAL = 1, E_BUDGET = 2, E_SIZE = 3, E_KIND = 4, E_ENTRY = 5, E_DIV = 6, E_FLOW = 8,
-       E_WRITE = 9, E_STORE = 10, E_EMPTY = 11, E_LIMIT = 12 };
+       E_WRITE = 9, E_STORE = 10, E_EMPTY = 11, E_LIMIT = 12, E_DEPTH = 13 };
 enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_TURN, ST_ROUND_END,
        ST_FINAL_START, ST_FINAL_NEXT, ST_FINISH, ST_OVER, ST_DONE };
 #define FLOW_STEP 4
@@ -25,10 +25,11 @@ enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_
    base: the segment's first state, copied into SNAP only if the segment stops at a choice;
    nosnap: a playout keeps no first state (a stop at a choice is E_LIMIT: tb_playout replays);
    seg: where a stopped segment's first state goes (SNAP, or the search tree's copy);
-   ck: a phase started since the segment's first state, and CKBUF holds its words (checkpoint). */
+   ck: a phase started since the segment's first state, and CKBUF holds its words (checkpoint);
+   depth: the emits running inside one another (triggers.py: past EMIT_DEPTH, E_DEPTH). */
 typedef struct {
     i64 *s; jmp_buf jb; jmp_buf endjb; jmp_buf susp;
-    u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap; i64 *seg; int ck;
+    u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap; i64 *seg; int ck; int depth;
 } X;
 #define S (x->s)
 static void fail(X *x, int code) { longjmp(x->jb, code); }
@@ -433,7 +434,7 @@ static void run(X *x, i64 ai, i64 p, i64 arg, i64 arg2) {
         S[T_FR_PC] = -1; S[D_K] = 0; S[D_N] = 0;
         if (S[T_WINNERS] != NONE) S[T_STAGE] = ST_OVER;
         else if (S[T_STAGE] != ST_FINISH && S[T_STAGE] != ST_OVER) S[T_STAGE] = ST_FINISH;
-        idle = 0; act = -1;
+        idle = 0; act = -1; x->depth = 0;
     }
     if (act >= 0) { act = -1; g_action(x, ai, p, arg, arg2); }
     for (;;) {
@@ -454,7 +455,7 @@ int tb_words(void) { return STATE_WORDS; }
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
     x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
-    x->seg = s + SNAP; x->ck = 0;
+    x->seg = s + SNAP; x->ck = 0; x->depth = 0;
 }
 int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;

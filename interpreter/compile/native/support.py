@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.base.types import AUDIENCE_WORDS
-from tabula.interpreter.compile.native import abilities, ir
+from tabula.interpreter.compile.native import abilities, ir, triggers
 from tabula.interpreter.compile.native.effects import EffectLowering
 from tabula.interpreter.compile.native.ir import INT, PLAYER
 from tabula.interpreter.compile.native.lower import Scope, Unsupported
@@ -31,8 +31,6 @@ from tabula.interpreter.model.game import CompiledGame
 CODE = "N001"
 T = TypeVar("T")
 # sections (and component keys) the typed form does not hold yet: each use is one diagnostic
-_SECTIONS = ("triggers",)
-_COMPONENT_KEYS = ("triggers",)  # `text` is a property; hooks, modifiers, allow, deny are held
 _VAR_TYPES = ("int", "player", "bool", "comp", "str")
 _LIST_ITEMS = ("any",)  # a var holding a list: its items' type is the one the values `set` give
 
@@ -76,6 +74,7 @@ class Walk:
             {k: (ps, e, None) for k, (ps, e) in functions.items() if e is not None},
             procs,
             self.hook_bodies() if numbered else {},
+            triggers.gather(self.read, game) if numbered else ({}, {}),
         )
         self.low.abilities = abilities.gather(self.read, game.by_type, game.max_players) if numbered else {}
 
@@ -117,7 +116,7 @@ class Walk:
         with the types learned the first time."""
         low = self.low
         for again in (False, True):
-            made = (set(low.procedures), set(low.hooks))
+            made = (set(low.procedures), set(low.hooks), set(low.dispatchers))
             hints = dict(low.hints)
             try:
                 out: T | None = make()
@@ -132,6 +131,8 @@ class Walk:
                 del low.procedures[name]
             for name in set(low.hooks) - made[1]:
                 del low.hooks[name]
+            for name in set(low.dispatchers) - made[2]:
+                del low.dispatchers[name]
         for u in low.missing:
             hint = u.hint or "this game runs on the Python backend until the native backend holds it"
             self.report.warning(CODE, f"not in the native backend yet: {u.what}", u.span, hint)
@@ -184,28 +185,10 @@ class Walk:
         prog.hooks = self.low.hooks
         prog.sites = self.low.sites
         prog.windows = self.low.windows
+        prog.dispatchers = self.low.dispatchers
         return prog
 
     def declarations(self) -> None:
-        for section in _SECTIONS:
-            entries = self.data.get(section) or {}
-            if isinstance(entries, list):  # triggers: a list of entries with ids
-                for i, entry in enumerate(entries):
-                    self.refuse(f"{section} ('{(entry or {}).get('id', i)}')", (section, i))
-            else:
-                for name in entries:
-                    self.refuse(f"{section} ('{name}')", (section, name))
-        for tname, ctype in (self.data.get("components") or {}).items():
-            for key in _COMPONENT_KEYS:
-                if (ctype or {}).get(key):
-                    self.refuse(f"component {key} ('{tname}')", ("components", tname, key))
-            for i, inst in enumerate((ctype or {}).get("instances") or []):
-                for key in _COMPONENT_KEYS:
-                    if isinstance(inst, dict) and inst.get(key):
-                        self.refuse(
-                            f"component {key} ('{inst.get('name')}')",
-                            ("components", tname, "instances", i, key),
-                        )
         for name, v in self.g.vars.items():
             if v.type not in _VAR_TYPES and not (v.type.startswith("list[") and v.type[5:-1] in _LIST_ITEMS):
                 self.refuse(

@@ -16,6 +16,7 @@ from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native import ir, prelude, tree_c
 from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
+from tabula.interpreter.compile.native.triggers import c_dispatchers
 
 _MACROS = r"""
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -110,7 +111,8 @@ def _functions(gen: CGen) -> list[str]:
     windows = [_window(gen, 0, w) for w in gen.prog.windows or []]
     protos += [f"static int iw_{w.site}(X *x, i64 p);" for w in gen.prog.windows or []]
     head = ["static int g_fire(X *x);", "static void g_action(X *x, i64 ai, i64 p, i64 arg, i64 arg2);"]
-    return [*head, *protos, *defs, *(line for w in windows for line in w)]
+    tprotos, tdefs = c_dispatchers(gen)
+    return [*head, *protos, *tprotos, *defs, *tdefs, *(line for w in windows for line in w)]
 
 
 def _effect(gen: CGen, name: str, stmts: tuple[ir.Stmt, ...] | None, player: bool) -> list[str]:
