@@ -352,14 +352,15 @@ class NativeGame:
             frames.append([block, at, {"p": p, "me": p}])
         return frames
 
-    def from_plain(self, st: State) -> NativeState:
-        """The native form of a plain state; NotNative when it holds what native words cannot."""
+    def from_plain(self, st: State, data_only: bool = False) -> NativeState:
+        """The native form of a plain state; NotNative when it holds what native words cannot.
+        `data_only`: the frames and the pending decision are not read (left as in a new state)."""
         try:
-            return self._from_plain(st)
+            return self._from_plain(st, data_only)
         except (ValueError, KeyError, IndexError, TypeError) as err:
             raise NotNative(str(err)) from err
 
-    def _from_plain(self, st: State) -> NativeState:
+    def _from_plain(self, st: State, data_only: bool = False) -> NativeState:
         g, lay = self.g, self.lay
         t = st["t"]
         if "rig" in st or set(t) - _T_KEYS - set(_DEFAULT_T):
@@ -372,7 +373,7 @@ class NativeGame:
         words[at["STAGE"]] = STAGES.index(t["stage"])
         words[at["ACTIVE"]] = NONE if t["active"] is None else int(t["active"])
         words[at["PHASE_ID"]] = NONE if t["phase_id"] is None else self.phase_ids.index(t["phase_id"])
-        words[at["FR_PC"]] = self._pc(st)
+        words[at["FR_PC"]] = -1 if data_only else self._pc(st)
         words[at["ENDING"]] = ENDINGS.index(t["ending"])
         words[at["TRIGGER"]] = NONE if t["trigger"] is None else int(t["trigger"])
         words[at["FINAL_MODE"]] = int(bool(t["final_mode"]))
@@ -397,7 +398,8 @@ class NativeGame:
         for z, items in enumerate(st["z"]):
             words[off["ZLEN"] + z] = len(items)
             words[lay.zone(z) : lay.zone(z) + len(items)] = list(items)
-        self._read_decision(st["dec"], words)
+        if not data_only:
+            self._read_decision(st["dec"], words)
         return NativeState(words, list(st["names"]), dict(st["o"]))
 
     def _pc(self, st: State) -> int:

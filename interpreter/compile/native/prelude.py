@@ -23,13 +23,16 @@ enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_
 /* endjb: where an ending unwinds to; susp: where a choice without an answer stops the segment.
    gen/done/max: a playout's generator, its decisions taken and its limit (gen NULL: stop and ask);
    base: the segment's first state, copied into SNAP only if the segment stops at a choice;
-   nosnap: a playout keeps no first state (a stop at a choice is E_LIMIT: tb_playout replays);
+   nosnap: a playout keeps no first state (1: a stop at a choice is E_LIMIT, tb_playout replays;
+   2: the words stop at the choice, whose segment cannot be replayed: a rollout's end, evaluated);
    seg: where a stopped segment's first state goes (SNAP, or the search tree's copy);
    ck: a phase started since the segment's first state, and CKBUF holds its words (checkpoint);
-   depth: the emits running inside one another (triggers.py: past EMIT_DEPTH, E_DEPTH). */
+   depth: the emits running inside one another (triggers.py: past EMIT_DEPTH, E_DEPTH);
+   world: a search's dealt world, which replaces the words where Q_DEAL says (tree_c.py). */
 typedef struct {
     i64 *s; jmp_buf jb; jmp_buf endjb; jmp_buf susp;
     u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap; i64 *seg; int ck; int depth;
+    const i64 *world;
 } X;
 #define S (x->s)
 static void fail(X *x, int code) { longjmp(x->jb, code); }
@@ -157,14 +160,16 @@ static void checkpoint(X *x) {
     i64 q = S[Q_POS], n = S[Q_LEN] - q;
     if (q > 0) memmove(S + QUEUE, S + QUEUE + q, sizeof(i64) * (size_t)n);
     S[Q_LEN] = n; S[Q_POS] = 0; S[Q_START] = 1;
+    if (S[Q_DEAL]) S[Q_DEAL] = q >= S[Q_DEAL] ? 0 : S[Q_DEAL] - q;  /* past it: the words are the world's */
     if (!x->nosnap) { copy_read(CKBUF, S); x->ck = 1; }
 }
 /* A decision inside an effect without an answer: posed (its options already in DOPT), and the
    segment stops (the state words are then mid-effect; its first state and the queue stand for it). */
 static void stop_at(X *x, i64 by, i64 site) {
     if (S[D_N] > DEC_CAP) fail(x, E_SIZE);
-    if (x->nosnap) fail(x, E_LIMIT);
-    if (x->ck) copy_read(x->seg, CKBUF);
+    if (x->nosnap == 1) fail(x, E_LIMIT);
+    if (x->nosnap) {}  /* 2: a search's rollout ends here, evaluated, not answered (tree_c.py) */
+    else if (x->ck) copy_read(x->seg, CKBUF);
     else if (x->base) memcpy(S + SNAP, x->base, sizeof(i64) * MAIN_WORDS);
     S[D_K] = 2; S[D_P] = by; S[D_SITE] = site;
     longjmp(x->susp, 1);
@@ -173,6 +178,10 @@ static void stop_at(X *x, i64 by, i64 site) {
    past the queue, a playout draws one (as Engine.random_choice) and keeps it, else `stop_at`. */
 static i64 answer(X *x, i64 n) {
     i64 k;
+    if (S[Q_DEAL] == S[Q_POS] + 1) {  /* a search's world is dealt at this decision (tree_c.py t_world) */
+        if (!x->world) fail(x, E_FLOW);  /* never the true state's words: the world stays the search's */
+        copy_read(S, x->world); S[D_K] = 0;
+    }
     if (S[Q_POS] < S[Q_LEN]) k = S[QUEUE + S[Q_POS]];
     else {
         if (S[Q_LEN] >= QCAP) fail(x, E_SIZE);
@@ -455,14 +464,14 @@ int tb_words(void) { return STATE_WORDS; }
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
     x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
-    x->seg = s + SNAP; x->ck = 0; x->depth = 0;
+    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0;
 }
 int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
     int code;
     init_x(x, s, budget, 0, 0, 0);
     memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
-    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1;
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
     if ((code = setjmp(x->jb)) != 0) return code;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
@@ -497,7 +506,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     if (S[D_K] == 1) {
         if (before) x->base = before;
         else if (!nosnap) memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
-        S[Q_LEN] = 0; S[Q_START] = 0;
+        S[Q_LEN] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     }
     if (S[Q_LEN] >= QCAP) return E_SIZE;
     S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
@@ -507,7 +516,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     S[T_BUDGET] = budget;
     if (!S[Q_START]) first_answer(x, &ai, &p, &arg, &arg2);
     run(x, ai, p, arg, arg2);
-    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     return 0;
 }
 int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0, 0); }
