@@ -226,7 +226,11 @@ class CGen:
             return [f"const i64 *{a} = {src.name}; i64 {n} = {size};"], item, n
         assert src.expr is not None
         if src.kind == "list":
-            return [f"L {a} = {self.lval(src.expr, env)}; i64 {n} = {a}.n;"], a + ".v[{i}]", n
+            value = self.lval(src.expr, env)
+            if _NAME.fullmatch(value):  # a named list: its items copied, not its LCAP words
+                lines = [f"i64 {n} = {value}.n, {a}[LCAP];", f"memcpy({a}, {value}.v, (size_t){n} * 8);"]
+                return lines, item, n
+            return [f"L {a} = {value}; i64 {n} = {a}.n;"], a + ".v[{i}]", n
         start = self.fresh("s")
         if src.kind == "clockwise":
             return (
