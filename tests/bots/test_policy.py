@@ -111,3 +111,21 @@ def test_default_evaluation_adds_the_final_score_parts_while_the_game_goes_on(tm
         rt.loc = {"p": p}
         parts = sum(rt.evaluate(part.value[0], None) for part in engine.game.presentation.score)
         assert parts > 0 and values[p] == engine.scores(st)[p] + parts
+
+
+def test_a_game_sets_its_search_bots_rollout_length(gtr: Engine, tmp_path: Path) -> None:
+    """`bots: rollout_depth:` is a search bot's rollout length unless its spec says `depth=N`;
+    a value that is not a count is a located author error."""
+    search = make_bot("ismcts:50", gtr)
+    assert getattr(search, "bot", search).settings.depth == 4  # type: ignore[attr-defined]
+    told = make_bot("ismcts:50:depth=9", gtr)
+    assert getattr(told, "bot", told).settings.depth == 9  # type: ignore[attr-defined]
+    plain = make_bot("mcts:50", Engine(load_game("porta-nigra")))
+    assert getattr(plain, "bot", plain).settings.depth == 20  # type: ignore[attr-defined]
+    game = tmp_path / "gtr"
+    shutil.copytree(ROOT / "gamedefs" / "glory-to-rome", game)
+    bots = game / "bots.yaml"
+    bots.write_text(bots.read_text().replace("rollout_depth: 4", "rollout_depth: -3"))
+    with pytest.raises(AuthorError) as err:
+        load_game(game)
+    assert "bots.yaml:" in str(err.value) and "rollout_depth" in str(err.value)

@@ -132,6 +132,13 @@ def parse_seat(text: str) -> str:
         raise BotSpecError(f"{err} (or {HUMAN})") from None
 
 
+def rollout_depth(engine: Engine) -> int:
+    """A search bot's rollout length when its spec gives none: the game's `bots: rollout_depth:`,
+    else DEFAULT_DEPTH."""
+    value = engine.game.bots.get("rollout_depth", (None, None))[0]
+    return DEFAULT_DEPTH if value is None else int(value)
+
+
 def make_bot(spec: BotSpec | str, engine: Engine) -> Bot:
     """A bot for one engine (it compiles the game's evaluation now: an AuthorError if it is wrong),
     held to the concession policy of its spec when the game declares concessions."""
@@ -147,7 +154,8 @@ def _make(spec: BotSpec, engine: Engine) -> Bot:
         samples = spec.budget.playouts if spec.budget and spec.budget.playouts else GREEDY_SAMPLES
         return GreedyBot(engine, spec.text, samples, spec.effective_depth)
     budget = spec.budget or Budget(playouts=DEFAULT_SEARCH_PLAYOUTS)
+    depth = spec.depth if spec.depth is not None else rollout_depth(engine)
     settings = SearchSettings(
-        budget, spec.effective_depth, spec.rollout, redeterminize=spec.kind == "ismcts", reuse=spec.reuse
+        budget, depth, spec.rollout, redeterminize=spec.kind == "ismcts", reuse=spec.reuse
     )
     return SearchBot(engine, spec.text, settings)

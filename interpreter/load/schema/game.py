@@ -431,6 +431,14 @@ class BotsDef(StrictModel):
         description="A difference in `evaluate` worth a clear advantage (search bots turn differences "
         "into win chances with tanh(difference / scale)).",
     )
+    rollout_depth: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="How many decisions a search bot's random rollout plays before the evaluation "
+        "is read (default 20; a bot's `depth=N` overrides it). A game whose `evaluate` reads "
+        "progress well mid-game searches better with short rollouts.",
+    )
     concessions: list[str] = Field(
         default=[],
         description="Actions by which a player offers to concede: bots take them, or accept a "
