@@ -155,3 +155,30 @@ def test_an_emit_deeper_than_native_code_goes_on_in_python() -> None:
     assert lib.apply(words, nat.legal_ids(st).index("rest"), game.work_budget, None) == 13  # E_DEPTH
     for seed in range(1, 4):
         assert play_both(py, nat, 2, seed) > 0
+
+
+def test_a_trigger_reading_an_argument_its_emit_does_not_pass_is_refused(tmp_path: Path) -> None:
+    """Python's trigger reads an argument no `emit` of that form passed from a dict, and fails: the
+    native form refuses that trigger (N001 at the name), and the game runs on Python."""
+    from tabula.interpreter.compile.native.support import lower_game
+
+    (tmp_path / "game.yaml").write_text(
+        "game: {id: absent, players: {min: 2, max: 2}}\n"
+        "counters: {n: {}}\n"
+        "triggers:\n"
+        "  - {id: seen, on: bumped, do: 'gain k n'}\n"
+        "flow:\n"
+        "  turn:\n"
+        "    phases:\n"
+        "      - id: main\n"
+        "        do: |\n"
+        "          if n > 99:\n"
+        "            emit bumped()\n"
+        "          emit bumped(k=1)\n"
+        "          choose x from [1, 2] by p\n"
+        "scoring: {score: n}\n"
+    )
+    _, walk = lower_game(load_game(tmp_path))
+    (d,) = walk.report.diagnostics
+    assert d.code == "N001" and "the argument 'k'" in d.message
+    assert d.span is not None and (d.span.line, d.span.col) == (4, 38)  # the `k` of `gain k n`
