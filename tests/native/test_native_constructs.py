@@ -182,3 +182,31 @@ def test_a_trigger_reading_an_argument_its_emit_does_not_pass_is_refused(tmp_pat
     (d,) = walk.report.diagnostics
     assert d.code == "N001" and "the argument 'k'" in d.message
     assert d.span is not None and (d.span.line, d.span.col) == (4, 38)  # the `k` of `gain k n`
+
+
+def test_a_loop_is_charged_its_body_s_weight(tmp_path: Path) -> None:
+    """A loop's passes cost the work budget its body's statements each, as Python charges them:
+    200,000 passes of twelve statements stop native code too (they cost 200,000 units before), and
+    Python reports R002 at the loop."""
+    body = "".join("        gain 1 n\n" for _ in range(12))
+    (tmp_path / "game.yaml").write_text(
+        "game: {id: heavy, players: {min: 2, max: 2}}\n"
+        "counters: {n: {}}\n"
+        "flow: {turn: {phases: [{id: main, do: 'window p: go'}]}}\n"
+        "actions:\n"
+        "  go:\n"
+        "    closes_window: true\n"
+        "    do: |\n"
+        "      repeat 200000:\n" + body + "scoring: {score: n}\n"
+    )
+    game = load_game(tmp_path)
+    py, nat = engines(game)
+    lib = nat.native
+    assert lib is not None
+    st = nat.new_game(2, 1)
+    words = lib.array.from_buffer_copy(st.words)  # type: ignore[attr-defined]
+    assert lib.apply(words, 0, game.work_budget, None) == 2  # E_BUDGET
+    with pytest.raises(GameRuntimeError) as err:
+        nat.apply_inplace(st, 0)
+    assert err.value.code == "R002" and err.value.span is not None and err.value.span.line == 8
+    assert play_both(py, nat, 2, 1) == 0  # the first decision fails on both, said the same way
