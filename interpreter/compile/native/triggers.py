@@ -150,7 +150,7 @@ class TriggerLowering(AbilityLowering):
             ir.Bin("!=", me, ir.NoneV(PLAYER), BOOL), me, ir.Slot("T_ACTIVE", None, PLAYER), PLAYER
         )
         tys = "".join(f"_{n}_{e.ty.replace('[', '').replace(']', '')}" for n, e in args)
-        key = f"X_{s.event}{tys}"
+        key = f"X{list(self.triggers).index(s.event)}_{s.event}{tys}"  # the event's number: unique
         if key not in self.dispatchers and key not in self._making:  # (making: an emit inside its triggers)
             self._making.add(key)
             try:
@@ -181,7 +181,7 @@ class TriggerLowering(AbilityLowering):
                     raise Unsupported(f"'p' pinned to a {p_pin.ty}", pin_p.span if pin_p else None)
             typed = [("me", PLAYER), *((("self", COMP), ("p", PLAYER)) if comp else ())]
             typed += [(n, ty) for n, ty in args if n not in dict(typed)]
-            proc = f"T{k}_{key[2:]}"
+            proc = f"T{k}_{key[1:]}"
             self.procedures[proc] = (typed, self.block(t.body, dict(scope)))
             units = FIRING + weight(t.body, self.procs)
             listeners.append(ir.Listener(proc, comp, t.members, test, self_pin, p_pin, units))
