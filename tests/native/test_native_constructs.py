@@ -157,6 +157,20 @@ def test_an_emit_deeper_than_native_code_goes_on_in_python() -> None:
         assert play_both(py, nat, 2, seed) > 0
 
 
+def test_an_emit_deeper_than_the_native_stack_goes_on_in_python() -> None:
+    """tests/native/games/sink: 60 emits deep, each with list values of 20,000 components on the C
+    stack (about 0.5 MB a level): native code stops at STACK_ROOM (E_DEPTH) rather than crash, and
+    Python runs the decision."""
+    game = load_game(HERE / "games" / "sink")
+    py, nat = engines(game)
+    lib = nat.native
+    assert lib is not None
+    st = nat.new_game(2, 1)
+    words = lib.array.from_buffer_copy(st.words)  # type: ignore[attr-defined]
+    assert lib.apply(words, 0, game.work_budget, None) == 13  # E_DEPTH, from the stack's depth
+    assert play_both(py, nat, 2, 1) > 0
+
+
 def test_a_trigger_reading_an_argument_its_emit_does_not_pass_is_refused(tmp_path: Path) -> None:
     """Python's trigger reads an argument no `emit` of that form passed from a dict, and fails: the
     native form refuses that trigger (N001 at the name), and the game runs on Python."""
