@@ -48,6 +48,20 @@ def search_both(nat: Engine, py: Engine, spec: str, st: Any, seat: int, seed: in
     return out[0], out[1]
 
 
+def native_iterations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The iterations each native batch ran (a list the searches append to)."""
+    used: list[int] = []
+    real = native_search.NativeSearch.run
+
+    def counting(self: Any, gen: list[int], timer: Any, playouts: int) -> int:
+        done = real(self, gen, timer, playouts)
+        used.append(done)
+        return done
+
+    monkeypatch.setattr(native_search.NativeSearch, "run", counting)
+    return used
+
+
 @pytest.mark.parametrize(
     ("game", "players", "spec"),
     [
@@ -62,15 +76,7 @@ def test_the_native_tree_searches_as_the_python_tree(
     game: str, players: int, spec: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     nat, py = engines(game)
-    used: list[int] = []
-    real = native_search.NativeSearch.run
-
-    def counting(self: Any, gen: list[int], timer: Any, playouts: int) -> int:
-        done = real(self, gen, timer, playouts)
-        used.append(done)
-        return done
-
-    monkeypatch.setattr(native_search.NativeSearch, "run", counting)
+    used = native_iterations(monkeypatch)
     checked, every = 0, 5 if game == "porta-nigra" else 1
     for k, (st, seat) in enumerate(positions(nat, 7 + players, players, 6, every)):
         on_native, on_python = search_both(nat, py, spec, st, seat, 100 + k)
@@ -133,3 +139,32 @@ def test_worlds_dealt_in_python_under_deal_conditions_search_alike(monkeypatch: 
         on_native, on_python = search_both(nat, py, "ismcts:60", st, seat, k)
         assert on_native == on_python
     assert dealt and all(f is odd_places for f in dealt)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_decisions_inside_effects_search_natively_as_the_python_tree(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Glory to Rome asks every question inside a procedure (windows in loops, two-parameter
+    actions): each world is dealt where the replay of the phase so far reaches the decision
+    (tree_c.py `t_world`), and the search is the Python tree's, move, visits and generator."""
+    g = load_game("glory-to-rome", {"surrender_allowed": False})
+    nat, py = Engine(g, backend="native"), Engine(g)
+    used = native_iterations(monkeypatch)
+    st, gen, k, checked = nat.new_game(players, 5), bot_generator(5), 0, 0
+    while not nat.is_terminal(st) and checked < 8:
+        if k % 4 == 0 and len(nat.legal_ids(st)) > 1:
+            assert nat.native is not None and nat.native.choosing(st)  # inside an effect
+            seat = int(nat.current_player(st))  # type: ignore[arg-type]
+            out = []
+            for engine, state in ((nat, nat.clone(st)), (py, nat.plain(st))):
+                bot = make_bot("ismcts:80", engine)
+                bot = getattr(bot, "bot", bot)  # a concession policy's own bot
+                assert isinstance(bot, SearchBot)
+                g2 = bot_generator(100 + k)
+                out.append((bot.choose(Observation(engine, state, seat), g2), bot.visits, g2))
+            assert out[0] == out[1]
+            checked += 1
+        nat.apply_inplace(st, nat.random_choice(st, gen))
+        k += 1
+    assert checked == 8 and sum(used) == 8 * 80  # every iteration ran in native code

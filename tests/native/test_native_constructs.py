@@ -89,6 +89,52 @@ def test_actions_with_two_parameters(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+def test_windows_inside_blocks(players: int) -> None:
+    """tests/native/games/nest: windows in a procedure's loop, inside an action (nested), offered
+    again until a closing action, a `choose` after one, beside a phase's own window: every
+    decision, id and state compared; whole native playouts end as the Python ones do."""
+    py, nat = engines(load_game(HERE / "games" / "nest"))
+    asked: set[str] = set()
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, players, seed)
+        st = py.new_game(players, seed)
+        py.playout(st, rng.seed_state(seed + 0xB07))
+        ns = nat.new_game(players, seed)
+        nat.playout(ns, rng.seed_state(seed + 0xB07))
+        assert nat.plain(ns) == st
+        ns = nat.new_game(players, seed)
+        while not nat.is_terminal(ns):  # the decisions native code stopped at, answered first
+            assert nat.native is not None
+            first = nat.legal_ids(ns)[0].split(":")[0]
+            asked.add(first if nat.native.choosing(ns) else "top level: " + first)
+            nat.apply_inplace(ns, 0)
+    assert {"give", "play", "bonus", "top level: draw"} <= asked
+    assert asked & {"C1", "C2", "C3", "C5"}  # the choice after a window
+
+
+def test_a_segment_starts_at_a_phase_start() -> None:
+    """A decision inside an effect keeps the words at the last phase start as its segment's first
+    state (prelude.py `checkpoint`), not the game's start: the answers queued are only those given
+    since, and the plain state replayed from there is the Python backend's."""
+    py, nat = engines(load_game(HERE / "games" / "nest"))
+    a, b = py.new_game(3, 5), nat.new_game(3, 5)
+    gen = rng.seed_state(9)
+    longest, taken = 0, 0
+    while not py.is_terminal(a):
+        i = py.random_choice(a, gen)
+        py.apply_inplace(a, i)
+        nat.apply_inplace(b, i)
+        taken += 1
+        assert nat.native is not None
+        if nat.native.choosing(b):
+            base, answers, from_start = nat.native.segment(b)
+            assert from_start and nat.native.to_plain(base)["t"]["stage"] == "phase"
+            longest = max(longest, len(answers))
+        assert nat.plain(b) == a
+    assert taken >= 30 and 0 < longest <= 8  # one phase's answers at most
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_triggers(players: int) -> None:
     """tests/native/games/listen: the game's own triggers, a component type's under its `active`
     with `self` and `p` pinned, a card's own with a `choose` in a loop, two triggers on one event

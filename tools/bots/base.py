@@ -70,7 +70,7 @@ class Observation:
         straight into native words (compile/native/deal.py), the plain one where it does not convert.
         `reuse`: a world from this method the caller no longer needs (its words are written over)."""
         deal = self.native_deal()
-        if deal is None:
+        if deal is None or deal.inside:  # inside an effect the native tree alone deals its worlds
             return self.determinize(gen)
         into = reuse if isinstance(reuse, NativeState) else None
         return deal.deal(gen, into)  # type: ignore[return-value]  # opaque to the engine's callers
@@ -88,7 +88,8 @@ class Observation:
         game = self.engine.game
         fits = self.deal_filter() if deal_conditions(game) else None
         try:
-            return NativeDeal(game, native, self.plain_state(), self.seat, fits)
+            real = self._state if isinstance(self._state, NativeState) else None
+            return NativeDeal(game, native, self.plain_state(), self.seat, fits, real)
         except NotNative:
             return False
 

@@ -40,7 +40,9 @@ class NativeSearch:
         # failed: an iteration native code could not finish; (rows, world, dealt_with) for search.py
         self.failed: tuple[list[tuple[Any, ...]], Any, list[int]] | None = None
         if redeterminize and deal.fits is None:  # every world dealt in native code
-            tree.deal_from(deal.base, deal.c_plan, len(deal.plan), deal.c_naming, len(deal.naming))
+            tree.deal_from(
+                deal.base, deal.c_plan, len(deal.plan), deal.c_naming, len(deal.naming), deal.segment
+            )
 
     @classmethod
     def make(
@@ -59,6 +61,8 @@ class NativeSearch:
         deal = obs.native_deal()
         if rewards is None or deal is None:
             return None
+        if deal.inside and (not redeterminize or deal.fits is not None):
+            return None  # inside an effect only whole native iterations deal their worlds
         try:
             tree = NativeTree(
                 native,

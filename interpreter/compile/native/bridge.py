@@ -174,7 +174,8 @@ class NativeGame:
 
     def segment(self, ns: NativeState) -> tuple[NativeState, list[int], bool]:
         """The segment under way at a pending choice: its first state, the answers given since,
-        and whether it started before setup (else at a window, answered first)."""
+        and whether it starts by running (before setup, or at a phase's start: prelude.py
+        `checkpoint`), else at a window, answered first."""
         off, w = self.lay.offsets, ns.words
         snap = self.array()
         ctypes.memmove(snap, ctypes.addressof(w) + 8 * off["SNAP"], 8 * self.lay.main)
@@ -195,7 +196,7 @@ class NativeGame:
         n, base = w[self.at["DN"]], self.dopt
         flat = w[base : base + self.stride * n]
         kinds, decode = self.arg_kinds, self.lay.decode
-        if w[self.dk] == 2:
+        if w[self.dk] == 2 and w[self.at["DSITE"]] >= 0:  # a choice (a window inside a block: < 0)
             kind = self.sites[w[self.at["DSITE"]]][1]
             return w[self.at["DP"]], [
                 (site, decode(v, kind))
@@ -227,7 +228,7 @@ class NativeGame:
         dec = self.decision(ns)
         if dec is None:
             return []
-        if ns.words[self.dk] == 2:
+        if ns.words[self.dk] == 2 and ns.words[self.at["DSITE"]] >= 0:
             ty = self.sites[ns.words[self.at["DSITE"]]][0]
             return option_ids(self.g, ns.names, [v for _, v in dec[1]], _PY_TYPES.get(ty, ty))
         return self.choice_ids(dec[1], ns.names)
@@ -347,19 +348,19 @@ class NativeGame:
         if pc >= 0:
             block = self.phase_blocks[w[self.at["PHASE"]] - 1]
             p = w[self.at["ACTIVE"]]
-            frames.append(
-                [block, self.window_pc.get(block, 0) + (pc - 1 if pc > 0 else 0), {"p": p, "me": p}]
-            )
+            at = self.window_pc.get(block, 0) + pc - 1 if pc > 0 else 0  # 0: the phase starts
+            frames.append([block, at, {"p": p, "me": p}])
         return frames
 
-    def from_plain(self, st: State) -> NativeState:
-        """The native form of a plain state; NotNative when it holds what native words cannot."""
+    def from_plain(self, st: State, data_only: bool = False) -> NativeState:
+        """The native form of a plain state; NotNative when it holds what native words cannot.
+        `data_only`: the frames and the pending decision are not read (left as in a new state)."""
         try:
-            return self._from_plain(st)
+            return self._from_plain(st, data_only)
         except (ValueError, KeyError, IndexError, TypeError) as err:
             raise NotNative(str(err)) from err
 
-    def _from_plain(self, st: State) -> NativeState:
+    def _from_plain(self, st: State, data_only: bool = False) -> NativeState:
         g, lay = self.g, self.lay
         t = st["t"]
         if "rig" in st or set(t) - _T_KEYS - set(_DEFAULT_T):
@@ -372,7 +373,7 @@ class NativeGame:
         words[at["STAGE"]] = STAGES.index(t["stage"])
         words[at["ACTIVE"]] = NONE if t["active"] is None else int(t["active"])
         words[at["PHASE_ID"]] = NONE if t["phase_id"] is None else self.phase_ids.index(t["phase_id"])
-        words[at["FR_PC"]] = self._pc(st)
+        words[at["FR_PC"]] = -1 if data_only else self._pc(st)
         words[at["ENDING"]] = ENDINGS.index(t["ending"])
         words[at["TRIGGER"]] = NONE if t["trigger"] is None else int(t["trigger"])
         words[at["FINAL_MODE"]] = int(bool(t["final_mode"]))
@@ -397,7 +398,8 @@ class NativeGame:
         for z, items in enumerate(st["z"]):
             words[off["ZLEN"] + z] = len(items)
             words[lay.zone(z) : lay.zone(z) + len(items)] = list(items)
-        self._read_decision(st["dec"], words)
+        if not data_only:
+            self._read_decision(st["dec"], words)
         return NativeState(words, list(st["names"]), dict(st["o"]))
 
     def _pc(self, st: State) -> int:

@@ -9,6 +9,7 @@ either reports the located error or carries on with the game in Python.
 
 from __future__ import annotations
 
+import re
 from itertools import count
 
 from tabula.interpreter.compile.native import ir, prelude
@@ -30,6 +31,7 @@ _WHICH = (
     "W_PLAYER",
 )
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
+_NAME = re.compile(r"[A-Za-z_]\w*")  # a C variable (a list passed by address needs no copy)
 
 
 def c_int(v: int) -> str:
@@ -149,6 +151,15 @@ class CGen:
             t = self.fresh("l")
             a, b = (self.lval(x, env) for x in e.args)
             return f"({{ L {t} = {b}; l_cat(x, {a}, &{t}); }})"
+        if e.name == "l_has":  # the list by address: a named one is not copied
+            lst, item = self.lval(e.args[0], env), self.expr(e.args[1], env)
+            held = e.args[0]
+            if isinstance(held, ir.Slot) and not held.base.startswith("VAR_"):  # players in a word
+                return f"pl_has(x, S[{self.slot(held, env)}], {item})"
+            if _NAME.fullmatch(lst):
+                return f"l_has(x, &{lst}, {item})"
+            t = self.fresh("l")
+            return f"({{ L {t} = {lst}; l_has(x, &{t}, {item}); }})"
         args = ", ".join(self.lval(a, env) if a.ty.startswith("list[") else self.expr(a, env) for a in e.args)
         return f"{e.name}(x, {args})" if args else f"{e.name}(x)"
 
@@ -187,7 +198,7 @@ class CGen:
         lines.insert(len(setup), f"L {keys}; {keys}.n = 0;")
         lines.append(f"if ({cond}) {{ i64 {k} = {self.expr(e.by, inner)};")
         lines.append(
-            f"if (!l_has(x, {keys}, {k})) {{ l_push(x, &{keys}, {k}); l_push(x, &{out}, {elt}); }} }} }}"
+            f"if (!l_has(x, &{keys}, {k})) {{ l_push(x, &{keys}, {k}); l_push(x, &{out}, {elt}); }} }} }}"
         )
         return "({ " + " ".join(lines) + f" {out}; }})"
 
@@ -215,7 +226,11 @@ class CGen:
             return [f"const i64 *{a} = {src.name}; i64 {n} = {size};"], item, n
         assert src.expr is not None
         if src.kind == "list":
-            return [f"L {a} = {self.lval(src.expr, env)}; i64 {n} = {a}.n;"], a + ".v[{i}]", n
+            value = self.lval(src.expr, env)
+            if _NAME.fullmatch(value):  # a named list: its items copied, not its LCAP words
+                lines = [f"i64 {n} = {value}.n, {a}[LCAP];", f"memcpy({a}, {value}.v, (size_t){n} * 8);"]
+                return lines, item, n
+            return [f"L {a} = {value}; i64 {n} = {a}.n;"], a + ".v[{i}]", n
         start = self.fresh("s")
         if src.kind == "clockwise":
             return (
@@ -353,6 +368,23 @@ class CGen:
         lines += [f"{v} = pick(x, {s.site}, {by}, &{o});", "}"]
         env[s.var] = v
         return lines
+
+    def _s_Window(self, s: ir.Window, env: Env, depth: int) -> list[str]:
+        """A window inside a block, as the Python machine runs it: end checks first, the options
+        (`iw_<site>`), the answer (prelude.py `pick_action`), the action run (its frame pushed:
+        one unit), and the window offered again until a closing action or no option is left."""
+        who, k, ai = self.fresh("p"), self.fresh("k"), self.fresh("ai")
+        return [
+            "for (;;) {",
+            "    while (g_fire(x)) {}",
+            f"    i64 {who} = PK(x, {self.expr(s.player, env)});",
+            f"    if (!iw_{s.site}(x, {who})) break;",
+            f"    i64 {k} = DOPT + DSTRIDE * pick_action(x, {s.site}, {who}), {ai} = S[{k}];",
+            "    CHARGE(1);",  # the options are read before the action, whose windows reuse DOPT
+            f"    g_action(x, {ai}, {who}, S[{k} + 1], DSTRIDE > 2 ? S[{k} + 2] : NONE);",
+            f"    if (ACTION_CLOSES[{ai}]) break;",
+            "}",
+        ]
 
     def _s_End(self, s: ir.End, env: Env, depth: int) -> list[str]:
         """The game ends now (prelude.py `run` unwinds to the flow); declared winners are sorted and

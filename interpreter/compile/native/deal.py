@@ -28,10 +28,19 @@ from tabula.interpreter.run.determinize import Fits, apply_mapping, deal_plan, d
 class NativeDeal:
     """Worlds consistent with `player`'s view of the plain state `st`, as native words.
 
-    NotNative when the state does not convert (a choice inside an effect, a simultaneous step)."""
+    NotNative when the state does not convert (a simultaneous step). At a decision inside an effect
+    (`real`: the true state's native words, kind 2) the worlds are for native search trees only
+    (`inside`, `segment`: tree_c.py `t_world` deals them where the true segment's replay reaches
+    the decision); their words alone would replay the true segment, so they are never handed out."""
 
     def __init__(
-        self, game: CompiledGame, native: NativeGame, st: State, player: int, fits: Fits | None = None
+        self,
+        game: CompiledGame,
+        native: NativeGame,
+        st: State,
+        player: int,
+        fits: Fits | None = None,
+        real: NativeState | None = None,
     ) -> None:
         if "sim" in st["t"]:
             raise NotNative("a simultaneous step")
@@ -44,9 +53,14 @@ class NativeDeal:
         # the marks of every dealt component reset, the secrets guessed: the same in every world
         base = apply_mapping(game, st, {c: c for c in dealt})
         guess_secrets(game, base, player)
-        made = native.from_plain(base)
+        self.inside = real is not None and real.plain is None and native.choosing(real)
+        self.segment: Any = None
+        made = native.from_plain(base, data_only=self.inside)
         self.base, self.names, self.o = made.words, made.names, made.o
         lay = native.lay
+        if self.inside:
+            assert real is not None
+            self.base, self.segment = _inside(native, made.words, real.words)
         self.places = [
             (c, lay.zone(zi) + pos)
             for occupants, where in self.plan
@@ -91,6 +105,8 @@ class NativeDeal:
         return out
 
     def deal(self, gen: list[int], into: NativeState | None = None) -> NativeState:
+        assert not self.inside, "a world inside an effect is dealt by the native tree only"
+
         """One world, drawn from `gen` (the draws of `determinize`); written over `into` when given
         (a world the caller is done with: a fresh 135 kB array costs more than the deal)."""
         if into is not None and into.plain is None and into.names is self.names:
@@ -116,3 +132,21 @@ class NativeDeal:
         words[self.rng] = w0 - (1 << 64) if w0 >> 63 else w0
         words[self.rng + 1] = w1 - (1 << 64) if w1 >> 63 else w1
         return NativeState(words, self.names, self.o)
+
+
+def _inside(native: NativeGame, data: Any, true: Any) -> tuple[Any, Any]:
+    """The base words of worlds dealt at a decision inside an effect: the state's data (zones,
+    marks, vars, counters, the flow) from `data`, the phase frame's pc, the decision, the queue and
+    the segment's first state from the true words, with the world dealt where the replay of the
+    queue reaches the decision (Q_DEAL: 1 + the answers before it); and that first state apart."""
+    lay, at = native.lay, native.at
+    off = lay.offsets
+    words = native.array.from_buffer_copy(true)
+    kept = [at[k] for k in ("FR_PC", "BUDGET", "DK", "DP", "DN", "DSITE")]
+    saved = [words[k] for k in kept]
+    words[0 : off["DOPT"]] = data[0 : off["DOPT"]]
+    for k, v in zip(kept, saved, strict=True):
+        words[k] = v
+    words[off["Q_DEAL"]] = words[off["Q_LEN"]] + 1
+    segment = (ctypes.c_int64 * lay.main).from_buffer_copy(true, 8 * off["SNAP"])
+    return words, segment

@@ -1,8 +1,8 @@
 """Checked DSL effects -> typed statements (ir.py).
 
-Stage: compile (native). Locals get their type at their `let` or loop; a window is held only at the
-top level of a phase (`phase()` splits the phase around it), where the plain-data frame stack it
-stands for is always the same two frames (bridge.py rebuilds them).
+Stage: compile (native). Locals get their type at their `let` or loop; a window at the top level of
+a phase (`phase()` splits the phase around it) stands for the same two plain-data frames always
+(bridge.py rebuilds them); a window inside a block is a decision inside an effect, as a `choose` is.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ class EffectLowering(TriggerLowering):
         self.procedures: dict[str, tuple[list[tuple[str, str]], tuple[ir.Stmt, ...]]] = {}
         self.hooks: dict[str, tuple[list[tuple[str, str]], list[tuple[list[int], str]]]] = {}
         self.sites: list[tuple[str, str]] = []  # per choose site: the value's type, its word kind
+        self.windows: list[ir.Window] = []  # per window inside a block (its site)
         self.triggers, self.event_args = triggers  # event -> its triggers, the names its emits pass
         self.dispatchers: dict[str, ir.Dispatch] = {}
 
@@ -170,9 +171,14 @@ class EffectLowering(TriggerLowering):
         return ir.Choose(s.var, src, by, s.optional, site, et)
 
     def _s_Window(self, s: ast.Window, scope: Scope) -> ir.Stmt:
-        raise Unsupported(
-            "a window inside a block", s.span, "native code holds windows at a phase's top level"
-        )
+        """A window inside a block: a decision inside an effect, as a `choose` is (its options are
+        the actions' and their arguments, enumerated as a phase's window enumerates them)."""
+        player = self.expr(s.player, scope)
+        if player.ty != PLAYER:
+            raise Unsupported(f"a window for {player.ty}", s.player.span)
+        w = ir.Window(player, tuple(self.g.actions[a].index for a in s.actions), len(self.windows))
+        self.windows.append(w)
+        return w
 
     def _s_Let(self, s: ast.Let, scope: Scope) -> ir.Stmt:
         value = self.expr(s.value, scope)

@@ -286,10 +286,13 @@ class RunP(Stmt):
 
 @dataclass(frozen=True)
 class Window(Stmt):
-    """The one decision the native form holds: a window of a phase's top level."""
+    """A window: at a phase's top level (`site` None: its state converts to plain data as it is),
+    or inside a block (`site`: its index among the game's inner windows; prelude.py `pick_action`
+    takes its answer from the segment's queue, or stops there)."""
 
     player: Expr
     actions: tuple[int, ...]  # indexes into the game's action list
+    site: int | None = None
 
 
 @dataclass(frozen=True)
@@ -407,4 +410,5 @@ class Program:
     hooks: dict[str, tuple[list[tuple[str, str]], list[tuple[list[int], str]]]] | None = None
     # hook dispatcher -> its params, and for each body the components that carry it and its procedure
     sites: list[tuple[str, str]] | None = None  # per choose site: the value's type and word kind
+    windows: list[Window] | None = None  # the windows inside blocks, by site
     dispatchers: dict[str, Dispatch] | None = None  # an event's C dispatcher per argument types

@@ -23,11 +23,16 @@ enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_
 /* endjb: where an ending unwinds to; susp: where a choice without an answer stops the segment.
    gen/done/max: a playout's generator, its decisions taken and its limit (gen NULL: stop and ask);
    base: the segment's first state, copied into SNAP only if the segment stops at a choice;
-   nosnap: a playout keeps no first state (a stop at a choice is E_LIMIT: tb_playout replays);
-   depth: the emits running inside one another (triggers.py: past EMIT_DEPTH, E_DEPTH). */
+   nosnap: a playout keeps no first state (1: a stop at a choice is E_LIMIT, tb_playout replays;
+   2: the words stop at the choice, whose segment cannot be replayed: a rollout's end, evaluated);
+   seg: where a stopped segment's first state goes (SNAP, or the search tree's copy);
+   ck: a phase started since the segment's first state, and CKBUF holds its words (checkpoint);
+   depth: the emits running inside one another (triggers.py: past EMIT_DEPTH, E_DEPTH);
+   world: a search's dealt world, which replaces the words where Q_DEAL says (tree_c.py). */
 typedef struct {
     i64 *s; jmp_buf jb; jmp_buf endjb; jmp_buf susp;
-    u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap; int depth;
+    u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap; i64 *seg; int ck; int depth;
+    const i64 *world;
 } X;
 #define S (x->s)
 static void fail(X *x, int code) { longjmp(x->jb, code); }
@@ -36,6 +41,9 @@ static void fail(X *x, int code) { longjmp(x->jb, code); }
 
 BODY = r"""
 typedef struct { i64 n; i64 v[LCAP]; } L;  /* a list value: its length, then its items */
+/* A list read, not changed, is passed by value (the generated code's rvalues need no names);
+   inlined, the compiler reads the caller's list instead of copying its LCAP words per call. */
+#define AI inline __attribute__((always_inline))
 static inline i64 N(X *x, i64 v) { if (v == NONE) fail(x, E_KIND); return v; }
 static inline i64 CK(X *x, i64 c) { if (c < 0 || c >= NCOMP) fail(x, E_KIND); return c; }
 static inline i64 PK(X *x, i64 p) { if (p < 0 || p >= S[T_N]) fail(x, E_ENTRY); return p; }
@@ -133,33 +141,80 @@ static i64 below(u64 *gen, i64 n) {  /* base/rng.py below */
     gen[0] = s0; gen[1] = s1;
     return (i64)((s1 + s0) % (u64)n);
 }
-/* A `choose` inside an effect: the segment's next answer from the queue; past the queue, a
-   playout draws one (as Engine.random_choice) and keeps it, else the decision is posed and the
-   segment stops (the state words are then mid-effect; SNAP and the queue stand for it). */
-static i64 pick(X *x, i64 site, i64 by, const L *o) {
+/* The words of a state that are read, from `src` into `dst`: all before the zones, each zone's
+   items and the pending options. Words past a zone's length (as it was when a loop over it
+   started) or past D_N are never read: in a game with many zones this is a tenth of MAIN_WORDS. */
+static void copy_read(i64 *dst, const i64 *src) {
+    memcpy(dst, src, sizeof(i64) * ZONE);
+    for (i64 z = 0; z < NZONES; z++)
+        memcpy(dst + ZONE + z * NCOMP, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)src[ZLEN + z]);
+    memcpy(dst + DOPT, src + DOPT, sizeof(i64) * DSTRIDE * (size_t)src[D_N]);
+}
+static __thread i64 CKBUF[MAIN_WORDS];  /* the words at the last phase start (see checkpoint) */
+/* A phase starts (its frame alone on the flow's, at its first statement): a state that converts
+   to plain data as it is, so the segment under way may start here instead. The answers read so far
+   are dropped from the queue (a segment from a phase start runs, as one from setup, without a first
+   answer), and where the segment may stop at a choice its words are kept in CKBUF, to become its
+   first state only then (an error before restores the words before the apply, SNAP untouched). */
+static void checkpoint(X *x) {
+    i64 q = S[Q_POS], n = S[Q_LEN] - q;
+    if (q > 0) memmove(S + QUEUE, S + QUEUE + q, sizeof(i64) * (size_t)n);
+    S[Q_LEN] = n; S[Q_POS] = 0; S[Q_START] = 1;
+    if (S[Q_DEAL]) S[Q_DEAL] = q >= S[Q_DEAL] ? 0 : S[Q_DEAL] - q;  /* past it: the words are the world's */
+    if (!x->nosnap) { copy_read(CKBUF, S); x->ck = 1; }
+}
+/* A decision inside an effect without an answer: posed (its options already in DOPT), and the
+   segment stops (the state words are then mid-effect; its first state and the queue stand for it). */
+static void stop_at(X *x, i64 by, i64 site) {
+    if (S[D_N] > DEC_CAP) fail(x, E_SIZE);
+    if (x->nosnap == 1) fail(x, E_LIMIT);
+    if (x->nosnap) {}  /* 2: a search's rollout ends here, evaluated, not answered (tree_c.py) */
+    else if (x->ck) copy_read(x->seg, CKBUF);
+    else if (x->base) memcpy(S + SNAP, x->base, sizeof(i64) * MAIN_WORDS);
+    S[D_K] = 2; S[D_P] = by; S[D_SITE] = site;
+    longjmp(x->susp, 1);
+}
+/* The answer to a decision inside an effect with `n` options: the segment's next from the queue;
+   past the queue, a playout draws one (as Engine.random_choice) and keeps it, else `stop_at`. */
+static i64 answer(X *x, i64 n) {
     i64 k;
-    if (o->n == 0) fail(x, E_EMPTY);
+    if (S[Q_DEAL] == S[Q_POS] + 1) {  /* a search's world is dealt at this decision (tree_c.py t_world) */
+        if (!x->world) fail(x, E_FLOW);  /* never the true state's words: the world stays the search's */
+        copy_read(S, x->world); S[D_K] = 0;
+    }
     if (S[Q_POS] < S[Q_LEN]) k = S[QUEUE + S[Q_POS]];
     else {
         if (S[Q_LEN] >= QCAP) fail(x, E_SIZE);
-        if (x->gen && x->done[0] < x->max) { k = below(x->gen, o->n); x->done[0] += 1; }
-        else {
-            if (o->n > DEC_CAP) fail(x, E_SIZE);
-            if (x->nosnap) fail(x, E_LIMIT);
-            if (x->base) memcpy(S + SNAP, x->base, sizeof(i64) * MAIN_WORDS);
-            S[D_K] = 2; S[D_P] = by; S[D_N] = o->n; S[D_SITE] = site;
-            for (i64 i = 0; i < o->n; i++) {
-                i64 *opt = S + DOPT + DSTRIDE * i;
-                opt[0] = site; opt[1] = o->v[i];
-                if (DSTRIDE > 2) opt[2] = NONE;
-            }
-            longjmp(x->susp, 1);
-        }
+        if (x->gen && x->done[0] < x->max) { k = below(x->gen, n); x->done[0] += 1; }
+        else return -1;
         S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
     }
-    if (k < 0 || k >= o->n) fail(x, E_ILLEGAL);
+    if (k < 0 || k >= n) fail(x, E_ILLEGAL);
     S[Q_POS] += 1; S[T_DECISIONS] += 1; S[T_BUDGET] = x->budget;
+    return k;
+}
+/* A `choose` inside an effect: its answer (`answer`), else the choice posed as (site, value). */
+static i64 pick(X *x, i64 site, i64 by, const L *o) {
+    i64 k;
+    if (o->n == 0) fail(x, E_EMPTY);
+    if ((k = answer(x, o->n)) < 0) {
+        if (o->n > DEC_CAP) fail(x, E_SIZE);
+        S[D_N] = o->n;
+        for (i64 i = 0; i < o->n; i++) {
+            i64 *opt = S + DOPT + DSTRIDE * i;
+            opt[0] = site; opt[1] = o->v[i];
+            if (DSTRIDE > 2) opt[2] = NONE;
+        }
+        stop_at(x, by, site);
+    }
     return o->v[k];
+}
+/* A window inside a block (its options in DOPT, `iw_<site>`): the index of its answer, else the
+   window posed, its site kept as -1 - site (bridge.py tells it from a choice's by the sign). */
+static i64 pick_action(X *x, i64 site, i64 p) {
+    i64 k = answer(x, S[D_N]);
+    if (k < 0) stop_at(x, p, -1 - site);
+    return k;
 }
 static L l_slice(X *x, const i64 *d, const i64 *o, const i64 *n, i64 nk, i64 k) {
     L l;
@@ -168,11 +223,11 @@ static L l_slice(X *x, const i64 *d, const i64 *o, const i64 *n, i64 nk, i64 k) 
     l.n = n[k]; memcpy(l.v, d + o[k], (size_t)n[k] * 8);
     return l;
 }
-static inline i64 l_count(X *x, L l) { (void)x; return l.n; }
-static inline i64 l_at(X *x, L l, i64 i) { if (i < 0 || i >= l.n) fail(x, E_ENTRY); return l.v[i]; }
-static int l_has(X *x, L l, i64 v) {
-    CHARGE(l.n);
-    for (i64 i = 0; i < l.n; i++) if (l.v[i] == v) return 1;
+static AI i64 l_count(X *x, L l) { (void)x; return l.n; }
+static AI i64 l_at(X *x, L l, i64 i) { if (i < 0 || i >= l.n) fail(x, E_ENTRY); return l.v[i]; }
+static int l_has(X *x, const L *l, i64 v) {  /* by address: a list of LCAP words is not copied */
+    CHARGE(l->n);
+    for (i64 i = 0; i < l->n; i++) if (l->v[i] == v) return 1;
     return 0;
 }
 static L l_distinct(X *x, L l) {  /* in order of first appearance */
@@ -185,20 +240,20 @@ static L l_distinct(X *x, L l) {  /* in order of first appearance */
     }
     return out;
 }
-static i64 l_min(X *x, L l) {
+static AI i64 l_min(X *x, L l) {
     i64 r = NONE;
     CHARGE(l.n);
     for (i64 i = 0; i < l.n; i++) if (r == NONE || N(x, l.v[i]) < r) r = l.v[i];
     return r;
 }
-static i64 l_max(X *x, L l) {
+static AI i64 l_max(X *x, L l) {
     i64 r = NONE;
     CHARGE(l.n);
     for (i64 i = 0; i < l.n; i++) if (r == NONE || N(x, l.v[i]) > r) r = l.v[i];
     return r;
 }
-static inline i64 l_first(X *x, L l) { (void)x; return l.n ? l.v[0] : NONE; }
-static inline i64 l_last(X *x, L l) { (void)x; return l.n ? l.v[l.n - 1] : NONE; }
+static AI i64 l_first(X *x, L l) { (void)x; return l.n ? l.v[0] : NONE; }
+static AI i64 l_last(X *x, L l) { (void)x; return l.n ? l.v[l.n - 1] : NONE; }
 static L l_sorted(X *x, L l) {  /* increasing; none among the items fails, as in Python */
     CHARGE(l.n);
     for (i64 i = 0; i < l.n; i++) N(x, l.v[i]);
@@ -229,7 +284,7 @@ static L l_zones(X *x, L zs) {  /* flatten([Z(q) for q in ...]): the zones' cont
     }
     return out;
 }
-static int l_eq(X *x, L a, L b) {
+static AI int l_eq(X *x, L a, L b) {
     (void)x;
     if (a.n != b.n) return 0;
     for (i64 i = 0; i < a.n; i++) if (a.v[i] != b.v[i]) return 0;
@@ -243,7 +298,14 @@ static L pl_unpack(X *x, i64 w) {
     while (u) { l.v[l.n++] = (i64)(u & 15) - 1; u >>= 4; }
     return l;
 }
-static i64 pl_pack(X *x, L l) {
+static int pl_has(X *x, i64 w, i64 v) {  /* l_has of pl_unpack(w), with no list made */
+    u64 u = (u64)w;
+    i64 n = 0; int r = 0;
+    while (u) { r |= (i64)(u & 15) - 1 == v; n += 1; u >>= 4; }
+    CHARGE(n);
+    return r;
+}
+static AI i64 pl_pack(X *x, L l) {
     u64 u = 0;
     if (l.n > PL_MAX) fail(x, E_STORE);
     for (i64 i = l.n - 1; i >= 0; i--) {
@@ -386,6 +448,7 @@ static void run(X *x, i64 ai, i64 p, i64 arg, i64 arg2) {
     if (act >= 0) { act = -1; g_action(x, ai, p, arg, arg2); }
     for (;;) {
         if (S[T_FR_PC] >= 0) {
+            if (S[T_FR_PC] == 0) checkpoint(x);
             if (g_phase(x, S[T_PHASE] - 1, S[T_ACTIVE])) return;
             S[T_FR_PC] = -1;
         }
@@ -401,14 +464,14 @@ int tb_words(void) { return STATE_WORDS; }
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
     x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
-    x->depth = 0;
+    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0;
 }
 int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
     int code;
     init_x(x, s, budget, 0, 0, 0);
     memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
-    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1;
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
     if ((code = setjmp(x->jb)) != 0) return code;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
@@ -443,7 +506,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     if (S[D_K] == 1) {
         if (before) x->base = before;
         else if (!nosnap) memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
-        S[Q_LEN] = 0; S[Q_START] = 0;
+        S[Q_LEN] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     }
     if (S[Q_LEN] >= QCAP) return E_SIZE;
     S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
@@ -453,7 +516,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     S[T_BUDGET] = budget;
     if (!S[Q_START]) first_answer(x, &ai, &p, &arg, &arg2);
     run(x, ai, p, arg, arg2);
-    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     return 0;
 }
 int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0, 0); }

@@ -23,8 +23,9 @@ bridge reads and writes the same words, so a native state converts to the plain-
 | `ZLEN`, `ZONE` | each zone instance's length, then its components (room for every component) |
 | `DOPT` | the decision's options, DSTRIDE words each: action index (a choice: its site), then |
 | | the arguments (a choice: its value), NONE where the action has fewer |
-| `Q_*`, `QUEUE` | the segment under way: answers queued, read, from setup (1) or a window (0); |
-| | the answers given since the segment's first state |
+| `Q_*`, `QUEUE` | the segment under way: answers queued, read, from setup or a phase's start (1) |
+| | or a window (0), where a search's dealt world replaces the words (1 + the answers |
+| | before it; 0: nowhere); the answers given since the segment's first state |
 | `SNAP` | the segment's first state (the words before `Q_LEN`: MAIN_WORDS) |
 
 A segment runs from a window's answer (or the start) to the next window: a choice inside it
@@ -164,7 +165,7 @@ class Layout:
         self.dstride = DSTRIDE if any(len(a.params) > 1 for a in g.action_list) else 2
         regions.append(("DOPT", self.dstride * self.dec_cap))
         self.main = sum(n for _, n in regions)
-        regions += [("Q_LEN", 1), ("Q_POS", 1), ("Q_START", 1), ("QUEUE", QCAP)]
+        regions += [("Q_LEN", 1), ("Q_POS", 1), ("Q_START", 1), ("Q_DEAL", 1), ("QUEUE", QCAP)]
         self.keep = sum(n for _, n in regions)
         regions.append(("SNAP", self.main))
         for name, n in regions:

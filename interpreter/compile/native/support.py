@@ -184,6 +184,7 @@ class Walk:
         prog.procedures = self.low.procedures
         prog.hooks = self.low.hooks
         prog.sites = self.low.sites
+        prog.windows = self.low.windows
         prog.dispatchers = self.low.dispatchers
         return prog
 

@@ -38,6 +38,8 @@ class SearchArgs(ctypes.Structure):
         ("ngroups", _I64),
         ("naming", _P),
         ("nnaming", _I64),
+        ("rootseg", _P),
+        ("wroot", _P),
         ("gen", _P),
         ("before", _P),
         ("budget", _I64),
@@ -45,6 +47,7 @@ class SearchArgs(ctypes.Structure):
         ("max_iter", _I64),
         ("until", ctypes.c_double),
         ("act_cls", _P),
+        ("act_cls2", _P),
         ("act_full", _P),
         ("nact", _I64),
         ("site_cls", _P),
@@ -113,8 +116,11 @@ class Naming:
         self.v_none, self.v_true, self.v_false = val("none"), val("true"), val("false")
         acts = g.action_list
         self.prefixes = ["", *(a.name + ":" for a in acts)]  # row 0: a choice's value alone
-        if any(_is_number(v) or _is_number(v.partition(":")[2]) for v in values):
+        named = {c.name for c in g.components} | {c.key for c in g.components} | set(names)
+        symbols = set(native.lay.symbols) - named  # symbols alone: checked below, by where they stand
+        if any(_is_number(v) or _is_number(v.partition(":")[2]) for v in set(values) - symbols):
             raise NotNative("a name that reads as a number: its id and a number's could be one")
+        numeric_symbols = any(_is_number(v) for v in symbols)
         self.ids: list[str] = []
         interned: dict[str, int] = {}
 
@@ -127,23 +133,38 @@ class Naming:
         texts = list(values)
         self.full = _words([intern(p + v) for p in self.prefixes for v in texts])
         self.act_full = _words([intern(a.name) if not a.params else -1 for a in acts])
-        classes = []
+        classes, second = [], []
         for ai, a in enumerate(acts):
+            kinds = native.arg_kinds.get(ai) or []  # one kind per parameter
             if not a.params:
                 classes.append(VC_NOPARAM)
-            elif len(a.params) != 1:
+            elif len(a.params) > 2:
                 raise NotNative(f"action {a.name} takes {len(a.params)} parameters")
             else:
-                kinds = native.arg_kinds.get(ai)  # one kind per parameter
                 classes.append(_value_class(a.params[0][2], kinds[0] if kinds else None))
+            if len(a.params) == 2:  # a key (the first value's id, the second value + 1): no numbers
+                second.append(_value_class(a.params[1][2], kinds[1] if len(kinds) > 1 else None))
+                if {classes[-1], second[-1]} & {VC_NUM, VC_RAW, VC_PLAYER}:
+                    raise NotNative(f"action {a.name}: two parameters, one a number or a player")
+            else:
+                second.append(-1)
         self.act_cls = _words(classes)
-        self.site_cls = _words([_value_class(t, kind) for t, kind in native.sites])
+        self.act_cls2 = _words(second)
+        self.texts = texts
+        site_classes = [_value_class(t, kind) for t, kind in native.sites]
+        if numeric_symbols and VC_RAW in {*classes, *second, *site_classes}:
+            # a symbol such as '3' is named by its text: only where values are typed (a column or a
+            # choice of symbols, another of numbers) can its id not be a number's
+            raise NotNative("a symbol that reads as a number beside untyped values")
+        self.site_cls = _words(site_classes)
         self.nact, self.nsite, self.nval = len(acts), len(native.sites), len(values)
         self.nnamed, self.nsym = len(names), len(native.lay.symbols)
 
     def id_of(self, ka: int, kb: int) -> str:
         """The choice id of a node's key."""
-        return self.ids[ka] if ka >= 0 else self.prefixes[-1 - ka] + str(kb)
+        if ka < 0:
+            return self.prefixes[-1 - ka] + str(kb)
+        return self.ids[ka] + ("," + self.texts[kb - 1] if kb > 0 else "")
 
 
 _NAMINGS: dict[tuple[int, tuple[str, ...]], tuple[NativeGame, Naming]] = {}
@@ -180,8 +201,6 @@ class NativeTree:
     ) -> None:
         if native.ntie > MAX_TIEBREAKS:
             raise NotNative("too many tiebreaks")
-        if native.lay.dstride > 2:  # a node's key is one argument: two-parameter actions need both
-            raise NotNative("actions with two parameters")
         lib = native.lib
         self.native = native
         self.naming = naming(native, names)
@@ -210,6 +229,7 @@ class NativeTree:
         a.budget, a.depth = native.g.work_budget, depth
         for field in (
             "act_cls",
+            "act_cls2",
             "act_full",
             "site_cls",
             "full",
@@ -225,14 +245,27 @@ class NativeTree:
         a.scale, a.cooperative, a.lowest = scale, int(cooperative), int(lowest_wins)
         a.ntie, a.nplayers = native.ntie, len(names)
         self._keep: list[Any] = []  # the words the arguments point into
+        self._wroot: Any = None  # the dealt world at a decision inside an effect (deal_from)
 
     def deal_from(
-        self, base: Any, plan: Any = None, ngroups: int = 0, naming: Any = None, nnaming: int = 0
+        self,
+        base: Any,
+        plan: Any = None,
+        ngroups: int = 0,
+        naming: Any = None,
+        nnaming: int = 0,
+        segment: Any = None,
     ) -> None:
         """Each iteration's world: `base` (native words) dealt with the plan of compile/native/deal.py
-        (`tb_deal`), or without a plan `base` itself."""
+        (`tb_deal`), or without a plan `base` itself. At a decision inside an effect `segment` is
+        the true segment's first state: each step replays it up to the decision, where the dealt
+        words replace the true ones (tree_c.py `t_world`)."""
         a = self.args
-        self._keep = [base, plan, naming]
+        self._keep = [base, plan, naming, segment]
+        a.rootseg = ctypes.addressof(segment) if segment is not None else None
+        if segment is not None and self._wroot is None:
+            self._wroot = self.native.array()
+            a.wroot = ctypes.addressof(self._wroot)
         a.base = ctypes.addressof(base)
         a.plan = ctypes.addressof(plan) if plan is not None else None
         a.naming = ctypes.addressof(naming) if naming is not None else None

@@ -24,8 +24,9 @@ typedef struct { i64 parent, ka, kb, player, visits, avail; double total; } TNod
 /* what tree.py passes (its ctypes Structure SearchArgs, field for field) */
 typedef struct {
     i64 *world; const i64 *base; const i64 *plan; i64 ngroups; const i64 *naming; i64 nnaming;
+    const i64 *rootseg; i64 *wroot;
     u64 *gen; i64 *before; i64 budget; i64 depth; i64 max_iter; double until;
-    const i64 *act_cls; const i64 *act_full; i64 nact; const i64 *site_cls; i64 nsite;
+    const i64 *act_cls; const i64 *act_cls2; const i64 *act_full; i64 nact; const i64 *site_cls; i64 nsite;
     const i64 *full; i64 nval; const i64 *comp_name; const i64 *comp_key;
     const i64 *player_val; i64 nnamed; const i64 *sym_val; i64 nsym; i64 v_none, v_true, v_false;
     i64 reward; double scale; i64 cooperative; i64 lowest; i64 ntie; i64 nplayers;
@@ -37,7 +38,7 @@ typedef struct {
     i64 *log, nlog, logcap;          /* the nodes whose availability this iteration raised */
     i64 *path, pathcap;              /* this iteration's nodes */
     i64 *seen, *seen_c, *dup, stamp, nval;
-    i64 *first, *seg;                /* the rollout's first state; the segment's under way (t_step) */
+    i64 *seg;                        /* the first state of the segment under way (t_step) */
     i64 ka[DEC_CAP], kb[DEC_CAP], child[DEC_CAP], untried[DEC_CAP];
 } Tree;
 
@@ -100,7 +101,7 @@ void tb_tree_free(void *tree) {
     Tree *t = tree;
     if (!t) return;
     free(t->n); free(t->hash); free(t->log); free(t->path);
-    free(t->seen); free(t->seen_c); free(t->dup); free(t->first); free(t->seg); free(t);
+    free(t->seen); free(t->seen_c); free(t->dup); free(t->seg); free(t);
 }
 void *tb_tree_new(i64 nval) {
     Tree *t = calloc(1, sizeof(Tree));
@@ -109,8 +110,8 @@ void *tb_tree_new(i64 nval) {
     t->nval = nval;
     t->seen = calloc((size_t)(nval + 1), 8); t->seen_c = calloc((size_t)(nval + 1), 8);
     t->dup = calloc((size_t)(nval + 1), 8);
-    t->first = malloc(sizeof(i64) * KEEP_WORDS); t->seg = malloc(sizeof(i64) * KEEP_WORDS);
-    if (!t->hash || !t->seen || !t->seen_c || !t->dup || !t->first || !t->seg || t_new(t, -1, -1, 0, -1)) {
+    t->seg = malloc(sizeof(i64) * KEEP_WORDS);
+    if (!t->hash || !t->seen || !t->seen_c || !t->dup || !t->seg || t_new(t, -1, -1, 0, -1)) {
         tb_tree_free(t);
         return 0;
     }
@@ -130,38 +131,58 @@ void tb_tree_export(void *tree, i64 *out, double *totals) {
     }
 }
 
+/* The value id of one option's value (Naming's table: a component by its name, or by its unique
+   key where another of that name is offered), or -1 for a number (its id is the number itself). */
+static int t_val(const SA *a, i64 cls, i64 v, int usekey, i64 *s) {
+    switch (cls) {
+    case VC_COMP:
+        if (v == NONE) { *s = a->v_none; return 0; }
+        if (v < 0 || v >= NCOMP) return E_KIND;
+        *s = usekey ? a->comp_key[v] : a->comp_name[v];
+        return 0;
+    case VC_PLAYER:
+        if (v == NONE) { *s = a->v_none; return 0; }
+        *s = v >= 0 && v < a->nnamed ? a->player_val[v] : -1;
+        return 0;
+    case VC_NUM:
+        *s = v == NONE ? a->v_none : -1;
+        return 0;
+    case VC_RAW:
+        *s = -1;
+        return 0;
+    case VC_BOOL:
+        *s = v == NONE ? a->v_none : v ? a->v_true : a->v_false;
+        return 0;
+    case VC_SYM:
+        if (v == NONE) { *s = a->v_none; return 0; }
+        if (v < 0 || v >= a->nsym) return E_KIND;
+        *s = a->sym_val[v];
+        return 0;
+    default:
+        return E_KIND;
+    }
+}
 /* The key of one option: its id's interned number, or (-1 - prefix row, the number) for an id
    that is a number. `usekey`: a component read by its unique key (another of its name offered). */
 static int t_key(const SA *a, i64 row, i64 cls, i64 v, int usekey, i64 *ka, i64 *kb) {
     i64 s;
-    switch (cls) {
-    case VC_COMP:
-        if (v == NONE) { s = a->v_none; break; }
-        if (v < 0 || v >= NCOMP) return E_KIND;
-        s = usekey ? a->comp_key[v] : a->comp_name[v];
-        break;
-    case VC_PLAYER:
-        if (v == NONE) { s = a->v_none; break; }
-        if (v >= 0 && v < a->nnamed) { s = a->player_val[v]; break; }
-        *ka = -1 - row; *kb = v; return 0;
-    case VC_NUM:
-        if (v == NONE) { s = a->v_none; break; }
-        *ka = -1 - row; *kb = v; return 0;
-    case VC_RAW:
-        *ka = -1 - row; *kb = v; return 0;
-    case VC_BOOL:
-        s = v == NONE ? a->v_none : v ? a->v_true : a->v_false;
-        break;
-    case VC_SYM:
-        if (v == NONE) { s = a->v_none; break; }
-        if (v < 0 || v >= a->nsym) return E_KIND;
-        s = a->sym_val[v];
-        break;
-    default:
-        return E_KIND;
-    }
+    int code = t_val(a, cls, v, usekey, &s);
+    if (code) return code;
+    if (s < 0) { *ka = -1 - row; *kb = v; return 0; }
     *ka = a->full[row * a->nval + s]; *kb = 0;
     return 0;
+}
+/* Which components of a column of options (`col` words into each) need their unique key: those of
+   a name another component of the column has (model/choices.py option_ids); the stamp marks them. */
+static void t_dups(Tree *t, const SA *a, const i64 *w, i64 k, i64 j, i64 col) {
+    t->stamp += 1;
+    for (i64 i = k; i < j; i++) {
+        i64 v = w[DOPT + DSTRIDE * i + col], nm;
+        if (v == NONE || v < 0 || v >= NCOMP) continue;
+        nm = a->comp_name[v];
+        if (t->seen[nm] != t->stamp) { t->seen[nm] = t->stamp; t->seen_c[nm] = v; }
+        else if (t->seen_c[nm] != v) t->dup[nm] = t->stamp;
+    }
 }
 /* The keys of the pending options (model/choices.py option_ids: per run of one action, or the
    whole list of a choice; a component by its name unless another of that name is offered). */
@@ -170,7 +191,7 @@ static int t_keys(Tree *t, const SA *a, const i64 *w) {
     int code;
     while (k < n) {
         id = w[DOPT + DSTRIDE * k]; j = k;
-        if (dk == 2) {
+        if (dk == 2 && w[D_SITE] >= 0) {  /* a choice (a window inside a block: its site < 0) */
             if (id < 0 || id >= a->nsite) return E_KIND;
             row = 0; cls = a->site_cls[id]; j = n;
         } else {
@@ -183,20 +204,24 @@ static int t_keys(Tree *t, const SA *a, const i64 *w) {
             k = j;
             continue;
         }
-        t->stamp += 1;
-        if (cls == VC_COMP)
-            for (i = k; i < j; i++) {
-                v = w[DOPT + DSTRIDE * i + 1];
-                if (v == NONE) continue;
-                if (v < 0 || v >= NCOMP) return E_KIND;
-                nm = a->comp_name[v];
-                if (t->seen[nm] != t->stamp) { t->seen[nm] = t->stamp; t->seen_c[nm] = v; }
-                else if (t->seen_c[nm] != v) t->dup[nm] = t->stamp;
-            }
+        if (cls == VC_COMP) t_dups(t, a, w, k, j, 1);
         for (i = k; i < j; i++) {
             v = w[DOPT + DSTRIDE * i + 1];
+            if (cls == VC_COMP && v != NONE && (v < 0 || v >= NCOMP)) return E_KIND;
             int usekey = cls == VC_COMP && v != NONE && t->dup[a->comp_name[v]] == t->stamp;
             if ((code = t_key(a, row, cls, v, usekey, &t->ka[i], &t->kb[i])) != 0) return code;
+        }
+        cls = dk == 2 && w[D_SITE] >= 0 ? -1 : a->act_cls2[id];
+        if (cls >= 0) {  /* a second parameter: its value id + 1 (Naming.id_of joins it with a comma) */
+            if (cls == VC_COMP) t_dups(t, a, w, k, j, 2);
+            for (i = k; i < j; i++) {
+                v = w[DOPT + DSTRIDE * i + 2];
+                if (cls == VC_COMP && v != NONE && (v < 0 || v >= NCOMP)) return E_KIND;
+                int usekey = cls == VC_COMP && v != NONE && t->dup[a->comp_name[v]] == t->stamp;
+                if ((code = t_val(a, cls, v, usekey, &nm)) != 0) return code;
+                if (nm < 0) return E_KIND;  /* Naming refuses numbers there */
+                t->kb[i] = 1 + nm;
+            }
         }
         k = j;
     }
@@ -258,34 +283,26 @@ static int t_rewards(const SA *a, i64 *w, double *r) {
     }
     return 0;
 }
-/* The words of a state that are read, from `src` into `dst`: all before the zones, each zone's
-   items, the pending options (t_copy_main), and the queued answers (t_copy). Words past a zone's
-   length (as it was when a loop over it started), past D_N or past Q_LEN are never read: in a game
-   with many zones this is a tenth of KEEP_WORDS. */
-static void t_copy_main(i64 *dst, const i64 *src) {
-    memcpy(dst, src, sizeof(i64) * ZONE);
-    for (i64 z = 0; z < NZONES; z++)
-        memcpy(dst + ZONE + z * NCOMP, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)src[ZLEN + z]);
-    memcpy(dst + DOPT, src + DOPT, sizeof(i64) * DSTRIDE * (size_t)src[D_N]);
-}
+static void t_copy_main(i64 *dst, const i64 *src) { copy_read(dst, src); }
 static void t_copy(i64 *dst, const i64 *src) {
     t_copy_main(dst, src);
-    memcpy(dst + Q_LEN, src + Q_LEN, sizeof(i64) * (3 + (size_t)src[Q_LEN]));
+    memcpy(dst + Q_LEN, src + Q_LEN, sizeof(i64) * (QUEUE - Q_LEN + (size_t)src[Q_LEN]));
 }
 /* apply_k without SNAP: a window's answer keeps the segment's first state in `seg` by t_copy_main
    (`keep`: only where the segment may stop at a choice), and a choice's answer replays the segment
    from it, the answers queued (apply_k copies all MAIN_WORDS into SNAP and back). */
+#define T_CUT 2  /* t_step's `keep` in a rollout: stopped at a choice, the words are only evaluated */
 static int t_step(i64 *seg, const SA *a, i64 k, u64 *gen, i64 *done, i64 max, int keep) {
     X xx, *x = &xx;
     int code;
     i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE;
     init_x(x, a->world, a->budget, gen, done, max);
-    x->nosnap = !keep;
+    x->nosnap = keep == T_CUT ? 2 : !keep; x->seg = seg; x->world = a->rootseg ? a->wroot : 0;
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
     if (S[D_K] == 1) {
-        if (keep) t_copy_main(seg, S);
-        S[Q_LEN] = 0; S[Q_START] = 0;
+        if (keep == 1) t_copy_main(seg, S);
+        S[Q_LEN] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     }
     if (S[Q_LEN] >= QCAP) return E_SIZE;
     S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
@@ -295,58 +312,41 @@ static int t_step(i64 *seg, const SA *a, i64 k, u64 *gen, i64 *done, i64 max, in
     S[T_BUDGET] = a->budget;
     if (!S[Q_START]) first_answer(x, &ai, &p, &arg, &arg2);
     run(x, ai, p, arg, arg2);  /* as apply_k: the action runs inside run(), whose end point it may reach */
-    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     return 0;
 }
-static void t_world(const SA *a, u64 *gen) {  /* the iteration's world: copied, then dealt */
-    t_copy(a->world, a->base);
-    if (a->plan) tb_deal(a->world, gen, a->plan, a->ngroups, a->naming, a->nnaming);
+/* The iteration's world: copied, then dealt. At a decision inside an effect (`rootseg`: the true
+   segment's first state) the dealt words are kept apart (`wroot`): a step replays the true segment
+   up to the decision, where they replace the words (prelude.py `answer`, Q_DEAL), so that the
+   effect under way goes on, in the dealt world, from where it stands. */
+static void t_world(Tree *t, const SA *a, u64 *gen) {
+    i64 *w = a->rootseg ? a->wroot : a->world;
+    t_copy(w, a->base);
+    if (a->plan) tb_deal(w, gen, a->plan, a->ngroups, a->naming, a->nnaming);
+    if (a->rootseg) { t_copy(a->world, w); copy_read(t->seg, a->rootseg); }
 }
 /* The rollout: tb_playout's random answers (t_step: a choice the tree stopped at is answered from
-   `seg`). When the limit falls inside a segment (E_LIMIT), that segment again with the same draws,
-   kept at its choice, as tb_playout leaves it: from its first state, copied at the start of each of
-   the last TB_NEAR decisions' segments, else from the rollout's first state with every segment
-   before it again. An error is only reported (the iteration is undone). */
-#define TB_NEAR 4
+   `seg`), for at most `depth` decisions. Where the limit falls inside a segment the words stop at
+   that choice as they stand (T_CUT): the rewards read them, nothing answers it, so its segment's
+   first state is not needed (tb_playout replays the segment to keep it). An error is only
+   reported (the iteration is undone). */
 static int t_playout(Tree *t, const SA *a, i64 *done) {
-    i64 *s = a->world, segs = 0, kept = -1, k, from = 0;
-    u64 g0 = a->gen[0], g1 = a->gen[1], k0 = 0, k1 = 0;
-    int code = 0;
-    t_copy(t->first, s);
+    i64 *s = a->world, k;
+    int code;
     done[0] = 0;
     while (done[0] < a->depth && s[D_K] != 0) {
-        if (done[0] >= a->depth - TB_NEAR) {
-            t_copy(a->before, s);
-            kept = segs; from = done[0]; k0 = a->gen[0]; k1 = a->gen[1];
-        }
         k = below(a->gen, s[D_N]);
         done[0] += 1;
-        if ((code = t_step(t->seg, a, k, a->gen, done, a->depth, 0)) != 0) break;
-        segs += 1;
+        if ((code = t_step(t->seg, a, k, a->gen, done, a->depth, T_CUT)) != 0) return code;
     }
-    if (code != E_LIMIT) return code;
-    if (kept == segs) {  /* the segment that stopped started from the words kept */
-        t_copy(s, a->before);
-        a->gen[0] = k0; a->gen[1] = k1; done[0] = from;
-    } else {
-        t_copy(s, t->first);
-        a->gen[0] = g0; a->gen[1] = g1; done[0] = 0;
-        for (i64 j = 0; j < segs; j++) {
-            k = below(a->gen, s[D_N]);
-            done[0] += 1;
-            if ((code = t_step(t->seg, a, k, a->gen, done, a->depth, 0)) != 0) return code;
-        }
-    }
-    k = below(a->gen, s[D_N]);
-    done[0] += 1;
-    return t_step(t->seg, a, k, a->gen, done, a->depth, 1);
+    return 0;
 }
 static int t_iterate(Tree *t, const SA *a) {
     i64 *w = a->world, node = 0, npath = 0, created = -1, done = 0, n, nu, k, c;
     u64 g0 = a->gen[0], g1 = a->gen[1];
     int code = 0;
     double r[MAXP];
-    t_world(a, a->gen);
+    t_world(t, a, a->gen);
     t->nlog = 0;
     if ((code = t_grow((void **)&t->path, &t->pathcap, npath + 1, 8)) != 0) goto undo;
     t->path[npath++] = 0;

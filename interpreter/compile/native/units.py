@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native import ir, prelude, tree_c
@@ -34,6 +35,19 @@ def unit(gen: CGen) -> str:
     text = head + "\n" + body + "\n" + prelude.FLOW + tree_c.SEARCH
     meta = json.dumps(gen.meta() | {"sig": hashlib.sha256(text.encode()).hexdigest()[:16]}, sort_keys=True)
     return text.replace("#define STATE_WORDS", f"#define META {json.dumps(meta)}\n#define STATE_WORDS", 1)
+
+
+_LIST_MADE = re.compile(r"\(\{ (.*[;}]) (l_\d+); \}\)", re.S)  # ({ ...; l_N; }): a list built in l_N
+
+
+def _one_block(c: str) -> bool:
+    """`c` is one statement expression, `({ ... })` (its brackets close only at its end)."""
+    depth = 0
+    for i, ch in enumerate(c):
+        depth += (ch in "({") - (ch in ")}")
+        if depth == 0 and i < len(c) - 1:
+            return False
+    return depth == 0
 
 
 def _array(name: str, words: list[int]) -> str:
@@ -76,7 +90,11 @@ def _functions(gen: CGen) -> list[str]:
         ret = ctype(body.ty)
         value = gen.lval(body, env) if ret == "L" else gen.expr(body, env)
         protos.append(f"static {ret} {name}({sig});")
-        defs.append(f"static {ret} {name}({sig}) {{ CHARGE(1); return {value}; }}")
+        made = _LIST_MADE.fullmatch(value) if ret == "L" and _one_block(value) else None
+        if made:  # the list made in the return slot: a statement expression's value is copied twice
+            defs.append(f"static L {name}({sig}) {{ CHARGE(1); {made[1]} return {made[2]}; }}")
+        else:
+            defs.append(f"static {ret} {name}({sig}) {{ CHARGE(1); return {value}; }}")
     for name, (params, stmts) in (gen.prog.procedures or {}).items():
         env = {p: gen.fresh("v_" + p) for p, _ in params}
         sig = ", ".join(["X *x", *(f"{ctype(t)} {env[p]}" for p, t in params)])
@@ -90,8 +108,11 @@ def _functions(gen: CGen) -> list[str]:
         for ids, proc in cards:
             defs += [f"    case {c}:" for c in ids] + [f"        {proc}({call}); break;"]
         defs += ["    default: break;", "    }", "}"]
+    windows = [_window(gen, 0, w) for w in gen.prog.windows or []]
+    protos += [f"static int iw_{w.site}(X *x, i64 p);" for w in gen.prog.windows or []]
+    head = ["static int g_fire(X *x);", "static void g_action(X *x, i64 ai, i64 p, i64 arg, i64 arg2);"]
     tprotos, tdefs = c_dispatchers(gen)
-    return ["static int g_fire(X *x);", *protos, *tprotos, *defs, *tdefs]
+    return [*head, *protos, *tprotos, *defs, *tdefs, *(line for w in windows for line in w)]
 
 
 def _effect(gen: CGen, name: str, stmts: tuple[ir.Stmt, ...] | None, player: bool) -> list[str]:
@@ -115,8 +136,11 @@ def _effects(gen: CGen) -> list[str]:
 
 
 def _window(gen: CGen, k: int, w: ir.Window) -> list[str]:
+    """`w_<phase>` (a phase's window: the decision posed when it has options) or `iw_<site>` (a
+    window inside a block: the options only; `pick_action` poses it)."""
     acts = {a.index: a for a in gen.prog.actions or []}
-    lines = [f"static int w_{k}(X *x, i64 p) {{", "    S[D_N] = 0;"]
+    name = f"w_{k}" if w.site is None else f"iw_{w.site}"
+    lines = [f"static int {name}(X *x, i64 p) {{", "    S[D_N] = 0;"]
     for ai in w.actions:
         act = acts[ai]
         env: Env = {"me": "p"}
@@ -125,6 +149,8 @@ def _window(gen: CGen, k: int, w: ir.Window) -> list[str]:
             lines.append(f"    if ({test}) add_option(x, {ai}, NONE, NONE);")
             continue
         lines += _options(gen, act, env)
+    if w.site is not None:
+        return [*lines, "    return S[D_N] > 0;", "}"]
     lines += ["    if (S[D_N] == 0) return 0;", "    S[D_K] = 1; S[D_P] = p;", "    return 1;", "}"]
     return lines
 
