@@ -201,3 +201,72 @@ def test_an_emit_deeper_than_native_code_goes_on_in_python() -> None:
     assert lib.apply(words, nat.legal_ids(st).index("rest"), game.work_budget, None) == 13  # E_DEPTH
     for seed in range(1, 4):
         assert play_both(py, nat, 2, seed) > 0
+
+
+def test_an_emit_deeper_than_the_native_stack_goes_on_in_python() -> None:
+    """tests/native/games/sink: 60 emits deep, each with list values of 20,000 components on the C
+    stack (about 0.5 MB a level): native code stops at STACK_ROOM (E_DEPTH) rather than crash, and
+    Python runs the decision."""
+    game = load_game(HERE / "games" / "sink")
+    py, nat = engines(game)
+    lib = nat.native
+    assert lib is not None
+    st = nat.new_game(2, 1)
+    words = lib.array.from_buffer_copy(st.words)  # type: ignore[attr-defined]
+    assert lib.apply(words, 0, game.work_budget, None) == 13  # E_DEPTH, from the stack's depth
+    assert play_both(py, nat, 2, 1) > 0
+
+
+def test_a_trigger_reading_an_argument_its_emit_does_not_pass_is_refused(tmp_path: Path) -> None:
+    """Python's trigger reads an argument no `emit` of that form passed from a dict, and fails: the
+    native form refuses that trigger (N001 at the name), and the game runs on Python."""
+    from tabula.interpreter.compile.native.support import lower_game
+
+    (tmp_path / "game.yaml").write_text(
+        "game: {id: absent, players: {min: 2, max: 2}}\n"
+        "counters: {n: {}}\n"
+        "triggers:\n"
+        "  - {id: seen, on: bumped, do: 'gain k n'}\n"
+        "flow:\n"
+        "  turn:\n"
+        "    phases:\n"
+        "      - id: main\n"
+        "        do: |\n"
+        "          if n > 99:\n"
+        "            emit bumped()\n"
+        "          emit bumped(k=1)\n"
+        "          choose x from [1, 2] by p\n"
+        "scoring: {score: n}\n"
+    )
+    _, walk = lower_game(load_game(tmp_path))
+    (d,) = walk.report.diagnostics
+    assert d.code == "N001" and "the argument 'k'" in d.message
+    assert d.span is not None and (d.span.line, d.span.col) == (4, 38)  # the `k` of `gain k n`
+
+
+def test_a_loop_is_charged_its_body_s_weight(tmp_path: Path) -> None:
+    """A loop's passes cost the work budget its body's statements each, as Python charges them:
+    200,000 passes of twelve statements stop native code too (they cost 200,000 units before), and
+    Python reports R002 at the loop."""
+    body = "".join("        gain 1 n\n" for _ in range(12))
+    (tmp_path / "game.yaml").write_text(
+        "game: {id: heavy, players: {min: 2, max: 2}}\n"
+        "counters: {n: {}}\n"
+        "flow: {turn: {phases: [{id: main, do: 'window p: go'}]}}\n"
+        "actions:\n"
+        "  go:\n"
+        "    closes_window: true\n"
+        "    do: |\n"
+        "      repeat 200000:\n" + body + "scoring: {score: n}\n"
+    )
+    game = load_game(tmp_path)
+    py, nat = engines(game)
+    lib = nat.native
+    assert lib is not None
+    st = nat.new_game(2, 1)
+    words = lib.array.from_buffer_copy(st.words)  # type: ignore[attr-defined]
+    assert lib.apply(words, 0, game.work_budget, None) == 2  # E_BUDGET
+    with pytest.raises(GameRuntimeError) as err:
+        nat.apply_inplace(st, 0)
+    assert err.value.code == "R002" and err.value.span is not None and err.value.span.line == 8
+    assert play_both(py, nat, 2, 1) == 0  # the first decision fails on both, said the same way

@@ -440,7 +440,7 @@ class CGen:
         lines = [
             "{",
             *setup,
-            f"CHARGE({n});",
+            self.charge(n, self.weight(s.body)),
             f"for (i64 {i} = 0; {i} < {n}; {i}++) {{",
             f"    i64 {v} = {a.format(i=i)};",
         ]
@@ -451,12 +451,39 @@ class CGen:
 
     def _s_Repeat(self, s: ir.Repeat, env: Env, depth: int) -> list[str]:
         k, i = self.fresh("k"), self.fresh("i")
-        lines = ["{", f"i64 {k} = {self.num(s.count, env)}; if ({k} < 0) {k} = 0; CHARGE({k});"]
+        lines = ["{", f"i64 {k} = {self.num(s.count, env)}; if ({k} < 0) {k} = 0;"]
+        lines.append(self.charge(k, self.weight(s.body)))
         lines.append(f"for (i64 {i} = 0; {i} < {k}; {i}++) {{")
         return [*lines, *self.block(s.body, env, 1), "}", "}"]
 
     def _s_While(self, s: ir.While, env: Env, depth: int) -> list[str]:
-        return [f"while ({self.expr(s.cond, env)}) {{", "    CHARGE(1);", *self.block(s.body, env, 1), "}"]
+        w = self.weight(s.body)
+        return [f"while ({self.expr(s.cond, env)}) {{", f"    CHARGE({w});", *self.block(s.body, env, 1), "}"]
+
+    def charge(self, n: str, w: int) -> str:
+        """A loop's iterations charged at once, each its body's weight (past the budget without
+        overflowing the product)."""
+        if w == 1:
+            return f"CHARGE({n});"
+        return f"CHARGE({n} > S[T_BUDGET] / {w} ? S[T_BUDGET] + 1 : {n} * {w});"
+
+    def weight(self, stmts: tuple[ir.Stmt, ...], seen: frozenset[str] = frozenset()) -> int:
+        """What Python charges one pass of a loop's body (StatementCompiler.weight): its statements,
+        those of its branches and of the procedures it runs (each statement lowers to one)."""
+        return max(1, self._statements(stmts, seen))
+
+    def _statements(self, stmts: tuple[ir.Stmt, ...], seen: frozenset[str]) -> int:
+        procs = self.prog.procedures or {}
+        n = 0
+        for s in stmts:
+            n += 1
+            if isinstance(s, ir.If):
+                n += sum(self._statements(b, seen) for _, b in s.branches) + self._statements(
+                    s.otherwise, seen
+                )
+            elif isinstance(s, ir.RunP) and s.name in procs and s.name not in seen:
+                n += self._statements(procs[s.name][1], seen | {s.name})
+        return n
 
     def _s_Take(self, s: ir.Take, env: Env, depth: int) -> list[str]:
         a, b, k = self.fresh("s"), self.fresh("d"), self.fresh("k")

@@ -14,9 +14,9 @@ does not pay it: native code may stop first, never later). Then the bodies run i
 A trigger's locals are the emitted arguments, `me` (the emitting effect's, else the active player)
 and, for a component's trigger, `self` and `p` (which hide arguments of the same names). The
 arguments' types are the emit's: each event gets one dispatcher per argument types, as hooks are
-specialised (effects.py); a trigger may emit its own event again (C recursion, EMIT_DEPTH deep at
-most). An argument some other emit of the event passes but this one does not
-is absent in Python (reading it fails there): reading it is refused (N001).
+specialised (effects.py); a trigger may emit its own event again (C recursion, at most EMIT_DEPTH
+deep and STACK_ROOM of C stack). An argument some other emit of the event passes but this one does
+not is absent in Python (reading it fails there): reading it is refused (N001).
 """
 
 from __future__ import annotations
@@ -38,6 +38,16 @@ from tabula.interpreter.model.game import CompiledGame
 EMIT_DEPTH = 64
 """Emits running inside one another (through their triggers) that native code follows; deeper, it
 stops (E_DEPTH) and Python runs the decision, whose frames go to 200 (R007 past them)."""
+STACK_ROOM = 1 << 21
+"""The C stack (bytes) an emit may find used below the entry point's frame (the X it made): a
+trigger's list locals are LCAP words each, so a game of 20,000 components would overflow the
+stack long before EMIT_DEPTH; past it native code stops (E_DEPTH) as well."""
+_DEEP = (
+    "static int deep_stack(X *x) {  /* the stack used since the entry point (either way it grows) */\n"
+    "    char here; uintptr_t a = (uintptr_t)x, b = (uintptr_t)&here;\n"
+    f"    return (a > b ? a - b : b - a) > {STACK_ROOM};\n"
+    "}"
+)
 
 
 @dataclass(frozen=True)
@@ -150,7 +160,7 @@ class TriggerLowering(AbilityLowering):
             ir.Bin("!=", me, ir.NoneV(PLAYER), BOOL), me, ir.Slot("T_ACTIVE", None, PLAYER), PLAYER
         )
         tys = "".join(f"_{n}_{e.ty.replace('[', '').replace(']', '')}" for n, e in args)
-        key = f"X_{s.event}{tys}"
+        key = f"X{list(self.triggers).index(s.event)}_{s.event}{tys}"  # the event's number: unique
         if key not in self.dispatchers and key not in self._making:  # (making: an emit inside its triggers)
             self._making.add(key)
             try:
@@ -181,7 +191,7 @@ class TriggerLowering(AbilityLowering):
                     raise Unsupported(f"'p' pinned to a {p_pin.ty}", pin_p.span if pin_p else None)
             typed = [("me", PLAYER), *((("self", COMP), ("p", PLAYER)) if comp else ())]
             typed += [(n, ty) for n, ty in args if n not in dict(typed)]
-            proc = f"T{k}_{key[2:]}"
+            proc = f"T{k}_{key[1:]}"
             self.procedures[proc] = (typed, self.block(t.body, dict(scope)))
             units = FIRING + weight(t.body, self.procs)
             listeners.append(ir.Listener(proc, comp, t.members, test, self_pin, p_pin, units))
@@ -192,7 +202,7 @@ def c_dispatchers(gen: Any) -> tuple[list[str], list[str]]:
     """The C prototypes and definitions of the game's dispatchers (`gen` a cgen.CGen)."""
     from tabula.interpreter.compile.native.cgen import ctype
 
-    protos: list[str] = []
+    protos: list[str] = [_DEEP] if gen.prog.dispatchers else []
     defs: list[str] = []
     for name, d in (gen.prog.dispatchers or {}).items():
         env = {p: gen.fresh("v_" + p) for p, _ in d.params}
@@ -201,7 +211,7 @@ def c_dispatchers(gen: Any) -> tuple[list[str], list[str]]:
         room = sum(_room(t, gen.g.max_players) for t in d.listeners) + 1
         nglobal = sum(1 for t in d.listeners if not t.comp)
         body = [f"static void {name}({sig}) {{", f"    i64 uk_ = {1 + nglobal}, fk_[{3 * room}], nk_ = 0;"]
-        body.append(f"    if (++x->depth > {EMIT_DEPTH}) fail(x, E_DEPTH);")
+        body.append(f"    if (++x->depth > {EMIT_DEPTH} || deep_stack(x)) fail(x, E_DEPTH);")
         for k, t in enumerate(d.listeners):
             body += [f"    {line}" for line in _listener(gen, k, t, env)]
         body += [
