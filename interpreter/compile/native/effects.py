@@ -109,7 +109,7 @@ class EffectLowering(TriggerLowering):
         """A procedure, lowered once per argument types (a statement of it that cannot be lowered,
         such as a decision, is reported where it is written)."""
         params, body = self.procs[s.name]
-        args = [self.expr(a, scope) for a in s.args]
+        args = self.typed_args(s.name, [self.expr(a, scope) for a in s.args])
         me = ir.CallerMe()  # the caller's `me`, if it has one (Python copies it into the frame)
         key = "P_" + s.name + "".join("_" + a.ty.replace("[", "").replace("]", "") for a in args)
         if key not in self.procedures:

@@ -77,6 +77,9 @@ class Walk:
             triggers.gather(self.read, game) if numbered else ({}, {}),
         )
         self.low.abilities = abilities.gather(self.read, game.by_type, game.max_players) if numbered else {}
+        declared = {name: typed for name, (typed, _, _) in read.functions().items()}
+        declared |= {name: read.params(("procedures", name)) for name in self.data.get("procedures") or {}}
+        self.low.param_types = {name: [t for _, t in typed] for name, typed in declared.items()}
 
     def numbered_as_declared(self) -> bool:
         """Hooks, values and rules find their components by counting the declared instances; a game

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.abilities import AbilityLowering, instance_ids
+from tabula.interpreter.compile.native.abilities import instance_ids
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, INT, PLAYER
+from tabula.interpreter.compile.native.lists import ListLowering
 from tabula.interpreter.compile.native.lower import ABSENT, Scope, Unsupported
 from tabula.interpreter.compile.python.cards import instance_holders
 from tabula.interpreter.compile.python.expressions.analysis import conjuncts, names_in
@@ -128,7 +129,7 @@ def _pins(where: ast.Expr | None) -> tuple[ast.Expr | None, ast.Expr | None]:
     return self_pin, p_pin
 
 
-class TriggerLowering(AbilityLowering):
+class TriggerLowering(ListLowering):
     """`emit` lowered to a call of its event's dispatcher (mixed into EffectLowering)."""
 
     triggers: dict[str, list[TriggerSource]]
