@@ -381,14 +381,19 @@ class Engine:
         """`seat` answers in place: the pending question when it is theirs, or ahead of their turn
         their question of the open simultaneous step (checked against the options they will be
         offered, kept hidden and applied when they are asked); else IllegalChoice with the reason."""
+        if isinstance(st, NativeState) and st.plain is not None:
+            st = st.plain  # it left native words: answered as plain data (the object keeps it)
         plain = self.plain(st)
         validate.seat(plain, seat)
         dec = plain["dec"]
         if dec is not None and dec["p"] == seat:
             self.apply_inplace(st, choice, log)
-            if plain is not st:  # native words: no simultaneous step runs there (N001)
+            if plain is not st:  # native words: no answer was kept ahead (that makes the state plain)
                 return
         elif seat in self.waiting(plain):
+            if isinstance(st, NativeState):  # an answer kept ahead is plain data (t.sim.e): the state
+                st.plain = plain  # leaves native words, as a plain state at a choice does
+                st = plain
             ahead = self.ahead(st, seat)
             cid = (
                 ahead["ids"][choice] if isinstance(choice, int) and 0 <= choice < len(ahead["ids"]) else None

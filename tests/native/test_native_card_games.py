@@ -23,6 +23,7 @@ CONFIGS: list[tuple[str, dict[str, object], tuple[int, ...]]] = [
     ("coup", {}, (2, 3, 4, 5, 6)),
     ("coup", {"response_order": "counterclockwise"}, (2, 3, 6)),
     ("coup", {"two_player_first_coin": True}, (2,)),
+    ("sushi-go", {}, (2, 3, 4, 5)),
 ]
 NAMES = sorted({name for name, _, _ in CONFIGS})
 

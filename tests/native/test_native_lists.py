@@ -13,6 +13,7 @@ from test_native_equivalence import engines, play_both
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import load_game
 from tabula.interpreter.model.state import semantic_hash
+from tabula.interpreter.run.runtime import GameRuntimeError
 
 HERE = Path(__file__).resolve().parent
 GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "6"))
@@ -28,9 +29,48 @@ def _both(name: str, options: dict[str, object] | None, players: int) -> None:
         assert ga == gb and semantic_hash(a) == semantic_hash(nat.plain(b))
 
 
+@pytest.mark.slow  # random games on both backends
 @pytest.mark.parametrize("players", [2, 3, 5])
 @pytest.mark.parametrize("backwards", [False, True])
 def test_list_values(players: int, backwards: bool) -> None:
     """tests/native/games/order: `list(...)` of a list, a zone and a generator, `reversed`, a list
     local walked with a window inside, `none` given for a `player` parameter."""
     _both("order", {"backwards": backwards}, players)
+
+
+@pytest.mark.slow  # random games on both backends
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_simultaneous_steps_and_number_keyed_mappings(players: int) -> None:
+    """tests/native/games/ballot: `simultaneous` over all players and over a list of them, with an
+    optional second choice; mappings keyed by numbers giving numbers, symbols or none, and lists."""
+    _both("ballot", None, players)
+
+
+@pytest.mark.slow  # random games on both backends
+def test_a_missing_number_key_and_a_seat_named_twice_fail_alike() -> None:
+    """A number key the mapping does not have (3 players: `temper[3]`) and a step naming a seat
+    twice (`twice`: R008) stop native code; Python replays the decision and reports it."""
+    for options, players in (({"twice": True}, 2), (None, 3)):
+        py, nat = engines(load_game(HERE / "games" / "ballot", options))
+        codes = []
+        for seed in range(1, GAMES + 1):
+            for engine in (py, nat):
+                try:
+                    engine.playout(engine.new_game(players, seed), rng.seed_state(seed))
+                except GameRuntimeError as err:
+                    codes.append(err.code)
+        assert codes and len(codes) % 2 == 0 and codes[::2] == codes[1::2], (options, codes)
+
+
+def test_answers_given_ahead_on_native_words() -> None:
+    """Engine.answer ahead of a seat's turn in a simultaneous step (kept hidden in `t.sim.e`): the
+    native state leaves native words and plays on as the Python one does."""
+    game = load_game(HERE / "games" / "ballot")
+    py, nat = engines(game)
+    a, b = py.new_game(4, 7), nat.new_game(4, 7)
+    for seat in (3, 1, 0, 2, 2, 3, 1, 0):
+        for engine, st in ((py, a), (nat, b)):
+            if seat in engine.waiting(st):
+                engine.answer(st, seat, 0)
+        assert py.waiting(a) == nat.waiting(b)
+        assert semantic_hash(nat.plain(b)) == semantic_hash(a)

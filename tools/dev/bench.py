@@ -137,8 +137,9 @@ def table(game: str, new: Any, old: Any | None) -> str:
         for metric, value in now.items():
             row = f"{n:>7} {metric:>15} {value:>12.1f}"
             if was is not None:
-                ratio = (was[metric] / value) if metric == "clone us" else (value / was[metric])
-                row += f" {was[metric]:>12.1f} {ratio:>6.2f}x"
+                over = (was[metric], value) if metric == "clone us" else (value, was[metric])
+                shown = f"{over[0] / over[1]:>6.2f}x" if over[1] else f"{'-':>7}"  # no windows: none timed
+                row += f" {was[metric]:>12.1f} {shown}"
             lines.append(row)
     return "\n".join(lines)
 

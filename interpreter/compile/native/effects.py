@@ -12,12 +12,13 @@ from typing import Any
 from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
 from tabula.interpreter.compile.native.lower import Scope, Unsupported, kind_of
+from tabula.interpreter.compile.native.simultaneous import SimultaneousLowering
 from tabula.interpreter.compile.native.triggers import TriggerLowering
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 
 
-class EffectLowering(TriggerLowering):
+class EffectLowering(TriggerLowering, SimultaneousLowering):
     """Lowers effects (blocks of statements) on top of the expression lowering; `procs` are the
     game's procedures (name -> parameter names, body) and `procedures` their lowered forms."""
 

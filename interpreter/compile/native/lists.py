@@ -10,13 +10,17 @@ that `t == none`, `[t]` and `alive(t)` are typed there as they would be for a se
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.abilities import AbilityLowering
-from tabula.interpreter.compile.native.ir import COMP, PLAYER, SYM
-from tabula.interpreter.compile.native.lower import Scope, Unsupported
+from tabula.interpreter.compile.native.ir import COMP, INT, PLAYER, SYM
+from tabula.interpreter.compile.native.lower import MISSING, Scope, Unsupported
+from tabula.interpreter.compile.native.slots import NONE
 from tabula.interpreter.dsl import ast
 
+_SPAN = 4096  # the most words a number-keyed mapping's table spans
 _DECLARED = {"player": PLAYER, "comp": COMP, "str": SYM}  # base.types names -> typed-form types
 
 C_LISTS = r"""
@@ -63,6 +67,32 @@ class ListLowering(AbilityLowering):
             if a.ty == "none" and t in _DECLARED:
                 out[i] = ir.NoneV(_DECLARED[t])
         return out
+
+    def mapping_table(self, name: str, mapping: dict[Any, Any], key: ir.Expr, span: Span) -> ir.Expr:
+        """A constant mapping keyed by numbers (`hand_size[num_players]`), read at a number: a table
+        from its least key to its greatest (a key between them it does not have fails, as a key
+        missing in Python does); keyed by symbols, Lowering's."""
+        keys = list(mapping)
+        if not keys or not all(isinstance(k, int) and not isinstance(k, bool) for k in keys):
+            return super().mapping_table(name, mapping, key, span)
+        if key.ty not in (INT, PLAYER):
+            raise Unsupported(f"a mapping keyed by numbers read at a {key.ty}", span)
+        lo, hi = min(keys), max(keys)
+        if hi - lo >= _SPAN:
+            raise Unsupported(f"a mapping keyed by numbers more than {_SPAN} apart", span)
+        at = key if lo == 0 else ir.Bin("-", key, ir.Lit(lo, INT), INT)
+        domain = range(lo, hi + 1)
+        vals = list(mapping.values())
+        if all(isinstance(v, int) and not isinstance(v, bool) and -(1 << 62) < v < 1 << 62 for v in vals):
+            self.tables["K_" + name] = ([mapping.get(k, NONE) for k in domain], INT)
+            return ir.Table("K_" + name, at, INT)
+        if all(v is None or (isinstance(v, str) and v in self.symbols) for v in vals):
+            words = [self._word(mapping[k], SYM) if k in mapping else MISSING for k in domain]
+            self.tables["KN_" + name] = (words, SYM)
+            return ir.Table("KN_" + name, at, SYM)
+        if all(isinstance(v, list) for v in vals):
+            return self.list_table(name, [mapping.get(k) for k in domain], at, span)
+        raise Unsupported("a mapping to other than numbers, symbols or lists", span)
 
     def call_function(self, name: str, args: list[ir.Expr], span: Span) -> ir.Expr:
         return super().call_function(name, self.typed_args(name, args), span)

@@ -160,7 +160,8 @@ class Layout:
         regions += [("FINAL", g.max_players), ("FIRED", max(1, len(g.end_checks)))]
         regions += [("RV", ncomp), ("LOC", ncomp), ("ZLEN", len(g.zone_layouts))]
         regions.append(("ZONE", len(g.zone_layouts) * ncomp))
-        self.dec_cap = max(1, len(g.action_list) * max(ncomp, 1))
+        # a choice offers each value once: at most list_cap of them (a game without actions too)
+        self.dec_cap = max(self.list_cap, len(g.action_list) * max(ncomp, 1))
         # a game whose actions have one parameter at most keeps two words an option (smaller states)
         self.dstride = DSTRIDE if any(len(a.params) > 1 for a in g.action_list) else 2
         regions.append(("DOPT", self.dstride * self.dec_cap))

@@ -13,7 +13,7 @@ import json
 import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
-from tabula.interpreter.compile.native import ir, lists, prelude, segments, tree_c
+from tabula.interpreter.compile.native import ir, lists, prelude, segments, simultaneous, tree_c
 from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
 from tabula.interpreter.compile.native.triggers import c_dispatchers
@@ -28,7 +28,7 @@ _MACROS = r"""
 
 def unit(gen: CGen) -> str:
     """The C source of the game; its signature (a hash of everything else) is compiled into it."""
-    fixed = [_MACROS, prelude.BODY, lists.C_LISTS, segments.SEGMENTS]
+    fixed = [_MACROS, prelude.BODY, lists.C_LISTS, simultaneous.C_SEATS, segments.SEGMENTS]
     body = "\n".join([*_tables(gen), *fixed, *_functions(gen), *_effects(gen)])
     parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
     body += "\n" + "\n".join(parts)

@@ -1,0 +1,57 @@
+"""`simultaneous q in L:` in the typed form: a loop over the seats whose `choose ... by q` are
+decisions inside an effect, as run/simultaneous.py runs them on the Python backend.
+
+Stage: compile (native). Python runs the step as a resumable loop between `sim_open` (every item a
+distinct seat of the game, else R008) and `sim_close`, with each seat's question asked in turn on
+the same state; the answers are kept in `t["sim"]` until the last is in. Native words hold no
+`sim`: a choice inside the step is a decision inside an effect (segments.py), whose plain state is
+the segment replayed on Python (`Engine.plain`), so `t["sim"]`, the waiting seats and the hidden
+answers are Python's own there; the step opens and closes inside one phase, so a state that converts
+(a window, a phase's start, the end) never holds an open step (and `from_plain` refuses one). The
+list is checked as `sim_open` checks it (C `l_seats`: E_ENTRY, Python replays and reports R008).
+"""
+
+from __future__ import annotations
+
+from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native.ir import PLAYER, PLAYERS
+from tabula.interpreter.compile.native.lower import Scope, Unsupported
+from tabula.interpreter.dsl import ast
+
+C_SEATS = r"""
+static L l_seats(X *x, L l) {  /* sim_open: every item a seat of the game, none twice */
+    for (i64 i = 0; i < l.n; i++) {
+        if (l.v[i] < 0 || l.v[i] >= S[T_N]) fail(x, E_ENTRY);
+        for (i64 j = 0; j < i; j++) if (l.v[j] == l.v[i]) fail(x, E_ENTRY);
+    }
+    return l;
+}
+"""
+
+
+def seats(src: ir.Source) -> ir.Source:
+    """The step's seats: `players` as they are, any other list checked by `l_seats`."""
+    if src.kind in ("players", "clockwise", "others"):
+        return src
+    return ir.Source("list", ir.CallF("l_seats", (src,), PLAYERS), "", PLAYERS)
+
+
+class SimultaneousLowering:
+    """`_s_Simultaneous` for EffectLowering (a base after Lowering, which gives `source`, and
+    EffectLowering `block`)."""
+
+    def source(self, n: ast.Expr, scope: Scope) -> ir.Source:
+        raise NotImplementedError  # lower.py
+
+    def block(self, stmts: ast.Block | None, scope: Scope) -> tuple[ir.Stmt, ...]:
+        raise NotImplementedError  # effects.py
+
+    def _s_Simultaneous(self, s: ast.Simultaneous, scope: Scope) -> ir.Stmt:
+        src = self.source(s.iter, scope)
+        if ir.elem(src.ty) not in (PLAYER, "int"):
+            raise Unsupported(f"a simultaneous step over {src.ty}", s.iter.span)
+        inner = {**scope, s.var: PLAYER}
+        return ir.For(s.var, seats(src), None, self.block(s.body, inner))
+
+
+__all__ = ["C_SEATS", "SimultaneousLowering"]
