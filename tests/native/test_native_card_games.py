@@ -24,6 +24,7 @@ CONFIGS: list[tuple[str, dict[str, object], tuple[int, ...]]] = [
     ("coup", {"response_order": "counterclockwise"}, (2, 3, 6)),
     ("coup", {"two_player_first_coin": True}, (2,)),
     ("sushi-go", {}, (2, 3, 4, 5)),
+    ("hanabi", {}, (2, 3, 4, 5)),
 ]
 NAMES = sorted({name for name, _, _ in CONFIGS})
 

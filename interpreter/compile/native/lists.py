@@ -15,7 +15,7 @@ from typing import Any
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.abilities import AbilityLowering
-from tabula.interpreter.compile.native.ir import COMP, INT, PLAYER, SYM
+from tabula.interpreter.compile.native.ir import ANY_LIST, COMP, INT, PLAYER, SYM, ZONE
 from tabula.interpreter.compile.native.lower import MISSING, Scope, Unsupported
 from tabula.interpreter.compile.native.slots import NONE
 from tabula.interpreter.dsl import ast
@@ -24,6 +24,10 @@ _SPAN = 4096  # the most words a number-keyed mapping's table spans
 _DECLARED = {"player": PLAYER, "comp": COMP, "str": SYM}  # base.types names -> typed-form types
 
 C_LISTS = r"""
+static i64 zone_at(X *x, i64 z, i64 i) {  /* Z[i]: 0 the top */
+    if (i < 0 || i >= S[ZLEN + ZK(x, z)]) fail(x, E_ENTRY);
+    return ZP(x, z)[i];
+}
 static AI L l_list(X *x, L l) { CHARGE(l.n); return l; }  /* list(L): a copy, each item read */
 static AI L l_copy(X *x, L l) { (void)x; return l; }  /* list(L) of a literal: not charged */
 static L l_turned(X *x, L l) {  /* reversed(L) of a literal: not charged */
@@ -41,7 +45,7 @@ class ListLowering(AbilityLowering):
 
     param_types: dict[str, list[str]]
 
-    def _Call(self, n: ast.Call, scope: Scope) -> ir.Expr:
+    def list_call(self, n: ast.Call, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)
         name = n.func.id
         if name in ("list", "reversed") and len(n.args) == 1 and name not in self.defs:
@@ -56,6 +60,70 @@ class ListLowering(AbilityLowering):
         if n.func.id == "list" and n.gen.by is None and n.gen.default is None:
             return self._ListComp(ast.ListComp(n.span, n.gen), scope)  # the same list, charged alike
         out: ir.Expr = super()._CallGen(n, scope)  # type: ignore[misc]
+        return out
+
+    def _Name(self, n: ast.Name, scope: Scope) -> ir.Expr:
+        """An enum's name, where nothing else has it, is the list of its symbols (`for k in colour`)."""
+        try:
+            out: ir.Expr = super()._Name(n, scope)
+        except Unsupported:
+            if n.id not in self.g.enums or n.id in scope:
+                raise
+            self.tables["E_" + n.id] = ([self.symbols.index(s) for s in self.g.enums[n.id]], SYM)
+            return ir.Source("const", None, "E_" + n.id, "list[sym]")
+        return out
+
+    def _Call(self, n: ast.Call, scope: Scope) -> ir.Expr:
+        assert isinstance(n.func, ast.Name)
+        name = n.func.id
+        if name in self.g.zone_families and name not in self.defs and name not in self.g.zones:
+            return self.keyed_zone(name, n.args, scope)
+        return self.list_call(n, scope)
+
+    def keyed_zone(self, name: str, args: tuple[ast.Expr, ...], scope: Scope) -> ir.Expr:
+        """`fireworks(k)` or `discard(p, k)`: one zone of a zone keyed by an enum (the key's zone
+        from a table over the symbols; a symbol that is not a key stops native code, as Python's
+        missing key fails)."""
+        keys = self.g.zone_families[name]
+        key = self.expr(args[-1], scope)
+        if key.ty != SYM:
+            raise Unsupported(f"a key of zone '{name}' given as {key.ty}", args[-1].span)
+        bases = {k: self.g.zones[f"{name}({k})"].base for k in keys}
+        self.tables["ZF_" + name] = ([bases.get(s, NONE) for s in self.symbols], INT)
+        zone: ir.Expr = ir.Table("ZF_" + name, key, INT)
+        if len(args) == 2:
+            zone = ir.Bin("+", zone, self.player(args[0], scope), INT)
+        return ir.Bin("+", zone, ir.Lit(0, INT), ZONE)
+
+    def _Index(self, n: ast.Index, scope: Scope) -> ir.Expr:
+        """`Z[i]` of a zone: the component at position i (0 the top); a position out of range
+        (negative ones too, which Python reads from the end) stops native code."""
+        if not (isinstance(n.obj, ast.Name) and n.obj.id in self.g.constants and n.obj.id not in scope):
+            obj = self.expr(n.obj, scope)
+            if obj.ty == ZONE:
+                return ir.CallF("zone_at", (obj, self.number(n.key, scope)), COMP)
+        out: ir.Expr = super()._Index(n, scope)
+        return out
+
+    def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> ir.Expr:
+        """`a if t else b` where one side is an item of a list var whose items' type is not known
+        yet (read before the `set` that gives it): the other side's type (learned, then lowered
+        again with it, as slots' kinds are)."""
+        a, b = self.expr(n.then, scope), self.expr(n.otherwise, scope)
+        if "any" in (a.ty, b.ty) and {a.ty, b.ty} - {"any", "none"} <= set(ir.SCALARS):
+            ty = next((t for t in (a.ty, b.ty) if t not in ("any", "none")), "any")
+            return ir.Cond(self.boolean(n.test, scope), a, b, ty)
+        out: ir.Expr = super()._CondExpr(n, scope)
+        return out
+
+    def _ListLit(self, n: ast.ListLit, scope: Scope) -> ir.Expr:
+        """`[a, none, b]`: a list of one scalar type with none among its items; `[none]` fits any
+        list (as `[]` does)."""
+        items = tuple(self.expr(x, scope) for x in n.items)
+        tys = {x.ty for x in items} - {"none"}
+        if items and len(tys) <= 1 and tys <= set(ir.SCALARS) and len(tys) < len({x.ty for x in items}):
+            return ir.ListLit(items, f"list[{tys.pop()}]" if tys else ANY_LIST)
+        out: ir.Expr = super()._ListLit(n, scope)
         return out
 
     def typed_args(self, name: str, args: list[ir.Expr]) -> list[ir.Expr]:
