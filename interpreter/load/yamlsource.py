@@ -23,6 +23,9 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +57,46 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
 
+# Texts read in place of files on disk, by absolute path: an editor's unsaved buffers (tabula lsp).
+# A context variable, so that a check in one thread never sees another's texts.
+_UNSAVED: ContextVar[Mapping[str, str] | None] = ContextVar("unsaved_texts", default=None)
+
+
+@contextmanager
+def texts_in_place_of_files(texts: Mapping[Path, str]) -> Iterator[None]:
+    """Within the block, every file `texts` names is read as its text there instead of from disk
+    (every stage reads its files through `load_yaml_file` or `source_text`); nothing is written."""
+    token = _UNSAVED.set({str(Path(p).absolute()): t for p, t in texts.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.reset(token)
+
+
+def _unsaved(path: Path) -> str | None:
+    texts = _UNSAVED.get()
+    return texts.get(str(path.absolute())) if texts else None
+
+
+def source_text(path: Path) -> str:
+    """A file's text as the stages read it: the text given in place of it, else the file's (UTF-8)."""
+    unsaved = _unsaved(path)
+    return unsaved if unsaved is not None else path.read_text(encoding="utf-8")
+
+
 def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
     """Load one YAML file; problems go to `report` and the result is None if it could not be parsed.
 
-    Spans name the file as `str(path)`, so a relative path stays relative.
+    Spans name the file as `str(path)`, so a relative path stays relative. A text given in place of
+    the file (`texts_in_place_of_files`) is read instead of the disk's.
     """
     file = str(path)
+    unsaved = _unsaved(path)
+    if unsaved is not None:
+        if len(unsaved.encode("utf-8", errors="replace")) > limits.MAX_FILE_BYTES:
+            bounds.too_large(file, report)
+            return None
+        return load_yaml_text(unsaved, file, report)
     try:
         with path.open("rb") as stream:
             # Never read more than the limit: the file may be huge, or never end.
