@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.source import AuthorError, Report, did_you_mean
 from tabula.interpreter.load.options import checked_values, declared_specs
 from tabula.interpreter.load.packfiles import find_pack
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run import validate
+
+if TYPE_CHECKING:
+    from tabula.interpreter.load.unsaved import Parsed
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
 
@@ -88,17 +91,19 @@ def check_game(
     variant: str | None = None,
     expansions: list[str] | tuple[str, ...] = (),
     texts: Mapping[Path, str] | None = None,
+    parsed: Parsed | None = None,
 ) -> Checked:
     """The stages of `load_game` for an editor (tabula lsp): never the compile cache, never raises on
-    author errors, and the files `texts` names are read as those texts instead of from disk."""
-    from tabula.interpreter.load.yamlsource import texts_in_place_of_files
+    author errors, and the files `texts` names are read as those texts instead of from disk;
+    `parsed` keeps the files' parsed YAML from one call to the next (load/unsaved.py)."""
+    from tabula.interpreter.load.unsaved import texts_in_place_of_files
 
     checked = Checked(Report())
 
     def keep(source: Any) -> None:
         checked.source = source
 
-    with texts_in_place_of_files(texts or {}):
+    with texts_in_place_of_files(texts or {}, parsed):
         try:
             checked.game = _compile(folder, None, variant, expansions, False, None, keep)
         except AuthorError as err:

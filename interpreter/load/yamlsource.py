@@ -23,9 +23,6 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +34,7 @@ from ruamel.yaml.reader import ReaderError
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report, Span, register_source
-from tabula.interpreter.load import bounds
+from tabula.interpreter.load import bounds, unsaved
 from tabula.interpreter.load.positions import ScalarOrigin, ScalarStyle, YamlDoc, YamlPath
 
 _STYLES: dict[str | None, ScalarStyle] = {
@@ -57,46 +54,19 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
 
-# Texts read in place of files on disk, by absolute path: an editor's unsaved buffers (tabula lsp).
-# A context variable, so that a check in one thread never sees another's texts.
-_UNSAVED: ContextVar[Mapping[str, str] | None] = ContextVar("unsaved_texts", default=None)
-
-
-@contextmanager
-def texts_in_place_of_files(texts: Mapping[Path, str]) -> Iterator[None]:
-    """Within the block, every file `texts` names is read as its text there instead of from disk
-    (every stage reads its files through `load_yaml_file` or `source_text`); nothing is written."""
-    token = _UNSAVED.set({str(Path(p).absolute()): t for p, t in texts.items()})
-    try:
-        yield
-    finally:
-        _UNSAVED.reset(token)
-
-
-def _unsaved(path: Path) -> str | None:
-    texts = _UNSAVED.get()
-    return texts.get(str(path.absolute())) if texts else None
-
-
-def source_text(path: Path) -> str:
-    """A file's text as the stages read it: the text given in place of it, else the file's (UTF-8)."""
-    unsaved = _unsaved(path)
-    return unsaved if unsaved is not None else path.read_text(encoding="utf-8")
-
-
 def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
     """Load one YAML file; problems go to `report` and the result is None if it could not be parsed.
 
     Spans name the file as `str(path)`, so a relative path stays relative. A text given in place of
-    the file (`texts_in_place_of_files`) is read instead of the disk's.
+    the file (`unsaved.texts_in_place_of_files`) is read instead of the disk's.
     """
     file = str(path)
-    unsaved = _unsaved(path)
-    if unsaved is not None:
-        if len(unsaved.encode("utf-8", errors="replace")) > limits.MAX_FILE_BYTES:
+    text = unsaved.unsaved_text(path)
+    if text is not None:
+        if len(text.encode("utf-8", errors="replace")) > limits.MAX_FILE_BYTES:
             bounds.too_large(file, report)
             return None
-        return load_yaml_text(unsaved, file, report)
+        return _load_kept(text, file, report)
     try:
         with path.open("rb") as stream:
             # Never read more than the limit: the file may be huge, or never end.
@@ -111,7 +81,23 @@ def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
     except OSError as exc:
         report.error("Y000", f"cannot read {file}: {exc.strerror or exc}", None)
         return None
-    return load_yaml_text(text, file, report)
+    return _load_kept(text, file, report)
+
+
+def _load_kept(text: str, file: str, report: Report) -> YamlDoc | None:
+    """`load_yaml_text`, or the document an earlier check parsed from the same text (unsaved.py)."""
+    if not unsaved.remembering():
+        return load_yaml_text(text, file, report)
+    kept = unsaved.recall(file, text)
+    if kept is not None:
+        register_source(file, text)
+        report.diagnostics.extend(kept[1])
+        return kept[0]  # type: ignore[no-any-return]
+    own = Report()
+    doc = load_yaml_text(text, file, own)
+    report.extend(own)
+    unsaved.keep(file, text, doc, own.diagnostics)
+    return doc
 
 
 def load_yaml_text(text: str, file: str, report: Report) -> YamlDoc | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tabula.interpreter.base.source import Diagnostic, Span
+from tabula.interpreter.load.unsaved import Parsed, texts_in_place_of_files
 from tabula.interpreter.loading import Checked, check_game
 from tabula.lsp.names import Index, build_index
 
@@ -37,6 +38,21 @@ def place_of(path: Path) -> tuple[Path, Kind] | None:
 
 
 @dataclass
+class Memo:
+    """What one check keeps for the next: the files' parsed YAML and the DSL texts' names, keyed by
+    text and place (an edit parses only what it changed)."""
+
+    yaml: Parsed = field(default_factory=dict)
+    dsl: dict[Any, Any] = field(default_factory=dict)
+
+    def trim(self, most: int = 50_000) -> None:
+        """Forget everything when too much is kept (texts of earlier edits pile up)."""
+        if len(self.dsl) + 100 * len(self.yaml) > most:
+            self.yaml.clear()
+            self.dsl.clear()
+
+
+@dataclass
 class FolderCheck:
     """One check of a game folder: diagnostics by file (absolute paths), the names' index, the game."""
 
@@ -53,14 +69,15 @@ class FolderCheck:
 
 
 def check_folder(
-    folder: Path, texts: Mapping[Path, str], open_files: list[Path], parsed: dict[Any, Any] | None = None
+    folder: Path, texts: Mapping[Path, str], open_files: list[Path], memo: Memo | None = None
 ) -> FolderCheck:
     """Check `folder` with `texts` in place of the files they name; `open_files` (of this folder) are
     the packs and scenarios checked besides the game."""
     folder = folder.absolute()
+    memo = memo if memo is not None else Memo()
     result = FolderCheck()
     main_file = next(iter(sorted(folder.glob("*.yaml"))), folder / "game.yaml")
-    checked = check_game(folder, texts=texts)
+    checked = check_game(folder, texts=texts, parsed=memo.yaml)
     result.checked = checked
     for d in checked.report.diagnostics:
         result.add(d, main_file)
@@ -68,7 +85,7 @@ def check_folder(
         for d in _setup_problems(checked):
             result.add(d, main_file)
     if checked.source is not None:
-        result.index = build_index(checked.source, parsed)
+        result.index = build_index(checked.source, memo.dsl)
     for path in open_files:
         place = place_of(path)
         if place is None or place[0] != folder or place[1] == "game":
@@ -100,22 +117,21 @@ def _setup_problems(checked: Checked) -> list[Diagnostic]:
     return []
 
 
-def _pack_problems(path: Path, kind: Kind, texts: Mapping[Path, str]) -> list[Diagnostic]:
+def _pack_problems(path: Path, kind: Kind, texts: Mapping[Path, str], memo: Memo) -> list[Diagnostic]:
     """The game checked with this pack: the diagnostics that point into the pack file."""
     folder = path.parent.parent
     variant = str(path) if kind == "variant" else None
     expansions = [str(path)] if kind == "expansion" else []
-    checked = check_game(folder, variant, expansions, texts)
+    checked = check_game(folder, variant, expansions, texts, memo.yaml)
     mine = str(path.absolute())
     return [
         d for d in checked.report.diagnostics if d.span is None or str(Path(d.span.file).absolute()) == mine
     ]
 
 
-def _scenario_problems(path: Path, texts: Mapping[Path, str]) -> list[Diagnostic]:
+def _scenario_problems(path: Path, texts: Mapping[Path, str], memo: Memo) -> list[Diagnostic]:
     """A scenario file read, validated and expanded into its cases, as `tabula verify` reads it."""
-    from tabula.interpreter.load.yamlsource import texts_in_place_of_files
     from tabula.interpreter.scenarios.files import load_cases
 
-    with texts_in_place_of_files(texts):
+    with texts_in_place_of_files(texts, memo.yaml):
         return load_cases(path).diagnostics

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -22,7 +22,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from tabula.interpreter.base.source import Diagnostic, Span, split_lines
 from tabula.lsp import answers
-from tabula.lsp.folder import FolderCheck, check_folder, place_of
+from tabula.lsp.folder import FolderCheck, Memo, check_folder, place_of
 
 _KINDS = {
     "zone": lsp.CompletionItemKind.Variable,
@@ -42,7 +42,6 @@ _KINDS = {
     "engine": lsp.CompletionItemKind.Keyword,
 }
 _SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
-_MAX_PARSED = 50_000  # parse results kept between checks (one per DSL text and place)
 
 
 class TabulaServer(LanguageServer):
@@ -54,7 +53,7 @@ class TabulaServer(LanguageServer):
         self.checks: dict[Path, FolderCheck] = {}
         self.pending: dict[Path, asyncio.Task[None]] = {}
         self.published: dict[Path, set[Path]] = {}
-        self.parsed: dict[Any, Any] = {}
+        self.memo = Memo()
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="tabula-check")
 
     # ------------------------------------------------------------------ checks
@@ -84,20 +83,22 @@ class TabulaServer(LanguageServer):
         if delay > 0:
             await asyncio.sleep(delay)
         texts = self.open_texts()
-        if len(self.parsed) > _MAX_PARSED:
-            self.parsed.clear()
+        self.memo.trim()
         started = time.perf_counter()
         loop = asyncio.get_running_loop()
-        result = await loop.run_in_executor(
-            self.worker, check_folder, folder, texts, list(texts), self.parsed
-        )
-        self.window_log_message(
-            lsp.LogMessageParams(
-                lsp.MessageType.Log, f"checked {folder} in {time.perf_counter() - started:.2f} s"
+        try:
+            result = await loop.run_in_executor(
+                self.worker, check_folder, folder, texts, list(texts), self.memo
             )
-        )
+        except Exception:  # an engine bug: said in the editor's log, and the server goes on
+            self.log(lsp.MessageType.Error, f"tabula: checking {folder} failed:\n{traceback.format_exc()}")
+            return
+        self.log(lsp.MessageType.Log, f"checked {folder} in {time.perf_counter() - started:.2f} s")
         self.checks[folder] = result
         self.publish(folder, result)
+
+    def log(self, kind: lsp.MessageType, text: str) -> None:
+        self.window_log_message(lsp.LogMessageParams(kind, text))
 
     async def latest(self, uri: str) -> FolderCheck | None:
         """The folder's check, once the one in flight (if any) has finished."""

@@ -225,7 +225,7 @@ def _words(data: Any) -> set[str]:
 
 def _scenario_words(folder: Any) -> set[str]:
     """Identifiers written in the game's scenario files (names used only by scenarios are used)."""
-    from tabula.interpreter.load.yamlsource import source_text  # the editor's text in place of a file's
+    from tabula.interpreter.load.unsaved import source_text  # the editor's text in place of a file's
 
     words: set[str] = set()
     for f in sorted(folder.glob("scenarios/**/*.yaml")):
