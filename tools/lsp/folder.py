@@ -90,11 +90,10 @@ def check_folder(
         place = place_of(path)
         if place is None or place[0] != folder or place[1] == "game":
             continue
-        problems = (
-            _scenario_problems(path, texts)
-            if place[1] == "scenario"
-            else _pack_problems(path, place[1], texts)
-        )
+        if place[1] == "scenario":
+            problems = _scenario_problems(path, texts, memo)
+        else:
+            problems = _pack_problems(path, place[1], texts, memo)
         for d in problems:
             result.add(d, path)
     return result
