@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tabula.interpreter.base.source import Diagnostic, Span
+from tabula.interpreter.base.source import Diagnostic, Report, Span
+from tabula.interpreter.load.positions import YamlDoc
 from tabula.interpreter.load.unsaved import Parsed, texts_in_place_of_files
+from tabula.interpreter.load.yamlsource import load_yaml_file
 from tabula.interpreter.loading import Checked, check_game
 from tabula.lsp.names import Index, build_index
 
@@ -85,7 +87,7 @@ def check_folder(
         for d in _setup_problems(checked):
             result.add(d, main_file)
     if checked.source is not None:
-        result.index = build_index(checked.source, memo.dsl)
+        result.index = build_index(checked.source, memo.dsl, _scenario_docs(folder, texts, memo))
     for path in open_files:
         place = place_of(path)
         if place is None or place[0] != folder or place[1] == "game":
@@ -97,6 +99,17 @@ def check_folder(
         for d in problems:
             result.add(d, path)
     return result
+
+
+def _scenario_docs(folder: Path, texts: Mapping[Path, str], memo: Memo) -> list[YamlDoc]:
+    """The game's scenario files as read (their uses of the game's names count as references)."""
+    docs = []
+    with texts_in_place_of_files(texts, memo.yaml):
+        for path in sorted(folder.glob("scenarios/**/*.yaml")):
+            doc = load_yaml_file(path, Report())
+            if doc is not None:
+                docs.append(doc)
+    return docs
 
 
 def _setup_problems(checked: Checked) -> list[Diagnostic]:

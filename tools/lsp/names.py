@@ -14,14 +14,14 @@ A local (`let`, a parameter, a loop variable) that shares a declared name counts
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tabula.interpreter.base.source import Report, Span
 from tabula.interpreter.dsl import ast
-from tabula.interpreter.dsl.parser import TextOrigin, parse_block, parse_expr, parse_template
-from tabula.interpreter.load.positions import GameSource, ScalarOrigin, YamlPath
+from tabula.interpreter.dsl.parser import PlainOrigin, TextOrigin, parse_block, parse_expr, parse_template
+from tabula.interpreter.load.positions import GameSource, ScalarOrigin, YamlDoc, YamlPath
 
 # section -> the kind of name each of its keys declares
 SECTIONS = {
@@ -41,7 +41,7 @@ SECTIONS = {
 }
 # keys whose texts are prose or labels, never DSL
 _PROSE = {"description", "name", "title", "label", "text", "prompt", "seats", "id", "colour", "colours"}
-_NOT_DSL = {"game"}  # sections without DSL
+_NOT_DSL = {"game", "scenario", "tags"}  # sections (and scenario files' keys) without DSL
 
 
 @dataclass(frozen=True)
@@ -84,22 +84,30 @@ def _inside(span: Span, file: str, line: int, col: int) -> bool:
     return span.file == file and span.line == line and span.col <= col <= span.end_col
 
 
-def build_index(source: GameSource, parsed: dict[Any, Any] | None = None) -> Index:
-    """Every declaration of `source`, then every use of a declared name in its DSL texts. `parsed`
-    keeps parse results between calls (keyed by the text and where it is written)."""
+def build_index(
+    source: GameSource, parsed: dict[Any, Any] | None = None, others: Sequence[YamlDoc] = ()
+) -> Index:
+    """Every declaration of `source`, then every use of a declared name in its DSL texts and those of
+    the `others` documents (scenario files). `parsed` keeps parse results between calls (keyed by the
+    text and where it is written)."""
     index = Index()
     _declarations(source, index)
     cache = parsed if parsed is not None else {}
-    for path, origin in source.value_origin.items():
-        value = _value_at(source.data, path)
+    for doc in [source, *others]:
+        _uses(doc, index, cache)
+    _drop_declaring_uses(index)
+    return index
+
+
+def _uses(doc: GameSource | YamlDoc, index: Index, cache: dict[Any, Any]) -> None:
+    for path, origin in doc.value_origin.items():
+        value = _value_at(doc.data, path)
         if isinstance(value, str) and _may_be_dsl(path, value):
             key = (value, origin.file, origin.line, origin.col)
             if key not in cache:
                 cache[key] = _parse_any(value, origin)
             for name, span in cache[key]:
                 index.use(name, span)
-    _drop_declaring_uses(index)
-    return index
 
 
 def _declarations(source: GameSource, index: Index) -> None:
@@ -180,6 +188,9 @@ def _names_in(node: Any) -> Iterator[tuple[str, Span]]:
         yield node.name, Span(s.file, s.end_line, max(s.end_col - len(node.name), 1), s.end_line, s.end_col)
     elif isinstance(node, ast.Window):
         yield from zip(node.actions, node.action_spans, strict=False)
+    elif isinstance(node, ast.Log):  # `log "... {expr} ..."`: read as the compiler reads it
+        at = node.text_span or node.span
+        yield from _names_in(parse_template(node.text, PlainOrigin(at.file, at.line, at.col + 1), Report()))
     elif isinstance(node, ast.Run):
         s = node.span  # `run NAME(...)`: the name follows the keyword
         yield node.name, Span(s.file, s.line, s.col + 4, s.line, s.col + 4 + len(node.name))
