@@ -30,6 +30,22 @@ def test_after_a_dot_only_attributes_marks_and_properties_are_offered() -> None:
     assert ("hand", "zone") in plain and ("shuffle", "builtin") not in plain and ("count", "builtin") in plain
 
 
+@pytest.mark.slow  # imports pygls: about 2 s on a busy machine
+def test_the_locals_of_the_entry_above_the_cursor_are_offered() -> None:
+    lines = [
+        "  other:",
+        "    do: let far = 1",
+        "  play:",
+        "    params: {c: hand(me), n: [1, 2]}",
+        "    do: |",
+        "      let best = max(strength(x) for x in hand(me))",
+        "      for q in players:",
+        "        gain 1 b",
+    ]
+    found = {i.label for i in completions(Index(), lines[-1], 15, lines) if i.kind == "local"}
+    assert found == {"c", "n", "best", "x", "q"}
+
+
 def test_columns_count_astral_characters_as_two_utf16_units() -> None:
     pytest.importorskip("pygls", reason="tabula lsp needs the lsp extra (pygls): pip install -e '.[lsp]'")
     from tabula.lsp.server import from_utf16, to_utf16

@@ -82,6 +82,7 @@ def test_completion_offers_declared_names_builtins_and_enum_values(game: Path, c
     assert ("hand", "zone") in items and ("tricks", "counter") in items and ("strength", "function") in items
     assert ("count", "count(L)") in items
     assert ("hearts", "value of enum suit") in items
+    assert ("c", "a parameter or local name") in items  # the action's parameter
     after_dot = client.at(
         "textDocument/completion", rules, line_of(rules, "set c.played_by"), len("      set c.")
     )

@@ -22,6 +22,8 @@ from tabula.lsp.names import Declaration, Index
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # the words the engine binds (docs/reference.md: names the engine defines, and context names)
 CONTEXT_NAMES = {"me": "the deciding player", "p": "the turn's or scored player", "self": "the component"}
+_LOCAL = re.compile(r"\b(?:let|for|choose|simultaneous)\s+([A-Za-z_]\w*)")
+_PARAMS = re.compile(r"\bparams:\s*(?:\{([^}]*)\}|\[([^\]]*)\])")
 LOOKUPS = {"option": "option(NAME)", "value": "value(NAME, ARGS...)", "rule": "rule(NAME, ARGS...)"}
 Lines = Callable[[str], list[str]]  # a file's lines, as the editor holds them
 
@@ -44,9 +46,10 @@ def word_at(line: str, col: int) -> tuple[str, int] | None:
     return None
 
 
-def completions(index: Index, line: str, col: int) -> list[Item]:
+def completions(index: Index, line: str, col: int, above: list[str] | None = None) -> list[Item]:
     """The names that may be written at `col` of `line`: after a dot the attributes, marks and
-    properties of components; elsewhere every declared name, builtin and engine name."""
+    properties of components; elsewhere the locals of the entry the cursor is in (`above`: the
+    document's lines up to the cursor's), every declared name, builtin and engine name."""
     before = line[: col - 1]
     typed = re.search(r"[A-Za-z0-9_]*$", before)
     start = before[: len(before) - len(typed.group())] if typed else before
@@ -58,7 +61,8 @@ def completions(index: Index, line: str, col: int) -> list[Item]:
             for d in decls
             if d.kind.startswith(("mark of", "property of"))
         ]
-    items = [Item(d.name, d.kind.split()[0], d.kind) for decls in index.declarations.values() for d in decls]
+    items = [Item(n, "local", "a parameter or local name") for n in locals_above(above or [])]
+    items += [Item(d.name, d.kind.split()[0], d.kind) for decls in index.declarations.values() for d in decls]
     items += [
         Item(b.name, "builtin", b.syntax, f"{b.doc}\n\nexample: `{b.example}`") for b in BUILTINS.values()
     ]
@@ -70,6 +74,21 @@ def completions(index: Index, line: str, col: int) -> list[Item]:
     items += [Item(n, "engine", "a name the engine defines") for n in sorted(SPECIAL_NAMES)]
     items += [Item(n, "engine", doc) for n, doc in CONTEXT_NAMES.items()]
     return _unique(items)
+
+
+def locals_above(lines: list[str]) -> list[str]:
+    """The parameters, `let`s and loop variables written in the YAML entry holding the last line: the
+    lines up from it to the first one indented by at most two spaces (`  play:` in `actions:`)."""
+    start = len(lines) - 1
+    while start > 0 and len(lines[start]) - len(lines[start].lstrip()) > 2:
+        start -= 1
+    text = "\n".join(lines[start:])
+    found = _LOCAL.findall(text)
+    for braces, brackets in _PARAMS.findall(text):
+        if braces:
+            found += re.findall(r"([A-Za-z_]\w*)\s*:", braces)
+        found += [m.group() for part in brackets.split(",") if (m := _WORD.search(part))]  # `[p: player, n]`
+    return list(dict.fromkeys(found))
 
 
 def _unique(items: list[Item]) -> list[Item]:

@@ -93,7 +93,8 @@ def build_index(
     index = Index()
     _declarations(source, index)
     cache = parsed if parsed is not None else {}
-    for doc in [source, *others]:
+    docs: list[GameSource | YamlDoc] = [source, *others]
+    for doc in docs:
         _uses(doc, index, cache)
     _drop_declaring_uses(index)
     return index

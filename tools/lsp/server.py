@@ -219,7 +219,9 @@ def make_server(version: str, delay: float) -> TabulaServer:
     async def completion(ls: TabulaServer, params: lsp.CompletionParams) -> lsp.CompletionList:
         check = await ls.latest(params.text_document.uri)
         _, line, col = ls.cursor(params.text_document.uri, params.position)
-        items = answers.completions(check.index, line, col) if check is not None else []
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        above = split_lines(doc.source)[: params.position.line + 1]
+        items = answers.completions(check.index, line, col, above) if check is not None else []
         return lsp.CompletionList(is_incomplete=False, items=[_item(i) for i in items])
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
