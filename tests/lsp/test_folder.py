@@ -33,9 +33,10 @@ def game(tmp_path: Path) -> Path:
 
 def test_files_belong_to_their_game_folder_by_kind(game: Path) -> None:
     assert place_of(game / "rules.yaml") == (game, "game")
-    assert place_of(game / "variants" / "x.yaml") == (game, "variant")
     assert place_of(game / "scenarios" / "sub" / "x.yaml") == (game, "scenario")
     assert place_of(game / "README.md") is None
+    assert place_of(game.parent / "other.yaml") is None  # a YAML file of no game: left alone
+    assert place_of(game / "variants" / "x.yaml") == (game, "variant")
 
 
 def test_an_open_pack_gets_the_diagnostics_check_gives_with_it(game: Path) -> None:

@@ -10,6 +10,7 @@ written to disk and the compile cache is not used.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,16 +28,36 @@ _PACK_FOLDERS: dict[str, Kind] = {"variants": "variant", "expansions": "expansio
 
 
 def place_of(path: Path) -> tuple[Path, Kind] | None:
-    """The game folder a YAML file belongs to and what the file is, or None for another file."""
+    """The game folder a YAML file belongs to and what the file is, or None for a file of no game
+    (a folder is a game's when one of its `*.yaml` files has a `game:` section)."""
     if path.suffix != ".yaml":
         return None
     for ancestor in path.parents:
         if ancestor.name == "scenarios":
-            return ancestor.parent, "scenario"
+            return (ancestor.parent, "scenario") if is_game_folder(ancestor.parent) else None
     parent = path.parent
-    if parent.name in _PACK_FOLDERS and any(parent.parent.glob("*.yaml")):
+    if parent.name in _PACK_FOLDERS and is_game_folder(parent.parent):
         return parent.parent, _PACK_FOLDERS[parent.name]
-    return parent, "game"
+    return (parent, "game") if is_game_folder(parent) else None
+
+
+_GAME_SECTION = re.compile(r"^game[ \t]*:", re.MULTILINE)
+_GAME_FOLDERS: set[Path] = set()  # folders found to be games (a game folder stays one)
+
+
+def is_game_folder(folder: Path) -> bool:
+    """True when a `*.yaml` file directly in `folder` has a top-level `game:` section."""
+    if folder in _GAME_FOLDERS:
+        return True
+    for f in folder.glob("*.yaml"):
+        try:
+            found = _GAME_SECTION.search(f.read_text(encoding="utf-8", errors="replace")) is not None
+        except OSError:
+            continue
+        if found:
+            _GAME_FOLDERS.add(folder)
+            return True
+    return False
 
 
 @dataclass
@@ -114,6 +135,7 @@ def _scenario_docs(folder: Path, texts: Mapping[Path, str], memo: Memo) -> list[
 
 def _setup_problems(checked: Checked) -> list[Diagnostic]:
     """`tabula check` runs the setup once for each player count: its run-time errors, as diagnostics."""
+    from tabula.interpreter.base.source import AuthorError
     from tabula.interpreter.engine import Engine
     from tabula.interpreter.run.runtime import GameRuntimeError
 
@@ -126,6 +148,8 @@ def _setup_problems(checked: Checked) -> list[Diagnostic]:
         except GameRuntimeError as err:
             span = err.span if isinstance(err.span, Span) else None
             return [Diagnostic("error", err.code or "R001", err.message, span)]
+        except AuthorError as err:
+            return err.report.diagnostics
     return []
 
 
