@@ -120,6 +120,15 @@ def test_definition_jumps_to_the_declaring_line(game: Path, client: Client) -> N
             },
         }
     ]
+    # a YAML file broken while typing: its error is shown, and the names known before still answer
+    seen, _ = client.diagnostics(flow)
+    client.change(flow, flow.read_text() + "broken: [\n", 2)
+    _, broken = client.diagnostics(flow, seen)
+    assert [d["code"][0] for d in broken] == ["Y"]
+    again = client.at(
+        "textDocument/definition", flow, line_of(flow, "move table to won"), len("      move ta")
+    )
+    assert again == found
 
 
 def test_references_finds_every_use_across_the_folder(game: Path, client: Client) -> None:

@@ -77,11 +77,20 @@ class Memo:
 
 @dataclass
 class FolderCheck:
-    """One check of a game folder: diagnostics by file (absolute paths), the names' index, the game."""
+    """One check of a game folder: diagnostics by file (absolute paths), the names' index and the
+    merged data they were read from (`fresh`: from this check's texts, not kept from an earlier one)."""
 
     diagnostics: dict[Path, list[Diagnostic]] = field(default_factory=dict)
     index: Index = field(default_factory=Index)
+    data: dict[str, Any] = field(default_factory=dict)
+    fresh: bool = False
     checked: Checked | None = None
+
+    def names_from(self, earlier: FolderCheck | None) -> None:
+        """Keep the names of `earlier` when this check could not read the game (a YAML file broken
+        while typing): completion and navigation go on with the last names known."""
+        if not self.fresh and earlier is not None:
+            self.index, self.data = earlier.index, earlier.data
 
     def add(self, d: Diagnostic, fallback: Path) -> None:
         """File `d` under the file its span names (a diagnostic without a place under `fallback`)."""
@@ -109,6 +118,7 @@ def check_folder(
             result.add(d, main_file)
     if checked.source is not None:
         result.index = build_index(checked.source, memo.dsl, _scenario_docs(folder, texts, memo))
+        result.data, result.fresh = checked.source.data, True
     for path in open_files:
         place = place_of(path)
         if place is None or place[0] != folder or place[1] == "game":

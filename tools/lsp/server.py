@@ -94,6 +94,7 @@ class TabulaServer(LanguageServer):
             self.log(lsp.MessageType.Error, f"tabula: checking {folder} failed:\n{traceback.format_exc()}")
             return
         self.log(lsp.MessageType.Log, f"checked {folder} in {time.perf_counter() - started:.2f} s")
+        result.names_from(self.checks.get(folder))
         self.checks[folder] = result
         self.publish(folder, result)
 
@@ -230,8 +231,7 @@ def make_server(version: str, delay: float) -> TabulaServer:
         if found is None:
             return None
         check, word = found
-        source = check.checked.source if check.checked is not None else None
-        text = answers.hover(check.index, source.data if source is not None else {}, word, ls.lines)
+        text = answers.hover(check.index, check.data, word, ls.lines)
         if text is None:
             return None
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
