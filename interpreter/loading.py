@@ -7,8 +7,10 @@ stage is raised at once in an `AuthorError`. `interpreter/engine.py` re-exports 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.source import AuthorError, Report, did_you_mean
 from tabula.interpreter.load.options import checked_values, declared_specs
@@ -16,9 +18,12 @@ from tabula.interpreter.load.packfiles import find_pack
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run import validate
 
+if TYPE_CHECKING:
+    from tabula.interpreter.load.unsaved import Parsed
+
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"
 
-__all__ = ["BUNDLED", "find_game", "load_game"]
+__all__ = ["BUNDLED", "Checked", "check_game", "find_game", "load_game"]
 
 
 def find_game(name_or_path: str | Path) -> Path:
@@ -70,6 +75,44 @@ def load_game(
     return game
 
 
+@dataclass
+class Checked:
+    """What `check_game` found: every diagnostic (the failing stage's errors and every warning before
+    them), the merged game data with its positions (None when a file could not be read) and the
+    compiled game (None on an error)."""
+
+    report: Report
+    source: Any = None  # a load.positions.GameSource
+    game: CompiledGame | None = None
+
+
+def check_game(
+    folder: Path,
+    variant: str | None = None,
+    expansions: list[str] | tuple[str, ...] = (),
+    texts: Mapping[Path, str] | None = None,
+    parsed: Parsed | None = None,
+) -> Checked:
+    """The stages of `load_game` for an editor (tabula lsp): never the compile cache, never raises on
+    author errors, and the files `texts` names are read as those texts instead of from disk;
+    `parsed` keeps the files' parsed YAML from one call to the next (load/unsaved.py)."""
+    from tabula.interpreter.load.unsaved import texts_in_place_of_files
+
+    checked = Checked(Report())
+
+    def keep(source: Any) -> None:
+        checked.source = source
+
+    with texts_in_place_of_files(texts or {}, parsed):
+        try:
+            checked.game = _compile(folder, None, variant, expansions, False, None, keep)
+        except AuthorError as err:
+            checked.report = err.report
+            return checked
+    checked.report.diagnostics = list(checked.game.check_warnings)
+    return checked
+
+
 def _compile(
     folder: Path,
     options: dict[str, Any] | None,
@@ -77,8 +120,10 @@ def _compile(
     expansions: list[str] | tuple[str, ...],
     instrument: bool,
     key: str | None,
+    keep: Callable[[Any], None] | None = None,
 ) -> CompiledGame:
-    """The stages of `load_game`, each gated on the one before."""
+    """The stages of `load_game`, each gated on the one before; `keep` is given the merged source as
+    soon as it is read."""
     from tabula.interpreter.authoring.presentation import compile_presentation
     from tabula.interpreter.compile.python.game import compile_game
     from tabula.interpreter.load.gamecheck import validate_game
@@ -87,6 +132,8 @@ def _compile(
 
     report = Report()
     source = load_game_folder(folder, report)
+    if keep is not None and source is not None:
+        keep(source)
     report.raise_if_errors()
     assert source is not None
     packs = load_packs(folder, variant, expansions, report)

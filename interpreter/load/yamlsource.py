@@ -34,7 +34,7 @@ from ruamel.yaml.reader import ReaderError
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report, Span, register_source
-from tabula.interpreter.load import bounds
+from tabula.interpreter.load import bounds, unsaved
 from tabula.interpreter.load.positions import ScalarOrigin, ScalarStyle, YamlDoc, YamlPath
 
 _STYLES: dict[str | None, ScalarStyle] = {
@@ -57,9 +57,16 @@ _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
     """Load one YAML file; problems go to `report` and the result is None if it could not be parsed.
 
-    Spans name the file as `str(path)`, so a relative path stays relative.
+    Spans name the file as `str(path)`, so a relative path stays relative. A text given in place of
+    the file (`unsaved.texts_in_place_of_files`) is read instead of the disk's.
     """
     file = str(path)
+    text = unsaved.unsaved_text(path)
+    if text is not None:
+        if len(text.encode("utf-8", errors="replace")) > limits.MAX_FILE_BYTES:
+            bounds.too_large(file, report)
+            return None
+        return _load_kept(text, file, report)
     try:
         with path.open("rb") as stream:
             # Never read more than the limit: the file may be huge, or never end.
@@ -74,7 +81,23 @@ def load_yaml_file(path: Path, report: Report) -> YamlDoc | None:
     except OSError as exc:
         report.error("Y000", f"cannot read {file}: {exc.strerror or exc}", None)
         return None
-    return load_yaml_text(text, file, report)
+    return _load_kept(text, file, report)
+
+
+def _load_kept(text: str, file: str, report: Report) -> YamlDoc | None:
+    """`load_yaml_text`, or the document an earlier check parsed from the same text (unsaved.py)."""
+    if not unsaved.remembering():
+        return load_yaml_text(text, file, report)
+    kept = unsaved.recall(file, text)
+    if kept is not None:
+        register_source(file, text)
+        report.diagnostics.extend(kept[1])
+        return kept[0]  # type: ignore[no-any-return]
+    own = Report()
+    doc = load_yaml_text(text, file, own)
+    report.extend(own)
+    unsaved.keep(file, text, doc, own.diagnostics)
+    return doc
 
 
 def load_yaml_text(text: str, file: str, report: Report) -> YamlDoc | None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabula.interpreter.base.source import AuthorError, Report, did_you_mean, render_report
+from tabula.interpreter.base.source import AuthorError, Diagnostic, Report, did_you_mean, render_report
 from tabula.interpreter.engine import BUNDLED
 from tabula.interpreter.load.positions import YamlDoc, YamlPath, span_for
 from tabula.interpreter.load.schema.scenario import Scenario, validate_scenario
@@ -122,6 +122,7 @@ class Loaded:
     title: str
     cases: list[Case] = field(default_factory=list)
     error: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # those `error` renders (tabula lsp)
 
 
 def load_cases(path: Path) -> Loaded:
@@ -131,20 +132,20 @@ def load_cases(path: Path) -> Loaded:
     # a loading error (a number of 5,000 digits, an alias bomb) stops before the schema repeats it
     spec = validate_scenario(_first_row(doc), report) if doc is not None and not report.has_errors else None
     if doc is None or spec is None:
-        return Loaded(path, path.stem, error=render_report(report))
+        return Loaded(path, path.stem, error=render_report(report), diagnostics=report.diagnostics)
     _unused_file_keys(doc, spec, report)
     docs = _case_docs(doc, spec)
     rows = _rows(doc, spec, report)
     if report.has_errors:
-        return Loaded(path, spec.scenario, error=render_report(report))
+        return Loaded(path, spec.scenario, error=render_report(report), diagnostics=report.diagnostics)
     cases: list[Case] = []
     for case_name, case_doc, line in docs:
         for row_index, row in rows:
             cases.extend(_case(path, case_doc, case_name, row_index, row, line, report))
     if report.has_errors:
-        return Loaded(path, spec.scenario, error=render_report(report))
+        return Loaded(path, spec.scenario, error=render_report(report), diagnostics=report.diagnostics)
     _unique_titles(cases)
-    return Loaded(path, spec.scenario, cases)
+    return Loaded(path, spec.scenario, cases, diagnostics=report.diagnostics)
 
 
 def _case(

@@ -44,6 +44,7 @@ LAYER_TABLE = """
 12 | balance   | tools/balance/                            | bot games: statistics, reports, plots, jobs
 12 | serve     | tools/serve/                              | `tabula serve`: the table in a browser
 12 | rl        | tools/rl/                                 | OpenSpiel games, PettingZoo environments
+12 | lsp       | tools/lsp/                                | `tabula lsp`: the editor's language server
 13 | dev       | tools/dev/                                | our tooling: benchmarks, traces, docs, golden
 14 | cli       | tools/cli/ tools/__main__.py              | the command line: parsing, dispatch, commands
 """

@@ -305,4 +305,13 @@ COMMANDS: dict[str, Command] = {  # in the order `tabula --help` lists them
         "play a game in the browser: a local web app for people and bots",
         screen=True,
     ),
+    "lsp": Command(
+        "a Language Server Protocol server on stdio: diagnostics, completion, hover, definitions",
+        "tabula.lsp.command:run_lsp",
+        "tabula.lsp.command:lsp_arguments",
+        "a Language Server Protocol server on stdin/stdout for game, pack and scenario files "
+        "(the editor starts it: docs/editors.md)",
+        common=False,
+        screen=True,  # stdout carries JSON-RPC: no terminal sanitiser
+    ),
 }

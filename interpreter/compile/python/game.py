@@ -225,9 +225,11 @@ def _words(data: Any) -> set[str]:
 
 def _scenario_words(folder: Any) -> set[str]:
     """Identifiers written in the game's scenario files (names used only by scenarios are used)."""
+    from tabula.interpreter.load.unsaved import source_text  # the editor's text in place of a file's
+
     words: set[str] = set()
     for f in sorted(folder.glob("scenarios/**/*.yaml")):
-        words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", f.read_text(encoding="utf-8")))
+        words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", source_text(f)))
     return words
 
 

@@ -1,0 +1,1 @@
+"""`tabula lsp`: a Language Server Protocol server for game, pack and scenario files (docs/editors.md)."""
