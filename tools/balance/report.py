@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabula.balance.fairness import fairness_lines
 from tabula.interpreter.base.terminal import shorten
 
 EVENT_ROWS = 15
@@ -113,6 +114,8 @@ def summary_lines(data: dict[str, Any], names: list[str]) -> list[str]:
     )
     seats = [(f"{s['seat']} {names[s['seat']] if s['seat'] < len(names) else ''}", s) for s in data["seats"]]
     lines += ["", *results_table("seat", seats)]
+    if "fairness_seat" in data and len(data["seats"]) > 1:
+        lines += fairness_lines(data, names)
     if len(data["by_bot"]) > 1:
         lines += ["", *results_table("bot", list(data["by_bot"].items()))]
     lines += [

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tabula.balance.defaults import RANDOM_WARNING
+from tabula.balance.fairness import fairness
 from tabula.balance.lift import lift_table
 from tabula.balance.match import Config, GameRecord
 from tabula.balance.stats import describe, mean_interval, wilson
@@ -190,6 +191,8 @@ def summarize(
             {"seat": s, "name": items[0][0].names[s], **_results(items)}
             for s, items in sorted(_group(records, "seat").items())
         ],
+        "fairness_seat": fairness(finished, "seat"),
+        "fairness_position": fairness(finished, "position"),
         "by_bot": {b: _results(items) for b, items in sorted(_group(records, "bot").items())},
         "bot_effort": bot_effort(records),
         "margin": describe(margins),
