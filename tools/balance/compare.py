@@ -21,8 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tabula.balance.cards import card_diff_lines, card_diffs, changed_cards
 from tabula.balance.defaults import RANDOM_WARNING
 from tabula.balance.match import Config, GameRecord
+from tabula.balance.sequential import minimum_detectable
 from tabula.balance.simulate import (
     EXIT_INTERRUPTED,
     add_bot_options,
@@ -41,7 +43,8 @@ from tabula.balance.stats import (
     two_proportion_z,
 )
 from tabula.balance.summary import header, summarize
-from tabula.common import CliError, Once, parse_option
+from tabula.balance.until import add_until_options, compare_watch, share, status, status_line
+from tabula.common import CliError, Once, load, parse_option
 
 ALPHA = 0.05
 VERDICT_ITEMS = 6
@@ -269,6 +272,16 @@ def compare_lines(result: dict[str, Any]) -> list[str]:
         ends = ", ".join(f"{k} {v}" for k, v in side["summary"]["endings"].items())
         lines.append(f"  {label}: {ends}")
         lines += [f"  warning ({label}): {w}" for w in side["summary"]["warnings"]]
+    lines += card_diff_lines(result["cards"])
+    m = result["minimum_detectable"]
+    lines += [
+        "",
+        f"smallest effect these {m['games']} games find with 80 % power "
+        "(two-sided 5 % tests, paired by seed): "
+        f"a seat's win rate {m['win_share']:.1%}, a player's mean score {m['score']:.2f} points",
+    ]
+    if result.get("until_decided"):
+        lines.append(status_line(result["until_decided"], "seat win-share"))
     lines += ["", result["verdict"]]
     if any(side["summary"]["notes"] for side in (a, b)):
         lines += ["", f"note: {RANDOM_WARNING}"]
@@ -296,33 +309,26 @@ def run_compare(args: argparse.Namespace) -> int:
         from tabula.balance.plots import check_plotting
 
         check_plotting()
-    seeds = [args.seed + i for i in range(args.games)]
     note = side_defaults(args)
-    sides: list[tuple[str, Config, dict[str, Any], list[GameRecord]]] = []
+    configs: list[tuple[str, Config, str, int]] = []
     said: set[str] = set()  # why a side runs on Python, said once
     for flags in (args.a, args.b):
         side, label = side_args(args, flags)
         config, name, players = config_from(side, said=said)
-        records, interrupted, seconds = run_games(config, seeds, args)
-        failed = [r for r in records if r.error]
-        if failed:
-            report_failure(config, failed[0], args.seed)
-            return 1
-        if interrupted:
-            print(f"interrupted while playing {label}: no comparison", file=sys.stderr)
-            return EXIT_INTERRUPTED
-        sides.append(
-            (
-                label,
-                config,
-                summarize(records, header(config, name, players, args.seed, note), seconds),
-                records,
-            )
-        )
+        configs.append((label, config, name, players))
+    played = play_sides(args, [c for _, c, _, _ in configs])
+    if isinstance(played, int):
+        return played
+    (ra, rb), seconds, decided = played
+    games = len(ra)
+    sides = [
+        (label, config, summarize(records, header(config, name, players, args.seed, note), spent), records)
+        for (label, config, name, players), records, spent in zip(configs, (ra, rb), seconds, strict=True)
+    ]
     (la, ca, da, ra), (lb, cb, db, rb) = sides
     result: dict[str, Any] = {
         "game": da["game"],
-        "games": args.games,
+        "games": games,
         "seed": args.seed,
         "players": da["players"],
         "bot_choice": note,
@@ -336,6 +342,9 @@ def run_compare(args: argparse.Namespace) -> int:
         "score_parts": measure_diffs(ra, rb, lambda r: r.parts),
         "end_values": measure_diffs(ra, rb, lambda r: r.counters),
         "table_values": table_diffs(ra, rb),
+        "cards": card_diffs(ra, rb, changed_cards(load_folder(ca), cb.variant)),
+        "minimum_detectable": minimum_effects(ra, rb),
+        **({"until_decided": decided} if decided else {}),
     }
     result["verdict"] = verdict(result)
     lines = compare_lines(result)
@@ -352,9 +361,62 @@ def run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def load_folder(config: Config) -> str:
+    """The game folder of a configuration (where its variant packs are looked up)."""
+    return str(load(config.game, list(config.options), None, list(config.expansions)).folder)
+
+
+def play_sides(
+    args: argparse.Namespace, configs: list[Config]
+) -> tuple[tuple[list[GameRecord], list[GameRecord]], list[float], dict[str, Any]] | int:
+    """Both sides' games on the same seeds: all --games at once, or with --until-decided in batches
+    of --games until the seats' win shares B - A are decided (or --max-games). An exit code when a
+    rule failed or the run was interrupted."""
+    records: list[list[GameRecord]] = [[], []]
+    seconds = [0.0, 0.0]
+    decided: dict[str, Any] = {}
+    total = args.max_games if args.until_decided else args.games
+    planned = max(4 * args.games, min(total, 200))
+    while len(records[0]) < total:
+        seeds = [args.seed + len(records[0]) + i for i in range(min(args.games, total - len(records[0])))]
+        for k, config in enumerate(configs):
+            batch, interrupted, spent = run_games(config, seeds, args)
+            failed = [r for r in batch if r.error]
+            if failed:
+                report_failure(config, failed[0], args.seed)
+                return 1
+            if interrupted:
+                print(f"interrupted while playing {'AB'[k]}: no comparison", file=sys.stderr)
+                return EXIT_INTERRUPTED
+            records[k] += batch
+            seconds[k] += spent
+        if args.until_decided:
+            decided = status(compare_watch(records[0], records[1]), args.tolerance, planned)
+            if decided["decided"]:
+                break
+    return (records[0], records[1]), seconds, decided
+
+
+def minimum_effects(ra: list[GameRecord], rb: list[GameRecord]) -> dict[str, float]:
+    """The smallest true differences these games find with 80 % power (two-sided 5 % tests, paired
+    by seed): of a seat's win share, and of a player's mean score."""
+    n = min(len(ra), len(rb))
+    seats = len(ra[0].names)
+    win = [share(b, s) - share(a, s) for a, b in zip(ra, rb, strict=False) for s in range(seats)]
+    score = [b.scores[s] - a.scores[s] for a, b in zip(ra, rb, strict=False) for s in range(seats)]
+    # the seats of one game are not independent: n games, the sd of one seat's difference
+    return {
+        "games": n,
+        "power": 0.8,
+        "win_share": minimum_detectable(mean_interval(win)["sd"] or 1.0, n),
+        "score": minimum_detectable(mean_interval(score)["sd"], n),
+    }
+
+
 def add_compare_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     add_run_options(p)
     add_bot_options(p)
     p.add_argument("--a", metavar="FLAGS", help='flags of configuration A only, e.g. "--variant short-game"')
     p.add_argument("--b", metavar="FLAGS", help='flags of configuration B only, e.g. "--variant family"')
+    add_until_options(p)

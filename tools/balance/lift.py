@@ -9,6 +9,8 @@ stratified normal approximation (Agresti-Caffo adjusted for the interval); the p
 are corrected with Benjamini-Hochberg (false-discovery rate 5 %) and a row is `flagged` when it
 survives.
 
+A row with fewer than MIN_GROUP player-games on either side (a rare card) is `too_few`: it is not
+tested (its interval would say nothing) and comes after the tested rows.
 A name that nearly every player does in nearly every game (at least FOLD_SHARE of the player-games)
 leaves no one to compare with: its row is folded (counted, not listed first; `--json` keeps it).
 Lift measures association, not cause: a card good players pick looks strong too.
@@ -26,6 +28,7 @@ from tabula.balance.stats import Z95, benjamini_hochberg, normal_sf, wilson
 
 FOLD_SHARE = 0.95
 FDR = 0.05
+MIN_GROUP = 10  # player-games on each side (did, did not) below which a row is "too few games"
 
 Events = Callable[[GameRecord, int], dict[str, int]]
 
@@ -70,7 +73,8 @@ def stratified_lift(did: dict[int, list[int]], seats: dict[int, list[int]]) -> d
     se = math.sqrt(var) / weight
     se0 = math.sqrt(var0) / weight
     p = 1.0 if se0 == 0 else min(1.0, 2 * normal_sf(abs(lift) / se0))
-    return {"lift": lift, "low": lift - Z95 * se, "high": lift + Z95 * se, "p": p}
+    # a difference of two win rates lies in [-1, 1]: the normal interval is cut there
+    return {"lift": lift, "low": max(-1.0, lift - Z95 * se), "high": min(1.0, lift + Z95 * se), "p": p}
 
 
 def lift_table(
@@ -97,11 +101,12 @@ def lift_table(
                 "win_rate_not": wilson(all_wins - w_did, player_games - n_did).as_dict(),
                 "lift": stratified_lift(did[name], seats),
                 "folded": folded,
+                "too_few": not folded and min(n_did, player_games - n_did) < MIN_GROUP,
                 "flagged": False,
             }
         )
-    tested = [r for r in rows if not r["folded"]]
+    tested = [r for r in rows if not r["folded"] and not r["too_few"]]
     for row, hit in zip(tested, benjamini_hochberg([r["lift"]["p"] for r in tested], FDR), strict=True):
         row["flagged"] = hit
-    rows.sort(key=lambda r: (r["folded"], not r["flagged"], r["lift"]["p"], r["name"]))
+    rows.sort(key=lambda r: (r["folded"], r["too_few"], not r["flagged"], r["lift"]["p"], r["name"]))
     return rows

@@ -71,6 +71,9 @@ class GameRecord:
     actions: list[dict[str, int]] = field(default_factory=list)
     gained: list[dict[str, int]] = field(default_factory=list)
     used: list[dict[str, int]] = field(default_factory=list)  # components named by a player's choices
+    ended: list[dict[str, int]] = field(default_factory=list)  # "name@zone": components held at the end
+    kinds: dict[str, str] = field(default_factory=dict)  # component name -> its type, for those above
+    first: int = -1  # the seat that made the game's first decision (turn position 1)
     bot_stats: list[dict[str, float]] = field(default_factory=list)
     error: str | None = None
     in_playout: bool = False  # the error happened in a bot's playout on a determinised world
@@ -100,6 +103,8 @@ class Match:
         self.players = config.players if config.players is not None else game.min_players
         self._bots: dict[str, Bot] = {}
         self._component_names = {c.name for c in game.components}
+        self._kinds = {c.name: c.type for c in game.components}
+        self._zone_names = [z.family or z.name for z, _ in game.zone_instances()]
         for spec in config.bots:
             parse_bot_spec(spec)  # a bad spec fails before any game is played
 
@@ -127,6 +132,8 @@ class Match:
         try:
             while not engine.is_terminal(st) and rec.decisions < self.config.max_decisions:
                 seat = int(engine.current_player(st))  # type: ignore[arg-type]  # a decision is pending
+                if rec.first < 0:
+                    rec.first = seat
                 choice = bots[seat].choose(Observation(engine, st, seat), gen)
                 name, _, args = choice.partition(":")
                 if name in engine.game.actions:
@@ -156,6 +163,11 @@ class Match:
         rec.actions = [dict(a) for a in actions]
         rec.gained = [dict(g) for g in gained]
         rec.used = [dict(u) for u in used]
+        rec.ended = self._ended(engine.locations(st), n)
+        names = {k for d in [*rec.gained, *rec.used] for k in d} | {
+            k.split("@")[0] for d in rec.ended for k in d
+        }
+        rec.kinds = {k: self._kinds[k] for k in names if k in self._kinds}
         rec.bot_stats = [
             {
                 "searched": b.stats.searched - s0,
@@ -173,6 +185,17 @@ class Match:
             name = arg.split("#")[0]
             if name in self._component_names:
                 used[name] += 1
+
+    def _ended(self, loc: list[int], n: int) -> list[dict[str, int]]:
+        """Per player: the components in that player's zones at the end, as `name@zone` -> count."""
+        owner = self.engine.game.zone_owner
+        comps = self.engine.game.components
+        out: list[Counter[str]] = [Counter() for _ in range(n)]
+        for c, z in enumerate(loc):
+            q = owner[z] if z >= 0 else None
+            if q is not None and q < n:
+                out[q][f"{comps[c].name}@{self._zone_names[z]}"] += 1
+        return [dict(o) for o in out]
 
     def _gains(self, old: list[int], new: list[int], gained: list[Counter[str]]) -> None:
         owner = self.engine.game.zone_owner

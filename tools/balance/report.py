@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabula.balance.cards import CARD_ROWS, card_lines
+from tabula.balance.fairness import fairness_lines
+from tabula.balance.until import status_line
 from tabula.interpreter.base.terminal import shorten
 
 EVENT_ROWS = 15
@@ -55,7 +58,8 @@ def results_table(title: str, rows: list[tuple[str, dict[str, Any]]]) -> list[st
 
 def events_lines(title: str, rows: list[dict[str, Any]], limit: int = EVENT_ROWS) -> list[str]:
     """The rows that can be compared (not folded), flagged ones first, and a line for the folded."""
-    shown = [r for r in rows if not r["folded"]]
+    shown = [r for r in rows if not r["folded"] and not r.get("too_few")]
+    few = [r for r in rows if r.get("too_few")]
     folded = [r["name"] for r in rows if r["folded"]]
     if not rows:
         return []
@@ -73,6 +77,8 @@ def events_lines(title: str, rows: list[dict[str, Any]], limit: int = EVENT_ROWS
         )
     if len(shown) > limit:
         out.append(f"... {len(shown) - limit} more (all of them in --json)")
+    if few:
+        out.append(f"too few games to say (under 10 player-games on a side): {len(few)}, in --json")
     if folded:
         names = ", ".join(folded[:10]) + (" ..." if len(folded) > 10 else "")
         out.append(f"folded (done by nearly every player in nearly every game): {len(folded)}: {names}")
@@ -113,6 +119,10 @@ def summary_lines(data: dict[str, Any], names: list[str]) -> list[str]:
     )
     seats = [(f"{s['seat']} {names[s['seat']] if s['seat'] < len(names) else ''}", s) for s in data["seats"]]
     lines += ["", *results_table("seat", seats)]
+    if "fairness_seat" in data and len(data["seats"]) > 1:
+        lines += fairness_lines(data, names)
+    if data.get("until_decided"):
+        lines.append("  " + status_line(data["until_decided"], "seat or turn position"))
     if len(data["by_bot"]) > 1:
         lines += ["", *results_table("bot", list(data["by_bot"].items()))]
     lines += [
@@ -145,9 +155,8 @@ def summary_lines(data: dict[str, Any], names: list[str]) -> list[str]:
         lines += ["", *rows] if rows else []
     table = measure_lines("at the end, on the table", data["table_values"], 0)
     lines += ["", *table] if table else []
-    for title, key in (("action", "actions"), ("component", "components")):
-        rows = events_lines(title, data[key])
-        if rows:
-            lines += ["", *rows]
+    rows = events_lines("action", data["actions"])
+    lines += ["", *rows] if rows else []
+    lines += card_lines(data["cards"], CARD_ROWS if not data.get("cards_kind") else EVENT_ROWS)
     notes = [f"note: {n}" for n in data.get("notes", [])]
     return [*lines, "", *notes] if notes else lines

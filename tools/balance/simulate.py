@@ -17,12 +17,14 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tabula.balance.export import check_out_path, write_out
 from tabula.balance.match import Config, GameRecord, play_game
 from tabula.balance.parallel import map_seeds
 from tabula.balance.report import summary_lines
 from tabula.balance.summary import header, summarize
+from tabula.balance.until import add_until_options, simulate_watch, status
 from tabula.bots.spec import BOT_KINDS, parse_bot_spec
 from tabula.bots.spec import BotSpecError as _BotSpecError
 from tabula.common import CliError, count, load, seed
@@ -197,6 +199,42 @@ def record_failure(config: Config, rec: GameRecord) -> str:
     return record_failed_game(recorder, rec.error or "", config.variant, list(config.expansions))
 
 
+def play_until_decided(
+    config: Config,
+    args: argparse.Namespace,
+    watch: Callable[[list[GameRecord]], dict[str, list[float]]],
+    lo: float = -1.0,
+) -> tuple[list[GameRecord], bool, float, dict[str, Any]]:
+    """Batches of --games games until the watched confidence sequences (each number in [lo, 1])
+    decide, or --max-games."""
+    records: list[GameRecord] = []
+    seconds = 0.0
+    planned = max(args.games, min(args.max_games, 200))
+    state: dict[str, Any] = {}
+    while len(records) < args.max_games:
+        size = min(args.games, args.max_games - len(records))
+        seeds = [args.seed + len(records) + i for i in range(size)]
+        batch, interrupted, spent = run_games(config, seeds, args)
+        records += batch
+        seconds += spent
+        if interrupted or any(r.error for r in batch):
+            return records, interrupted, seconds, state
+        state = status(watch(records), args.tolerance, planned, lo)
+        if state["decided"]:
+            break
+    return records, False, seconds, state
+
+
+def check_card_kind(args: argparse.Namespace) -> None:
+    """--cards TYPE must name a component type of the game."""
+    if getattr(args, "cards", None) is None:
+        return
+    game = load(args.game, args.option, args.variant, args.expansions)
+    types = sorted({c.type for c in game.components})
+    if args.cards not in types:
+        raise CliError(f"--cards {args.cards}: the game's card kinds are {', '.join(types)}")
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     """Play the games, print the summary (or JSON), write --out and --plot; 1 when a rule failed."""
     if args.games < 1:
@@ -207,10 +245,18 @@ def run_simulate(args: argparse.Namespace) -> int:
         from tabula.balance.plots import check_plotting
 
         check_plotting()
-    note, failure = default_bots(args, args.games)
+    note, failure = default_bots(
+        args, args.max_games if getattr(args, "until_decided", False) else args.games
+    )
+    decided: dict[str, Any] | None = None
     config, name, players = config_from(args, announce=failure is None)  # a failed game builds nothing
+    check_card_kind(args)
     if failure is not None:
         records, interrupted, seconds = [failure], False, 0.0
+    elif getattr(args, "until_decided", False):
+        records, interrupted, seconds, decided = play_until_decided(
+            config, args, simulate_watch, -1 / max(players - 1, 1)
+        )
     else:
         records, interrupted, seconds = run_games(config, [args.seed + i for i in range(args.games)], args)
     failed = [r for r in records if r.error]
@@ -219,7 +265,10 @@ def run_simulate(args: argparse.Namespace) -> int:
         if not failed[0].in_playout:  # a playout's world is no position of the real game
             print(record_failure(config, failed[0]), file=sys.stderr)
         return 1
-    data = summarize(records, header(config, name, players, args.seed, note), seconds, interrupted)
+    head = {**header(config, name, players, args.seed, note), "cards_kind": args.cards}
+    data = summarize(records, head, seconds, interrupted, args.cards)
+    if decided is not None:
+        data["until_decided"] = decided
     if args.json:
         print(json.dumps(data, indent=2))
     else:
@@ -293,4 +342,10 @@ def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", metavar="GAME", help="a bundled game name or a game folder")
     add_run_options(p)
     add_bot_options(p)
+    add_until_options(p)
     p.add_argument("--out", metavar="FILE", help="one row per game: FILE.jsonl, FILE.csv or FILE.parquet")
+    p.add_argument(
+        "--cards",
+        metavar="TYPE",
+        help="the per-card tables for one card kind only (a component type of the game, e.g. order)",
+    )

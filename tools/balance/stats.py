@@ -186,3 +186,59 @@ def benjamini_hochberg(pvalues: Sequence[float], q: float = 0.05) -> list[bool]:
     for i in order[:cut]:
         out[i] = True
     return out
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X > x) for a chi-square X with `df` degrees of freedom (exact closed forms: a Poisson sum
+    for even df, the normal tail plus a finite series for odd df)."""
+    if df < 1:
+        raise ValueError("df must be at least 1")
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    if df % 2 == 0:
+        term = total = math.exp(-half)
+        for i in range(1, df // 2):
+            term *= half / i
+            total += term
+        return min(1.0, total)
+    total = 2 * normal_sf(math.sqrt(x))
+    term = math.sqrt(2 * x / math.pi) * math.exp(-half)  # x^(k-1/2) / (1*3*...*(2k-1)) times 2 phi
+    for k in range(1, (df - 1) // 2 + 1):
+        total += term
+        term *= x / (2 * k + 1)
+    return min(1.0, total)
+
+
+def chi2_uniform(counts: Sequence[float]) -> tuple[float, int, float]:
+    """Pearson's chi-square test that counts are equally likely in every cell: (statistic, df, p)."""
+    n = sum(counts)
+    k = len(counts)
+    if k < 2 or n <= 0:
+        return 0.0, max(k - 1, 1), 1.0
+    expected = n / k
+    stat = sum((c - expected) ** 2 / expected for c in counts)
+    return stat, k - 1, chi2_sf(stat, k - 1)
+
+
+def binomial_two_sided(k: int, n: int, p: float) -> float:
+    """Exact two-sided binomial test of k successes in n trials against rate p (the outcomes no
+    likelier than the one observed)."""
+    if n == 0:
+        return 1.0
+    probs = [math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(n + 1)]
+    cut = probs[k] * (1 + 1e-7)
+    return min(1.0, sum(q for q in probs if q <= cut))
+
+
+def holm_adjusted(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (a test is significant at level alpha when its adjusted
+    p-value is at most alpha; the same decisions as `holm`)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
+    return out

@@ -14,7 +14,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from tabula.balance.cards import card_table
 from tabula.balance.defaults import RANDOM_WARNING
+from tabula.balance.fairness import fairness
 from tabula.balance.lift import lift_table
 from tabula.balance.match import Config, GameRecord
 from tabula.balance.stats import describe, mean_interval, wilson
@@ -166,7 +168,11 @@ def header(config: Config, game_name: str, players: int, seed: int, note: str = 
 
 
 def summarize(
-    records: list[GameRecord], head: dict[str, Any], seconds: float, interrupted: bool = False
+    records: list[GameRecord],
+    head: dict[str, Any],
+    seconds: float,
+    interrupted: bool = False,
+    cards: str | None = None,
 ) -> dict[str, Any]:
     """Everything `simulate` prints, as JSON-ready data."""
     finished = [r for r in records if r.error is None]
@@ -190,6 +196,8 @@ def summarize(
             {"seat": s, "name": items[0][0].names[s], **_results(items)}
             for s, items in sorted(_group(records, "seat").items())
         ],
+        "fairness_seat": fairness(finished, "seat"),
+        "fairness_position": fairness(finished, "position"),
         "by_bot": {b: _results(items) for b, items in sorted(_group(records, "bot").items())},
         "bot_effort": bot_effort(records),
         "margin": describe(margins),
@@ -203,5 +211,6 @@ def summarize(
         "notes": [RANDOM_WARNING] if records and all(set(r.bots) == {"random"} for r in records) else [],
         "actions": events_table(records, "actions"),
         "components": events_table(records, "gained"),
+        "cards": card_table(records, cards),
         "errors": [{"index": r.index, "seed": r.seed, "error": r.error} for r in records if r.error],
     }

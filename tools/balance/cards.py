@@ -1,0 +1,184 @@
+"""Which card is too strong? What each card did for its player, by card kind, with the lift of winning.
+
+A card that merely passes through a hand says nothing (in Glory to Rome almost every card does), so a
+row is a card and what its player did with it:
+
+- `chose`: the card was named in one of the player's own choices (played, bought, built with: an
+  action's argument, `found:Statue#1`);
+- `in ZONE`: the card lay in one of the player's zones at the end of the game (`in buildings`: built;
+  `in vault`: scored), each zone a row of its own.
+
+Rows are grouped by the card's kind (its component type: `order`, `site`, `honour_card`) and named by
+the card's name; `--cards TYPE` keeps one kind. The statistics are those of `tabula.balance.lift`:
+the win rate of the players who did it against those who did not, the lift by seat with its 95 %
+interval (within [-1, 1]), Benjamini-Hochberg over the rows; a row with fewer than 10 player-games on
+either side is `too few games` and is not tested.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from tabula.balance.lift import lift_table
+from tabula.balance.match import GameRecord
+from tabula.balance.stats import benjamini_hochberg, two_proportion_z
+
+CARD_ROWS = 8  # per kind in the text (--cards TYPE shows more)
+SEP = "\t"
+
+
+def _did(rec: GameRecord, p: int) -> dict[str, int]:
+    out: Counter[str] = Counter()
+    for name, k in (rec.used[p] if p < len(rec.used) else {}).items():
+        out[f"{name}{SEP}chose"] += k
+    for key, k in (rec.ended[p] if p < len(rec.ended) else {}).items():
+        name, _, zone = key.partition("@")
+        out[f"{name}{SEP}in {zone}"] += k
+    return dict(out)
+
+
+def _won(rec: GameRecord, p: int) -> bool:
+    return rec.winners == [p]
+
+
+def card_table(records: list[GameRecord], kind: str | None = None) -> list[dict[str, Any]]:
+    """One row per card and what was done with it, with its kind; `kind` keeps one card kind."""
+    kinds: dict[str, str] = {}
+    for rec in records:
+        kinds.update(rec.kinds)
+    if kind is not None:
+        records = [_only(rec, kinds, kind) for rec in records]
+    rows = lift_table(records, _did, _won)
+    for row in rows:
+        card, _, did = row["name"].partition(SEP)
+        row.update(card=card, did=did, kind=kinds.get(card, "?"))
+    return rows
+
+
+def _only(rec: GameRecord, kinds: dict[str, str], kind: str) -> GameRecord:
+    """The record with only the cards of one kind (the win counts stay whole)."""
+    from dataclasses import replace
+
+    def keep(d: dict[str, int]) -> dict[str, int]:
+        return {k: v for k, v in d.items() if kinds.get(k.partition("@")[0]) == kind}
+
+    return replace(rec, used=[keep(u) for u in rec.used], ended=[keep(e) for e in rec.ended])
+
+
+def card_kinds(records: list[GameRecord]) -> list[str]:
+    """Every card kind seen in the records, sorted."""
+    return sorted({k for rec in records for k in rec.kinds.values()})
+
+
+def card_lines(rows: list[dict[str, Any]], limit: int = CARD_ROWS) -> list[str]:
+    """Per kind: the tested rows (significant first, then by p), a line for the too-few and folded."""
+    out: list[str] = []
+    for kind in sorted({r["kind"] for r in rows}):
+        mine = [r for r in rows if r["kind"] == kind]
+        tested = [r for r in mine if not r["folded"] and not r["too_few"]]
+        few = [r for r in mine if r["too_few"]]
+        folded = [r for r in mine if r["folded"]]
+        out += [
+            "",
+            f"cards: {kind:<17} {'did':<14} {'/game':>6} {'players':>7} {'win if did':>10} {'if not':>7} "
+            f"{'lift by seat [95% CI]':>24} {'p':>7}",
+        ]
+        for r in tested[:limit]:
+            out.append(_row(r))
+        if len(tested) > limit:
+            out.append(f"... {len(tested) - limit} more (--cards {kind}, or all of them in --json)")
+        if few:
+            out.append(f"too few games to say (under 10 player-games on a side): {len(few)} rows, in --json")
+        if folded:
+            out.append(f"folded (done by nearly every player in nearly every game): {len(folded)} rows")
+    return out
+
+
+def _row(r: dict[str, Any]) -> str:
+    d = r["lift"]
+    flag = "  significant" if r["flagged"] else ""
+    did, miss = r["win_rate_did"], r["win_rate_not"]
+    return (
+        f"{r['card'][:24]:<24} {r['did'][:14]:<14} {r['per_game']:>6.1f} {r['share']:>7.0%} "
+        f"{did['rate']:>10.1%} {miss['rate']:>7.1%} "
+        f"{d['lift']:>+7.1%} [{d['low']:+.1%}, {d['high']:+.1%}] {d['p']:>7.2g}{flag}"
+    )
+
+
+def changed_cards(game_folder: str, variant: str | None) -> list[str]:
+    """The cards a variant pack changes: the `instances[NAME]` its `replace:` paths reach under
+    `components.` (a compare watches these first)."""
+    if not variant:
+        return []
+    import yaml
+
+    from tabula.interpreter.load.overlay import parse_path
+    from tabula.interpreter.load.packfiles import find_pack
+
+    path = find_pack(Path(game_folder), variant, "variant")
+    if path is None:
+        return []
+    pack = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    out: list[str] = []
+    for key in pack.get("replace") or {}:
+        parts = parse_path(str(key)) or []
+        if parts and parts[0][0] == "components":
+            out += [sel for _, sel in parts if sel is not None and sel not in out]
+    return out
+
+
+def card_diffs(ra: list[GameRecord], rb: list[GameRecord], watched: list[str]) -> list[dict[str, Any]]:
+    """Per card and what was done with it: the win rate of the players who did it in A and in B, and
+    B - A with its 95 % interval and p (two-proportion z-test); the watched cards' rows first, then
+    the others by p."""
+    ta = {r["name"]: r for r in card_table(ra)}
+    tb = {r["name"]: r for r in card_table(rb)}
+    rows = []
+    for name in sorted(set(ta) & set(tb)):
+        a, b = ta[name], tb[name]
+        if a["too_few"] or b["too_few"] or a["folded"] or b["folded"]:
+            continue
+        wa, wb = a["win_rate_did"], b["win_rate_did"]
+        d = two_proportion_z(wa["k"], wa["n"], wb["k"], wb["n"]).as_dict()
+        rows.append(
+            {
+                "card": a["card"],
+                "did": a["did"],
+                "kind": a["kind"],
+                "watched": a["card"] in watched,
+                "a": wa,
+                "b": wb,
+                "lift_a": a["lift"],
+                "lift_b": b["lift"],
+                "diff": d,
+            }
+        )
+    flags = benjamini_hochberg([r["diff"]["p"] for r in rows], 0.05)
+    for r, f in zip(rows, flags, strict=True):
+        r["flagged"] = f
+    rows.sort(key=lambda r: (not r["watched"], r["diff"]["p"]))
+    return rows
+
+
+def card_diff_lines(rows: list[dict[str, Any]], limit: int = 6) -> list[str]:
+    """The watched cards' rows and the strongest other changes, as text."""
+    if not rows:
+        return []
+    out = [
+        "",
+        f"{'card (win rate of who did it)':<24} {'did':<14} {'A':>22} {'B':>22} "
+        f"{'B-A [95% CI]':>24} {'p':>7}",
+    ]
+    shown = [r for r in rows if r["watched"]] + [r for r in rows if not r["watched"]][:limit]
+    for r in shown[: limit + len([r for r in rows if r["watched"]])]:
+        a, b, d = r["a"], r["b"], r["diff"]
+        mark = " (changed by B)" if r["watched"] else ("  significant" if r["flagged"] else "")
+        out.append(
+            f"{r['card'][:24]:<24} {r['did'][:14]:<14} "
+            f"{a['rate']:>6.1%} [{a['low']:.0%}, {a['high']:.0%}] n={a['n']:<4} "
+            f"{b['rate']:>6.1%} [{b['low']:.0%}, {b['high']:.0%}] n={b['n']:<4} "
+            f"{d['diff']:>+6.1%} [{d['low']:+.1%}, {d['high']:+.1%}] {d['p']:>7.2g}{mark}"
+        )
+    return out
