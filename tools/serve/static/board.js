@@ -28,7 +28,7 @@ function placeBody(p, where, owner) {
   body.dataset.where = where;
   if (p.name) body.dataset.ref = `${owner}:${p.name}`;
   if (p.kind === "cards") {
-    if (!p.cards.length) body.append(el("span", "empty-slot", ""));
+    if (!p.cards.length && !p.ids.length) body.append(el("span", "empty-slot", ""));
     for (const c of p.cards) body.append(card(c));
   } else if (p.kind === "keyed") {
     for (const e of p.entries) body.append(chip(e));
@@ -110,7 +110,7 @@ function spaceShape(g, p, x, y, w) {
 function placeImage(g, p, x, y, w, h) {
   const tile = Boolean(p.ids && p.ids.length);
   const own = tile || (p.kind === "empty" && !p.title);
-  const inset = tile ? 1 : 4;
+  const inset = tile && p.colour ? 5 : tile ? 1 : 4;  // a coloured cell's colour rims its tile
   const img = svg("image", { href: p.image, x: x + inset, y: y + inset, width: Math.max(w - 2 * inset, 1),
     height: Math.max(h - 2 * inset, 1), preserveAspectRatio: "xMidYMid meet", class: own ? "place-image picture" : "place-image" });
   if (p.rotation) img.setAttribute("transform", `rotate(${p.rotation} ${x + w / 2} ${y + h / 2})`);
@@ -168,12 +168,13 @@ function drawBoard(b, owner) {
       root.append(g);
       return;
     }
-    g.append(placeShape(p, x, y, w, h));
+    const picture = p.image && p.kind === "empty" && !p.title && !(p.ids && p.ids.length);
+    if (!picture) g.append(placeShape(p, x, y, w, h));  // a picture of its own needs no frame
     if (p.ids && p.ids.length && p.colour) g.classList.add("coloured");  // a cell its presentation colours
     if (p.image) placeImage(g, p, x, y, w, h);
     else if (p.rotation) turnMark(g, p, x, y, w, h);
     let top = y + 4;
-    if (p.title) {
+    if (p.title && !(p.ids && p.ids.length && p.image)) {  // a tile's picture is its face
       const title = svg("text", { x: x + w / 2, y: y + 17, class: "place-title", "text-anchor": "middle" });
       title.textContent = p.kind === "cards" && (p.size || p.size === null) ? `${p.title} (${p.size ?? "?"})` : p.title;
       g.append(title);

@@ -116,7 +116,8 @@ function pinch(view, state, scaleTo) {
   view.addEventListener("pointercancel", lift);
 }
 
-// a board whose seat has not scrolled it yet shows its first target (a big board's open cells)
+// a board whose seat has not scrolled it yet shows its first target when none of it is in sight
+// (a big board's open cells)
 function revealTargets() {
   for (const frame of document.querySelectorAll(".board-frame")) {
     const state = VIEWS.get(frame.dataset.board);
@@ -124,7 +125,7 @@ function revealTargets() {
     const target = view && view.querySelector("g.place.target, .place-body .target");
     if (!state || state.left !== null || !target) continue;
     const [v, t] = [view.getBoundingClientRect(), target.getBoundingClientRect()];
-    if (t.left >= v.left && t.right <= v.right && t.top >= v.top && t.bottom <= v.bottom) continue;
+    if (t.right > v.left && t.left < v.right && t.bottom > v.top && t.top < v.bottom) continue;  // in sight
     view.scrollLeft += t.left + t.width / 2 - (v.left + v.width / 2);
     view.scrollTop += t.top + t.height / 2 - (v.top + v.height / 2);
   }
