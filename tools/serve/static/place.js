@@ -168,7 +168,8 @@ function startPlacing(dec) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (!PLACING.piece || !PLACING.piece.board.isConnected || e.target.closest("input, select, textarea")) return;
+  const typing = e.target instanceof Element && e.target.closest("input, select, textarea");
+  if (!PLACING.piece || !PLACING.piece.board.isConnected || typing || e.ctrlKey || e.metaKey) return;
   if (e.key === "r" || e.key === "R") turnPiece("rotate");
   if (e.key === "m" || e.key === "M") turnPiece("mirror");
 });
