@@ -14,14 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tabula.interpreter.authoring.display import Shown, colour_of, render, show_value, symbols, value_on
-from tabula.interpreter.authoring.presentation import (
-    Group,
-    Look,
-    Presentation,
-    Row,
-    ZoneLook,
-    compile_presentation,
-)
+from tabula.interpreter.authoring.presentation import Group, Presentation, Row, ZoneLook, compile_presentation
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.base.types import COMP, INT
 from tabula.interpreter.engine import Engine
@@ -31,6 +24,7 @@ from tabula.interpreter.model.view import HIDDEN, var_unseen, view, zone_members
 from tabula.interpreter.run.knowledge import State, seat_states
 from tabula.play.faces import Badge, Card, Entry, merge_hidden
 from tabula.play.layout import DrawnBoard, draw_board
+from tabula.play.pictures import draw_look
 
 View = dict[str, Any]
 SPECTATOR = -2
@@ -187,26 +181,8 @@ class _Builder:
         face = face_text(comp.text or comp.props.get("text"), text)
         out = Card(comp.name, comp.key, title, colour, badges, face, ids=[cid])
         if look is not None:
-            self.drawing(look, cid, out)
+            draw_look(self.g, self.pres, self.states, (look, cid), out)
         return out
-
-    def drawing(self, look: Look, cid: int, out: Card) -> None:
-        """A component's picture, turn and shape, as its presentation draws them."""
-        local = {"self": cid}
-        if look.image is not None:
-            shown, value = value_on(self.g, look.image, self.states, local)
-            if shown.known and value is not None:
-                named = look.image[1] == COMP and isinstance(value, int)
-                key = self.g.components[value].name if named else str(value)
-                out.image = self.pres.images.get(key)
-        if look.rotation is not None:
-            shown, value = value_on(self.g, look.rotation, self.states, local)
-            if shown.known and isinstance(value, int) and not isinstance(value, bool):
-                out.rotation = value % 360
-        if look.shape is not None:
-            shown, value = value_on(self.g, look.shape, self.states, local)
-            if shown.known and isinstance(value, list):
-                out.shape = [[int(v[0]), int(v[1])] for v in value if isinstance(v, list) and len(v) == 2]
 
     # -- rows
     def zone_index(self, name: str, player: int | None) -> int:
