@@ -146,7 +146,7 @@ def _area(
         word = str(raw["colour"])
         area.colour = colours.get(word) or c.colour(word, (*path, "colour"))
     if raw.get("image") is not None:
-        area.image = _image(c, str(raw["image"]), (*path, "image"))
+        area.image = compile_image(c, str(raw["image"]), (*path, "image"))
     if kind == "value":
         local = {"p": PLAYER} if per_player else {}
         area.value = c.template("{" + name + "}", (*path, "value"), local, -1)
@@ -159,7 +159,8 @@ def _area(
     return area
 
 
-def _image(c: LayoutCompiler, name: str, path: tuple[str | int, ...]) -> str | None:
+def compile_image(c: LayoutCompiler, name: str, path: tuple[str | int, ...]) -> str | None:
+    """The `data:` address of image file `name` of the game's folder, or None (P015/P016 reported)."""
     try:
         return image_data(c.folder(), name)
     except ImageError as err:

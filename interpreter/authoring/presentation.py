@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.authoring.colours import NAMED_COLOURS, colour_hex
-from tabula.interpreter.authoring.layout import Layout, compile_layout
+from tabula.interpreter.authoring.layout import Layout, compile_image, compile_layout
 from tabula.interpreter.base.source import Diagnostic, Report, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, PLAYER
 from tabula.interpreter.load.positions import GameSource, YamlPath, span_for
@@ -70,6 +70,9 @@ class Look:
     colour: tuple[Closure, str] | None = None
     badges: list[Template] = field(default_factory=list)
     text: Template | None = None
+    image: tuple[Closure, str] | None = None  # a key of the presentation's `images`
+    rotation: tuple[Closure, str] | None = None  # degrees clockwise
+    shape: tuple[Closure, str] | None = None  # a list of [x, y] squares, drawn as a small grid
 
 
 @dataclass
@@ -120,6 +123,7 @@ class Presentation:
     score_rest: str | None
     layout: Layout = field(default_factory=Layout)
     choices: list[ChoiceLook] = field(default_factory=list)
+    images: dict[str, str] = field(default_factory=dict)  # value -> a data: address (images.py)
 
     def label(self, name: str) -> str:
         """The label of a name: the declared one, else the name with spaces for underscores."""
@@ -225,7 +229,17 @@ class _Compiler:
             str(rest) if rest else None,
             compile_layout(self, data.get("layout"), colours),
             self.choice_looks(data.get("choices") or []),
+            self.images(data.get("images") or {}),
         )
+
+    def images(self, data: dict[str, Any]) -> dict[str, str]:
+        """Value -> the `data:` address of its image file (read now, as a layout's `image:`)."""
+        out = {}
+        for key, name in data.items():
+            found = compile_image(self, str(name), ("images", key))
+            if found is not None:
+                out[str(key)] = found
+        return out
 
     # -- names
     def kinds(self, per_player: bool) -> dict[str, str]:
@@ -313,11 +327,13 @@ class _Compiler:
             return
         order = {"counter": 0, "zone": 1, "var": 2}
         rest.sort(key=lambda nk: order[nk[1]])
-        if declared:
+        cells = tuple(f"{t.zone}(" for t in self.g.boards.tables.values() if t.zone is not None)
+        unshown = [n for n, _ in rest if not n.startswith(cells)]  # a board's cells draw their zones
+        if declared and unshown:
             where = "player" if per_player else "table"
             self.report.warning(
                 "P010",
-                f"not shown in presentation.{where} and not bookkeeping: {', '.join(n for n, _ in rest)}",
+                f"not shown in presentation.{where} and not bookkeeping: {', '.join(unshown)}",
                 self.span(where, key=True) or self.span(key=True),
                 "add them to a group, or to 'bookkeeping' to hide them from screens",
             )
@@ -369,6 +385,9 @@ class _Compiler:
         ]
         if data.get("text"):
             look.text = self.template(str(data["text"]), (*base, "text"), local)
+        for key in ("image", "rotation", "shape"):
+            if data.get(key) is not None:
+                setattr(look, key, self.typed(str(data[key]), (*base, key), local))
         return look
 
     def zone_look(self, zone: str, data: dict[str, Any]) -> ZoneLook:

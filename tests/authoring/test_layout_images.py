@@ -60,9 +60,22 @@ def test_a_missing_image_is_a_warning_and_the_place_keeps_its_shape(tmp_path: Pa
     assert place["image"] is None and place["shape"] == "round"
 
 
-def test_porta_nigra_draws_its_gate_in_the_third_quarter() -> None:
+def test_porta_nigra_draws_its_gate_above_the_third_quarter_covering_nothing() -> None:
     engine = Engine(load_game("porta-nigra"))
     board = build_board(engine, engine.new_game(2, 1), 0).to_json()
-    places = {p["title"]: p for p in board["table"]["board"]["places"]}
-    assert str(places["Quarter 3 · Porta Nigra"]["image"]).startswith("data:image/svg+xml;base64,")
-    assert places["Quarter 1 · Amphitheatre"]["image"] is None
+    places = board["table"]["board"]["places"]
+    gates = [p for p in places if p["image"] is not None]
+    assert len(gates) == 1 and str(gates[0]["image"]).startswith("data:image/svg+xml;base64,")
+    gate = gates[0]
+    quarter = next(p for p in places if p["title"] == "Quarter 3 · Porta Nigra")
+    assert quarter["x"] <= gate["x"] and gate["x"] + gate["w"] <= quarter["x"] + quarter["w"]
+    assert gate["y"] + gate["h"] <= quarter["y"]  # above its quarter, on none of its sites or shops
+    for p in places:
+        if p is not gate:
+            apart = (
+                p["x"] + p["w"] <= gate["x"]
+                or gate["x"] + gate["w"] <= p["x"]
+                or p["y"] + p["h"] <= gate["y"]
+                or gate["y"] + gate["h"] <= p["y"]
+            )
+            assert apart, f"the gate covers {p['title']}"

@@ -1,6 +1,6 @@
 """Declared boards drawn by default (issue 28 item 5): a grid's cells and a map's spaces and routes
-on the page at their positions, legal placements highlighted, a click on a cell offering the
-placements that cover it, a click on a route claiming it.
+on the page at their positions, a domino laid where the pointer shows it (turned with Rotate), a
+click on a route claiming it.
 
 Screenshots (artefacts/screenshots/): board-tiles-declared, board-routes-declared.
 """
@@ -21,30 +21,34 @@ GAMES = Path(__file__).resolve().parents[1] / "games"
 
 def open_board(page: Any, served: Served) -> None:
     page.goto(served.link(0))
-    page.wait_for_selector("#decision button.choice")
+    page.wait_for_selector("#decision button.choice", state="attached")
     page.wait_for_selector("#table svg.layout g.place.target")
 
 
-def test_a_grid_is_drawn_and_a_cell_offers_the_placements_covering_it(page: Any, serve: Any) -> None:
+def test_a_grid_is_drawn_and_a_domino_is_laid_where_pointed(page: Any, serve: Any) -> None:
     served = serve(str(GAMES / "tiles"), [("Ann", "human"), ("Bob", "random")], seed=3)
     table = served.table
     open_board(page, served)
     cells = page.eval_on_selector_all("#table svg.layout g.place", "els => els.map(e => e.dataset.choice)")
     assert cells == [f"{c}{r}" for r in range(1, 6) for c in "abcde"]
-    # every cell lies in some free placement of a domino: all 25 are highlighted
-    assert page.locator("#table svg.layout g.place.target").count() == 25
+    # a placement choice: the domino, lying as it is turned now (first: across), fits with its
+    # first square on any cell but the last column's
+    assert page.locator("#table svg.layout g.place.target").count() == 20
     # the cells' zones are drawn on the board, not listed again in the table's panel
     assert "on wall(a1)" not in page.locator("#table").inner_text()
-    page.locator("#table g.place[data-choice='a1'] .place-shape").click(force=True)
-    offered = page.eval_on_selector_all(
-        "#decision button.choice.offered", "els => els.map(e => e.dataset.choice)"
-    )
-    assert sorted(offered) == ["lay:a1+a2", "lay:a1+b1"]
+    page.locator("#table g.place[data-choice='a1']").hover()
+    preview = "els => els.map(e => e.dataset.choice)"
+    assert page.eval_on_selector_all("#table g.place.preview", preview) == ["a1", "b1"]
+    page.locator(".placing .rotate").click()  # turned a quarter: down
+    page.locator("#table g.place[data-choice='e4']").hover()
+    assert page.eval_on_selector_all("#table g.place.preview", preview) == ["e4", "e5"]
+    page.locator(".placing .rotate").click()
+    page.locator("#table g.place[data-choice='a1']").hover()
     before = len(table.choices)
-    page.locator("#decision button.choice[data-choice='lay:a1+b1']").click()
+    page.locator("#table g.place[data-choice='a1']").click()
     wait_for_decisions(page, before)
     assert table.choices[before] == "lay:a1+b1"
-    page.wait_for_selector("#decision button.choice")
+    page.wait_for_selector("#decision button.choice", state="attached")
     held = page.eval_on_selector_all(
         "#table g.place[data-choice='a1'] .card[data-name], "
         "#table g.place[data-choice='b1'] .card[data-name]",
@@ -75,7 +79,7 @@ def test_a_map_is_drawn_and_a_click_on_a_route_claims_it(page: Any, serve: Any) 
     page.locator("#table g.place[data-choice='A-D'] .edge-hit").click()
     wait_for_decisions(page, before)
     assert table.choices[before] == "claim:A-D"
-    page.wait_for_selector("#decision button.choice")
+    page.wait_for_selector("#decision button.choice", state="attached")
     assert "Ann" in (page.locator("#table g.place[data-choice='A-D']").text_content() or "")
     # now in Ann's seat colour (the default seats' first: #c0392b), thicker
     held = "els => els.map(e => [getComputedStyle(e).stroke, getComputedStyle(e).strokeWidth])"

@@ -30,10 +30,11 @@ def test_both_quilts_are_drawn_and_a_bought_patch_is_sewn_where_clicked(page: An
     # on Ann's own quilt only: Bob's squares have the same names (a1..i9) but are other components
     owners = page.evaluate(
         """() => [...document.querySelectorAll('svg.layout g.place.target')].map(
-             (g) => g.closest('svg').parentElement.querySelector('h2').textContent)"""
+             (g) => g.closest('section').querySelector('h2').textContent)"""
     )
     assert owners and all("Ann" in o for o in owners), set(owners)
     shot(page, "board-patchwork-placing")
+    page.locator("#decision .placements-list summary").click()  # the placements, as a list too
     placement = page.locator("#decision button.choice").first.get_attribute("data-choice")
     assert placement is not None and "+" in placement  # the covered squares, a1+b1+...
     page.locator("#decision button.choice").first.click()

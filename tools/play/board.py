@@ -24,6 +24,7 @@ from tabula.interpreter.model.view import HIDDEN, var_unseen, view, zone_members
 from tabula.interpreter.run.knowledge import State, seat_states
 from tabula.play.faces import Badge, Card, Entry, merge_hidden
 from tabula.play.layout import DrawnBoard, draw_board
+from tabula.play.pictures import draw_look
 
 View = dict[str, Any]
 SPECTATOR = -2
@@ -178,7 +179,10 @@ class _Builder:
                     tint = pres.seat_colour(shown.player) if shown.player is not None else None
                     badges.append(Badge(shown.text, tint))
         face = face_text(comp.text or comp.props.get("text"), text)
-        return Card(comp.name, comp.key, title, colour, badges, face, ids=[cid])
+        out = Card(comp.name, comp.key, title, colour, badges, face, ids=[cid])
+        if look is not None:
+            draw_look(self.g, self.pres, self.states, (look, cid), out)
+        return out
 
     # -- rows
     def zone_index(self, name: str, player: int | None) -> int:

@@ -27,6 +27,11 @@ class Card:
     under: list[Card] = field(default_factory=list)
     count: int = 1  # hidden cards side by side are one entry
     ids: list[int] = field(default_factory=list)  # the components it stands for (a stack: all of them)
+    # the presentation's picture of it (a data: address), turned `rotation` degrees clockwise, and
+    # the squares of its `shape` ([x, y] each), drawn as a small grid
+    image: str | None = None
+    rotation: int = 0
+    shape: list[list[int]] = field(default_factory=list)
 
 
 @dataclass

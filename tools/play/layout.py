@@ -65,6 +65,7 @@ class Place:
     line: tuple[float, float, float, float] | None = None  # a graph's edge: from, to (Area.line)
     segments: int = 0
     side: str = ""  # a graph's space: where its name is written (Area.side)
+    rotation: int = 0  # degrees clockwise its picture is turned (a tile laid turned)
 
 
 @dataclass
@@ -88,8 +89,11 @@ def _place(b: Filler, area: Area, player: int | None) -> Place:
     place.line, place.segments, place.side = area.line, area.segments, area.side
     if area.part is not None:
         place.ids = [_part_id(b.g, area.part, player)]
+        _look(place, b.card(place.ids[0]))
     if area.kind == "zone":
         _zone(b, area, player, place)
+        if area.part is not None and place.cards and not place.cards[0].hidden:
+            _look(place, place.cards[0])  # a cell shows what lies on it: its tile's colour and picture
     elif area.kind == "counter":
         line = b.counter_line(Row("counter", area.name, area.name), player)
         place.kind, place.text = ("keyed", "") if line.entries else ("text", line.text)
@@ -105,6 +109,15 @@ def _place(b: Filler, area: Area, player: int | None) -> Place:
         place.kind, place.text = "text", "" if shown.known and text.strip() in ("none", "[]", "-") else text
         place.text_colour = b.pres.seat_colour(shown.player) if shown.player is not None else None
     return place
+
+
+def _look(place: Place, card: Card) -> None:
+    """A board cell drawn as its presentation draws a component: its colour, picture and turn."""
+    place.colour = card.colour or place.colour
+    if card.image is not None:
+        place.image, place.rotation = card.image, card.rotation
+    elif card.rotation:
+        place.rotation = card.rotation
 
 
 def _part_id(g: CompiledGame, part: tuple[str, str, int], player: int | None) -> int:

@@ -42,6 +42,15 @@ class ComponentLook(StrictModel):
     text: str | None = Field(
         default=None, description="Template of the card's text (default: its 'text' property, if any)."
     )
+    image: Dsl | None = Field(
+        default=None, description="Expression whose value is a key of `images`: the picture drawn on it."
+    )
+    rotation: Dsl | None = Field(
+        default=None, description="Expression: degrees clockwise the component (its picture) is turned by."
+    )
+    shape: Dsl | None = Field(
+        default=None, description="Expression: a list of [x, y] squares, drawn on it as a small grid."
+    )
 
 
 class ZoneLook(StrictModel):
@@ -81,6 +90,9 @@ class PresentationDef(StrictModel):
     seat_colours: list[str] = Field(default=[], description="A colour per seat, in seat order.")
     colours: dict[str, str] = Field(
         default={}, description="Value (a symbol, a property value) -> colour (a CSS colour name or #rrggbb)."
+    )
+    images: dict[str, str] = Field(
+        default={}, description="Value -> an image file of the game's folder (for a component's `image`)."
     )
     labels: dict[str, str] = Field(
         default={}, description="Counter, var, zone, mark, action or symbol name -> the label shown."

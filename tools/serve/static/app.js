@@ -67,6 +67,7 @@ function card(c) {
   if (c.count > 1) title.append(el("span", "count stack", `× ${c.count}`));
   node.append(title);
   if (c.title !== c.name && c.count === 1) node.append(el("div", "name", c.name));
+  if (c.shape && c.shape.length) node.append(shapeGrid(c.shape, c.colour));  // board.js
   if (c.badges.length) {
     const badges = el("div", "badges");
     for (const b of c.badges) {

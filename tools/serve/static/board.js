@@ -28,12 +28,12 @@ function placeBody(p, where, owner) {
   body.dataset.where = where;
   if (p.name) body.dataset.ref = `${owner}:${p.name}`;
   if (p.kind === "cards") {
-    if (!p.cards.length) body.append(el("span", "empty-slot", ""));
+    if (!p.cards.length && !p.ids.length) body.append(el("span", "empty-slot", ""));
     for (const c of p.cards) body.append(card(c));
   } else if (p.kind === "keyed") {
     for (const e of p.entries) body.append(chip(e));
   } else if (p.kind === "text" && !p.text) {
-    body.append(el("span", "empty-slot", ""));
+    if (!p.ids.length) body.append(el("span", "empty-slot", ""));  // a board's free cell is plain
   } else if (p.kind === "text") {
     const text = el("span", "place-text", p.text);
     if (p.text_colour) { text.classList.add("player"); text.style.setProperty("--tint", p.text_colour); }
@@ -58,7 +58,9 @@ function edgeShape(g, p, cell) {
   const [ux, uy] = [(x2 - x1) / long, (y2 - y1) / long];
   const held = Boolean(p.text_colour);
   g.classList.toggle("held", held);
-  const [nx, ny] = [-uy * 8, ux * 8];  // a band 16 px wide (a polygon: a vertical line has no width to click)
+  // a band 16 px wide, 32 under a finger (a polygon: a vertical line has no width to click)
+  const half = window.matchMedia("(pointer: coarse)").matches ? 16 : 8;
+  const [nx, ny] = [-uy * half, ux * half];
   const band = [[x1 + nx, y1 + ny], [x2 + nx, y2 + ny], [x2 - nx, y2 - ny], [x1 - nx, y1 - ny]];
   g.append(svg("polygon", { points: band.map((pt) => pt.join(",")).join(" "), class: "edge-hit" }));
   // a free edge's segments are apart, a held one's joined up, each with a light dot (a train car)
@@ -102,14 +104,47 @@ function spaceShape(g, p, x, y, w) {
   g.append(name);
 }
 
+// a place's picture: a board cell's tile fills it, turned as it lies (p.rotation); a place that
+// holds nothing and has no title is a picture of its own; any other place's picture is a faint
+// background, under what the place holds
+function placeImage(g, p, x, y, w, h) {
+  const tile = Boolean(p.ids && p.ids.length);
+  const own = tile || (p.kind === "empty" && !p.title);
+  const inset = tile && p.colour ? 5 : tile ? 1 : 4;  // a coloured cell's colour rims its tile
+  const img = svg("image", { href: p.image, x: x + inset, y: y + inset, width: Math.max(w - 2 * inset, 1),
+    height: Math.max(h - 2 * inset, 1), preserveAspectRatio: "xMidYMid meet", class: own ? "place-image picture" : "place-image" });
+  if (p.rotation) img.setAttribute("transform", `rotate(${p.rotation} ${x + w / 2} ${y + h / 2})`);
+  g.append(img);
+}
+
+// a turned cell without a picture: a small arrow pointing where its top now is
+function turnMark(g, p, x, y, w, h) {
+  const [cx, cy, r] = [x + w / 2, y + h / 2, Math.min(w, h) / 2];
+  const arrow = svg("polygon", { points: `${cx},${cy - r + 3} ${cx - 5},${cy - r + 11} ${cx + 5},${cy - r + 11}`,
+    class: "turn-mark", transform: `rotate(${p.rotation} ${cx} ${cy})` });
+  g.append(arrow);
+}
+
+// a piece's shape ([x, y] squares) as a small grid of squares in its colour
+function shapeGrid(cells, colour, size = 9) {
+  const w = Math.max(...cells.map((c) => c[0])) + 1;
+  const h = Math.max(...cells.map((c) => c[1])) + 1;
+  const root = svg("svg", { width: w * size + 2, height: h * size + 2, viewBox: `-1 -1 ${w * size + 2} ${h * size + 2}`,
+    class: "shape-grid", role: "img" });
+  root.setAttribute("aria-label", `a shape of ${cells.length} squares`);
+  for (const [cx, cy] of cells) {
+    root.append(svg("rect", { x: cx * size, y: cy * size, width: size, height: size, fill: colour || "#8c8373", class: "shape-square" }));
+  }
+  return root;
+}
+
 // one board: each place a shape with its title, and what it holds in an HTML box inside the SVG; a
-// map (a graph's spaces and edges) has its edges under its spaces, and scrolls in a panel too narrow
-// for it at 80 % of its size rather than shrinking its names further
+// map (a graph's spaces and edges) has its edges under its spaces. Drawn at a readable scale in a
+// frame that scrolls, zooms and folds away (boardFrame)
 function drawBoard(b, owner) {
   const width = b.width * b.cell;
   const height = b.height * b.cell;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "layout", role: "group" });
-  root.style.maxWidth = `${width}px`;
   const edges = svg("g", { class: "edges" });
   root.append(edges);
   b.places.forEach((p, i) => {
@@ -118,7 +153,11 @@ function drawBoard(b, owner) {
     g.dataset.place = p.title || p.name;
     if (p.name) g.dataset.name = p.name;
     if (p.choice !== null) g.dataset.choice = p.choice;
-    if (p.ids && p.ids.length) g.dataset.ids = p.ids.join(",");  // a board's cell or edge: that very one
+    if (p.ids && p.ids.length) {  // a board's cell or edge: that very one, and where it lies
+      g.dataset.ids = p.ids.join(",");
+      g.dataset.x = p.x;
+      g.dataset.y = p.y;
+    }
     if (p.shape === "edge" && p.line) {
       edgeShape(g, p, b.cell);
       edges.append(g);
@@ -129,32 +168,32 @@ function drawBoard(b, owner) {
       root.append(g);
       return;
     }
-    g.append(placeShape(p, x, y, w, h));
-    if (p.image) {  // a data: address read at load from the game's folder; the shape stays as its frame
-      g.append(svg("image", { href: p.image, x: x + 4, y: y + 4, width: Math.max(w - 8, 1), height: Math.max(h - 8, 1),
-        preserveAspectRatio: "xMidYMid meet", class: "place-image" }));
-    }
+    const picture = p.image && p.kind === "empty" && !p.title && !(p.ids && p.ids.length);
+    if (!picture) g.append(placeShape(p, x, y, w, h));  // a picture of its own needs no frame
+    if (p.ids && p.ids.length && p.colour) g.classList.add("coloured");  // a cell its presentation colours
+    if (p.image) placeImage(g, p, x, y, w, h);
+    else if (p.rotation) turnMark(g, p, x, y, w, h);
     let top = y + 4;
-    if (p.title) {
+    if (p.title && !(p.ids && p.ids.length && p.image)) {  // a tile's picture is its face
       const title = svg("text", { x: x + w / 2, y: y + 17, class: "place-title", "text-anchor": "middle" });
       title.textContent = p.kind === "cards" && (p.size || p.size === null) ? `${p.title} (${p.size ?? "?"})` : p.title;
       g.append(title);
       top = y + TITLE_HEIGHT;
     }
-    if (p.kind !== "empty") {
+    if (p.ids && p.ids.length && p.image) {  // a tile's picture is what it shows: its name on hover
+      const tip = svg("title");
+      tip.textContent = [p.title, ...p.cards.map((c) => c.title), p.text].filter(Boolean).join(": ");
+      g.append(tip);
+    } else if (p.kind !== "empty") {
       const box = svg("foreignObject", { x: x + 6, y: top, width: Math.max(w - 12, 1), height: Math.max(y + h - top - 6, 1) });
       box.append(placeBody(p, `place:${owner}:${i}`, owner));
       g.append(box);
     }
     root.append(g);
   });
-  if (!edges.childElementCount) return root;
-  root.classList.add("map");
-  root.style.minWidth = `${Math.round(width * 0.8)}px`;  // names no smaller than 80 % (9.6 px)
-  const frame = document.createElement("div");
-  frame.className = "map-frame";
-  frame.append(root);
-  return frame;
+  const map = edges.childElementCount > 0;
+  if (map) root.classList.add("map");
+  return boardFrame(b, String(owner), root, map);
 }
 
 // ------------------------------------------------------------------ play on the board
@@ -210,9 +249,11 @@ function choicesFor(node, targets) {
 function markTargets(data) {
   const dec = data.board.decision;
   if (!dec || !dec.mine || !data.live) return;
-  const targets = targetsOf(dec);
+  const placing = startPlacing(dec);  // a piece to put on a board: place.js
+  const targets = targetsOf(placing ? { choices: dec.choices.filter((c) => !placing.has(c)) } : dec);
   const things = document.querySelectorAll(".card[data-ids], .chip[data-key], g.place[data-choice], g.place[data-ids]");
   for (const node of things) {
+    if (placing && node.tagName === "g" && node.ownerSVGElement === PLACING.piece.board) continue;
     const list = choicesFor(node, targets);
     if (!list) continue;
     node.classList.add("target");
@@ -225,6 +266,7 @@ function markTargets(data) {
       else offer(list);
     });
   }
+  revealTargets();
 }
 
 function offer(list) {

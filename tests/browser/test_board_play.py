@@ -1,0 +1,240 @@
+"""Playing on the drawn boards at 1400 px and on a 390 px phone (issue 35): every decision here is
+made by a click (a tap on the phone) on the board, never on an id button.
+
+- Patchwork: a patch on offer, drawn with its shape as a grid of squares, is bought by a click; it
+  is turned with Rotate, previewed on the quilt where the pointer is (the first tap on a phone),
+  sewn by a click (the second tap); its squares then take the patch's colour.
+- Porta Nigra: the city at a readable scale (100 % on the phone, scrolling), quarters at least
+  40 px to tap, the gate above quarter 3 covering none of it; a quarter clicked places the builder.
+- Ticket to Ride: a route of the map claimed by a click (a tap), the map at 80 % or more.
+- A big board (tests/games/mosaic, 25x25): cells of 40 px or more, scrolling rather than shrunk, the
+  open cell in sight; tiles drawn turned, on cells coloured by who laid them; +, - and Fit change
+  the scale and it outlives a decision; Hide folds the board away and Show brings it back.
+
+Screenshots (artefacts/screenshots/): board-play-patchwork-preview-W, board-play-patchwork-sewn-W,
+board-play-porta-nigra-W, board-play-ticket-to-ride-W, board-play-mosaic-W, board-play-mosaic-folded-W
+(W: 1400 or 390).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import shot
+from test_board import wait_for_decisions
+
+pytestmark = pytest.mark.slow  # a headless Chromium
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+BOX = "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }"
+
+
+@pytest.fixture(params=[1400, 390], ids=["wide", "phone"])
+def screen(request: Any, browser: Any) -> Iterator[tuple[Any, int]]:
+    """A page 1400 px wide, or a 390 px phone with a touch screen."""
+    width = int(request.param)
+    phone = width < 500
+    context = browser.new_context(
+        viewport={"width": width, "height": 844 if phone else 1000}, is_mobile=phone, has_touch=phone
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    yield page, width
+    context.close()
+    assert not errors, errors
+
+
+def press(page: Any, width: int, locator: Any) -> None:
+    """A tap on the phone, a click on the wide screen."""
+    locator.tap() if width < 500 else locator.click()
+
+
+def normal(cells: list[tuple[float, float]]) -> list[tuple[int, int]]:
+    x0, y0 = min(x for x, _ in cells), min(y for _, y in cells)
+    return sorted((round(x - x0), round(y - y0)) for x, y in cells)
+
+
+def turns(shape: list[list[int]]) -> int:
+    """How many ways of lying a shape has when turned a quarter at a time."""
+    seen, cells = set(), [(x, y) for x, y in shape]
+    for _ in range(4):
+        seen.add(tuple(normal([(float(x), float(y)) for x, y in cells])))
+        cells = [(-y, x) for x, y in cells]
+    return len(seen)
+
+
+def piece_look(page: Any) -> list[tuple[int, int]]:
+    squares = page.eval_on_selector_all(
+        ".placing .piece-look rect", "els => els.map(e => [+e.getAttribute('x'), +e.getAttribute('y')])"
+    )
+    return normal([(x / 12, y / 12) for x, y in squares])
+
+
+def test_patchwork_a_patch_is_bought_turned_and_sewn_on_the_quilt(screen: Any, serve: Any) -> None:
+    page, width = screen
+    served = serve("patchwork", [("Ann", "human"), ("Bob", "random")], seed=3)
+    table = served.table
+    patches = {c.name: c.props for c in table.game.components if c.type == "patch"}
+    page.goto(served.link(0))
+    page.wait_for_selector("#table .card.target")
+    # the patches on offer: each with its shape as a grid of squares, its text without ASCII art
+    offered = page.eval_on_selector_all(
+        "#table .card.target",
+        "els => els.map(e => [e.dataset.name, e.querySelectorAll('.shape-grid rect').length, e.innerText])",
+    )
+    assert 1 <= len(offered) <= 3  # the ones Ann can pay for
+    for name, squares, text in offered:
+        assert squares == patches[name]["size"] and "#" not in text, (name, squares, text)
+    legal = set(table.engine.legal_ids(table.state))
+    pick = next(n for n, _, _ in offered if f"buy:{n}" in legal and turns(patches[n]["shape"]) > 1)
+    before = len(table.choices)
+    press(page, width, page.locator(f"#table .card.target[data-name='{pick}']"))
+    wait_for_decisions(page, before)
+    assert table.choices[before] == f"buy:{pick}"
+    page.wait_for_selector(".placing")
+    # the id buttons are folded away: the board is where the patch goes
+    assert not page.locator("#decision button.choice").first.is_visible()
+    first = piece_look(page)
+    press(page, width, page.locator(".placing .rotate"))
+    turned = piece_look(page)
+    assert turned != first and len(turned) == patches[pick]["size"]
+    cell = page.locator("#you g.place.target").first
+    before = len(table.choices)
+    if width < 500:
+        cell.tap()  # the first tap shows the patch there, and places nothing
+        assert len(table.choices) == before
+    else:
+        cell.hover()
+    shown = page.eval_on_selector_all(
+        "#you g.place.preview", "els => els.map(e => [e.dataset.choice, +e.dataset.x, +e.dataset.y])"
+    )
+    assert page.locator("#you g.place.preview-bad").count() == 0
+    assert normal([(x, y) for _, x, y in shown]) == turned  # the patch as it is turned now
+    shot(page, f"board-play-patchwork-preview-{width}", full=False)
+    press(page, width, cell)
+    wait_for_decisions(page, before)
+    assert sorted(table.choices[before].split("+")) == sorted(n for n, _, _ in shown)
+    page.wait_for_selector("#decision button.choice", state="attached")
+    # the squares it covers are filled with the patch's colour, the colour of its card
+    fills = page.eval_on_selector_all(
+        "#you g.place.coloured > .place-shape", "els => els.map(e => e.getAttribute('fill'))"
+    )
+    tint = page.eval_on_selector(f"#you .card[data-name='{pick}']", "e => e.style.getPropertyValue('--tint')")
+    assert len(fills) == patches[pick]["size"] and set(fills) == {tint}, (fills, tint)
+    shot(page, f"board-play-patchwork-sewn-{width}")
+
+
+def disjoint(a: list[float], b: list[float]) -> bool:
+    return a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+
+
+def test_porta_nigra_the_city_readable_and_a_quarter_chosen_on_it(screen: Any, serve: Any) -> None:
+    page, width = screen
+    served = serve("porta-nigra", [("Red", "human"), ("Green", "random")], seed=7)
+    table = served.table
+    page.goto(served.link(0))
+    page.wait_for_selector("#table g.place.target")
+    scale = float(page.get_attribute("#table .board-frame", "data-scale") or 0)
+    assert scale >= (1 if width < 500 else 0.85), scale  # not shrunk to the phone
+    quarters = page.eval_on_selector_all("#table g.place.target", f"els => els.map({BOX})")
+    assert len(quarters) == 4 and all(w >= 40 and h >= 40 for _, _, w, h in quarters)
+    font = page.eval_on_selector(
+        "#table .card[data-name='BAS-A1'] .title", "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert font * scale >= 10.5  # a site's name: 12.5 px at the board's scale
+    # the gate is a picture of its own, above quarter 3: it covers none of the quarter's places
+    gate = page.eval_on_selector("#table image.picture", BOX)
+    for name in ("Quarter 3 · Porta Nigra", "Porta Nigra sites", "Black shop"):
+        assert disjoint(gate, page.eval_on_selector(f"#table g.place[data-place='{name}']", BOX)), name
+    quarter = page.locator("#table g.place.target[data-choice='1'] .place-shape")
+    page.locator("#table g.place.target[data-choice='1']").scroll_into_view_if_needed()
+    before = len(table.choices)
+    if width < 500:
+        quarter.tap(position={"x": 30, "y": 30})
+    else:
+        quarter.click(position={"x": 30, "y": 30})
+    wait_for_decisions(page, before)
+    assert table.choices[before] == "1"
+    shot(page, f"board-play-porta-nigra-{width}")
+
+
+def test_ticket_to_ride_a_route_claimed_on_the_map(screen: Any, serve: Any) -> None:
+    page, width = screen
+    served = serve("ticket-to-ride", [("Ann", "human"), ("Bob", "random")], seed=5)
+    table = served.table
+    page.goto(served.link(0))
+    page.wait_for_selector("#decision button.choice[data-choice='none']")
+    before = len(table.choices)
+    press(page, width, page.locator("#decision button.choice[data-choice='none']"))  # keep the tickets
+    wait_for_decisions(page, before)
+    page.wait_for_selector("#table g.place.target")
+    scale = float(page.get_attribute("#table .board-frame", "data-scale") or 0)
+    assert scale >= (1 if width < 500 else 0.8), scale
+    free = [c for c in table.engine.legal_ids(table.state) if c.startswith("claim:") and "#" not in c]
+    route = free[0].removeprefix("claim:")
+    before = len(table.choices)
+    press(page, width, page.locator(f"#table g.place[data-choice='{route}'] .edge-hit"))
+    wait_for_decisions(page, before)
+    assert table.choices[before] == f"claim:{route}"
+    shot(page, f"board-play-ticket-to-ride-{width}")
+
+
+def test_a_big_board_scrolls_zooms_folds_and_draws_turned_tiles(screen: Any, serve: Any) -> None:
+    page, width = screen
+    served = serve(str(GAMES / "mosaic"), [("Ann", "human"), ("Bob", "random")], seed=3)
+    table = served.table
+    page.goto(served.link(0))
+    page.wait_for_selector("#table g.place.target")
+    view, board = "#table .board-view", "#table .board-view svg"
+    a1, b2 = (page.eval_on_selector(f"#table g.place[data-choice='{c}']", BOX) for c in ("a1", "b2"))
+    assert b2[0] - a1[0] >= 39 and b2[1] - a1[1] >= 39, (a1, b2)  # a fingertip's cell, not shrunk
+    assert page.eval_on_selector(view, "e => e.scrollHeight > e.clientHeight + 100")  # so it scrolls
+    # the open cell, in the middle of the board, is scrolled into sight
+    assert not disjoint(page.eval_on_selector("#table g.place.target", BOX), page.eval_on_selector(view, BOX))
+    for _ in range(2):  # Ann lays a tile, Bob lays the next, turned a quarter more
+        before = len(table.choices)
+        target = page.locator("#table g.place.target").first
+        name = target.get_attribute("data-choice")
+        press(page, width, target)
+        wait_for_decisions(page, before)
+        assert table.choices[before] == f"lay:{name}"
+        page.wait_for_selector("#table g.place.target")
+    owner = table.engine.view(table.state, 0)["m"]["owner"]
+    cells = {table.game.components[c].name: p for c, p in enumerate(owner) if p is not None}
+    assert sorted(cells.values()) == [0, 0, 1, 1]
+    drawn = page.eval_on_selector_all(
+        "#table g.place.coloured",
+        """els => els.map(e => [e.dataset.choice, e.querySelector('.place-shape').getAttribute('fill'),
+             (e.querySelector('image.picture') || {getAttribute: () => null}).getAttribute('transform')])""",
+    )
+    seats = {0: "#c0392b", 1: "#2e86de"}
+    assert {n: f for n, f, _ in drawn} == {n: seats[p] for n, p in cells.items()}
+    turned = sorted(t.split(" ")[0] if t else "none" for _, _, t in drawn)
+    assert turned == ["none", "rotate(180", "rotate(270", "rotate(90"], turned  # 0, 90, 180, 270
+    # zoom: + is 125 %, Fit the whole width; the scale outlives the next decision
+    w0 = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
+    press(page, width, page.locator("#table .zoom-in"))
+    w1 = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
+    assert w1 == pytest.approx(w0 * 1.25, rel=0.01)
+    press(page, width, page.locator("#table .zoom-fit"))
+    fit = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
+    assert fit <= page.eval_on_selector(view, "e => e.clientWidth") < fit + 10
+    press(page, width, page.locator("#table .zoom-in"))
+    scale = page.get_attribute("#table .board-frame", "data-scale")
+    before = len(table.choices)
+    press(page, width, page.locator("#table g.place.target").first)
+    wait_for_decisions(page, before)
+    page.wait_for_selector("#table g.place.target")
+    assert page.get_attribute("#table .board-frame", "data-scale") == scale
+    shot(page, f"board-play-mosaic-{width}")
+    # Hide folds the board away, and it stays folded after a decision; Show brings it back
+    press(page, width, page.locator("#table .board-toggle"))
+    assert not page.locator(view).is_visible()
+    assert page.locator("#table .board-frame.folded").count() == 1
+    shot(page, f"board-play-mosaic-folded-{width}", full=False)
+    press(page, width, page.locator("#table .board-toggle"))
+    assert page.locator(view).is_visible()

@@ -1,0 +1,37 @@
+"""What a component's presentation draws rather than writes (docs/presentation.md, `components`):
+its picture (a key of the presentation's `images`), the degrees it is turned by, and its shape as
+squares. Read on the seat's seat states like every value of the presentation: what depends on
+something hidden from the seat is not drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tabula.interpreter.authoring.display import value_on
+from tabula.interpreter.authoring.presentation import Look, Presentation
+from tabula.interpreter.base.types import COMP
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.run.knowledge import State
+from tabula.play.faces import Card
+
+
+def draw_look(
+    g: CompiledGame, pres: Presentation, states: Sequence[State], drawn: tuple[Look, int], out: Card
+) -> None:
+    """Set `out`'s picture, turn and shape as the look draws component `cid` (drawn: (look, cid))."""
+    look, cid = drawn
+    local = {"self": cid}
+    if look.image is not None:
+        shown, value = value_on(g, look.image, states, local)
+        if shown.known and value is not None:
+            named = look.image[1] == COMP and isinstance(value, int)
+            out.image = pres.images.get(g.components[value].name if named else str(value))
+    if look.rotation is not None:
+        shown, value = value_on(g, look.rotation, states, local)
+        if shown.known and isinstance(value, int) and not isinstance(value, bool):
+            out.rotation = value % 360
+    if look.shape is not None:
+        shown, value = value_on(g, look.shape, states, local)
+        if shown.known and isinstance(value, list):
+            out.shape = [[int(v[0]), int(v[1])] for v in value if isinstance(v, list) and len(v) == 2]
