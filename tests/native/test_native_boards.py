@@ -101,3 +101,35 @@ def test_patchwork_playouts_draw_the_python_choices(limit: int) -> None:
         assert ga == gb and semantic_hash(a) == semantic_hash(nat.plain(b)), seed
         if limit < 1000:
             assert nat.playout(b, gb) == py.playout(a, ga)
+
+
+# claims and squares taken in turn (player 0, then 1), and the scores counted by hand: claimed
+# lengths + longest trail by length + 100 x longest trail in edges + tickets joined + 6 for a
+# crossing of the grid (each square action also scores 1: A and F are joined on the whole map)
+RAILS = [
+    # p0: a loop A-B-C-D-A (B-C the double route's second, 3) and C-E: the trail E-C-B-A-D-C uses
+    # all five, 12 long; tickets AC and BE; p1: a1 b1 c1 c2 c3 crosses the grid
+    (["A-B", "a1", "B-C#2", "b1", "C-D", "c1", "D-A", "c2", "C-E", "c3"], [12 + 12 + 500 + 12, 5 + 6]),
+    # p0: the loop (8 long, 4 edges) and E-F apart; ticket AC only; p1: c3 is not reached
+    (["A-B", "a1", "B-C#2", "b1", "C-D", "c1", "D-A", "b2", "E-F", "c3"], [9 + 8 + 400 + 5, 5]),
+]
+
+
+@pytest.mark.parametrize(("moves", "scores"), RAILS)
+def test_paths_counted_by_hand(moves: list[str], scores: list[int]) -> None:
+    py, nat = engines(load_game(HERE / "games" / "rails"))
+    a, b = py.new_game(2, 1), nat.new_game(2, 1)
+    for m in moves:
+        k = nat.legal_ids(b).index(("claim:" if "-" in m else "square:") + m)
+        py.apply_inplace(a, k)
+        nat.apply_inplace(b, k)
+    assert nat.is_terminal(b) and nat.scores(b) == py.scores(a) == scores
+
+
+@pytest.mark.slow  # 2 x GAMES whole games of each on both backends
+@pytest.mark.parametrize("game", [HERE / "games" / "rails", HERE.parent / "games" / "routes"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_path_games_random(game: Path, players: int) -> None:
+    py, nat = engines(load_game(game))
+    for seed in range(1, GAMES + 1):
+        assert play_both(py, nat, players, seed) > 0

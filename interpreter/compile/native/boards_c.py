@@ -10,13 +10,15 @@ run/boards.py and run/pieces.py charge it: the cells of `cells(B)`, the cells gi
 
 from __future__ import annotations
 
+from tabula.interpreter.compile.native import paths_c
+from tabula.interpreter.compile.native.paths_c import moves_c
 from tabula.interpreter.compile.native.spatial import BOX, board_index
 from tabula.interpreter.model.game import CompiledGame
 
 # The fixed part (after the tables): a placement's cells, and the placements of one shape.
 RUNTIME = r"""
 typedef struct { const i64 *cells; const i64 *grid; const i64 *xs; const i64 *ys;
-                 i64 n, copies, w, h; } BOARD;
+                 i64 n, copies, w, h; const i64 *mo, *mn, *md; i64 ne; const i64 *ea, *eb, *eids; } BOARD;
 static L place_cells(X *x, i64 w) {  /* the cells a placement word covers, in board order */
     L out; out.n = 0;
     if (w == NONE) fail(x, E_KIND);
@@ -115,6 +117,7 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> li
     out = ["#include <stdlib.h>", f"#define BOX {BOX}"]
     rows = []
     most = 1
+    moves, fields = moves_c(game)
     for k, name in enumerate(names):
         t = game.boards.tables[name]
         coords = t.geometry.coords
@@ -132,11 +135,19 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> li
         out.append(_array(f"BG_{k}", grid))
         out.append(_array(f"BX_{k}", [x for x, _ in coords]))
         out.append(_array(f"BY_{k}", [y for _, y in coords]))
-        rows.append(f"{{BC_{k}, BG_{k}, BX_{k}, BY_{k}, {n}, {len(t.cells)}, {w}, {h}}}")
-    out += [_array("CELL_AT", at), _array("CELL_IX", ix), f"#define MAX_CELLS {most}"]
+        rows.append(f"{{BC_{k}, BG_{k}, BX_{k}, BY_{k}, {n}, {len(t.cells)}, {w}, {h}, {fields[k]}}}")
+    out += [_array("CELL_AT", at), _array("CELL_IX", ix), f"#define MAX_CELLS {most}", *moves]
     out += [RUNTIME.split("static L place_cells")[0]]
     out.append(f"static const BOARD BOARDS[{len(names)}] = {{{', '.join(rows)}}};")
     out.append("static L place_cells" + RUNTIME.split("static L place_cells", 1)[1])
+    out.append(paths_c.RUNTIME)
+    out.append(
+        "static AI int BPATH(X *x, i64 a, i64 b, i64 has, L w) { return b_path(x, a, b, (int)has, &w); }"
+    )
+    out.append("static AI i64 BLONG_(X *x, L e) { return b_longest(x, e, 0); }")
+    for table in sorted(tables):
+        if table.startswith("PW_"):
+            out.append(f"static AI i64 BLONG_{table[3:]}(X *x, L e) {{ return b_longest(x, e, {table}); }}")
     for k in range(len(names)):
         out.append(f"static AI L BCELLS_{k}(X *x, i64 copy) {{ return b_cells(x, {k}, copy); }}")
         for table in sorted(tables):

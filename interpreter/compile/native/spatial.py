@@ -15,6 +15,7 @@ from typing import Any
 
 from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT
+from tabula.interpreter.compile.native.slots import NONE
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.pieces import orientations
@@ -60,9 +61,38 @@ def call(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr | None:
         return ir.CallF(f"BCELLS_{bi}", (copy,), COMPS)
     if name == "placements" and 2 <= len(args) <= 4:
         return placements(low, n, scope)
-    if name == "named" and len(args) == 2 and isinstance(args[1], ast.String):
-        return named(low, args[0], args[1].value, scope)
+    if name == "named" and len(args) == 2:
+        return named(low, args[0], args[1], scope)
+    if name == "path_exists" and len(args) in (2, 3):
+        ends = [low.expr(a, scope) for a in args[:2]]
+        for e, a in zip(ends, args, strict=False):
+            if e.ty != COMP:
+                raise Unheld(f"a path from or to a {e.ty}", a.span)
+        within = cells_arg(low, args[2], scope) if len(args) == 3 else ir.ListLit((), COMPS)
+        return ir.CallF("BPATH", (*ends, ir.Lit(int(len(args) == 3), INT), within), BOOL)
+    if name == "longest_path" and len(args) in (1, 2):
+        edges = cells_arg(low, args[0], scope)
+        prop = ""
+        if len(args) == 2:
+            if not isinstance(args[1], ast.String):
+                raise Unheld("a length other than a property's name", args[1].span)
+            prop = args[1].value
+            low.tables["PW_" + prop] = ([_length(c.props.get(prop)) for c in low.g.components], INT)
+        return ir.CallF("BLONG_" + prop, (edges,), INT)
     return None
+
+
+def _length(v: Any) -> int:
+    """An edge's length as a path counts it (none: Python's error, replayed there)."""
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else NONE
+
+
+def cells_arg(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
+    """A list of cells or edges (a source walked into a list value)."""
+    e = low.expr(n, scope)
+    if e.ty not in (COMPS, ir.ANY_LIST):
+        raise Unheld(f"a list of cells or edges given as {e.ty}", n.span)
+    return e
 
 
 def board_ref(low: Any, n: ast.Expr, scope: dict[str, str]) -> tuple[int, ir.Expr]:
@@ -75,15 +105,24 @@ def board_ref(low: Any, n: ast.Expr, scope: dict[str, str]) -> tuple[int, ir.Exp
     raise Unheld("a board given other than by its name", n.span)
 
 
-def named(low: Any, src_n: ast.Expr, wanted: str, scope: dict[str, str]) -> ir.Expr:
-    """`named(L, 'name')`: the components of L with that name (each item read is charged)."""
+def named(low: Any, src_n: ast.Expr, name_n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
+    """`named(L, 'name')`, `named(L, x.name_prop)`: the components of L with that name (each item
+    read is charged). A name is compared as its number among the symbols and the components'
+    names (`P__name`); a name of neither is no component's."""
     src = low.source(src_n, scope)
     if ir.elem(src.ty) != COMP:
         raise Unheld(f"named of a {src.ty}", src_n.span)
-    names = sorted({c.name for c in low.g.components})
-    low.tables["P__name"] = ([names.index(c.name) for c in low.g.components], INT)
-    key = names.index(wanted) if wanted in names else -1
-    test = ir.Bin("==", ir.Table("P__name", ir.Local("_n", COMP), INT), ir.Lit(key, INT), BOOL)
+    symbols: list[str] = low.symbols
+    extra = sorted({c.name for c in low.g.components} - set(symbols))
+    numbers = {s: i for i, s in enumerate([*symbols, *extra])}
+    low.tables["P__name"] = ([numbers[c.name] for c in low.g.components], INT)
+    if isinstance(name_n, ast.String):
+        key: ir.Expr = ir.Lit(numbers.get(name_n.value, -1), INT)
+    else:
+        key = low.expr(name_n, scope)
+        if key.ty != ir.SYM:
+            raise Unheld(f"a name given as {key.ty}", name_n.span)
+    test = ir.Bin("==", ir.Table("P__name", ir.Local("_n", COMP), INT), key, BOOL)
     return ir.Picked("_n", src, test, COMPS)
 
 
