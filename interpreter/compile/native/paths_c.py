@@ -170,7 +170,8 @@ def moves_c(game: CompiledGame) -> tuple[list[str], list[str]]:
         geo = t.geometry
         graph = geo.kind == "graph"
         lists = geo.incident if graph else geo.neighbours
-        offs, flat = [], []
+        offs: list[int] = []
+        flat: list[int] = []
         for moves in lists:
             offs.append(len(flat))
             flat += moves

@@ -15,7 +15,6 @@ from typing import Any
 
 from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT
-from tabula.interpreter.compile.native.slots import NONE
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.pieces import orientations
@@ -24,6 +23,7 @@ PLACE = "place"  # a placement of a piece: one word (see the module docstring)
 PLACES = "list[place]"
 BOX = 5  # a piece's orientations fit a 5x5 box (its mask's bits)
 SPAN = 1024  # a box's corner is kept as x + 512 and y + 512 (10 bits each)
+NONE = -(1 << 63)  # none in a word (slots.NONE; slots.py reads placements through this module)
 
 
 def board_index(game: CompiledGame) -> list[str]:
@@ -89,7 +89,7 @@ def _length(v: Any) -> int:
 
 def cells_arg(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
     """A list of cells or edges (a source walked into a list value)."""
-    e = low.expr(n, scope)
+    e: ir.Expr = low.expr(n, scope)
     if e.ty not in (COMPS, ir.ANY_LIST):
         raise Unheld(f"a list of cells or edges given as {e.ty}", n.span)
     return e
