@@ -32,7 +32,8 @@ from tabula.interpreter.run.flow import STAGES
 _MASK = (1 << 64) - 1
 _I64 = ctypes.c_int64
 _DEFAULT_T = no_ending()
-_PY_TYPES = {"sym": "symbol"}  # a choice's value type as the Python backend names it (model/choices.py)
+# a choice's value type as the Python backend names it (model/choices.py)
+_PY_TYPES = {"sym": "symbol", "place": "list[comp]"}
 _T_KEYS = {"stage", "round", "turn", "active", "phase", "phase_id", "n", "next", "skips", "decisions"}
 
 

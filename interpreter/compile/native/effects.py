@@ -13,6 +13,7 @@ from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
 from tabula.interpreter.compile.native.lower import Scope, Unsupported, kind_of
 from tabula.interpreter.compile.native.simultaneous import SimultaneousLowering
+from tabula.interpreter.compile.native.spatial import PLACE
 from tabula.interpreter.compile.native.triggers import TriggerLowering
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
@@ -156,7 +157,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
     def _s_Choose(self, s: ast.Choose, scope: Scope) -> ir.Stmt:
         src = self.source(s.options, scope)
         et = ir.elem(src.ty)
-        if et not in ir.SCALARS:
+        if et not in (*ir.SCALARS, PLACE):
             raise Unsupported(f"a choice among {src.ty}", s.options.span)
         if s.by is not None:
             by = self.expr(s.by, scope)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native import ir, spatial
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
 from tabula.interpreter.compile.native.slots import option_kind, symbol_table
 from tabula.interpreter.dsl import ast
@@ -38,7 +38,7 @@ class Unsupported(Exception):
 
 def kind_of(ty: str) -> str:
     """How a value of static type `ty` is kept in a state word (slots.Layout.encode)."""
-    return {BOOL: "bool", SYM: "sym", PLAYERS: "plist"}.get(ty, "int")
+    return {BOOL: "bool", SYM: "sym", PLAYERS: "plist", spatial.PLACE: "place"}.get(ty, "int")
 
 
 class Lowering:
@@ -230,6 +230,12 @@ class Lowering:
             if any(x.ty != INT for x in xs):
                 raise Unsupported(f"{name} of values that are not numbers", n.span)
             return ir.MinMax(name, xs, INT)
+        try:
+            board = spatial.call(self, n, scope)
+        except spatial.Unheld as u:
+            raise Unsupported(u.what, u.span, u.hint) from None
+        if board is not None:
+            return board
         raise Unsupported(f"the builtin '{name}' with {len(args)} argument(s)", n.span)
 
     def counter_slot(self, name: str, args: tuple[ast.Expr, ...], scope: Scope) -> ir.Expr:
@@ -370,6 +376,8 @@ class Lowering:
             return ir.Table(src.name, self.number(n.key, scope), ir.elem(src.ty))
         if not (isinstance(n.obj, ast.Name) and isinstance(self.g.constants.get(n.obj.id), dict)):
             lst = self.expr(n.obj, scope)
+            if lst.ty == ZONE:  # the component at that position, 0 the top
+                return ir.CallF("zone_at", (lst, self.number(n.key, scope)), COMP)
             if not lst.ty.startswith("list["):
                 raise Unsupported("indexing other than a list or a constant mapping", n.span)
             src = self.source(n.obj, scope)
@@ -497,6 +505,8 @@ class Lowering:
             return ir.Source("zone", e, "", COMPS)
         if e.ty.startswith("list["):
             return ir.Source("list", e, "", e.ty)
+        if e.ty == spatial.PLACE:
+            return spatial.place_source(e)
         raise Unsupported(f"a loop over {e.ty}", n.span, "loop over a zone, a component type or players")
 
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> ir.Expr:

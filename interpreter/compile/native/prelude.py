@@ -121,6 +121,9 @@ static void shuffle(X *x, i64 z) {  /* base/rng.py shuffle, word for word */
 }
 static inline i64 KEYK(X *x, i64 k, i64 size) { if (k < 0 || k >= size) fail(x, E_ENTRY); return k; }
 static i64 top_of(X *x, i64 z) { ZK(x, z); return S[ZLEN + z] ? ZP(x, z)[0] : NONE; }
+static i64 zone_at(X *x, i64 z, i64 i) {  /* z[i]: 0 the top (a negative one: Python's) */
+    ZK(x, z); if (i < 0 || i >= S[ZLEN + z]) fail(x, E_ENTRY); return ZP(x, z)[i];
+}
 static int in_zone(X *x, i64 c, i64 z) { return c != NONE && S[LOC + CK(x, c)] == z; }
 static void add_option(X *x, i64 ai, i64 arg, i64 arg2) {
     i64 k = S[D_N];

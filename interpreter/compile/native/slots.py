@@ -229,6 +229,10 @@ class Layout:
     def decode(self, w: int, kind: str) -> Any:
         if kind == "plist":
             return unpack_players(w)
+        if kind == "place" and w != NONE:
+            from tabula.interpreter.compile.native.spatial import decode_place
+
+            return decode_place(self.game, w)
         if w == NONE:
             return None
         if kind == "sym":

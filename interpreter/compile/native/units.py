@@ -14,6 +14,7 @@ import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native import ir, lists, prelude, segments, simultaneous, tree_c
+from tabula.interpreter.compile.native.boards_c import boards_c, place_room
 from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
 from tabula.interpreter.compile.native.triggers import c_dispatchers
@@ -28,7 +29,14 @@ _MACROS = r"""
 
 def unit(gen: CGen) -> str:
     """The C source of the game; its signature (a hash of everything else) is compiled into it."""
-    fixed = [_MACROS, prelude.BODY, lists.C_LISTS, simultaneous.C_SEATS, segments.SEGMENTS]
+    fixed = [
+        _MACROS,
+        prelude.BODY,
+        lists.C_LISTS,
+        simultaneous.C_SEATS,
+        segments.SEGMENTS,
+        *boards_c(gen.g, gen.tables),
+    ]
     body = "\n".join([*_tables(gen), *fixed, *_functions(gen), *_effects(gen)])
     parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
     body += "\n" + "\n".join(parts)
@@ -79,7 +87,8 @@ def _list_cap(gen: CGen) -> int:
     players or constant tables (a longer one, from `range`, stops native code: E_SIZE)."""
     g = gen.g
     longest = max((len(w) for w, _ in gen.tables.values()), default=0)
-    return max(len(g.components), len(gen.lay.symbols), g.max_players, longest, 16) + 1
+    room = place_room(g, gen.tables)
+    return max(len(g.components), len(gen.lay.symbols), g.max_players, longest, room, 16) + 1
 
 
 def _functions(gen: CGen) -> list[str]:

@@ -1,0 +1,220 @@
+"""The spatial builtins in the typed form: boards as constant tables, placements as one word each.
+
+Stage: compile (native). `call` lowers `cells(B)`, `placements(B, shape, turn, cells)` and
+`named(L, 'name')` (None for any other builtin); the C they call is boards_c.py's. A board argument
+is `wall` or `wall(p)`: its table is known here, its copy (the player of a per-player board) is a
+value. A placement (type `place`) is one word: the orientation's cells as a 5x5 mask, the corner
+of its box (x, y, each + 512), the board and the copy (`place_word`); its cells are read back in
+board order by `place_cells` (C) and `decode_place` (Python, for a posed choice's options).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT
+from tabula.interpreter.dsl import ast
+from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.run.pieces import orientations
+
+PLACE = "place"  # a placement of a piece: one word (see the module docstring)
+PLACES = "list[place]"
+BOX = 5  # a piece's orientations fit a 5x5 box (its mask's bits)
+SPAN = 1024  # a box's corner is kept as x + 512 and y + 512 (10 bits each)
+NONE = -(1 << 63)  # none in a word (slots.NONE; slots.py reads placements through this module)
+
+
+def board_index(game: CompiledGame) -> list[str]:
+    """The boards in the order their C tables are numbered."""
+    return sorted(game.boards.tables)
+
+
+def place_word(mask: int, ox: int, oy: int, board: int, copy: int) -> int:
+    return mask | (ox + 512) << 25 | (oy + 512) << 35 | board << 45 | copy << 53
+
+
+def decode_place(game: CompiledGame, w: int) -> list[int]:
+    """The cells a placement word covers, in board order (component ids)."""
+    mask, ox, oy = w & ((1 << 25) - 1), (w >> 25 & 1023) - 512, (w >> 35 & 1023) - 512
+    table = game.boards.tables[board_index(game)[w >> 45 & 255]]
+    geo, copy = table.geometry, w >> 53 & 255
+    idx = sorted(geo.index(ox + b % BOX, oy + b // BOX) for b in range(BOX * BOX) if mask >> b & 1)
+    return [table.cells[copy][i] for i in idx]
+
+
+class Unheld(Exception):
+    """Raised as lower.Unsupported by the caller (this module does not import lower.py)."""
+
+    def __init__(self, what: str, span: Any, hint: str | None = None) -> None:
+        super().__init__(what)
+        self.what, self.span, self.hint = what, span, hint
+
+
+def call(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr | None:
+    """`cells`, `placements` and `named` lowered (`low` is the Lowering), else None."""
+    assert isinstance(n.func, ast.Name)
+    name, args = n.func.id, n.args
+    if name == "cells" and len(args) == 1:
+        bi, copy = board_ref(low, args[0], scope)
+        return ir.CallF(f"BCELLS_{bi}", (copy,), COMPS)
+    if name == "placements" and 2 <= len(args) <= 4:
+        return placements(low, n, scope)
+    if name == "named" and len(args) == 2:
+        return named(low, args[0], args[1], scope)
+    if name == "path_exists" and len(args) in (2, 3):
+        ends = [low.expr(a, scope) for a in args[:2]]
+        for e, a in zip(ends, args, strict=False):
+            if e.ty != COMP:
+                raise Unheld(f"a path from or to a {e.ty}", a.span)
+        within = cells_arg(low, args[2], scope) if len(args) == 3 else ir.ListLit((), COMPS)
+        return ir.CallF("BPATH", (*ends, ir.Lit(int(len(args) == 3), INT), within), BOOL)
+    if name == "longest_path" and len(args) in (1, 2):
+        edges = cells_arg(low, args[0], scope)
+        prop = ""
+        if len(args) == 2:
+            if not isinstance(args[1], ast.String):
+                raise Unheld("a length other than a property's name", args[1].span)
+            prop = args[1].value
+            low.tables["PW_" + prop] = ([_length(c.props.get(prop)) for c in low.g.components], INT)
+        return ir.CallF("BLONG_" + prop, (edges,), INT)
+    return None
+
+
+def _length(v: Any) -> int:
+    """An edge's length as a path counts it (none: Python's error, replayed there)."""
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else NONE
+
+
+def cells_arg(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
+    """A list of cells or edges (a source walked into a list value)."""
+    e: ir.Expr = low.expr(n, scope)
+    if e.ty not in (COMPS, ir.ANY_LIST):
+        raise Unheld(f"a list of cells or edges given as {e.ty}", n.span)
+    return e
+
+
+def board_ref(low: Any, n: ast.Expr, scope: dict[str, str]) -> tuple[int, ir.Expr]:
+    """`wall` or `wall(p)`: the board's number and the copy (the checker made sure it is one)."""
+    boards = board_index(low.g)
+    if isinstance(n, ast.Name) and n.id in boards and n.id not in scope:
+        return boards.index(n.id), ir.Lit(0, INT)
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in boards and len(n.args) == 1:
+        return boards.index(n.func.id), low.player(n.args[0], scope)
+    raise Unheld("a board given other than by its name", n.span)
+
+
+def named(low: Any, src_n: ast.Expr, name_n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
+    """`named(L, 'name')`, `named(L, x.name_prop)`: the components of L with that name (each item
+    read is charged). A name is compared as its number among the symbols and the components'
+    names (`P__name`); a name of neither is no component's."""
+    src = low.source(src_n, scope)
+    if ir.elem(src.ty) != COMP:
+        raise Unheld(f"named of a {src.ty}", src_n.span)
+    symbols: list[str] = low.symbols
+    extra = sorted({c.name for c in low.g.components} - set(symbols))
+    numbers = {s: i for i, s in enumerate([*symbols, *extra])}
+    low.tables["P__name"] = ([numbers[c.name] for c in low.g.components], INT)
+    if isinstance(name_n, ast.String):
+        key: ir.Expr = ir.Lit(numbers.get(name_n.value, -1), INT)
+    else:
+        key = low.expr(name_n, scope)
+        if key.ty != ir.SYM:
+            raise Unheld(f"a name given as {key.ty}", name_n.span)
+    test = ir.Bin("==", ir.Table("P__name", ir.Local("_n", COMP), INT), key, BOOL)
+    return ir.Picked("_n", src, test, COMPS)
+
+
+def placements(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr:
+    """`placements(B, x.prop [, turn [, cells]])`: the shapes of the property `prop` of every
+    component, turned and mirrored at build time as run/pieces.py turns them."""
+    args = n.args
+    bi, copy = board_ref(low, args[0], scope)
+    table = low.g.boards.tables[board_index(low.g)[bi]]
+    geo = table.geometry
+    if geo.kind == "graph":
+        raise Unheld("placements on a graph board", n.span)
+    if max((max(x, y) for x, y in geo.coords), default=0) >= 500:
+        raise Unheld("placements on a board wider than 500 cells", n.span)
+    shape = args[1]
+    fixed = constant_shape(low, shape, scope)
+    if fixed is not None:  # one shape: every component's entry is it
+        digest = hashlib.sha1(repr(fixed).encode()).hexdigest()[:10]
+        name = shape_tables(low, "k" + digest, geo.kind, shape.span, fixed)
+        obj: ir.Expr = ir.Lit(0, COMP)
+    elif isinstance(shape, ast.Attr):
+        obj = low.expr(shape.obj, scope)
+        if obj.ty != COMP:
+            raise Unheld(f"a shape of a {obj.ty}", shape.span)
+        name = shape_tables(low, shape.name, geo.kind, shape.span)
+    else:
+        raise Unheld("a piece's shape other than a component's property or a constant", shape.span)
+    turn = low.boolean(args[2], scope) if len(args) > 2 else ir.Lit(1, BOOL)
+    within = low.expr(args[3], scope) if len(args) > 3 else ir.ListLit((), COMPS)
+    if within.ty not in (COMPS, ir.ANY_LIST):
+        raise Unheld(f"placements within a {within.ty}", args[3].span)
+    has = ir.Lit(int(len(args) > 3), INT)
+    return ir.CallF(f"BPLACE_{bi}_{name}", (copy, obj, turn, has, within), PLACES)
+
+
+def constant_shape(low: Any, n: ast.Expr, scope: dict[str, str]) -> list[Any] | None:
+    """The shape a constant gives (`[[0, 0], [1, 0]]`, or the name of a constant), else None."""
+    if isinstance(n, ast.Name) and n.id not in scope and isinstance(low.g.constants.get(n.id), list):
+        return list(low.g.constants[n.id])
+    if not isinstance(n, ast.ListLit):
+        return None
+    out: list[Any] = []
+    for p in n.items:
+        if not (isinstance(p, ast.ListLit) and all(isinstance(v, ast.Number) for v in p.items)):
+            return None
+        out.append([v.value for v in p.items if isinstance(v, ast.Number)])
+    return out
+
+
+def shape_tables(low: Any, prop: str, kind: str, span: Any, fixed: list[Any] | None = None) -> str:
+    """The orientations of every component's shape `prop` (or of the one shape `fixed`) on a
+    `kind` board, as one flat table of records (mask, cells, then dx, dy per cell) with each
+    component's offset and count (-1: none)."""
+    name = f"{prop}_{kind}"
+    if "SHD_" + name in low.tables:
+        return name
+    data: list[int] = []
+    offs: list[int] = []
+    counts: list[int] = []
+    for c in low.g.components:
+        raw = fixed if fixed is not None else c.props.get(prop)
+        if fixed is not None and data:  # one record for every component
+            offs.append(0)
+            counts.append(counts[0])
+            continue
+        offs.append(len(data))
+        if raw is None:
+            counts.append(-1)
+            continue
+        ok = (
+            isinstance(raw, list)
+            and raw
+            and all(isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p) for p in raw)
+        )
+        if not ok:
+            raise Unheld(f"a shape '{prop}' that is not a list of [x, y] offsets", span)
+        shapes = orientations(tuple((p[0], p[1]) for p in raw), kind, True)
+        counts.append(len(shapes))
+        for s in shapes:
+            if any(x >= BOX or y >= BOX for x, y in s):
+                raise Unheld(f"a piece larger than {BOX}x{BOX} cells", span)
+            mask = sum(1 << (y * BOX + x) for x, y in s)
+            data += [mask, len(s), *(v for xy in s for v in xy)]
+    low.tables["SHD_" + name] = (data, INT)
+    low.tables["SHO_" + name] = (offs, INT)
+    low.tables["SHN_" + name] = (counts, INT)
+    return name
+
+
+def place_source(e: ir.Expr) -> ir.Source:
+    """What `for c in pl` walks for a placement: the cells it covers, in board order."""
+    return ir.Source("list", ir.CallF("place_cells", (e,), COMPS), "", COMPS)
+
+
+__all__ = ["PLACE", "PLACES", "call", "decode_place", "place_source"]
