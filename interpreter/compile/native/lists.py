@@ -24,10 +24,6 @@ _SPAN = 4096  # the most words a number-keyed mapping's table spans
 _DECLARED = {"player": PLAYER, "comp": COMP, "str": SYM}  # base.types names -> typed-form types
 
 C_LISTS = r"""
-static i64 zone_at(X *x, i64 z, i64 i) {  /* Z[i]: 0 the top */
-    if (i < 0 || i >= S[ZLEN + ZK(x, z)]) fail(x, E_ENTRY);
-    return ZP(x, z)[i];
-}
 static AI L l_list(X *x, L l) { CHARGE(l.n); return l; }  /* list(L): a copy, each item read */
 static AI L l_copy(X *x, L l) { (void)x; return l; }  /* list(L) of a literal: not charged */
 static L l_turned(X *x, L l) {  /* reversed(L) of a literal: not charged */
