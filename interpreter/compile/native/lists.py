@@ -86,7 +86,7 @@ class ListLowering(AbilityLowering):
         assert isinstance(n.func, ast.Name)
         if n.func.id == "list" and n.gen.by is None and n.gen.default is None:
             return self._ListComp(ast.ListComp(n.span, n.gen), scope)  # the same list, charged alike
-        out: ir.Expr = super()._CallGen(n, scope)  # type: ignore[misc]
+        out: ir.Expr = super()._CallGen(n, scope)
         return out
 
     def _Name(self, n: ast.Name, scope: Scope) -> ir.Expr:
