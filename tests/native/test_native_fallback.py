@@ -118,7 +118,7 @@ def no_compiler_run(tmp_path: Path, args: list[str]) -> subprocess.CompletedProc
 
 
 def test_a_game_the_backend_does_not_hold_says_so() -> None:
-    game = load_game(Path(__file__).resolve().parents[1] / "games" / "mini")
+    game = load_game(Path(__file__).resolve().parent / "games" / "unheld")
     native, why = prepare(game)
     assert native is None and why.endswith("not in the native backend yet (tabula check --native)")
 

@@ -58,6 +58,10 @@ NATIVE = {
     "games/work-trigger-fan-out",
     "games/work-trigger-fan-out-components",
     "games/work-trigger-fan-out-waiting",
+    # a var of type any given numbers or seats (issue 33)
+    "games/memory-number-doubling",
+    "games/memory-number-minus",
+    "games/run-choose-by-none",
 }
 
 

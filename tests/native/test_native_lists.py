@@ -74,3 +74,33 @@ def test_answers_given_ahead_on_native_words() -> None:
                 engine.answer(st, seat, 0)
         assert py.waiting(a) == nat.waiting(b)
         assert semantic_hash(nat.plain(b)) == semantic_hash(a)
+
+
+@pytest.mark.slow  # random games on both backends
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("back", [False, True])
+def test_enum_lists_keyed_zones_and_zone_positions(players: int, back: bool) -> None:
+    """tests/native/games/clues: an enum's name as a list, a zone keyed by an enum, `hand(me)[i]`
+    (with `back`, position -1: native code stops, Python reads it and the game goes on alike), list
+    vars holding none, `set xs[i] += 1`, a `players` var."""
+    game = load_game(HERE / "games" / "clues", {"back": back})
+    _both("clues", {"back": back}, players)
+    _, nat = engines(game)
+    assert nat.native is not None and nat.native.lay.var_kinds["told"] == "list:sym"
+    assert nat.native.lay.var_kinds["seen"] == "list:int"
+    assert nat.native.lay.var_kinds["order"] == "list:player"
+
+
+@pytest.mark.slow  # random games on both backends
+@pytest.mark.parametrize("name", ["mini", "primitives", "tables", "sealed"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fixture_games_with_list_vars(name: str, players: int) -> None:
+    """tests/games/mini (a var of type any given a seat), primitives (vars declared `players`),
+    tables (a per-player `[0, 0, 0]` var whose items are set: `set by_value(me)[i] += 1`) and
+    sealed (a simultaneous step choosing from a `let` holding a zone) against the Python backend."""
+    game = load_game(HERE.parent / "games" / name)
+    if not game.min_players <= players <= game.max_players:
+        pytest.skip(f"{name} seats {game.min_players}-{game.max_players}")
+    py, nat = engines(game)
+    for seed in range(1, GAMES + 1):
+        assert play_both(py, nat, players, seed) > 0

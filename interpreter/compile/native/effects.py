@@ -11,6 +11,7 @@ from typing import Any
 
 from tabula.interpreter.compile.native import ir
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
+from tabula.interpreter.compile.native.lists import set_item
 from tabula.interpreter.compile.native.lower import Scope, Unsupported, kind_of
 from tabula.interpreter.compile.native.simultaneous import SimultaneousLowering
 from tabula.interpreter.compile.native.spatial import PLACE
@@ -183,6 +184,8 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         return w
 
     def _s_Let(self, s: ast.Let, scope: Scope) -> ir.Stmt:
+        if s.name in scope:  # a frame's locals are one dict in Python: this writes the one in scope
+            return self._s_Set(ast.Set(s.span, ast.Name(s.span, s.name), "=", s.value), scope)
         value = self.expr(s.value, scope)
         hint = self.hints.get(s.name, "?")
         if value.ty == "none" and hint in ir.SCALARS:
@@ -191,7 +194,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
             value = ir.ListLit((), hint)
         if value.ty in ("none", ANY_LIST):  # typed by the values `set` gives it (Lowering.loose)
             self.loose[s.name] = value.ty
-        elif value.ty not in ir.SCALARS and not value.ty.startswith("list["):
+        elif value.ty not in (*ir.SCALARS, ZONE) and not value.ty.startswith("list["):
             raise Unsupported(f"a 'let' holding {value.ty}", s.span)
         scope[s.name] = value.ty
         return ir.Let(s.name, value)
@@ -233,6 +236,8 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         return ir.Nothing()
 
     def _s_Set(self, s: ast.Set, scope: Scope) -> ir.Stmt:
+        if isinstance(s.target, ast.Index):  # an item of a list: the list with it replaced
+            s = set_item(s)
         target = self.expr(s.target, scope)
         value = self.expr(s.value, scope)
         if isinstance(target, ir.Slot) and target.base.startswith(("CNT_", "CNTK_")):
@@ -266,6 +271,8 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
             if not value.ty.startswith("list[") or not _lists_fit(value.ty, target.ty):
                 raise Unsupported(f"a {value.ty} stored in a {target.ty} var", s.span)
             self.list_var_set(target.base[4:], value, s.span)
+        elif target.base.startswith("VAR_") and self.g.vars[target.base[4:]].type == "any":
+            target = self.any_var_set(target, value, s.span)
         elif not _fits(value.ty, target.ty):
             raise Unsupported(f"a {value.ty} stored in a {target.ty} var", s.span)
         return ir.Store(target, value)

@@ -19,11 +19,19 @@ from tabula.interpreter.compile.native.ir import ANY_LIST, COMP, INT, PLAYER, SY
 from tabula.interpreter.compile.native.lower import MISSING, Scope, Unsupported
 from tabula.interpreter.compile.native.slots import NONE
 from tabula.interpreter.dsl import ast
+from tabula.interpreter.model.game import CompiledGame
 
 _SPAN = 4096  # the most words a number-keyed mapping's table spans
+_DECLARED_ITEMS = {"list[int]": INT, "list[player]": PLAYER, "list[comp]": COMP, "list[str]": SYM}
 _DECLARED = {"player": PLAYER, "comp": COMP, "str": SYM}  # base.types names -> typed-form types
 
 C_LISTS = r"""
+static L l_with(X *x, L l, i64 i, i64 v) {  /* with_item(L, i, v) */
+    CHARGE(l.n);
+    if (i < 0 || i >= l.n) fail(x, E_ENTRY);
+    l.v[i] = v;
+    return l;
+}
 static AI L l_list(X *x, L l) { CHARGE(l.n); return l; }  /* list(L): a copy, each item read */
 static AI L l_copy(X *x, L l) { (void)x; return l; }  /* list(L) of a literal: not charged */
 static L l_turned(X *x, L l) {  /* reversed(L) of a literal: not charged */
@@ -41,9 +49,15 @@ class ListLowering(AbilityLowering):
 
     param_types: dict[str, list[str]]
 
+    def __init__(self, game: CompiledGame, functions: dict[str, Any]) -> None:
+        super().__init__(game, functions)
+        self.any_vars: dict[str, str] = {}  # a var of type any: the type its `set`s give it
+
     def list_call(self, n: ast.Call, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)
         name = n.func.id
+        if name == "with_item" and len(n.args) == 3 and name not in self.defs:
+            return self.with_item(n, scope)
         if name in ("list", "reversed") and len(n.args) == 1 and name not in self.defs:
             src = self.source(n.args[0], scope)
             literal = isinstance(n.args[0], ast.ListLit) and all(_constant(x) for x in n.args[0].items)
@@ -51,11 +65,24 @@ class ListLowering(AbilityLowering):
             return ir.CallF(fn, (src,), src.ty)
         return super()._Call(n, scope)
 
+    def with_item(self, n: ast.Call, scope: Scope) -> ir.Expr:
+        """`with_item(L, i, v)`: L with its item at position i replaced (`set xs[i] = v` is
+        `set xs = with_item(xs, i, v)`, as on the Python backend); every item charged."""
+        src = self.source(n.args[0], scope)
+        at, value = self.number(n.args[1], scope), self.expr(n.args[2], scope)
+        item = ir.elem(src.ty)
+        if value.ty not in (*ir.SCALARS, "none") or not (
+            item in ("any", value.ty, "none") or value.ty == "none" or {item, value.ty} <= {INT, PLAYER}
+        ):
+            raise Unsupported(f"a {value.ty} put in a {src.ty}", n.args[2].span)
+        ty = src.ty if src.ty != ANY_LIST or value.ty == "none" else f"list[{value.ty}]"
+        return ir.CallF("l_with", (src, at, value), ty)
+
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)
         if n.func.id == "list" and n.gen.by is None and n.gen.default is None:
             return self._ListComp(ast.ListComp(n.span, n.gen), scope)  # the same list, charged alike
-        out: ir.Expr = super()._CallGen(n, scope)  # type: ignore[misc]
+        out: ir.Expr = super()._CallGen(n, scope)
         return out
 
     def _Name(self, n: ast.Name, scope: Scope) -> ir.Expr:
@@ -94,11 +121,15 @@ class ListLowering(AbilityLowering):
     def _Index(self, n: ast.Index, scope: Scope) -> ir.Expr:
         """`Z[i]` of a zone: the component at position i (0 the top); a position out of range
         (negative ones too, which Python reads from the end) stops native code."""
-        if not (isinstance(n.obj, ast.Name) and n.obj.id in self.g.constants and n.obj.id not in scope):
+        try:
+            out: ir.Expr = super()._Index(n, scope)
+        except Unsupported as u:
+            if not u.what.startswith("indexing other than"):
+                raise
             obj = self.expr(n.obj, scope)
-            if obj.ty == ZONE:
-                return ir.CallF("zone_at", (obj, self.number(n.key, scope)), COMP)
-        out: ir.Expr = super()._Index(n, scope)
+            if obj.ty != ZONE:
+                raise
+            return ir.CallF("zone_at", (obj, self.number(n.key, scope)), COMP)
         return out
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> ir.Expr:
@@ -121,6 +152,51 @@ class ListLowering(AbilityLowering):
             return ir.ListLit(items, f"list[{tys.pop()}]" if tys else ANY_LIST)
         out: ir.Expr = super()._ListLit(n, scope)
         return out
+
+    def var_type(self, name: str, span: Span | None) -> str:
+        """A var declared with a list type of a scalar (`type: players`, `initial: [0, 0]`): its
+        items have that type from the start; a var of type `any` starting as none: the type its
+        `set`s give it (numbers, seats or components, kept as a number word), taken for a number
+        where it is read before and learned; the rest as Lowering's."""
+        if self.g.vars[name].type == "any" and self.g.vars[name].initial is None:
+            known = self.any_vars.get(name) or self.var_hints.get(name)
+            if known is None:
+                self._read_early.add(name)
+            return known or INT
+        item = _DECLARED_ITEMS.get(self.g.vars[name].type)
+        if item is None:
+            return super().var_type(name, span)
+        self.list_vars[name] = item
+        return f"list[{item}]"
+
+    def any_var_set(self, target: ir.Slot, value: ir.Expr, span: Span | None) -> ir.Slot:
+        """`set v = x` of a var of type `any`: x's type is the var's (one of int, player or
+        component; ints and seats together are ints); the target typed so."""
+        name = target.base[4:]
+        if value.ty == "none":
+            return target
+        if value.ty not in (INT, PLAYER, COMP):
+            raise Unsupported(f"var '{name}' of type any given a {value.ty}", span)
+        mine = self.any_vars
+        had = mine.get(name) or self.var_hints.get(name) or value.ty
+        ty = had if had == value.ty else INT if {had, value.ty} <= {INT, PLAYER} else ""
+        if not ty:
+            raise Unsupported(f"var '{name}' of type any given a {value.ty} and a {had}", span)
+        mine[name] = ty
+        if name in self._read_early and ty != INT and self.var_hints.get(name) != ty:
+            self.var_learned[name] = ty  # read as a number before this set: lowered again
+        return ir.Slot(target.base, target.index, ty)
+
+    def list_var_set(self, name: str, value: ir.Expr, span: Span | None) -> None:
+        if self.g.vars[name].type in _DECLARED_ITEMS:  # its items' type is declared: nothing to learn
+            if value.ty == ANY_LIST or ir.elem(value.ty) in (
+                INT,
+                PLAYER,
+                _DECLARED_ITEMS[self.g.vars[name].type],
+            ):
+                return
+            raise Unsupported(f"a {value.ty} stored in var '{name}' of {self.g.vars[name].type}", span)
+        super().list_var_set(name, value, span)
 
     def typed_args(self, name: str, args: list[ir.Expr]) -> list[ir.Expr]:
         """`args` with each `none` given the type its parameter declares (if it declares one of a
@@ -160,6 +236,15 @@ class ListLowering(AbilityLowering):
 
     def call_function(self, name: str, args: list[ir.Expr], span: Span) -> ir.Expr:
         return super().call_function(name, self.typed_args(name, args), span)
+
+
+def set_item(s: ast.Set) -> ast.Set:
+    """`set xs[i] = v` (`+=`, `-=`) as the Python backend writes it: `set xs = with_item(xs, i, v)`."""
+    target = s.target
+    assert isinstance(target, ast.Index)
+    value = s.value if s.op == "=" else ast.Binary(s.value.span, s.op[0], target, s.value)
+    call = ast.Call(s.span, ast.Name(target.span, "with_item"), (target.obj, target.key, value))
+    return ast.Set(s.span, target.obj, "=", call)
 
 
 def _constant(n: ast.Expr) -> bool:

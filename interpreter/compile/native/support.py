@@ -32,7 +32,8 @@ CODE = "N001"
 T = TypeVar("T")
 # sections (and component keys) the typed form does not hold yet: each use is one diagnostic
 _VAR_TYPES = ("int", "player", "bool", "comp", "str")
-_LIST_ITEMS = ("any",)  # a var holding a list: its items' type is the one the values `set` give
+# a var holding a list: its items' type is the declared one, or (any) the one the values `set` give
+_LIST_ITEMS = ("any", "int", "player", "comp", "str")
 
 
 def read_source(game: CompiledGame) -> GameSource:
@@ -199,7 +200,8 @@ class Walk:
 
     def declarations(self) -> None:
         for name, v in self.g.vars.items():
-            if v.type not in _VAR_TYPES and not (v.type.startswith("list[") and v.type[5:-1] in _LIST_ITEMS):
+            held = v.type in _VAR_TYPES or (v.type == "any" and v.initial is None)  # lists.py any_var_set
+            if not held and not (v.type.startswith("list[") and v.type[5:-1] in _LIST_ITEMS):
                 self.refuse(
                     f"var '{name}' of type {v.type}",
                     ("vars", name),
