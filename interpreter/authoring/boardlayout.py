@@ -22,7 +22,7 @@ from tabula.interpreter.authoring.maplayout import (
     lay_out_map,
     segments_of,
 )
-from tabula.interpreter.base.types import PLAYER
+from tabula.interpreter.base.types import COMP, PLAYER
 from tabula.interpreter.model.boards import BoardTable
 from tabula.interpreter.model.game import CompiledGame
 
@@ -76,6 +76,9 @@ def _board(
     local = {"p": PLAYER} if table.per_player else {}
     ref = f"{table.name}(p)" if table.per_player else table.name
     marks = _marks(c.g, table.name)
+    # one template for every cell, its cell bound as `self` where it is drawn (tools/play/layout.py):
+    # parsed once, not once a cell (a 141x141 board took 20 s and 400 MB to check)
+    shown = c.template("{self." + marks[0] + "}", ("layout",), {**local, "self": COMP}, -1) if marks else None
     places = []
     for i, name in enumerate(geo.names):
         x, y = spots[i][0] - size / 2, spots[i][1] - size / 2
@@ -86,7 +89,7 @@ def _board(
             place = area("empty", "", name, x, y, size, size)
             if marks:
                 place.kind, place.name = "value", f"cell({ref}, {px}, {py}).{marks[0]}"
-                place.value = c.template("{" + place.name + "}", ("layout",), local, -1)
+                place.value = shown
         place.shape = (
             "rect" if geo.kind == "square" else "dot" if geo.kind == "graph" and not holds else "circle"
         )
@@ -115,6 +118,7 @@ def _edges(
     marks = _marks(c.g, f"{table.name}_edge")
     players = [m for m in marks if c.g.mark_kinds.get(m) == PLAYER]
     shown = (players or marks)[:1]  # who holds it, when a mark names a player
+    value = c.template("{self." + shown[0] + "}", ("layout",), {**local, "self": COMP}, -1) if shown else None
     for k, (name, line) in enumerate(zip(table.geometry.edge_names, lines, strict=True)):
         mx, my = (line[0] + line[2]) / 2, (line[1] + line[3]) / 2
         place = area("empty", "", name, mx - EDGE[0] / 2, my - EDGE[1] / 2, *EDGE)
@@ -124,7 +128,7 @@ def _edges(
                 "value",
                 f"first(e for e in {table.name}_edge where e.id == {eid}).{shown[0]}",
             )
-            place.value = c.template("{" + place.name + "}", ("layout",), local, -1)
+            place.value = value
         place.shape, place.choice, place.detail = "edge", name, "short"
         place.line, place.segments = tuple(round(v, 3) for v in line), segments[k]
         place.colour = colour_of(c.g.components[eid].props, colours)

@@ -103,6 +103,8 @@ def _place(b: Filler, area: Area, player: int | None) -> Place:
         place.kind, place.text, place.text_colour = "text", line.text, line.colour
     elif area.kind == "value":
         local = {"p": player} if player is not None else {}
+        if area.part is not None:  # a board's cell or edge: its template reads `self`
+            local["self"] = place.ids[0]
         shown = render(b.g, area.value, b.states, local, labels=b.pres.labels)
         text = b.note(shown, area.title or "layout")
         # nothing (an empty list, none) is an empty slot, not the word "none"
