@@ -112,7 +112,7 @@ def changed_cards(game_folder: str, variant: str | None) -> list[str]:
     `components.` (a compare watches these first)."""
     if not variant:
         return []
-    import yaml
+    from ruamel.yaml import YAML
 
     from tabula.interpreter.load.overlay import parse_path
     from tabula.interpreter.load.packfiles import find_pack
@@ -120,7 +120,7 @@ def changed_cards(game_folder: str, variant: str | None) -> list[str]:
     path = find_pack(Path(game_folder), variant, "variant")
     if path is None:
         return []
-    pack = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    pack = YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}
     out: list[str] = []
     for key in pack.get("replace") or {}:
         parts = parse_path(str(key)) or []
