@@ -22,8 +22,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object
 
 @pytest.mark.slow
 def test_simulate_reports_fairness_by_seat_and_by_turn_position(capsys: pytest.CaptureFixture[str]) -> None:
-    data = run_json(
-        capsys,
+    argv = [
         "simulate",
         "porta-nigra",
         "--players",
@@ -34,31 +33,15 @@ def test_simulate_reports_fairness_by_seat_and_by_turn_position(capsys: pytest.C
         "all=random",
         "--jobs",
         "1",
-        "--json",
-    )
+    ]
+    data = run_json(capsys, *argv, "--json")
     seat, pos = data["fairness_seat"], data["fairness_position"]
     assert isinstance(seat, dict) and isinstance(pos, dict)
     assert seat["sole_wins"] + seat["ties"] + seat["unfinished"] == 30
     assert sum(r["wins"] for r in seat["rows"]) == sum(r["wins"] for r in pos["rows"]) == seat["sole_wins"]
     # the same games, counted by position instead of by seat: 1st to play won 17 of 29
     assert [r["wins"] for r in pos["rows"]] == [17, 6, 6] and pos["favoured"] and not seat["favoured"]
-    assert (
-        cli.main(
-            [
-                "simulate",
-                "porta-nigra",
-                "--players",
-                "3",
-                "--games",
-                "30",
-                "--bot",
-                "all=random",
-                "--jobs",
-                "1",
-            ]
-        )
-        == 0
-    )
+    assert cli.main(argv) == 0
     text = capsys.readouterr().out
     assert "not a turn position" in text and "Holm" in text
     assert "all turn positions together:  chi-square 8.34, 2 df, p=0.015: a turn position is favoured" in text
