@@ -82,7 +82,7 @@ def card_lines(rows: list[dict[str, Any]], limit: int = CARD_ROWS) -> list[str]:
         folded = [r for r in mine if r["folded"]]
         out += [
             "",
-            f"cards: {kind:<17} {'did':<14} {'/game':>6} {'players':>7} {'win if did':>10} {'if not':>7} "
+            f"cards: {kind:<17} {'did':<30} {'/game':>6} {'players':>7} {'win if did':>10} {'if not':>7} "
             f"{'lift by seat [95% CI]':>24} {'p':>7}",
         ]
         for r in tested[:limit]:
@@ -101,7 +101,7 @@ def _row(r: dict[str, Any]) -> str:
     flag = "  significant" if r["flagged"] else ""
     did, miss = r["win_rate_did"], r["win_rate_not"]
     return (
-        f"{r['card'][:24]:<24} {r['did'][:14]:<14} {r['per_game']:>6.1f} {r['share']:>7.0%} "
+        f"{r['card'][:24]:<24} {r['did'][:30]:<30} {r['per_game']:>6.1f} {r['share']:>7.0%} "
         f"{did['rate']:>10.1%} {miss['rate']:>7.1%} "
         f"{d['lift']:>+7.1%} [{d['low']:+.1%}, {d['high']:+.1%}] {d['p']:>7.2g}{flag}"
     )
@@ -112,7 +112,7 @@ def changed_cards(game_folder: str, variant: str | None) -> list[str]:
     `components.` (a compare watches these first)."""
     if not variant:
         return []
-    import yaml
+    from ruamel.yaml import YAML
 
     from tabula.interpreter.load.overlay import parse_path
     from tabula.interpreter.load.packfiles import find_pack
@@ -120,7 +120,7 @@ def changed_cards(game_folder: str, variant: str | None) -> list[str]:
     path = find_pack(Path(game_folder), variant, "variant")
     if path is None:
         return []
-    pack = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    pack = YAML(typ="safe").load(path.read_text(encoding="utf-8")) or {}
     out: list[str] = []
     for key in pack.get("replace") or {}:
         parts = parse_path(str(key)) or []
@@ -168,7 +168,7 @@ def card_diff_lines(rows: list[dict[str, Any]], limit: int = 6) -> list[str]:
         return []
     out = [
         "",
-        f"{'card (win rate of who did it)':<24} {'did':<14} {'A':>22} {'B':>22} "
+        f"{'card (win rate of who did it)':<24} {'did':<30} {'A':>22} {'B':>22} "
         f"{'B-A [95% CI]':>24} {'p':>7}",
     ]
     shown = [r for r in rows if r["watched"]] + [r for r in rows if not r["watched"]][:limit]
@@ -176,7 +176,7 @@ def card_diff_lines(rows: list[dict[str, Any]], limit: int = 6) -> list[str]:
         a, b, d = r["a"], r["b"], r["diff"]
         mark = " (changed by B)" if r["watched"] else ("  significant" if r["flagged"] else "")
         out.append(
-            f"{r['card'][:24]:<24} {r['did'][:14]:<14} "
+            f"{r['card'][:24]:<24} {r['did'][:30]:<30} "
             f"{a['rate']:>6.1%} [{a['low']:.0%}, {a['high']:.0%}] n={a['n']:<4} "
             f"{b['rate']:>6.1%} [{b['low']:.0%}, {b['high']:.0%}] n={b['n']:<4} "
             f"{d['diff']:>+6.1%} [{d['low']:+.1%}, {d['high']:+.1%}] {d['p']:>7.2g}{mark}"

@@ -163,7 +163,7 @@ class Match:
         rec.actions = [dict(a) for a in actions]
         rec.gained = [dict(g) for g in gained]
         rec.used = [dict(u) for u in used]
-        rec.ended = self._ended(engine.locations(st), n)
+        rec.ended = self._ended(engine.locations(st), n, st["m"])
         names = {k for d in [*rec.gained, *rec.used] for k in d} | {
             k.split("@")[0] for d in rec.ended for k in d
         }
@@ -186,15 +186,18 @@ class Match:
             if name in self._component_names:
                 used[name] += 1
 
-    def _ended(self, loc: list[int], n: int) -> list[dict[str, int]]:
-        """Per player: the components in that player's zones at the end, as `name@zone` -> count."""
+    def _ended(self, loc: list[int], n: int, marks: dict[str, list[Any]]) -> list[dict[str, int]]:
+        """Per player: the components in that player's zones at the end, as `name@zone` -> count;
+        with the flags (boolean marks false by default) that are true on it: `name@zone, completed`."""
         owner = self.engine.game.zone_owner
         comps = self.engine.game.components
+        flags = [m for m, d in self.engine.game.marks.items() if d is False]
         out: list[Counter[str]] = [Counter() for _ in range(n)]
         for c, z in enumerate(loc):
             q = owner[z] if z >= 0 else None
             if q is not None and q < n:
-                out[q][f"{comps[c].name}@{self._zone_names[z]}"] += 1
+                on = "".join(f", {m}" for m in flags if marks[m][c] is True)
+                out[q][f"{comps[c].name}@{self._zone_names[z]}{on}"] += 1
         return [dict(o) for o in out]
 
     def _gains(self, old: list[int], new: list[int], gained: list[Counter[str]]) -> None:
