@@ -29,6 +29,8 @@ from test_board import wait_for_decisions
 pytestmark = pytest.mark.slow  # a headless Chromium
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
+TARGET = "#table g.place.target"
+KEEP = "#decision button.choice[data-choice='none']"  # Ticket to Ride: keep the three tickets
 BOX = "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; }"
 
 
@@ -53,6 +55,15 @@ def press(page: Any, width: int, locator: Any) -> None:
     locator.tap() if width < 500 else locator.click()
 
 
+def open_table(screen: Any, serve: Any, game: str, seats: tuple[str, str], seed: int, ready: str) -> Any:
+    """(page, width, table): the first seat's page of a new table, once `ready` is on it."""
+    page, width = screen
+    served = serve(game, [(seats[0], "human"), (seats[1], "random")], seed=seed)
+    page.goto(served.link(0))
+    page.wait_for_selector(ready)
+    return page, width, served.table
+
+
 def normal(cells: list[tuple[float, float]]) -> list[tuple[int, int]]:
     x0, y0 = min(x for x, _ in cells), min(y for _, y in cells)
     return sorted((round(x - x0), round(y - y0)) for x, y in cells)
@@ -75,12 +86,8 @@ def piece_look(page: Any) -> list[tuple[int, int]]:
 
 
 def test_patchwork_a_patch_is_bought_turned_and_sewn_on_the_quilt(screen: Any, serve: Any) -> None:
-    page, width = screen
-    served = serve("patchwork", [("Ann", "human"), ("Bob", "random")], seed=3)
-    table = served.table
+    page, width, table = open_table(screen, serve, "patchwork", ("Ann", "Bob"), 3, "#table .card.target")
     patches = {c.name: c.props for c in table.game.components if c.type == "patch"}
-    page.goto(served.link(0))
-    page.wait_for_selector("#table .card.target")
     # the patches on offer: each with its shape as a grid of squares, its text without ASCII art
     offered = page.eval_on_selector_all(
         "#table .card.target",
@@ -128,17 +135,18 @@ def test_patchwork_a_patch_is_bought_turned_and_sewn_on_the_quilt(screen: Any, s
     shot(page, f"board-play-patchwork-sewn-{width}")
 
 
+def table_scale(page: Any) -> float:
+    """The scale the table's board is drawn at (1: its cells at their `cell` pixels)."""
+    return float(page.get_attribute("#table .board-frame", "data-scale") or 0)
+
+
 def disjoint(a: list[float], b: list[float]) -> bool:
     return a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
 
 
 def test_porta_nigra_the_city_readable_and_a_quarter_chosen_on_it(screen: Any, serve: Any) -> None:
-    page, width = screen
-    served = serve("porta-nigra", [("Red", "human"), ("Green", "random")], seed=7)
-    table = served.table
-    page.goto(served.link(0))
-    page.wait_for_selector("#table g.place.target")
-    scale = float(page.get_attribute("#table .board-frame", "data-scale") or 0)
+    page, width, table = open_table(screen, serve, "porta-nigra", ("Red", "Green"), 7, TARGET)
+    scale = table_scale(page)
     assert scale >= (1 if width < 500 else 0.85), scale  # not shrunk to the phone
     quarters = page.eval_on_selector_all("#table g.place.target", f"els => els.map({BOX})")
     assert len(quarters) == 4 and all(w >= 40 and h >= 40 for _, _, w, h in quarters)
@@ -163,17 +171,12 @@ def test_porta_nigra_the_city_readable_and_a_quarter_chosen_on_it(screen: Any, s
 
 
 def test_ticket_to_ride_a_route_claimed_on_the_map(screen: Any, serve: Any) -> None:
-    page, width = screen
-    served = serve("ticket-to-ride", [("Ann", "human"), ("Bob", "random")], seed=5)
-    table = served.table
-    page.goto(served.link(0))
-    page.wait_for_selector("#decision button.choice[data-choice='none']")
+    page, width, table = open_table(screen, serve, "ticket-to-ride", ("Ann", "Bob"), 5, KEEP)
     before = len(table.choices)
-    press(page, width, page.locator("#decision button.choice[data-choice='none']"))  # keep the tickets
+    press(page, width, page.locator(KEEP))
     wait_for_decisions(page, before)
     page.wait_for_selector("#table g.place.target")
-    scale = float(page.get_attribute("#table .board-frame", "data-scale") or 0)
-    assert scale >= (1 if width < 500 else 0.8), scale
+    assert table_scale(page) >= (1 if width < 500 else 0.8)
     free = [c for c in table.engine.legal_ids(table.state) if c.startswith("claim:") and "#" not in c]
     route = free[0].removeprefix("claim:")
     before = len(table.choices)
@@ -184,11 +187,7 @@ def test_ticket_to_ride_a_route_claimed_on_the_map(screen: Any, serve: Any) -> N
 
 
 def test_a_big_board_scrolls_zooms_folds_and_draws_turned_tiles(screen: Any, serve: Any) -> None:
-    page, width = screen
-    served = serve(str(GAMES / "mosaic"), [("Ann", "human"), ("Bob", "random")], seed=3)
-    table = served.table
-    page.goto(served.link(0))
-    page.wait_for_selector("#table g.place.target")
+    page, width, table = open_table(screen, serve, str(GAMES / "mosaic"), ("Ann", "Bob"), 3, TARGET)
     view, board = "#table .board-view", "#table .board-view svg"
     a1, b2 = (page.eval_on_selector(f"#table g.place[data-choice='{c}']", BOX) for c in ("a1", "b2"))
     assert b2[0] - a1[0] >= 39 and b2[1] - a1[1] >= 39, (a1, b2)  # a fingertip's cell, not shrunk

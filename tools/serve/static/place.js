@@ -150,6 +150,7 @@ function startPlacing(dec) {
   if (!piece) return null;
   if (PLACING.key !== piece.key) Object.assign(PLACING, { key: piece.key, turn: 0, at: null });
   PLACING.piece = piece;
+  piece.board.classList.add("placing-on");  // where the piece may go: a lighter highlight
   const frame = piece.board.closest(".board-frame");
   frame.querySelector(".board-bar").after(placingBar(piece));
   foldButtons(piece);
