@@ -170,8 +170,9 @@ class ExprBase:
         return src
 
     def warn_cond(self, t: str, node: ast.Expr) -> None:
-        """T010 for a condition of a type other than true/false."""
-        if t not in (BOOL, ANY):
+        """T010 for a condition of a type other than true/false. A list is not one: its truth is
+        "not empty" (`max(values) if values else 0`, a typed `let:` name included)."""
+        if t not in (BOOL, ANY) and not t.startswith("list["):
             self.report.warning(
                 "T010",
                 f"this condition is {article(t)}, not true/false",
