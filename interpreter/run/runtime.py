@@ -83,7 +83,7 @@ class GameEnded(Exception):
 class Runtime:
     """Executes steps on one state. Closures read `rt.st`, `rt.loc` and `rt.g`."""
 
-    __slots__ = ("budget", "g", "loc", "log", "memo", "st", "stk", "watch")
+    __slots__ = ("budget", "empty_windows", "g", "loc", "log", "memo", "st", "stk", "watch")
     stk: list[Frame]
 
     def __init__(
@@ -99,6 +99,7 @@ class Runtime:
         stk = self.stk = state["stk"]  # the state's frames (the list itself is never replaced)
         self.loc: dict[str, Any] = stk[-1][2] if stk else {}
         self.budget = game.work_budget
+        self.empty_windows = 0  # windows that offered nothing since this run began (R002 says so)
         self.memo: dict[Any, Any] = {}  # remembered DSL function results, until the next write
         self.watch = watch
 
@@ -164,10 +165,18 @@ class Runtime:
                 raise python_error(err, span_of_traceback(err.__traceback__)) from err
 
     def _name_budget(self, err: GameRuntimeError) -> None:
-        """R002 names the game's own budget where it set one (the helpers raise it with the default)."""
-        if err.code == "R002" and self.g.work_budget != STEP_BUDGET:
+        """R002 names the game's own budget where it set one (the helpers raise it with the default),
+        and says when windows offered nothing on the way (every player's action menu was empty)."""
+        if err.code != "R002":
+            return
+        if self.g.work_budget != STEP_BUDGET:
             err.message = budget_error(self.g.work_budget).message
-            err.args = (err.message,)
+        if self.empty_windows and "action menu" not in err.message:
+            err.message += (
+                f"; {self.empty_windows} windows offered nothing since the last decision: every player's "
+                "action menu was empty (no action's 'when' held), and the turns went on without one"
+            )
+        err.args = (err.message,)
 
     def _running_span(self) -> Span | None:
         """Where the effect on top of the stack starts (the flow's own span at the bottom): the

@@ -32,8 +32,8 @@ from tabula.interpreter.base.types import (
     type_of_value,
 )
 from tabula.interpreter.base.types import a as article
-from tabula.interpreter.compile.python.expressions.analysis import FunctionSlot
 from tabula.interpreter.compile.python.expressions.aggregates import aggregate_code
+from tabula.interpreter.compile.python.expressions.analysis import FunctionSlot
 from tabula.interpreter.compile.python.expressions.base import BROKEN
 from tabula.interpreter.compile.python.expressions.builtins import AGGREGATES, BUILTINS, builtin_attr_code
 from tabula.interpreter.compile.python.expressions.fragments import NO_VALUE, Code, literal
