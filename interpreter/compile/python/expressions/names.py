@@ -422,7 +422,10 @@ class NameCompiler(FunctionCompiler):
         if known is not _UNKNOWN and isinstance(known, (int, str)) and known not in table:
             hint = did_you_mean(str(known), [str(k) for k in table]) or f"its keys: {shown}"
             return self.error("T012", f"'{name}' has no key {known!r}", n.key.span, hint)
-        return f"{self.inject(table, name)}[{key}]", self._table_type(n.obj, scope)
+        t = self._table_type(n.obj, scope)
+        if known is not _UNKNOWN and t == ANY and type_of_value(table[known]) in (INT, STR, BOOL):
+            t = type_of_value(table[known])  # a key known here: its value's own type, checked where used
+        return f"{self.inject(table, name)}[{key}]", t
 
     def _table_type(self, node: ast.Expr, scope: Scope) -> str:
         """The type of every value of a constant table (a YAML map of numbers, say), else ANY: so
