@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from tabula.interpreter.base.limits import WORK_BUDGET
 from tabula.interpreter.base.linemap import span_of_traceback
 from tabula.interpreter.base.source import Span, span_text
-from tabula.interpreter.base.types import type_of_value
+from tabula.interpreter.base.types import INT, type_of_value
 from tabula.interpreter.run import pyerrors
 
 if TYPE_CHECKING:
@@ -294,7 +294,7 @@ def constants_named(err: GameRuntimeError, constants: dict[str, Any]) -> GameRun
         seen.append(name)
         entries = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
         kinds = [type_of_value(v) for _, v in entries]
-        common = max(set(kinds), key=kinds.count)
+        common = max(sorted(set(kinds)), key=lambda t: (kinds.count(t), t == INT))  # ties: numbers
         odd = [f"{name}[{k!r}] is {v!r}" for (k, v), t in zip(entries, kinds, strict=True) if t != common]
         if odd:
             err.message += f" (the constant '{name}' mixes kinds of values: {', '.join(odd[:3])})"

@@ -105,4 +105,6 @@ def test_a_run_time_error_names_the_constant_of_the_wrong_kind(
     with pytest.raises(GameRuntimeError) as err:
         engine.apply(st, "score_card:B")
     assert err.value.code == "R004"
-    assert err.value.message.endswith("(the constant 'bonus' mixes kinds of values: bonus['B'] is 'two')")
+    assert err.value.message.endswith("(the constant 'bonus' mixes kinds of values: bonus['B'] is 'two')"), (
+        err.value.message
+    )
