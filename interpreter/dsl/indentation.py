@@ -22,24 +22,6 @@ def indented_line(tok: Any, text: str, line: int, col: int) -> tuple[int, int, i
 _BLANK = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*")
 
 
-def _stray_dedent(text: str) -> tuple[int, int, int]:
-    """The first line indented less than the line before it, to no enclosing block's column: its
-    line, column and offset (lark's DedentError says neither)."""
-    levels, at = [0], 0
-    for number, raw in enumerate(text.split("\n"), 1):
-        body = raw.lstrip(" ")
-        indent = len(raw) - len(body)
-        if body and not body.startswith("#"):
-            if indent > levels[-1]:
-                levels.append(indent)
-            while indent < levels[-1]:
-                levels.pop()
-            if indent != levels[-1]:
-                return number, indent + 1, at + indent
-        at += len(raw) + 1
-    return 1, 1, 0
-
-
 def stray_dedent(text: str) -> tuple[int, int, int]:
     """The first line indented less than the line before it, to no enclosing block's column: its
     line, column and offset (lark's DedentError says neither)."""
