@@ -152,17 +152,17 @@ def _components(read: GameReader, g: CompiledGame) -> InstanceIds:
     for mark in g.marks:
         for c in g.components:
             if mark in c.props:
-                owner = c.type if c.type in g.mark_types[mark] else g.mark_types[mark][0]
-                span = span_for(read.src, ("components", owner, "marks", mark), key=True)
+                declarer = c.type if c.type in g.mark_types[mark] else g.mark_types[mark][0]
+                span = span_for(read.src, ("components", declarer, "marks", mark), key=True)
                 hint = "rename the mark or the property"
-                if owner == c.type:
+                if declarer == c.type:
                     read.report.error(
                         "C003", f"'{mark}' is both a property and a mark of '{c.type}'", span, hint
                     )
                 else:
                     read.report.error(
                         "C003",
-                        f"'{mark}' is a property of '{c.type}' and a mark of '{owner}': a mark is shared "
+                        f"'{mark}' is a property of '{c.type}' and a mark of '{declarer}': a mark is shared "
                         f"by name by every component type, so '{c.type}' components have it too",
                         span,
                         hint,
