@@ -125,6 +125,7 @@ def _components(read: GameReader, g: CompiledGame) -> InstanceIds:
             if public:
                 g.public_marks.add(mark)
             g.mark_types.setdefault(mark, []).append(tname)
+        _instance_keys_declared(read, tname, tdef or {})
         defaults = (tdef or {}).get("defaults") or {}
         for i, inst in enumerate((tdef or {}).get("instances") or []):
             # an instance lists only what differs from its type's defaults; its abilities, hook
@@ -151,14 +152,37 @@ def _components(read: GameReader, g: CompiledGame) -> InstanceIds:
     for mark in g.marks:
         for c in g.components:
             if mark in c.props:
-                read.report.error(
-                    "C003",
-                    f"'{mark}' is both a property and a mark of '{c.type}'",
-                    span_for(read.src, ("components", c.type, "marks", mark), key=True),
-                    "rename the mark or the property",
-                )
+                declarer = c.type if c.type in g.mark_types[mark] else g.mark_types[mark][0]
+                span = span_for(read.src, ("components", declarer, "marks", mark), key=True)
+                hint = "rename the mark or the property"
+                if declarer == c.type:
+                    read.report.error(
+                        "C003", f"'{mark}' is both a property and a mark of '{c.type}'", span, hint
+                    )
+                else:
+                    read.report.error(
+                        "C003",
+                        f"'{mark}' is a property of '{c.type}' and a mark of '{declarer}': a mark is shared "
+                        f"by name by every component type, so '{c.type}' components have it too",
+                        span,
+                        hint,
+                    )
                 break
     return instance_ids
+
+
+def _instance_keys_declared(read: GameReader, tname: str, tdef: dict[str, Any]) -> None:
+    """W006 at a declared property named like an instance key (`copies`, `triggers`, ...): an
+    instance's value there is not the property, and reading it fails. (`text` is the printed text;
+    declaring it among the properties is how the bundled games say their cards carry one.)"""
+    for prop in tdef.get("properties") or {}:
+        if prop in INSTANCE_KEYS and prop != "text":
+            read.report.warning(
+                "W006",
+                f"'{prop}' is an instance key, not a property: an instance's '{prop}:' never becomes one",
+                span_for(read.src, ("components", tname, "properties", prop), key=True),
+                f"rename the property (e.g. '{prop}_value'), or drop it from 'properties:'",
+            )
 
 
 def _zones(read: GameReader, g: CompiledGame) -> None:

@@ -110,7 +110,8 @@ class GameReader:
         """Every DSL function as (typed parameters, body, where it is declared). A function with
         `let:` names (`let: {n: count(hand(p))}`, `expr: n * n`) becomes a chain of functions, each
         taking one more name as a parameter: `f(p)` is `f__n(p, count(hand(p)))`, whose body is
-        `n * n`; so each name's expression is evaluated once per call, in the order written."""
+        `n * n`; so each name's expression is evaluated once per call, in the order written. A let name's
+        type is LET: its expression's, inferred where the chain calls it."""
         out: dict[str, tuple[list[tuple[str, str]], ast.Expr | None, Span | None]] = {}
         for name in self.data.get("functions") or {}:
             path: Path_ = ("functions", name)
@@ -129,7 +130,7 @@ class GameReader:
                     None if args is None else ast.Call(sp, ast.Name(sp, nxt), args),
                     span,
                 )
-                typed, fname = [*typed, (str(let), ANY)], nxt
+                typed, fname = [*typed, (str(let), LET)], nxt
             out[fname] = (typed, self.expr_at((*path, "expr")), span)
         return out
 
@@ -149,6 +150,11 @@ class GameReader:
             self.report.error("E126", clash, span_for(self.src, path, key=True), "rename the let name")
             return False
         return True
+
+
+LET = "=let"
+"""The type of a `let:` name among a chained function's parameters (`GameReader.functions`): the
+type of the value its caller passes, which the compiler infers (FunctionSlot.inferred)."""
 
 
 def origin_of(span: Span | None) -> PlainOrigin:

@@ -13,12 +13,13 @@ from typing import Any, Protocol
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from tabula.grammar import GRAMMAR_PATH
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.source import Report, Span
 from tabula.interpreter.dsl import ast
+from tabula.interpreter.dsl.indentation import indented_line, stray_dedent
 
 
 class TextOrigin(Protocol):
@@ -390,11 +391,18 @@ def _syntax_error(err: UnexpectedInput, spans: _Spans, report: Report, text: str
         shown = (
             "end of line" if tok.type == "_NL" else "end of text" if tok.type == "$END" else repr(str(tok))
         )
-        if tok.type in ("_INDENT", "_DEDENT"):
-            shown = "a change of indentation"
-        message = f"unexpected {shown}"
         expected = _describe_expected(err.accepts or err.expected)
         hint = _HINTS.get(str(tok)) or (f"expected {expected}" if expected else None)
+        if tok.type in ("_INDENT", "_DEDENT"):
+            line, col, pos = indented_line(tok, text, line, col)
+            shown = "indentation" if tok.type == "_INDENT" else "dedent"
+            hint = (
+                "this line is indented more than the line before it, which opens no block: indent it as "
+                "that line is (only a line ending in ':' opens a block)"
+                if tok.type == "_INDENT"
+                else "this line's indentation matches no enclosing block: indent it as a line above it is"
+            )
+        message = f"unexpected {shown}"
         if tok.type == "$END" or tok.start_pos is None:
             pos = len(text) - 1
             line, col = spans._text_pos(line, col, pos) if spans.flat else (line, col)
@@ -513,6 +521,15 @@ def _parse(text: str, origin: TextOrigin, report: Report, start: str) -> Any:
         tree = _parser().parse(lark_text, start=start)
     except UnexpectedInput as err:
         _syntax_error(err, spans, report, lark_text)
+        return None
+    except DedentError:
+        line, col, pos = stray_dedent(lark_text)
+        report.error(
+            "D001",
+            "syntax error: unexpected dedent",
+            spans.span(line, col, line, col + 1, pos, pos + 1),
+            "this line's indentation matches no enclosing block: indent it as a line above it is",
+        )
         return None
     except RecursionError:
         _limit_error(report, "this is nested too deeply to read", spans.span(1, 1, 1, 2, 0, 1))

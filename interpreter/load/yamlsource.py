@@ -260,10 +260,18 @@ class _Builder:
         result: dict[Any, Any] = {}
         merges: list[Node] = []
         written: dict[str | int, str] = {}  # each key as the file writes it
+        cut = 0  # brackets still open in a key of a one-line map cut at a comma (Y012)
         for key_node, value_node in node.value:
             if str(key_node.tag) == _MERGE_TAG:
                 merges.append(value_node)
                 continue
+            if node.flow_style and isinstance(key_node, ScalarNode):
+                depth = _unbalanced(str(key_node.value))
+                if cut > 0 or depth > 0:  # the cut key and its pieces are skipped
+                    if cut == 0:
+                        self.cut_key(key_node)
+                    cut += depth
+                    continue
             key = self.key(key_node, path)
             if key is None:
                 continue
@@ -334,6 +342,16 @@ class _Builder:
             "names that look alike are the same name: write both the same way, or rename one",
         )
 
+    def cut_key(self, node: ScalarNode) -> None:
+        """Y012 at a key of a one-line map that opens a bracket it does not close: YAML cut it at a
+        comma (`{gems(Ann, white): 1}` reads the keys 'gems(Ann' and 'white)')."""
+        self.report.error(
+            "Y012",
+            f"the key '{node.value}' is cut at a comma: in a one-line {{...}} map a comma ends a key",
+            self.span(node),
+            "quote a key that has a comma, {'gems(Ann, white)': 1}, or write the map one key a line",
+        )
+
     def duplicate(self, key: str | int, node: Node, path: YamlPath) -> None:
         first = self.doc.key_span[path]
         again = self.span(node)
@@ -343,6 +361,11 @@ class _Builder:
             again,
             hint="a key may appear only once in a mapping; merge the two entries or rename one",
         )
+
+
+def _unbalanced(text: str) -> int:
+    """Brackets a key opens and does not close (negative: closes more than it opens)."""
+    return text.count("(") + text.count("[") - text.count(")") - text.count("]")
 
 
 def _block_indent(raw: str, text: str) -> int:

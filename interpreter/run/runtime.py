@@ -18,12 +18,14 @@ failing line is found from the traceback), never hangs nor exhausts memory.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.base.limits import WORK_BUDGET
 from tabula.interpreter.base.linemap import span_of_traceback
-from tabula.interpreter.base.source import Span
+from tabula.interpreter.base.source import Span, span_text
+from tabula.interpreter.base.types import INT, type_of_value
 from tabula.interpreter.run import pyerrors
 
 if TYPE_CHECKING:
@@ -83,7 +85,7 @@ class GameEnded(Exception):
 class Runtime:
     """Executes steps on one state. Closures read `rt.st`, `rt.loc` and `rt.g`."""
 
-    __slots__ = ("budget", "g", "loc", "log", "memo", "st", "stk", "watch")
+    __slots__ = ("budget", "empty_windows", "g", "loc", "log", "memo", "st", "stk", "watch")
     stk: list[Frame]
 
     def __init__(
@@ -99,6 +101,7 @@ class Runtime:
         stk = self.stk = state["stk"]  # the state's frames (the list itself is never replaced)
         self.loc: dict[str, Any] = stk[-1][2] if stk else {}
         self.budget = game.work_budget
+        self.empty_windows = 0  # windows that offered nothing since this run began (R002 says so)
         self.memo: dict[Any, Any] = {}  # remembered DSL function results, until the next write
         self.watch = watch
 
@@ -151,6 +154,7 @@ class Runtime:
                 if err.span is None:
                     err.span = span_of_traceback(err.__traceback__) or self._running_span()
                 self._name_budget(err)
+                constants_named(err, self.g.constants)
                 raise
             except IllegalChoice:
                 raise
@@ -161,13 +165,22 @@ class Runtime:
                     "out of memory (values too large)", span_of_traceback(err.__traceback__), "R003"
                 ) from None
             except Exception as err:  # a rule failed on unexpected data: report where
-                raise python_error(err, span_of_traceback(err.__traceback__)) from err
+                failed = python_error(err, span_of_traceback(err.__traceback__))
+                raise constants_named(failed, self.g.constants) from err
 
     def _name_budget(self, err: GameRuntimeError) -> None:
-        """R002 names the game's own budget where it set one (the helpers raise it with the default)."""
-        if err.code == "R002" and self.g.work_budget != STEP_BUDGET:
+        """R002 names the game's own budget where it set one (the helpers raise it with the default),
+        and says when windows offered nothing on the way (every player's action menu was empty)."""
+        if err.code != "R002":
+            return
+        if self.g.work_budget != STEP_BUDGET:
             err.message = budget_error(self.g.work_budget).message
-            err.args = (err.message,)
+        if self.empty_windows and "action menu" not in err.message:
+            err.message += (
+                f"; {self.empty_windows} windows offered nothing since the last decision: every player's "
+                "action menu was empty (no action's 'when' held), and the turns went on without one"
+            )
+        err.args = (err.message,)
 
     def _running_span(self) -> Span | None:
         """Where the effect on top of the stack starts (the flow's own span at the bottom): the
@@ -265,6 +278,28 @@ def _too_deep(err: RecursionError) -> str:
     if effects >= MAX_DEPTH:
         return f"effects nested more than {MAX_DEPTH} deep (unbounded recursion?)"
     return "functions call each other too deeply"
+
+
+def constants_named(err: GameRuntimeError, constants: dict[str, Any]) -> GameRuntimeError:
+    """R004 names the constants of the failing line that hold a value of another kind than their
+    other entries (a text among numbers: `bonus: {a: 1, b: two}`): the value met is likely theirs."""
+    if err.code != "R004" or err.span is None:
+        return err
+    line = span_text(Span(err.span.file, err.span.line, 1, err.span.line, 1 << 20))
+    seen: list[str] = []
+    for name in re.findall(r"[A-Za-z_]\w*", line):
+        value = constants.get(name)
+        if name in seen or not isinstance(value, (dict, list)) or not value:
+            continue
+        seen.append(name)
+        entries = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+        kinds = [type_of_value(v) for _, v in entries]
+        common = max(sorted(set(kinds)), key=lambda t: (kinds.count(t), t == INT))  # ties: numbers
+        odd = [f"{name}[{k!r}] is {v!r}" for (k, v), t in zip(entries, kinds, strict=True) if t != common]
+        if odd:
+            err.message += f" (the constant '{name}' mixes kinds of values: {', '.join(odd[:3])})"
+    err.args = (err.message,)
+    return err
 
 
 def python_error(err: Exception, span: Span | None) -> GameRuntimeError:

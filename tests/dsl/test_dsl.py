@@ -93,3 +93,21 @@ def test_unknown_name_suggests() -> None:
     GAME.snippets.expr("pil + 1", PlainOrigin("f.yaml", 1, 1), report, {})
     (d,) = report.diagnostics
     assert d.code == "E101" and d.hint == "did you mean 'pile'?"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col", "words"),
+    [
+        ("let x = 1\nif x > 0:\n  gain 1 score\n    pay 1 score\n", 4, 5, "indented more"),
+        ("let x = 1\n  # a comment\n  let y = 2\n", 3, 3, "indented more"),
+        ("if x:\n    pay 1 s\n  pay 1 s\n", 3, 3, "matches no enclosing block"),
+    ],
+)
+def test_an_indentation_error_points_at_the_line_indented(text: str, line: int, col: int, words: str) -> None:
+    """Issue 34, item 9: 'unexpected a change of indentation' with the caret on the line before."""
+    report = Report()
+    parse_block(text, PlainOrigin("f.yaml", 1, 1), report)
+    (d,) = report.diagnostics
+    assert d.message in ("syntax error: unexpected indentation", "syntax error: unexpected dedent")
+    assert d.span is not None and (d.span.line, d.span.col) == (line, col)
+    assert d.hint is not None and words in d.hint

@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from tabula.interpreter.base.source import Report, did_you_mean
+from tabula.interpreter.base.types import ANY
 from tabula.interpreter.compile.layout import build_layouts
 from tabula.interpreter.compile.python.cards import HookInfo, compile_hooks, declare_hooks
 from tabula.interpreter.compile.python.context import GameContext
@@ -34,7 +35,7 @@ from tabula.interpreter.compile.python.sections.windows import WindowCompiler
 from tabula.interpreter.compile.python.snippets import Snippets
 from tabula.interpreter.compile.python.statements.base import ProcInfo
 from tabula.interpreter.compile.python.statements.compiler import EffectCompiler
-from tabula.interpreter.compile.reader import GameReader
+from tabula.interpreter.compile.reader import LET, GameReader
 from tabula.interpreter.compile.suspend import Suspension
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.load.positions import GameSource, span_for
@@ -133,7 +134,8 @@ def _function_slots(read: GameReader) -> dict[str, FunctionSlot]:
     functions = {}
     for name, (typed, body, span) in read.functions().items():
         slot = FunctionSlot(name, [p for p, _ in typed], body, span)
-        slot.param_types = dict(typed)
+        slot.param_types = {p: ANY if t == LET else t for p, t in typed}
+        slot.inferred = {p for p, t in typed if t == LET}
         functions[name] = slot
     return functions
 

@@ -216,6 +216,8 @@ class FunctionSlot:
     param_uses: dict[str, int] = field(default_factory=dict)  # uses per parameter (a loop counts 2)
     recursive: bool = False  # calls itself, directly or through other functions
     expensive: bool = False  # loops (a generator), directly or through the functions it calls
+    # `let:` names (reader.LET): each takes the static type of the value its first call passes
+    inferred: set[str] = field(default_factory=set)
 
 
 def mark_expensive(functions: dict[str, FunctionSlot]) -> None:

@@ -12,10 +12,11 @@ builtins and aggregates (builtins.py, aggregates.py) take an `ExprBase`: all the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
-from tabula.interpreter.base.source import Report, Span
+from tabula.interpreter.base.source import Report, Span, span_text
 from tabula.interpreter.base.types import ANY, BOOL, COMP, INT, NONE, PLAYER, ZONE, Scope, list_of
 from tabula.interpreter.base.types import a as article
 from tabula.interpreter.compile.python.expressions.analysis import (
@@ -170,8 +171,9 @@ class ExprBase:
         return src
 
     def warn_cond(self, t: str, node: ast.Expr) -> None:
-        """T010 for a condition of a type other than true/false."""
-        if t not in (BOOL, ANY):
+        """T010 for a condition of a type other than true/false. A list is not one: its truth is
+        "not empty" (`max(values) if values else 0`, a typed `let:` name included)."""
+        if t not in (BOOL, ANY) and not t.startswith("list["):
             self.report.warning(
                 "T010",
                 f"this condition is {article(t)}, not true/false",
@@ -194,7 +196,16 @@ class ExprBase:
     def expect(self, got: str, want: str, span: Span | None) -> None:
         if got in (ANY, want) or (want == PLAYER and got == INT) or got == NONE:
             return
-        self.report.error("T002", f"expected {article(want)}, found {article(got)}", span)
+        self.report.error(
+            "T002", f"expected {article(want)}, found {article(got)}", span, self._from_constant(span)
+        )
+
+    def _from_constant(self, span: Span | None) -> str | None:
+        """A hint naming the constant a wrong value comes from (`bonus["b"]`), if the span is one."""
+        name = re.match(r"[A-Za-z_]\w*", span_text(span)) if span is not None else None
+        if name is None or name.group() not in self.g.constants:
+            return None
+        return f"the value comes from the constant '{name.group()}': change it under 'constants:'"
 
     # ------------------------------------------------------------ loops: invariant calls
     def enter_loop(self, var: str) -> list[tuple[str, str]]:

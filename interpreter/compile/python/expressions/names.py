@@ -33,6 +33,7 @@ from tabula.interpreter.base.types import (
 )
 from tabula.interpreter.base.types import a as article
 from tabula.interpreter.compile.python.expressions.aggregates import aggregate_code
+from tabula.interpreter.compile.python.expressions.analysis import FunctionSlot
 from tabula.interpreter.compile.python.expressions.base import BROKEN
 from tabula.interpreter.compile.python.expressions.builtins import AGGREGATES, BUILTINS, builtin_attr_code
 from tabula.interpreter.compile.python.expressions.fragments import NO_VALUE, Code, literal
@@ -157,6 +158,14 @@ class NameCompiler(FunctionCompiler):
         return self.error("E101", f"unknown name '{name}'", n.span, did_you_mean(name, self.all_names(scope)))
 
     # ------------------------------------------------------------ calls
+    def _let_argument(self, slot: FunctionSlot, pname: str, src: str, t: str) -> str:
+        """The value passed for a `let:` name of a chained function (reader.LET): before the chain is
+        compiled, the name takes the value's static type (so a let of a component stays one: choice
+        ids, hidden views); a zone (or none) is passed as before, of type any."""
+        if slot.state == "new" and t not in (ZONE, NONE) and not t.startswith("="):
+            slot.param_types[pname] = t
+        return src
+
     def _Call(self, n: ast.Call, scope: Scope) -> Code:
         if not isinstance(n.func, ast.Name):
             return self.error("E103", "only named functions can be called", n.func.span)
@@ -178,6 +187,8 @@ class NameCompiler(FunctionCompiler):
                 src, t = self.code(a, scope)
                 if t == ZONE and slot.param_types.get(pname, ANY).startswith("list["):
                     src = f"{self.bind('Z')}[{src}]"  # a zone given where a list is declared: its contents
+                elif pname in slot.inferred:
+                    src = self._let_argument(slot, pname, src, t)
                 args.append(src)
             return self._call_function(slot, args)
         if name in g.counters:
@@ -411,7 +422,10 @@ class NameCompiler(FunctionCompiler):
         if known is not _UNKNOWN and isinstance(known, (int, str)) and known not in table:
             hint = did_you_mean(str(known), [str(k) for k in table]) or f"its keys: {shown}"
             return self.error("T012", f"'{name}' has no key {known!r}", n.key.span, hint)
-        return f"{self.inject(table, name)}[{key}]", self._table_type(n.obj, scope)
+        t = self._table_type(n.obj, scope)
+        if known is not _UNKNOWN and t == ANY and type_of_value(table[known]) in (INT, STR, BOOL):
+            t = type_of_value(table[known])  # a key known here: its value's own type, checked where used
+        return f"{self.inject(table, name)}[{key}]", t
 
     def _table_type(self, node: ast.Expr, scope: Scope) -> str:
         """The type of every value of a constant table (a YAML map of numbers, say), else ANY: so

@@ -418,6 +418,7 @@ class MachineCompiler(CallStatements):
             depth=1,
         )
         m.add(f"fr[1] = {here}; return {SUSPEND}", depth=1)
+        m.add("rt.empty_windows += 1")  # nothing legal: R002 then says every menu was empty
         m.goto(after)
         m.enter(after)
         self.g.window_actions[(bid, here)] = idx
