@@ -56,7 +56,9 @@ def placements(rt: Runtime, ref: BoardRef, raw: Any, turn: Any = True, within: A
     """Every distinct placement of the shape on the board: the cells it covers, in board order;
     `turn` false keeps the piece as drawn (no turning, no mirroring); `within`, a list of cells,
     keeps the placements that cover only those (the free cells: one set lookup a cell, where a
-    condition over each placement's cells would run the DSL once a cell)."""
+    condition over each placement's cells would run the DSL once a cell). The work budget is
+    charged per orientation the board's cells times the piece's (each anchor tried), then the
+    piece's cells per placement found."""
     table = _table(rt, ref)
     geo = table.geometry
     if geo.kind == "graph":
@@ -74,6 +76,8 @@ def placements(rt: Runtime, ref: BoardRef, raw: Any, turn: Any = True, within: A
             idx = [at.get((ox + dx, oy + dy), -1) for dx, dy in s]
             if min(idx) >= 0:
                 found.add(tuple(sorted(idx)))
+    # each placement found is a list of its cells: charged as made (77,000 on a 141x141 board)
+    _charge(rt, len(found) * len(shapes[0]))
     return [[ids[i] for i in cover] for cover in sorted(found)]
 
 

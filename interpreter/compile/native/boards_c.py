@@ -5,7 +5,8 @@ declares boards. Per board (numbered as spatial.board_index numbers them): its c
 (`BC_k`), each cell's coordinates and a grid from coordinates to cells; per component, where it
 sits (`CELL_AT`: board * 256 + copy, `CELL_IX`: its index). The work budget is charged as
 run/boards.py and run/pieces.py charge it: the cells of `cells(B)`, the cells given to
-`placements`, then per orientation tried the board's cells times the piece's.
+`placements`, then per orientation tried the board's cells times the piece's, then the piece's
+cells per placement found.
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ static L b_place(X *x, i64 bi, i64 copy, const i64 *shd, i64 off, i64 cnt, int t
             p->word = mask | (ox + 512) << 25 | (oy + 512) << 35 | bi << 45 | copy << 53;
         }
     }
+    CHARGE(k * p_size);  /* each placement found, its cells (run/pieces.py) */
     qsort(PBUF, (size_t)k, sizeof(PLACED), p_cmp);
     L out; out.n = k;
     for (i64 i = 0; i < k; i++) out.v[i] = PBUF[i].word;
