@@ -85,7 +85,10 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
         except build.BuildError as err:  # the game still runs, on Python: say why in one line
             return None, " ".join(str(err).split())[:300]
         data, cpu = built.data, built.cpu
-    lib = build.load(data)
+    try:
+        lib = build.load(data)
+    except OSError as err:  # a compiler that wrote something else than a library
+        return None, " ".join(f"the C compiler's library does not load: {err}".split())[:300]
     lib.tb_meta.restype = ctypes.c_char_p
     meta = json.loads(lib.tb_meta().decode())
     layout = Layout(game, var_kinds(game, meta.get("lists", {})), meta["marks"])
