@@ -97,8 +97,8 @@ def cat_body(terms: int) -> str:
 
 
 def test_a_rule_whose_lists_would_not_fit_the_c_stack_is_refused_at_the_rule(tmp_path: Path) -> None:
-    # 4,000 components: a list value is 32 kB; thirty of them concatenated need more than FRAME_ROOM
-    folder = write_game(tmp_path / "g", cat_body(30), ranks=[1] * 20, copies=200)
+    # 8,000 components: a list value is 64 kB; thirty of them concatenated need more than FRAME_ROOM
+    folder = write_game(tmp_path / "g", cat_body(30), ranks=[1] * 20, copies=400)
     game = load_game(folder)
     found = n001(game)
     assert len(found) == 1 and "kB of C stack" in found[0], found
@@ -107,7 +107,7 @@ def test_a_rule_whose_lists_would_not_fit_the_c_stack_is_refused_at_the_rule(tmp
     eng = Engine(game, backend="native")
     assert eng.backend == "python" and "not in the native backend yet" in eng.backend_note
     # a few lists at that size stay native
-    small = load_game(write_game(tmp_path / "h", cat_body(3), ranks=[1] * 20, copies=200))
+    small = load_game(write_game(tmp_path / "h", cat_body(3), ranks=[1] * 20, copies=400))
     assert n001(small) == []
 
 

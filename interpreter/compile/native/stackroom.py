@@ -7,7 +7,8 @@ has and crashed the process. Two bounds keep a native run inside its stack:
 
 - When the game is lowered, each rule's typed form (and each function or procedure it made) is
   weighed: `FRAME_COPIES` list values of LCAP + 1 words for each list-typed node (but the walks
-  of a type's components, the players or a constant, which copy nothing). A rule heavier
+  of a type's components, the players or a constant, which copy nothing, and a named list read:
+  the C reads it where it is). A rule heavier
   than `FRAME_ROOM` is refused (N001 at the rule): the game runs on the Python backend.
 - As it runs, every generated function, procedure, action or effect holding a list value first
   probes the stack used since the entry point (`deep_stack`, triggers.STACK_ROOM); past it, native code stops
@@ -24,12 +25,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from tabula.interpreter.compile.native import ir
 from tabula.interpreter.model.game import CompiledGame
 
-FRAME_ROOM = 1 << 21
-"""The most bytes of list values one rule may keep on the C stack (2 MB): a game of 2,000
-components may hold 64 list-typed nodes in a rule, one of 200 components 640 (gcc's own count of
-the frame of 30 comprehensions concatenated, at 20,000 components: 19 MB, two copies a node)."""
+FRAME_ROOM = 1 << 22
+"""The most bytes of list values one rule may keep on the C stack (4 MB): a game of 2,000
+components may hold 128 list-typed nodes in a rule, one of 200 components 1,280. The weight is an
+upper bound: gcc's own count (-fstack-usage) of the frame of 30 comprehensions concatenated at
+20,000 components is 19 MB, two copies a node; tests/native/games/sink's trigger, weighed 2.2 MB,
+takes 0.5 MB. A frame this large on top of STACK_ROOM still fits a thread's usual 8 MB."""
 IN_PLACE = {"type", "players", "const", "range", "clockwise", "others"}  # sources walked, not copied
 FRAME_COPIES = 2  # a list-typed node may leave two copies on the frame (a value and its return slot)
 PROBE = "if (deep_stack(x)) fail(x, E_DEPTH);"  # the probe a function holding list values starts with
@@ -41,7 +45,8 @@ def list_nodes(node: Any) -> int:
         return sum(list_nodes(x) for x in node)
     if not dataclasses.is_dataclass(node) or isinstance(node, type):
         return 0
-    own = int(str(getattr(node, "ty", "")).startswith("list[") and getattr(node, "kind", "") not in IN_PLACE)
+    listed = str(getattr(node, "ty", "")).startswith("list[") and not isinstance(node, ir.Local)
+    own = int(listed and getattr(node, "kind", "") not in IN_PLACE)
     return own + sum(list_nodes(getattr(node, f.name)) for f in dataclasses.fields(node))
 
 
