@@ -49,12 +49,3 @@ def bound(v: int | None) -> int | None:
     """A counter's bound as native code compares with it: past the range, the range's edge (a native
     value lies strictly inside it, so it compares with the edge as with the bound)."""
     return None if v is None else max(-SMALL, min(SMALL, v))
-
-
-def check(values: Iterable[Any], name: str, span: Any) -> None:
-    """Unsupported (N001 at `span`) when `values` hold a number native code cannot hold."""
-    from tabula.interpreter.compile.native.lower import Unsupported  # lower.py imports this module
-
-    v = outside(values)
-    if v is not None:
-        raise Unsupported(what(name, v), span, HINT)

@@ -102,8 +102,8 @@ def _functions(gen: CGen) -> list[str]:
         env = {p: gen.fresh("v_" + p) for p, _ in params}
         sig = ", ".join(["X *x", *(f"{ctype(t)} {env[p]}" for p, t in params)])
         protos.append(f"static void {name}({sig});")
-        probe = ["    " + stackroom.PROBE] if stackroom.list_nodes(stmts) else []
-        defs += [f"static void {name}({sig}) {{", *probe, "    CHARGE(1);", *gen.block(stmts, env, 1), "}"]
+        probes = ["    " + stackroom.PROBE] if stackroom.list_nodes(stmts) else []
+        defs += [f"static void {name}({sig}) {{", *probes, "    CHARGE(1);", *gen.block(stmts, env, 1), "}"]
     for hook, (typed, cards) in (gen.prog.hooks or {}).items():
         sig = ", ".join(["X *x", *(f"{ctype(t)} a{k}" for k, (_, t) in enumerate(typed))])
         call = ", ".join(["x", *(f"a{k}" for k in range(len(typed)))])
