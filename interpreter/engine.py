@@ -91,8 +91,11 @@ class Engine:
         opts = {**g.options, **chosen}
         nat = self.native
         if nat is not None and pause is None and log is None and self.watch is None:
-            ns = nat.initial(names, opts, rng.seed_state(seed), lambda: new_state(g, names, seed, opts))
-            if nat.start(ns.words, g.work_budget) == 0:
+            try:  # options given here may hold what native words cannot (a number past 2^62)
+                ns = nat.initial(names, opts, rng.seed_state(seed), lambda: new_state(g, names, seed, opts))
+            except NotNative:
+                ns = None
+            if ns is not None and nat.start(ns.words, g.work_budget) == 0:
                 return ns  # type: ignore[return-value]
             # native code stopped (an error, the budget): Python runs it again and says where
         st = new_state(g, names, seed, opts)

@@ -51,11 +51,16 @@ class Case:
     def id(self) -> str:
         return self.path if not self.args else f"{self.path}[{' '.join(self.args)}]"
 
+    def env(self) -> dict[str, str]:
+        """The environment a `cli` case sets (its `env:NAME=VALUE` arguments; {here}: tests/hostile)."""
+        pairs = [a[4:].replace("{here}", str(HERE)).split("=", 1) for a in self.args if a.startswith("env:")]
+        return {name: value for name, value in pairs}
+
     def argv(self) -> list[str]:
         """The `tabula` arguments this case runs (absolute paths: a case runs in RUN_DIR)."""
         where = str(HERE / self.path) if self.path != "-" else ""
         if self.command == "cli":
-            return [a.replace("{path}", where) for a in self.args]
+            return [a.replace("{path}", where) for a in self.args if not a.startswith("env:")]
         extra = ["--games", "1"] if self.command == "simulate" else []
         return [self.command, where, *extra, *self.args]
 
@@ -186,6 +191,7 @@ def _child(case: Case, out: str, err: str) -> None:
         sys.stdout = open(out, "w", encoding="utf-8")  # noqa: SIM115 - closed by os._exit
         sys.stderr = open(err, "w", encoding="utf-8")  # noqa: SIM115
         os.chdir(RUN_DIR)  # what a command writes into its folder (a failed game) stays out of the checkout
+        os.environ.update(case.env())  # a case's compiler (compilers/), a cache of its own
         runner: Callable[[], int]
         if case.command == "load-save":
             runner = lambda: load_save(case.argv()[1])  # noqa: E731
@@ -266,7 +272,7 @@ RAW_TERMINAL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-
 
 def exit_codes(expect: str) -> tuple[int, ...]:
     """The exit codes a case may end with: 0 ok, 1 a diagnostic, 2 a bad call (docs/cli.md)."""
-    if expect.startswith("W"):  # a warning: the command succeeds and says it
+    if expect.startswith(("W", "N")):  # a warning (N001: not native): the command succeeds and says it
         return (0,)
     return {"ok": (0,), "any": (0, 1, 2), "usage": (2,)}.get(expect, (1,))
 

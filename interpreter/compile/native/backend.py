@@ -68,9 +68,9 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     if compiler is None:
         return None, why
     key = build.native_key(game.cache_key, compiler) if game.cache_key else None
-    path = build.cached(key) if key else None
+    data = build.cached(key) if key else None
     cpu = 0.0
-    if path is None:
+    if data is None:
         refused = build.cached_refusal(key) if key else None
         if refused is not None:
             return None, refused
@@ -84,12 +84,15 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
             built = build.build(source, compiler, key)
         except build.BuildError as err:  # the game still runs, on Python: say why in one line
             return None, " ".join(str(err).split())[:300]
-        path, cpu = built.path, built.cpu
-    lib = ctypes.CDLL(str(path))
+        data, cpu = built.data, built.cpu
+    try:
+        lib = build.load(data)
+    except OSError as err:  # a compiler that wrote something else than a library
+        return None, " ".join(f"the C compiler's library does not load: {err}".split())[:300]
     lib.tb_meta.restype = ctypes.c_char_p
     meta = json.loads(lib.tb_meta().decode())
     layout = Layout(game, var_kinds(game, meta.get("lists", {})), meta["marks"])
     if meta["words"] != layout.size:
-        raise build.BuildError(f"the library {path} does not match the game's layout")
+        raise build.BuildError(f"the library native-{key}.so does not match the game's layout")
     args = {int(k): v for k, v in meta.get("args", {}).items()}
     return NativeGame(game, lib, layout, cpu, args, meta.get("sites")), ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native import ir, ranges
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
 from tabula.interpreter.compile.native.lists import set_item
 from tabula.interpreter.compile.native.lower import Scope, Unsupported, kind_of
@@ -308,7 +308,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         if value.ty != INT:
             raise Unsupported(f"a counter given {value.ty}", s.span)
         c = self.g.counters[target.base.split("_", 1)[1]]
-        return ir.Counter(target, op, value, c.min, c.max)
+        return ir.Counter(target, op, value, ranges.bound(c.min), ranges.bound(c.max))
 
     def _s_Gain(self, s: ast.Gain, scope: Scope) -> ir.Stmt:
         return self._gain(s.target, s.amount, "+", s, scope)

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.base.types import AUDIENCE_WORDS
-from tabula.interpreter.compile.native import abilities, ir, triggers
+from tabula.interpreter.compile.native import abilities, ir, ranges, stackroom, triggers
 from tabula.interpreter.compile.native.effects import EffectLowering
 from tabula.interpreter.compile.native.ir import INT, PLAYER
 from tabula.interpreter.compile.native.lower import Scope, Unsupported
@@ -120,11 +120,13 @@ class Walk:
                         out[hname][1].append((mine, body or ()))
         return out
 
-    def attempt(self, make: Callable[[], T]) -> T | None:
+    def attempt(self, make: Callable[[], T], where: Path_ | None = None) -> T | None:
         """`make()`, or None after reporting every construct it could not lower. A definition
         that read a local before a `set` gave it its type (`let x = none`) is lowered once more,
-        with the types learned the first time."""
+        with the types learned the first time. What it made (with the functions and procedures it
+        made on the way) must fit the C stack (stackroom.py), else N001 at `where`."""
         low = self.low
+        known = (set(low.functions), set(low.procedures))
         for again in (False, True):
             made = (set(low.procedures), set(low.hooks), set(low.dispatchers))
             hints = dict(low.hints)
@@ -148,7 +150,19 @@ class Walk:
             self.report.warning(CODE, f"not in the native backend yet: {u.what}", u.span, hint)
         found = bool(low.missing)
         low.missing.clear()
+        if not found and where is not None and not self.fits_the_stack(out, known, where):
+            return None
         return None if found else out
+
+    def fits_the_stack(self, out: object, known: tuple[set[str], set[str]], where: Path_) -> bool:
+        """Whether `out` and the functions and procedures made since `known` fit a C frame."""
+        low = self.low
+        bodies = [out, *(low.functions[k][1] for k in set(low.functions) - known[0])]
+        bodies += [low.procedures[k][1] for k in set(low.procedures) - known[1]]
+        size = stackroom.too_deep(bodies, stackroom.list_cap(self.g, len(low.symbols), low.tables))
+        if size is not None:
+            self.refuse(stackroom.message(size), where, stackroom.HINT)
+        return size is None
 
     def refuse(self, what: str, path: Path_, hint: str | None = None) -> None:
         hint = hint or "this game runs on the Python backend until the native backend holds it"
@@ -156,7 +170,7 @@ class Walk:
 
     def expr(self, path: Path_, scope: Scope) -> ir.Expr | None:
         n = self.read.expr_at(path)
-        return None if n is None else self.attempt(lambda: self.low.expr(n, dict(scope)))
+        return None if n is None else self.attempt(lambda: self.low.expr(n, dict(scope)), path)
 
     def quiet_expr(self, path: Path_, scope: Scope) -> ir.Expr | None:
         """The expression at `path` lowered, or None without a diagnostic: for what only makes the
@@ -173,7 +187,7 @@ class Walk:
 
     def block(self, path: Path_, scope: Scope) -> tuple[ir.Stmt, ...] | None:
         n = self.read.block_at(path)
-        return None if n is None else self.attempt(lambda: self.low.block(n, dict(scope)))
+        return None if n is None else self.attempt(lambda: self.low.block(n, dict(scope)), path)
 
     # ------------------------------------------------------------ the game
     def program(self) -> ir.Program:
@@ -218,6 +232,7 @@ class Walk:
         for name, value in self.g.options.items():
             if not isinstance(value, int) and value not in symbols:
                 self.refuse(f"option '{name}' that is not a number or a text", ("options", name))
+        self.out_of_range()
         for name, v in self.g.vars.items():
             if v.type == "str" and v.initial is not None and v.initial not in symbols:
                 self.refuse(f"var '{name}' starting with a text the rules never name", ("vars", name))
@@ -225,6 +240,20 @@ class Walk:
             default = self.g.marks[key]
             if default is not None and not isinstance(default, int) and default != []:
                 self.refuse(f"mark '{key}' with a default that is not a number", ("components",))
+
+    def out_of_range(self) -> None:
+        """Options, starting values and mark defaults outside the native range of numbers (ranges.py)."""
+        g = self.g
+        given: list[tuple[str, Any, Path_]] = [
+            (f"option '{k}'", v, ("options", k)) for k, v in g.options.items()
+        ]
+        given += [(f"var '{k}'", v.initial, ("vars", k)) for k, v in g.vars.items()]
+        given += [(f"counter '{k}'", c.initial, ("counters", k)) for k, c in g.counters.items()]
+        given += [(f"mark '{k}'", v, ("components",)) for k, v in g.marks.items()]
+        for name, value, path in given:
+            bad = ranges.outside([value])
+            if bad is not None:
+                self.refuse(ranges.what(name, bad), path, ranges.HINT)
 
     def flow(self, prog: ir.Program) -> None:
         flow = self.data.get("flow") or {}
@@ -255,7 +284,8 @@ class Walk:
         prog.phases = []
         for i, _ in enumerate(turn.get("phases") or []):
             n = self.read.block_at(("flow", "turn", "phases", i, "do"))
-            phase = self.attempt(lambda n=n: self.low.phase(n or (), dict(player)))  # type: ignore[misc]
+            where: Path_ = ("flow", "turn", "phases", i, "do")
+            phase = self.attempt(lambda n=n: self.low.phase(n or (), dict(player)), where)  # type: ignore[misc]
             if phase is not None:
                 prog.phases.append(phase)
         for e in (prog.round_count, prog.round_first, prog.turn_player):
@@ -288,8 +318,8 @@ class Walk:
             *(ast.Pay(amount.span, amount, target) for target, amount in costs),
             *(self.read.block_at((*path, "do")) or ()),
         )
-        when = self.attempt(lambda: self.low.expr(and_chain(parts), dict(scope))) if parts else None
-        body = self.attempt(lambda: self.low.block(stmts, dict(scope)))
+        when = self.attempt(lambda: self.low.expr(and_chain(parts), dict(scope)), path) if parts else None
+        body = self.attempt(lambda: self.low.block(stmts, dict(scope)), path)
         if body is None or (parts and when is None):
             return None
         first = given[0] if given else None

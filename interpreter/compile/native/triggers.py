@@ -43,8 +43,8 @@ STACK_ROOM = 1 << 21
 """The C stack (bytes) an emit may find used below the entry point's frame (the X it made): a
 trigger's list locals are LCAP words each, so a game of 20,000 components would overflow the
 stack long before EMIT_DEPTH; past it native code stops (E_DEPTH) as well."""
-_DEEP = (
-    "static int deep_stack(X *x) {  /* the stack used since the entry point (either way it grows) */\n"
+DEEP = (  # not inlined: its frame lies below the whole frame of the function probing
+    "__attribute__((noinline)) static int deep_stack(X *x) {  /* the stack used since the entry point */\n"
     "    char here; uintptr_t a = (uintptr_t)x, b = (uintptr_t)&here;\n"
     f"    return (a > b ? a - b : b - a) > {STACK_ROOM};\n"
     "}"
@@ -203,7 +203,7 @@ def c_dispatchers(gen: Any) -> tuple[list[str], list[str]]:
     """The C prototypes and definitions of the game's dispatchers (`gen` a cgen.CGen)."""
     from tabula.interpreter.compile.native.cgen import ctype
 
-    protos: list[str] = [_DEEP] if gen.prog.dispatchers else []
+    protos: list[str] = []  # deep_stack (DEEP) is written before every function (units.py)
     defs: list[str] = []
     for name, d in (gen.prog.dispatchers or {}).items():
         env = {p: gen.fresh("v_" + p) for p, _ in d.params}

@@ -13,11 +13,11 @@ import json
 import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
-from tabula.interpreter.compile.native import ir, lists, prelude, segments, simultaneous, tree_c
+from tabula.interpreter.compile.native import ir, lists, prelude, segments, simultaneous, stackroom, tree_c
 from tabula.interpreter.compile.native.boards_c import boards_c, place_room
 from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
-from tabula.interpreter.compile.native.triggers import c_dispatchers
+from tabula.interpreter.compile.native.triggers import DEEP, c_dispatchers
 
 _MACROS = r"""
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
@@ -32,6 +32,7 @@ def unit(gen: CGen) -> str:
     fixed = [
         _MACROS,
         prelude.BODY,
+        DEEP,
         lists.C_LISTS,
         simultaneous.C_SEATS,
         segments.SEGMENTS,
@@ -101,15 +102,17 @@ def _functions(gen: CGen) -> list[str]:
         value = gen.lval(body, env) if ret == "L" else gen.expr(body, env)
         protos.append(f"static {ret} {name}({sig});")
         made = _LIST_MADE.fullmatch(value) if ret == "L" and _one_block(value) else None
+        probe = stackroom.PROBE + " " if stackroom.list_nodes(body) else ""
         if made:  # the list made in the return slot: a statement expression's value is copied twice
-            defs.append(f"static L {name}({sig}) {{ CHARGE(1); {made[1]} return {made[2]}; }}")
+            defs.append(f"static L {name}({sig}) {{ {probe}CHARGE(1); {made[1]} return {made[2]}; }}")
         else:
-            defs.append(f"static {ret} {name}({sig}) {{ CHARGE(1); return {value}; }}")
+            defs.append(f"static {ret} {name}({sig}) {{ {probe}CHARGE(1); return {value}; }}")
     for name, (params, stmts) in (gen.prog.procedures or {}).items():
         env = {p: gen.fresh("v_" + p) for p, _ in params}
         sig = ", ".join(["X *x", *(f"{ctype(t)} {env[p]}" for p, t in params)])
         protos.append(f"static void {name}({sig});")
-        defs += [f"static void {name}({sig}) {{", "    CHARGE(1);", *gen.block(stmts, env, 1), "}"]
+        probes = ["    " + stackroom.PROBE] if stackroom.list_nodes(stmts) else []
+        defs += [f"static void {name}({sig}) {{", *probes, "    CHARGE(1);", *gen.block(stmts, env, 1), "}"]
     for hook, (typed, cards) in (gen.prog.hooks or {}).items():
         sig = ", ".join(["X *x", *(f"{ctype(t)} a{k}" for k, (_, t) in enumerate(typed))])
         call = ", ".join(["x", *(f"a{k}" for k in range(len(typed)))])
@@ -128,6 +131,7 @@ def _functions(gen: CGen) -> list[str]:
 def _effect(gen: CGen, name: str, stmts: tuple[ir.Stmt, ...] | None, player: bool) -> list[str]:
     env: Env = {"p": "p", "me": "p"} if player else {}
     lines = [f"static void {name}(X *x, i64 p) {{", "    (void)p;"]
+    lines += ["    " + stackroom.PROBE] if stackroom.list_nodes(stmts or ()) else []
     return [*lines, *gen.block(stmts or (), env, 1), "}"]
 
 
@@ -251,6 +255,7 @@ def _actions(gen: CGen) -> list[str]:
         if act.param2 is not None:
             env[act.param2[0]] = "arg2"
         out += [f"static void a_{act.index}(X *x, i64 p, i64 arg, i64 arg2) {{", "    (void)arg; (void)arg2;"]
+        out += ["    " + stackroom.PROBE] if stackroom.list_nodes(act.body) else []
         out += [*gen.block(act.body, env, 1), "}"]
     return out
 
