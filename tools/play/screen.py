@@ -59,9 +59,9 @@ def colour_style(colour: str | None, bold: bool = False) -> str:
 
 def card_text(card: Card, badges: bool = True) -> Text:
     """`title (badge, badge)` with the card's colour; `? xN` for hidden cards."""
-    if card.hidden:
-        return Text("?" if card.count == 1 else f"? x{card.count}", style="dim")
     out = Text(card.title, style=colour_style(card.colour))
+    if card.hidden:
+        out = Text("?" if card.count == 1 else f"? x{card.count}", style="dim")
     if badges and card.badges:
         out.append(" (")
         for i, badge in enumerate(card.badges):
@@ -85,9 +85,9 @@ def cards_text(
         same = [i for i, (c, _) in enumerate(entries) if _same(c, card, badges)]
         if same and (not ordered or same[-1] == len(entries) - 1):
             i = same[-1]
-            entries[i] = (entries[i][0], entries[i][1] + 1)
+            entries[i] = (entries[i][0], entries[i][1] + (1 if card.hidden else card.count))
         else:
-            entries.append((card, 1))
+            entries.append((card, 1 if card.hidden else card.count))  # a hidden entry counts itself
     out = Text()
     shown = entries if limit is None else entries[:limit]
     for i, (card, n) in enumerate(shown):
