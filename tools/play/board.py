@@ -295,7 +295,7 @@ class _Builder:
 
     def unset(self, row: Row, player: int | None) -> bool:
         """A var or counter with nothing to show now, left out of the panels: none (a claim not
-        made), still at a negative start (a turn count not begun), or written on cards (`notes:`)."""
+        made, an empty list), still at a negative start (a turn count not begun), or written on cards (`notes:`)."""
         if row.kind == "counter":
             c = self.g.counters[row.name]
             start = c.base + (player or 0) * c.width
@@ -306,7 +306,7 @@ class _Builder:
         if player is not None and isinstance(value, list):
             value = value[player] if player < len(value) else None
         unseen = var_unseen(self.g, self.view, row.name, player if self.g.vars[row.name].per_player else None)
-        gone = value is None and not unseen
+        gone = value in (None, []) and not unseen
         return gone or row.name in self.noted or _not_yet(self.g.vars[row.name].initial, value)
 
     def line(self, row: Row, player: int | None) -> Line | None:
