@@ -34,16 +34,20 @@ LOOK = """() => {
     .map(r => [r.dataset.name, r.querySelector('.plain').innerText.trim()]);
   const hands = [...document.querySelectorAll('#you .row.kind-cards .cards')].map(row =>
     [...row.children].filter(c => c.classList.contains('card') && !c.classList.contains('back'))
-      .map(c => [c.querySelector('.title').firstChild.textContent, (c.querySelector('.text') || {}).innerText || '',
-                 [...c.querySelectorAll(':scope > .badges .badge')].map(b => b.innerText).join(',')].join('|')));
+      .map(c => [c.querySelector('.title').firstChild.textContent,
+                 (c.querySelector('.text') || {}).innerText || '',
+                 [...c.querySelectorAll(':scope > .badges .badge')].map(b => b.innerText).join(',')]
+        .join('|')));
   const clipped = [...document.querySelectorAll('.panel .card .text, .panel .card .title, .place-body')]
-    .filter(e => e.offsetParent !== null && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1))
+    .filter(e => e.offsetParent !== null
+      && (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1))
     .map(e => e.innerText);
   const wide = [...document.querySelectorAll('#left .panel, #decision, #right .box')]
     .filter(e => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth + 1)
     .map(e => e.id || e.className);
   const textless = [...document.querySelectorAll('.panel .cards .card:not(.back)')]
-    .filter(c => c.offsetParent !== null && c.querySelector(':scope > .text') && !c.querySelector(':scope > .text').offsetParent)
+    .filter(c => c.offsetParent !== null && c.querySelector(':scope > .text')
+      && !c.querySelector(':scope > .text').offsetParent)
     .map(c => c.dataset.name);
   return {rows, hands, clipped, wide, textless, status: document.getElementById('status').innerText,
           log: [...document.querySelectorAll('#log-lines li')].map(e => e.innerText),
@@ -93,7 +97,7 @@ def test_every_game_plays_from_its_page(browser: Any, serve: Any, game: str, wid
                 buttons.nth((step * 7) % buttons.count()).click()  # not always the first choice
             assert answer.value.status == 200
             made += 1
-            page.wait_for_function(f"document.getElementById('history-label').innerText.match(/^[0-9]+/)")
+            page.wait_for_function("document.getElementById('history-label').innerText.match(/^[0-9]+/)")
         over = page.locator("#final").is_visible()  # a fuse too many ends Hanabi early
         assert made >= 5 or over, f"{game}: only {made} decisions from the page"
         look_at(page, served, width, made)

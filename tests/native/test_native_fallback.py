@@ -105,7 +105,9 @@ def test_no_compiler_on_the_command_line(tmp_path: Path, args: list[str]) -> Non
     assert done.stderr.count("python backend: no C compiler") == (1 if asked else 0), done.stderr
     if "--backend" not in args and args[0] != "bench":
         debug = no_compiler_run(tmp_path, ["--debug", *args])
-        assert debug.returncode == 0 and debug.stderr.count("python backend: no C compiler") == 1, debug.stderr
+        assert debug.returncode == 0 and debug.stderr.count("python backend: no C compiler") == 1, (
+            debug.stderr
+        )
         again = no_compiler_run(tmp_path, [*args[:2], "--backend", "python", *args[2:]])
         assert again.returncode == 0 and "python backend" not in again.stderr, again.stderr
 

@@ -116,6 +116,7 @@ class Board:
     final: list[FinalScore] | None
     problems: list[str]
     ranking: str = "highest"  # who wins: the highest score, or the lowest (scoring.ranking)
+    route_colours: dict[int, str] = field(default_factory=dict)  # a map's edge -> its colour, in words
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -295,7 +296,8 @@ class _Builder:
 
     def unset(self, row: Row, player: int | None) -> bool:
         """A var or counter with nothing to show now, left out of the panels: none (a claim not
-        made, an empty list), still at a negative start (a turn count not begun), or written on cards (`notes:`)."""
+        made, an empty list), still at a negative start (a turn count not begun), or written on
+        cards (`notes:`)."""
         if row.kind == "counter":
             c = self.g.counters[row.name]
             start = c.base + (player or 0) * c.width
@@ -508,7 +510,20 @@ class _Builder:
             self.final(),
             self.problems,
             "lowest" if self.g.lowest_wins else "highest",
+            self.route_colours(table.board),
         )
+
+    def route_colours(self, drawn: DrawnBoard | None) -> dict[int, str]:
+        """Each edge of a map by its component: the colour its `colour` property names (the
+        terminal lists routes in words)."""
+        out = {}
+        for place in drawn.places if drawn is not None else []:
+            if place.shape == "edge" and place.ids and 0 <= place.ids[0] < len(self.g.components):
+                props = self.g.components[place.ids[0]].props
+                colour = props.get("colour", props.get("color"))
+                if colour is not None:
+                    out[place.ids[0]] = self.pres.label(str(colour))
+        return out
 
 
 def build_board(engine: Engine, st: State, viewer: int, title: str = "") -> Board:

@@ -36,7 +36,6 @@ from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.interpreter.scenarios.record import Recorder, write_recording
 from tabula.play.board import Board, build_board
 from tabula.play.choicelog import apply_named
-from tabula.play.tidy import fold_setup
 from tabula.play.screen import (
     HEIGHT,
     WIDTH,
@@ -48,6 +47,7 @@ from tabula.play.screen import (
     final_lines,
     show_lines,
 )
+from tabula.play.tidy import fold_setup
 
 HELP = """Commands:
   <number>     make the numbered choice
