@@ -88,13 +88,15 @@ def test_every_game_plays_from_its_page(browser: Any, serve: Any, game: str, wid
         page.goto(served.link(0))
         made = 0
         for step in range(DECISIONS):
-            page.wait_for_selector(f"{CHOICES}, #final:not([hidden])")
+            page.wait_for_selector(f"{CHOICES}, #final:not([hidden])", timeout=120_000)
             look_at(page, served, width, step)
             buttons = page.locator(CHOICES)
             if not buttons.count():
                 break
-            with page.expect_response(lambda r: "/choose" in r.url) as answer:
-                buttons.nth((step * 7) % buttons.count()).click()  # not always the first choice
+            choice = buttons.nth((step * 7) % buttons.count()).get_attribute("data-choice")
+            button = page.locator(f'{CHOICES}[data-choice="{choice}"]').first  # not always the first
+            with page.expect_response(lambda r: "/choose" in r.url, timeout=120_000) as answer:
+                button.click(force=True)  # (a page of many buttons is redrawn as the bot's answer comes)
             assert answer.value.status == 200
             made += 1
             page.wait_for_function("document.getElementById('history-label').innerText.match(/^[0-9]+/)")
