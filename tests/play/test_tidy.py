@@ -25,6 +25,7 @@ def rows(board: Board) -> dict[str, str]:
     return {ln.name: ln.text for p in panels for s in p.sections for ln in s.lines}
 
 
+@pytest.mark.slow  # loads a bundled game
 def test_none_and_not_yet_values_are_left_out() -> None:
     coup = Engine(load_game(ROOT / "gamedefs/coup"))
     shown = rows(build_board(coup, coup.new_game(2, 3), 0))
@@ -34,6 +35,7 @@ def test_none_and_not_yet_values_are_left_out() -> None:
     assert "turns_left" not in shown and "clues" in shown  # -1: the end has not begun
 
 
+@pytest.mark.slow  # loads a bundled game
 def test_hanabi_clues_are_written_on_each_hidden_card() -> None:
     engine = Engine(load_game(ROOT / "gamedefs/hanabi"))
     st = engine.new_game(2, 3)
@@ -46,6 +48,7 @@ def test_hanabi_clues_are_written_on_each_hidden_card() -> None:
     assert "told_colour" not in rows(board)  # written on the cards, not listed again
 
 
+@pytest.mark.slow  # loads a bundled game
 def test_notes_must_name_the_owners_vars(tmp_path: Path) -> None:
     game = tmp_path / "hanabi"
     shutil.copytree(ROOT / "gamedefs/hanabi", game)
@@ -63,6 +66,7 @@ def test_identical_cards_are_one_entry_with_a_count_grouped_by_colour() -> None:
     assert [(c.title, c.count, c.ids) for c in grouped] == [("a", 1, [3]), ("b", 2, [0, 2]), ("r", 1, [1])]
 
 
+@pytest.mark.slow  # loads a bundled game
 def test_the_setup_is_one_log_line_and_a_simultaneous_step_names_who_answers() -> None:
     assert fold_setup(["shuffle deck", "deal"]) == ["setup: 2 moves before the first decision"]
     assert fold_setup(["one"]) == ["one"]
@@ -71,6 +75,7 @@ def test_the_setup_is_one_log_line_and_a_simultaneous_step_names_who_answers() -
     assert "waiting for Ann (you), Bob" in board.status and "active" not in board.status
 
 
+@pytest.mark.slow  # loads a bundled game
 def test_the_terminal_lists_a_maps_routes_by_name_and_tickets_by_name() -> None:
     engine = Engine(load_game(ROOT / "gamedefs/ticket-to-ride"))
     board = build_board(engine, engine.new_game(2, 3), 0)
