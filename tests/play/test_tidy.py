@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tabula.interpreter.engine import Engine
 from tabula.interpreter.base.source import AuthorError
+from tabula.interpreter.engine import Engine
 from tabula.interpreter.loading import load_game
 from tabula.play.board import Board, build_board
 from tabula.play.faces import Card
-from tabula.play.screen import board_lines, choice_lines, decision_screen, Look
+from tabula.play.screen import Look, board_lines, choice_lines, decision_screen
 from tabula.play.tidy import fold_setup, group_alike
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,15 +52,23 @@ def test_hanabi_clues_are_written_on_each_hidden_card() -> None:
 def test_notes_must_name_the_owners_vars(tmp_path: Path) -> None:
     game = tmp_path / "hanabi"
     shutil.copytree(ROOT / "gamedefs/hanabi", game)
-    text = (game / "presentation.yaml").read_text().replace("notes: [told_colour, told_rank]", "notes: [turns_left]")
+    text = (
+        (game / "presentation.yaml")
+        .read_text()
+        .replace("notes: [told_colour, told_rank]", "notes: [turns_left]")
+    )
     (game / "presentation.yaml").write_text(text)
     with pytest.raises(AuthorError) as err:
         load_game(game)
-    assert "error[P007]: 'notes' names vars of the zone's owner, and 'turns_left' is not one" in str(err.value)
+    assert "error[P007]: 'notes' names vars of the zone's owner, and 'turns_left' is not one" in str(
+        err.value
+    )
 
 
 def test_identical_cards_are_one_entry_with_a_count_grouped_by_colour() -> None:
-    cards = [Card(n, n, n, c, ids=[i]) for i, (n, c) in enumerate([("b", "#00f"), ("r", "#f00"), ("b", "#00f")])]
+    cards = [
+        Card(n, n, n, c, ids=[i]) for i, (n, c) in enumerate([("b", "#00f"), ("r", "#f00"), ("b", "#00f")])
+    ]
     cards.append(Card("a", "a", "a", "#00f", ids=[3]))
     grouped = group_alike(cards)
     assert [(c.title, c.count, c.ids) for c in grouped] == [("a", 1, [3]), ("b", 2, [0, 2]), ("r", 1, [1])]

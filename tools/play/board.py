@@ -24,7 +24,7 @@ from tabula.interpreter.model.view import HIDDEN, var_unseen, view, zone_members
 from tabula.interpreter.run.knowledge import State, seat_states
 from tabula.play.faces import Badge, Card, Entry, merge_hidden
 from tabula.play.layout import DrawnBoard, draw_board
-from tabula.play.tidy import group_alike, status_line
+from tabula.play.tidy import group_alike, not_yet, route_colours, status_line
 
 View = dict[str, Any]
 SPECTATOR = -2
@@ -301,7 +301,7 @@ class _Builder:
         if row.kind == "counter":
             c = self.g.counters[row.name]
             start = c.base + (player or 0) * c.width
-            return not c.keys and _not_yet(c.initial, self.view["c"][start])
+            return not c.keys and not_yet(c.initial, self.view["c"][start])
         if row.kind != "var":
             return False
         value = self.view["v"].get(row.name)
@@ -309,7 +309,7 @@ class _Builder:
             value = value[player] if player < len(value) else None
         unseen = var_unseen(self.g, self.view, row.name, player if self.g.vars[row.name].per_player else None)
         gone = value in (None, []) and not unseen
-        return gone or row.name in self.noted or _not_yet(self.g.vars[row.name].initial, value)
+        return gone or row.name in self.noted or not_yet(self.g.vars[row.name].initial, value)
 
     def line(self, row: Row, player: int | None) -> Line | None:
         if self.unset(row, player):
@@ -510,20 +510,8 @@ class _Builder:
             self.final(),
             self.problems,
             "lowest" if self.g.lowest_wins else "highest",
-            self.route_colours(table.board),
+            route_colours(self.g, self.pres, table.board),
         )
-
-    def route_colours(self, drawn: DrawnBoard | None) -> dict[int, str]:
-        """Each edge of a map by its component: the colour its `colour` property names (the
-        terminal lists routes in words)."""
-        out = {}
-        for place in drawn.places if drawn is not None else []:
-            if place.shape == "edge" and place.ids and 0 <= place.ids[0] < len(self.g.components):
-                props = self.g.components[place.ids[0]].props
-                colour = props.get("colour", props.get("color"))
-                if colour is not None:
-                    out[place.ids[0]] = self.pres.label(str(colour))
-        return out
 
 
 def build_board(engine: Engine, st: State, viewer: int, title: str = "") -> Board:
@@ -584,12 +572,6 @@ def _components(t: Any, value: Any) -> list[int]:
     if t == f"list[{COMP}]" and isinstance(value, list):
         return [v for v in value if isinstance(v, int) and not isinstance(v, bool)]
     return []
-
-
-def _not_yet(initial: Any, value: Any) -> bool:
-    """A number still at a negative start value: the game's "not yet" (turns left, before the count
-    begins), bookkeeping rather than a value to show."""
-    return isinstance(initial, int) and not isinstance(initial, bool) and initial < 0 and value == initial
 
 
 def _holds_hidden(value: Any) -> bool:

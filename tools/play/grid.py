@@ -26,12 +26,13 @@ def is_map(board: DrawnBoard) -> bool:
 
 def map_lines(board: DrawnBoard, words: dict[int, str], full: bool, width: int) -> list[Text]:
     """A graph's routes by the names of the spaces they join, with their length and colour (`words`:
-    an edge's component -> its colour in words) and who holds them: in short, a count and the held routes; in full, every
-    route in a table of columns."""
+    an edge's component -> its colour in words) and who holds them: in short, a count and the held
+    routes; in full, every route in a table of columns."""
     edges = [p for p in board.places if p.shape == "edge"]
     held = [p for p in edges if p.text not in NONE]
     if not full:
-        out = [Text(f"  Map: {len(edges)} routes, {len(held)} claimed ('board' lists them all)", style="dim")]
+        head = f"  Map: {len(edges)} routes, {len(held)} claimed ('board' lists them all)"
+        out = [Text(head, style="dim")]
         for p in held:
             out.append(Text("  ").append_text(_route(p, words)))
         return out

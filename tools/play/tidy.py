@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabula.interpreter.authoring.presentation import Presentation
+from tabula.interpreter.model.game import CompiledGame
 from tabula.play.faces import Card
+from tabula.play.layout import DrawnBoard
 
 
 def group_alike(cards: list[Card]) -> list[Card]:
@@ -65,3 +68,22 @@ def fold_setup(lines: list[str], hint: str = "") -> list[str]:
     if len(lines) <= 1:
         return lines
     return [f"setup: {len(lines)} moves before the first decision{hint}"]
+
+
+def not_yet(initial: Any, value: Any) -> bool:
+    """A number still at a negative start value: the game's "not yet" (turns left, before the count
+    begins), bookkeeping rather than a value to show."""
+    return isinstance(initial, int) and not isinstance(initial, bool) and initial < 0 and value == initial
+
+
+def route_colours(g: CompiledGame, pres: Presentation, drawn: DrawnBoard | None) -> dict[int, str]:
+    """Each edge of a map by its component: the colour its `colour` property names, in words (the
+    terminal lists routes by name)."""
+    out = {}
+    for place in drawn.places if drawn is not None else []:
+        if place.shape == "edge" and place.ids and 0 <= place.ids[0] < len(g.components):
+            props = g.components[place.ids[0]].props
+            colour = props.get("colour", props.get("color"))
+            if colour is not None:
+                out[place.ids[0]] = pres.label(str(colour))
+    return out
