@@ -80,6 +80,7 @@ class ZoneLook:
     group_by: str | None = None
     under_zone: str | None = None
     under_mark: str | None = None
+    notes: list[str] = field(default_factory=list)  # list vars: item i is written on card i
 
 
 @dataclass
@@ -425,6 +426,17 @@ class _Compiler:
                 )
             else:
                 look.under_zone, look.under_mark = target, mark
+        for i, var in enumerate(data.get("notes") or []):
+            layout = g.vars.get(str(var))
+            if layout is None or layout.per_player != g.zones[zone].per_player:
+                self.report.error(
+                    "P007",
+                    f"'notes' names vars of the zone's owner, and '{var}' is not one",
+                    self.span("zones", zone, "notes", i),
+                    did_you_mean(str(var), [v for v, lay in g.vars.items() if lay.per_player]),
+                )
+            else:
+                look.notes.append(str(var))
         return look
 
     # -- colours and expressions

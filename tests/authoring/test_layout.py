@@ -173,4 +173,5 @@ def test_porta_nigras_city_and_glory_to_romes_tableau() -> None:
     board = build_board(engine, engine.new_game(3, 4), 0)
     assert board.you.board is not None
     titles = [p.title for p in board.you.board.places]
-    assert titles == ["Clientele", "Vault", "Camp", "Stockpile", "Influence", "Hand", "Buildings"]
+    # the hand and the camp are listed under the board, each card with its printed power
+    assert titles == ["Clientele", "Vault", "Stockpile", "Influence", "Buildings"]

@@ -73,10 +73,13 @@ def config_from(
         bots=bot_specs(args.bot or [], players),
         max_decisions=args.max_decisions,
         rotate=bool(getattr(args, "rotate_bots", False)),
-        backend=getattr(args, "backend", "native"),
+        backend=getattr(args, "backend", None) or "native",
         lowest_wins=game.lowest_wins,
     )
-    if announce and config.backend == "native":  # one line, however often the config is read
+    # the native backend asked for by name (or --debug): why Python plays, in one line, however
+    # often the config is read; the default falls back quietly (a normal run shows no engine notice)
+    asked = getattr(args, "backend", None) == "native" or getattr(args, "debug", False)
+    if announce and asked and config.backend == "native":
         note = Engine(game, backend="native").backend_note
         if note and note not in (said if said is not None else set()):  # compare: once per note
             if said is not None:
@@ -313,9 +316,10 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend",
         choices=["python", "native"],
-        default="native",
+        default=None,
         help="native (the default): the games run in compiled C where the native backend holds the "
-        "game and a C compiler is found, else on Python (one line says why); python: always Python",
+        "game and a C compiler is found, else on Python (asked for by name, or with --debug, one "
+        "line says why); python: always Python",
     )
 
 

@@ -25,6 +25,7 @@ from tabula.interpreter.run.knowledge import State, seat_states
 from tabula.play.faces import Badge, Card, Entry, merge_hidden
 from tabula.play.layout import DrawnBoard, draw_board
 from tabula.play.pictures import draw_look
+from tabula.play.tidy import group_alike, not_yet, route_colours, status_line
 
 View = dict[str, Any]
 SPECTATOR = -2
@@ -116,6 +117,7 @@ class Board:
     final: list[FinalScore] | None
     problems: list[str]
     ranking: str = "highest"  # who wins: the highest score, or the lowest (scoring.ranking)
+    route_colours: dict[int, str] = field(default_factory=dict)  # a map's edge -> its colour, in words
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -148,6 +150,7 @@ class _Builder:
         self.symbols = symbols(self.g)
         self.instances = self.g.zone_instances()
         self.outcome = st if engine.is_terminal(st) else None  # read for the winners only
+        self.noted = {var for look in self.pres.zones.values() for var in look.notes}
         self.by_name = {c.name: i for i, c in reversed(list(enumerate(self.g.components)))}
 
     def note(self, shown: Shown, where: str) -> str:
@@ -197,13 +200,26 @@ class _Builder:
         if look.under_zone is not None:
             return None  # drawn under the components of its target zone (see attach)
         self.attach(row.name, player, cards)
-        line = Line(
-            row.label, row.name, "cards", size=size, cards=merge_hidden(cards), ordered=layout.ordered
-        )
+        if look.notes and player is not None:  # each card, its back too, with what its owner was told
+            shown = self.write_notes(look.notes, player, cards)
+        else:
+            shown = merge_hidden(cards) if layout.ordered else group_alike(merge_hidden(cards))
+        line = Line(row.label, row.name, "cards", size=size, cards=shown, ordered=layout.ordered)
         if look.group_by is not None:
             line.groups = [(k, merge_hidden(v)) for k, v in self.grouped(ids, cards, look.group_by)]
         line.text = zone_summary(cards, layout) if size is not None or cards else "?"
         return line
+
+    def write_notes(self, notes: list[str], player: int, cards: list[Card]) -> list[Card]:
+        """Item i of each of the owner's list vars `notes` written on card i (`colour red`)."""
+        for var in notes:
+            items = self.view["v"].get(var)
+            items = items[player] if isinstance(items, list) and player < len(items) else None
+            for card, item in zip(cards, items if isinstance(items, list) else [], strict=False):
+                if item is not None and item != HIDDEN:
+                    text = show_value(self.g, self.names, item, "any", False, self.pres.labels)
+                    card.badges.append(Badge(f"{self.pres.label(var)} {text}"))
+        return cards
 
     def attach(self, zone: str, player: int | None, cards: list[Card]) -> None:
         """Put under each card of `zone` the cards of the zones whose `under` names it."""
@@ -282,7 +298,26 @@ class _Builder:
             row.label, row.name, kind, text=self.note(shown, row.label), colour=colour, known=shown.known
         )
 
+    def unset(self, row: Row, player: int | None) -> bool:
+        """A var or counter with nothing to show now, left out of the panels: none (a claim not
+        made, an empty list), still at a negative start (a turn count not begun), or written on
+        cards (`notes:`)."""
+        if row.kind == "counter":
+            c = self.g.counters[row.name]
+            start = c.base + (player or 0) * c.width
+            return not c.keys and not_yet(c.initial, self.view["c"][start])
+        if row.kind != "var":
+            return False
+        value = self.view["v"].get(row.name)
+        if player is not None and isinstance(value, list):
+            value = value[player] if player < len(value) else None
+        unseen = var_unseen(self.g, self.view, row.name, player if self.g.vars[row.name].per_player else None)
+        gone = value in (None, []) and not unseen
+        return gone or row.name in self.noted or not_yet(self.g.vars[row.name].initial, value)
+
     def line(self, row: Row, player: int | None) -> Line | None:
+        if self.unset(row, player):
+            return None
         if row.kind == "counter":
             return self.counter_line(row, player)
         if row.kind == "zone":
@@ -469,7 +504,7 @@ class _Builder:
         you = self.panel(self.viewer) if self.viewer != SPECTATOR else Panel("Spectator", None, None, "", [])
         return Board(
             title,
-            status_line(self.g, view),
+            status_line(self.g.flow is not None and self.g.flow.has_rounds, view),
             self.viewer,
             seats,
             you,
@@ -479,6 +514,7 @@ class _Builder:
             self.final(),
             self.problems,
             "lowest" if self.g.lowest_wins else "highest",
+            route_colours(self.g, self.pres, table.board),
         )
 
 
@@ -548,31 +584,6 @@ def _holds_hidden(value: Any) -> bool:
     return value == HIDDEN and not isinstance(value, bool)
 
 
-def status_line(game: CompiledGame, view: View) -> str:
-    """`round 2 | turn 7 | active: Ann (you) | phase action`, or `game over`."""
-    t = view["t"]
-    names: list[str] = view["names"]
-    parts = []
-    if game.flow is not None and game.flow.has_rounds:
-        parts.append(f"round {t['round']}")
-    parts.append(f"turn {t['turn']}")
-    active = t["active"]
-    if view["dec"] is None:
-        parts.append("game over")
-    elif active is not None:
-        you = " (you)" if active == view["viewer"] else ""
-        parts.append(f"active: {names[active]}{you}")
-    sim = t.get("sim")
-    if view["dec"] is not None and sim is not None and view["dec"]["p"] != view["viewer"]:
-        parts.append(f"waiting for {plural_players(len(sim['w']))}")
-    elif view["dec"] is not None and view["dec"]["p"] != active:
-        decider = view["dec"]["p"]
-        parts.append(f"{'you decide' if decider == view['viewer'] else names[decider] + ' decides'}")
-    if t.get("phase_id") and view["dec"] is not None:
-        parts.append(f"phase {t['phase_id']}")
-    return " | ".join(parts)
-
-
 def readable_id(g: CompiledGame, pres: Presentation, syms: set[str], cid: str) -> str:
     """A window choice's id made readable with the presentation's labels alone (`use_symbol:buy_any`
     -> `use: buy any colour`): it reads no state, so it shows nothing the id does not."""
@@ -582,8 +593,3 @@ def readable_id(g: CompiledGame, pres: Presentation, syms: set[str], cid: str) -
         return head
     words = [pres.label(a) if a in syms else a for a in args.split(",")]
     return f"{head}: {', '.join(words)}"
-
-
-def plural_players(n: int) -> str:
-    """`1 player`, `2 players` (a simultaneous step's waiting list)."""
-    return f"{n} player{'' if n == 1 else 's'}"

@@ -47,6 +47,7 @@ from tabula.play.screen import (
     final_lines,
     show_lines,
 )
+from tabula.play.tidy import fold_setup
 
 HELP = """Commands:
   <number>     make the numbered choice
@@ -127,6 +128,7 @@ class Session:
     opponent: Any = None  # the bot playing every other seat (tabula.bots.spec), from --bot
     numbering: Numbering = field(default_factory=Numbering)  # the choices' numbers, kept while offered
     decisions: int = 0  # taken so far, the person's and the bots'
+    setup: int = 0  # the log entries of the setup, before the first decision
 
     @property
     def game(self) -> CompiledGame:
@@ -136,6 +138,9 @@ class Session:
         """Log lines the person has not seen yet."""
         lines = visible_log(self.log, self.seat)
         fresh = lines[self.shown :]
+        if self.shown == 0:  # the setup's moves (shuffles, deals) as one line
+            n = len(visible_log(self.log[: self.setup], self.seat))
+            fresh = [*fold_setup(fresh[:n], " ('log' lists them)"), *fresh[n:]]
         self.shown = len(lines)
         return fresh
 
@@ -171,6 +176,7 @@ def start(args: argparse.Namespace) -> Session:
     engine = Recorder(game) if getattr(args, "record", None) else Engine(game)
     session = Session(engine, {}, args.seat, seed, Terminal(), bot_generator(seed))
     session.state = session.engine.new_game(players, seed, None, session.log)
+    session.setup = len(session.log)
     session.opponent = make_bot(getattr(args, "bot", None) or "random", session.engine)
     return session
 

@@ -19,9 +19,50 @@ WIDTH = 4  # characters per cell
 NONE = ("none", "", "-")
 
 
+def is_map(board: DrawnBoard) -> bool:
+    """A graph drawn as a map: its routes are listed by name, not drawn in characters."""
+    return any(p.shape == "edge" for p in board.places)
+
+
+def map_lines(board: DrawnBoard, words: dict[int, str], full: bool, width: int) -> list[Text]:
+    """A graph's routes by the names of the spaces they join, with their length and colour (`words`:
+    an edge's component -> its colour in words) and who holds them: in short, a count and the held
+    routes; in full, every route in a table of columns."""
+    edges = [p for p in board.places if p.shape == "edge"]
+    held = [p for p in edges if p.text not in NONE]
+    if not full:
+        head = f"  Map: {len(edges)} routes, {len(held)} claimed ('board' lists them all)"
+        out = [Text(head, style="dim")]
+        for p in held:
+            out.append(Text("  ").append_text(_route(p, words)))
+        return out
+    cells = [_route(p, words) for p in edges]
+    cell = min(max(c.cell_len for c in cells) + 2, width) if cells else width
+    cols = max(1, width // cell)
+    rows = -(-len(cells) // cols)
+    out = [Text("Map routes (from-to, length, colour, holder)", style="underline")]
+    for r in range(rows):
+        line = Text()
+        for c in range(cols):
+            i = r * cols + c
+            if i < len(cells):
+                line.append_text(cells[i])
+                line.append(" " * (cell - cells[i].cell_len) if c < cols - 1 else "")
+        out.append(line)
+    return out
+
+
+def _route(p: Place, words: dict[int, str]) -> Text:
+    colour = words.get(p.ids[0], "") if p.ids else ""
+    out = Text(f"{p.title} {p.segments or ''} {colour}".replace("  ", " ").strip())
+    if p.text not in NONE:
+        out.append(f" {p.text}", style=f"bold {p.text_colour}" if p.text_colour else "bold")
+    return out
+
+
 def grid_lines(board: DrawnBoard, indent: int = 2) -> list[Text]:
-    """The board's cells as text lines (none when it is no grid of declared boards)."""
-    if not board.grid or not board.places:
+    """The board's cells as text lines (none when it is no grid of declared boards, or a map)."""
+    if not board.grid or not board.places or is_map(board):
         return []
     ys = sorted({p.y for p in board.places})
     step = min((b - a for a, b in itertools.pairwise(ys) if b - a > 0.01), default=1.0)

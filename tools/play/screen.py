@@ -18,7 +18,7 @@ from rich.text import Text
 
 from tabula.play.board import Board, Choice, Line, Panel, Section
 from tabula.play.faces import Card
-from tabula.play.grid import grid_lines
+from tabula.play.grid import grid_lines, is_map, map_lines
 
 WIDTH, HEIGHT = 80, 24
 MIN_TABLE, MIN_CHOICE_ROWS, MAX_LOG = 2, 3, 8
@@ -59,9 +59,9 @@ def colour_style(colour: str | None, bold: bool = False) -> str:
 
 def card_text(card: Card, badges: bool = True) -> Text:
     """`title (badge, badge)` with the card's colour; `? xN` for hidden cards."""
-    if card.hidden:
-        return Text("?" if card.count == 1 else f"? x{card.count}", style="dim")
     out = Text(card.title, style=colour_style(card.colour))
+    if card.hidden:
+        out = Text("?" if card.count == 1 else f"? x{card.count}", style="dim")
     if badges and card.badges:
         out.append(" (")
         for i, badge in enumerate(card.badges):
@@ -85,9 +85,9 @@ def cards_text(
         same = [i for i, (c, _) in enumerate(entries) if _same(c, card, badges)]
         if same and (not ordered or same[-1] == len(entries) - 1):
             i = same[-1]
-            entries[i] = (entries[i][0], entries[i][1] + 1)
+            entries[i] = (entries[i][0], entries[i][1] + (1 if card.hidden else card.count))
         else:
-            entries.append((card, 1))
+            entries.append((card, 1 if card.hidden else card.count))  # a hidden entry counts itself
     out = Text()
     shown = entries if limit is None else entries[:limit]
     for i, (card, n) in enumerate(shown):
@@ -249,6 +249,8 @@ def _gridded(panel: Panel) -> set[str]:
 def table_lines(board: Board, width: int) -> list[Text]:
     """The table in short: the grid of its declared boards, then one line per section."""
     out = [fit(t, width) for t in grid_lines(board.table.board)] if board.table.board else []
+    if board.table.board is not None and is_map(board.table.board):
+        out.extend(fit(t, width) for t in map_lines(board.table.board, board.route_colours, False, width))
     drawn = _gridded(board.table)
     for section in board.table.sections:
         pieces = [
@@ -281,6 +283,8 @@ def choice_cell(index: int, choice: Choice) -> Text:
     """`12) use:buy_red (use buy red)`: the number, the id, and the game's label when it has one
     (a cell too narrow for its column is cut at its end: the number and id first)."""
     out = Text(f"{index:>2}) ", style="cyan")
+    if choice.given and (choice.id.isdigit() or choice.id == "none"):  # a position: the label says it
+        return out.append(choice.label, style="bold")
     out.append(choice.id, style="bold")
     if choice.given and choice.label != choice.id:
         out.append(f" ({choice.label})", style="dim")
@@ -319,7 +323,8 @@ def choice_lines(
 
 
 def _choice_lines(choices: list[Choice], width: int, rows: int | None, numbers: dict[str, int]) -> list[Text]:
-    cells = [choice_cell(numbers.get(c.id, i), c) for i, c in enumerate(choices, 1)]
+    numbered = sorted(((numbers.get(c.id, i), c) for i, c in enumerate(choices, 1)), key=lambda nc: nc[0])
+    cells = [choice_cell(n, c) for n, c in numbered]  # in the order of their numbers, row by row
     if not cells:
         return []
     cell = min(max(c.cell_len for c in cells) + 2, width)
@@ -336,7 +341,7 @@ def _choice_lines(choices: list[Choice], width: int, rows: int | None, numbers: 
     for r in range(needed):
         line = Text()
         for c in range(cols):
-            i = c * needed + r
+            i = r * cols + c
             if i < len(cells):
                 piece = fit(cells[i], cell - 1 if c < cols - 1 else width - line.cell_len)
                 line.append_text(piece)
@@ -430,6 +435,8 @@ def board_lines(board: Board, width: int) -> list[Text]:
     out = [Text("Table", style="bold underline")]
     if board.table.board is not None:
         out.extend(fit(t, width) for t in grid_lines(board.table.board))
+        if is_map(board.table.board):
+            out.extend(fit(t, width) for t in map_lines(board.table.board, board.route_colours, True, width))
     for section in board.table.sections:
         out.extend(section_lines(section, width, False, drawn=_gridded(board.table)))
     for panel in [board.you, *board.others]:

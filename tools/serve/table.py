@@ -30,6 +30,7 @@ from tabula.interpreter.model.view import view, visible_log
 from tabula.interpreter.run.runtime import GameRuntimeError, IllegalChoice
 from tabula.play.board import SPECTATOR, Board, build_board
 from tabula.play.changes import changes
+from tabula.play.tidy import fold_setup
 from tabula.serve.bots import BOT_KINDS, HUMAN, pick
 from tabula.serve.export import Position
 from tabula.serve.model import GameSpec, Report, SeatSpec, StaleDecision, TableError
@@ -290,7 +291,10 @@ class Table:
             at = n if at is None else max(0, min(int(at), n))
             state = self.states[at] if at < n else self.state
             board: Board = build_board(self.engine, state, seat)
-            log = public_log(self.log[: self.log_sizes[at]], seat)
+            setup = min(self.log_sizes[0], self.log_sizes[at])  # the moves before the first decision
+            log = fold_setup(public_log(self.log[:setup], seat)) + public_log(
+                self.log[setup : self.log_sizes[at]], seat
+            )
             mine = [i for i, p in enumerate(self.deciders) if p == seat]
             return {
                 "version": self.version,

@@ -63,6 +63,11 @@ class ZoneLook(StrictModel):
         default=None,
         description="'ZONE.MARK': draw each component under the one of ZONE (same owner) named by its MARK.",
     )
+    notes: list[str] = Field(
+        default=[],
+        description="Per-player list vars whose i-th item is written on the zone's i-th card, hidden "
+        "or not (what its owner was told about it); the vars are not listed again.",
+    )
 
 
 class ScorePart(StrictModel):

@@ -56,6 +56,7 @@ function card(c) {
     const back = el("div", "card back");
     back.append(el("span", "count", c.count > 1 ? `× ${c.count}` : "?"));
     back.title = c.count > 1 ? `${c.count} hidden cards` : "a hidden card";
+    if (c.badges.length) back.append(badgeRow(c.badges));  // what its owner was told about it
     return back;
   }
   const node = el("div", "card");
@@ -68,15 +69,7 @@ function card(c) {
   node.append(title);
   if (c.title !== c.name && c.count === 1) node.append(el("div", "name", c.name));
   if (c.shape && c.shape.length) node.append(shapeGrid(c.shape, c.colour));  // board.js
-  if (c.badges.length) {
-    const badges = el("div", "badges");
-    for (const b of c.badges) {
-      const badge = el("span", "badge", b.text);
-      if (b.colour) { badge.style.background = b.colour; badge.classList.add("tinted"); }
-      badges.append(badge);
-    }
-    node.append(badges);
-  }
+  if (c.badges.length) node.append(badgeRow(c.badges));
   if (c.text) {
     node.append(el("div", "text", c.text));
     node.title = `${c.name}: ${c.text}`;
@@ -87,6 +80,16 @@ function card(c) {
     node.append(under);
   }
   return node;
+}
+
+function badgeRow(list) {
+  const badges = el("div", "badges");
+  for (const b of list) {
+    const badge = el("span", "badge", b.text);
+    if (b.colour) { badge.style.background = b.colour; badge.classList.add("tinted"); }
+    badges.append(badge);
+  }
+  return badges;
 }
 
 function cards(list, secret = false) {
@@ -623,6 +626,11 @@ async function main() {
     const o = el("option", null, a.label === a.name ? a.name : `${a.name} (${a.label})`);
     o.value = a.name;
     select.append(o);
+  }
+  if (!page.info.actions.length) {  // nothing to ask about: say why rather than show an empty menu
+    $("why-form").hidden = true;
+    const none = el("p", "note why-none", "This game has no actions to ask about: each decision chooses among what is offered (under Decision), and everything offered is possible.");
+    $("why-form").after(none);
   }
   $("why-form").addEventListener("submit", whyNot);
   $("undo").addEventListener("click", async () => {
