@@ -108,3 +108,17 @@ def test_simulated_random_games_end_with_one_winner(players: int, capsys: pytest
     assert sum(data["endings"].values()) == 100
     assert sum(s["wins"] + s["ties"] for s in data["seats"]) == 100  # one winner a game, never shared
     assert 5 <= data["decisions"]["mean"] <= 15 * players
+
+
+def test_the_two_player_pick_is_hidden_from_the_other_player_until_both_have_chosen() -> None:
+    """Issue 34 item 10 (option two_player_pick): whatever Ann keeps of her set, Bob's view before
+    he answers is the same, and the reveal names a position in a shuffled set, not a character."""
+    engine = Engine(coup())
+    st = engine.new_game(2, seed=3, options={"two_player_pick": True})
+    assert engine.waiting(st) == [0, 1] and engine.legal_ids(st) == ["0", "1", "2", "3", "4"]
+    views = [json.dumps(engine.view(engine.apply(st, c), 1), sort_keys=True) for c in engine.legal_ids(st)]
+    assert len(set(views)) == 1
+    engine.apply_inplace(st, "2")
+    engine.apply_inplace(st, "0")
+    assert [len(st["z"][zone("hand", q)]) for q in (0, 1)] == [2, 2]
+    assert len(st["z"][zone("court")]) == 3 and len(st["z"][zone("box")]) == 8

@@ -111,19 +111,34 @@ def test_the_opening_ticket_choice_is_hidden_from_the_others() -> None:
     for st, log in zip(worlds, logs, strict=True):
         engine.apply_inplace(st, "0", log)  # Red returns the first ticket: 2 left, Red is done
         assert engine.waiting(st) == [1, 2]
-    returned = [zone(engine, st, "ticket_deck")[-1] for st in worlds]
-    assert returned == [offered, hidden]
     for p in (1, 2):
         assert engine.view(worlds[0], p) == engine.view(worlds[1], p)
         assert visible_log(logs[0], p) == visible_log(logs[1], p)
     for st, log in zip(worlds, logs, strict=True):  # Blue and Green answer; the step ends
         engine.apply_inplace(st, "none", log)
         engine.apply_inplace(st, "none", log)
+    returned = [zone(engine, st, "ticket_deck")[-1] for st in worlds]
+    assert returned == [offered, hidden]
     for p in (1, 2):
         assert engine.view(worlds[0], p) == engine.view(worlds[1], p)
         assert visible_log(logs[0], p) == visible_log(logs[1], p)
     assert any(line.startswith("revealed together - Red: 0") for line in visible_log(logs[0], 1))
     assert [len(zone(engine, st, "tickets", 0)) for st in worlds] == [2, 2]
+
+
+def test_what_red_answers_in_the_opening_changes_nothing_blue_sees_before_answering() -> None:
+    """Issue 34 item 5: a returned ticket stays in `offered`, marked, until the step ends, so the
+    sizes of `offered(Red)` and `ticket_deck` do not tell Blue whether Red returned one."""
+    engine = ttr()
+    st = engine.new_game(2, seed=5)
+    answers = engine.legal_ids(st)
+    assert engine.waiting(st) == [0, 1] and "none" in answers and len(answers) == 4
+    views = []
+    for choice in answers:
+        after = engine.apply(st, choice)
+        assert engine.current_player(after) == 1
+        views.append(engine.view(after, 1))
+    assert all(v == views[0] for v in views)
 
 
 @pytest.mark.slow  # builds the RL encoder

@@ -7,7 +7,8 @@ from the others, and the answers are revealed together when the last player is d
 be faithful the body is checked here (E127, located): it asks at least one question, every
 question is `choose ... by q` (no window, no procedure or event that may ask someone), and it
 writes no local from outside the step, which would carry one player's answer into the next
-player's question.
+player's question. A write of public state that runs only for some answers is warned about
+(W007, compile/answer_writes.py): the players still to answer would see it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tabula.interpreter.base.types import PLAYER, Scope, elem
+from tabula.interpreter.compile.answer_writes import answer_writes
 from tabula.interpreter.compile.python.statements.lines import Lines
 from tabula.interpreter.compile.python.statements.machines import Machine, MachineCompiler
 from tabula.interpreter.dsl import ast
@@ -59,7 +61,8 @@ class SimultaneousStatements(MachineCompiler):
         m.add(f"{self.ex.helper(simultaneous.sim_close)}(rt)", n.span)
 
     def sim_check(self, n: ast.Simultaneous, scope: Scope) -> None:
-        """E127: what the body may do (module docstring)."""
+        """E127: what the body may do; W007: what it should not show (module docstring)."""
+        self.sim_leaks(n)
         outer = set(scope.locals)
         for s in _walk(n.body):
             if isinstance(s, ast.Choose):
@@ -90,3 +93,16 @@ class SimultaneousStatements(MachineCompiler):
                     "keep each answer with its player (a zone only they see), and read the answers "
                     "after the step",
                 )
+
+    def sim_leaks(self, n: ast.Simultaneous) -> None:
+        """W007 at the first write of public state that depends on an answer, in the step."""
+        writes = answer_writes(n.body, n.var)
+        if writes:
+            self.report.warning(
+                "W007",
+                "in a simultaneous step this write runs only for some answers: the players still to "
+                "answer see it (a zone's size, a counter, a var) before the answers are revealed",
+                writes[0].span,
+                "mark the component (set c.chosen = true) or keep the answer in a local, and make "
+                "the change after the step",
+            )
