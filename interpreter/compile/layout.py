@@ -17,7 +17,8 @@ from tabula.interpreter.base.source import did_you_mean
 from tabula.interpreter.base.types import ANY, AUDIENCE_WORDS, VAR_TYPES, type_of_value
 from tabula.interpreter.load.boards import geometry
 from tabula.interpreter.load.positions import span_for
-from tabula.interpreter.model.boards import BoardTable
+from tabula.interpreter.load.tiles import sides_spec
+from tabula.interpreter.model.boards import BoardTable, TileSpec
 from tabula.interpreter.model.game import CompiledGame, Component, CounterLayout, VarLayout, ZoneLayout
 
 if TYPE_CHECKING:  # the reader imports the DSL parser (lark), which a warm load never needs
@@ -37,6 +38,7 @@ def build_layouts(read: GameReader, chosen_options: dict[str, Any]) -> tuple[Com
     instance_ids = _components(read, g)
     _zones(read, g)
     _boards(read, g, instance_ids)
+    _tiles(read, g)
     _counters(read, g)
     _vars(read, g)
     return g, instance_ids
@@ -265,6 +267,16 @@ def _boards(read: GameReader, g: CompiledGame, instance_ids: InstanceIds) -> Non
                     index.zone_of_cell[cid] = table.cell_zones[k][i]
             for i, eid in enumerate(edges[k]):
                 index.edge_of[eid] = (name, k, i)
+
+
+def _tiles(read: GameReader, g: CompiledGame) -> None:
+    """Each tile type's sides (`sides:` of a component type, load/tiles.py)."""
+    for tname, tdef in (read.data.get("components") or {}).items():
+        spec = sides_spec(tdef)
+        if spec is not None:
+            g.boards.tiles[tname] = TileSpec(
+                spec["property"], spec["joins"], spec["mark"], spec["mirror"], spec["count"]
+            )
 
 
 def _counters(read: GameReader, g: CompiledGame) -> None:

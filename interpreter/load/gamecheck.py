@@ -19,6 +19,7 @@ from tabula.interpreter.load.generate import expand_generated
 from tabula.interpreter.load.names import check_names
 from tabula.interpreter.load.positions import GameSource
 from tabula.interpreter.load.schema.game import GameDef, validate_game_shape
+from tabula.interpreter.load.tiles import expand_tiles
 
 
 def validate_game(source: GameSource, report: Report) -> GameDef | None:
@@ -29,6 +30,7 @@ def validate_game(source: GameSource, report: Report) -> GameDef | None:
     expand_generated(source, report)
     if len(report.errors) > before:
         return None
+    expand_tiles(source, report)  # a tile type's rotation mark, its instances' sides (C011)
     game = validate_game_shape(source, report)
     if game is not None:
         check_game_limits(game, source, report)

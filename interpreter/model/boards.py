@@ -26,6 +26,21 @@ class BoardTable:
 
 
 @dataclass
+class TileSpec:
+    """A component type whose instances are tiles with sides (`sides:` of a component type): the
+    property holding each instance's sides (in the order n e s w, or e se sw w nw ne on a hex
+    board), the property of the groups of sides joined inside a tile (None: equal sides are
+    joined), the mark holding a placed tile's rotation, whether mirrors count as rotations, and
+    the number of sides."""
+
+    prop: str
+    joins: str | None
+    mark: str
+    mirror: bool
+    count: int
+
+
+@dataclass
 class BoardIndex:
     """Every board of a game, and where each cell and edge component sits."""
 
@@ -33,6 +48,7 @@ class BoardIndex:
     cell_of: dict[int, tuple[str, int, int]] = field(default_factory=dict)  # id -> (board, copy, index)
     edge_of: dict[int, tuple[str, int, int]] = field(default_factory=dict)  # id -> (board, copy, index)
     zone_of_cell: dict[int, int] = field(default_factory=dict)  # cell id -> its zone instance
+    tiles: dict[str, TileSpec] = field(default_factory=dict)  # component type -> its sides
 
     def cell_id(self, board: str, copy: int, index: int) -> int | None:
         """The component of cell `index` of that copy of the board (None for -1)."""

@@ -140,6 +140,25 @@ def zone_on(rt: Runtime, c: Any, board: str) -> int:
     return rt.g.boards.zone_of_cell[c]
 
 
+def frontier(rt: Runtime, ref: BoardRef) -> list[int]:
+    """The empty cells next to a cell holding something (in the zones `holds:` gives), in board
+    order: where a tile may be laid next to those laid, with no list kept by the game."""
+    table = _table(rt, ref)
+    if not table.cell_zones:
+        raise _error(f"board '{table.name}' holds nothing on its cells: give it holds: {{}}")
+    zones, z = table.cell_zones[ref[1]], rt.st["z"]
+    geo = table.geometry
+    _charge(rt, len(zones))
+    out: list[int] = []
+    for i, zone in enumerate(zones):
+        if not z[zone]:
+            near = geo.neighbours[i]
+            _charge(rt, len(near))
+            if any(z[zones[j]] for j in near):
+                out.append(table.cells[ref[1]][i])
+    return out
+
+
 # ---------------------------------------------------------------- regions
 
 

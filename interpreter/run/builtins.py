@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tabula.interpreter.run import boards
+from tabula.interpreter.run import boards, tiles
 from tabula.interpreter.run.budget import MAX_LIST, bounded, each, sized
 from tabula.interpreter.run.english import counted, with_article
 from tabula.interpreter.run.pieces import placements
@@ -211,6 +211,8 @@ SPATIAL: tuple[Callable[..., Any], ...] = (
     *(boards.cell, boards.cells, boards.neighbours, boards.in_direction, boards.line_from),
     *(boards.bounding_box, boards.shortest_path, boards.path_exists, boards.distance),
     *(boards.longest_path, placements),
+    *(tiles.rotations, tiles.turned, tiles.tile_on, tiles.fits, tiles.side, tiles.feature),
+    *(tiles.features, tiles.open_ends, boards.frontier),
 )
 IMPLS: dict[str, Callable[..., Any]] = {
     "len": lambda rt, xs: len(xs),

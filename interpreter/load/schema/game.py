@@ -147,8 +147,30 @@ MarkValue = Annotated[MarkDef | bool | int | str | list[Any] | None, OPEN]
 """A mark's default (`height: 0`), or its declaration (`site: {initial: none, type: component}`)."""
 
 
+class SidesDef(StrictModel):
+    """Tiles with sides: each instance's sides, joined across tiles laid side by side."""
+
+    property: str = Field(
+        default="sides",
+        description="The property listing each instance's sides: n e s w (hex: e se sw w nw ne), "
+        "each a text or a number (a terrain).",
+    )
+    joins: str | None = Field(
+        default=None,
+        description="The property listing the groups of sides joined inside a tile ([[n, s], [e]]); "
+        "without it, a tile's equal sides are joined.",
+    )
+    mark: str = Field(default="turn", description="The mark holding a laid tile's rotation (made, 0).")
+    mirror: bool = Field(default=False, description="Mirrored tiles are rotations too (4..7, 6..11).")
+    count: Literal[4, 6] = Field(default=4, description="4 sides (a square board) or 6 (a hex board).")
+
+
 class ComponentType(StrictModel):
     """A component type: its properties, mutable marks, abilities and instances."""
+
+    sides: SidesDef | None = Field(
+        default=None, description="Tiles: each instance's sides and their rotations (docs/language.md §1.1)."
+    )
 
     properties: dict[str, PropertyType] = Field(default={}, description="Property name -> type.")
     marks: dict[str, MarkValue] = Field(

@@ -144,6 +144,88 @@ SPATIAL = [
         board_arg=0,
     ),
     Entry(
+        "frontier",
+        "frontier(B)",
+        "the empty cells of board B next to a cell holding something (in the zones of holds:), in "
+        "board order: where the next tile may go, computed by the engine",
+        "frontier(table)",
+        (1, 1),
+        list_of(COMP),
+        board_arg=0,
+    ),
+    Entry(
+        "rotations",
+        "rotations(t)",
+        "the rotations of tile t that differ, smallest first: 0 as listed, r turned r steps "
+        "clockwise, 4..7 (hex 6..11) mirrored then turned when its type says mirror: true",
+        "rotations(t)",
+        (1, 1),
+        list_of(INT),
+    ),
+    Entry(
+        "turned",
+        "turned(t) | turned(t, r)",
+        "the sides of tile t facing n e s w (hex: e se sw w nw ne) after rotation r (default: its "
+        "own rotation, its mark turn)",
+        "turned(t, 1)",
+        (1, 2),
+        list_of(ANY),
+    ),
+    Entry(
+        "tile_on",
+        "tile_on(c)",
+        "the tile on cell c (the first tile in the zone on it), or none",
+        "tile_on(c)",
+        (1, 1),
+        COMP,
+    ),
+    Entry(
+        "fits",
+        "fits(t, c, r)",
+        "true if cell c holds no tile and tile t turned r shows every neighbouring tile the terrain "
+        "that tile shows it (an empty neighbour matches anything)",
+        "fits(t, c, 1)",
+        (3, 3),
+        BOOL,
+    ),
+    Entry(
+        "side",
+        "side(c, d)",
+        "the terrain that the tile on cell c shows in direction d, or none (no tile)",
+        "side(c, n)",
+        (2, 2),
+        ANY,
+        dir_arg=1,
+    ),
+    Entry(
+        "feature",
+        "feature(c, d)",
+        "the feature through side d of the tile on cell c: the [cell, side] pairs joined to it, "
+        "inside tiles and across facing sides of the same terrain, in board order",
+        "feature(c, e)",
+        (2, 2),
+        list_of(list_of(ANY)),
+        dir_arg=1,
+    ),
+    Entry(
+        "features",
+        "features(B, kind)",
+        "every feature of terrain kind on board B, each as feature gives it",
+        "features(table, 'road')",
+        (2, 2),
+        list_of(list_of(list_of(ANY))),
+        board_arg=0,
+    ),
+    Entry(
+        "open_ends",
+        "open_ends(F)",
+        "how many sides of the feature F face no tile (an empty cell or the board's edge): 0 when closed",
+        "open_ends(feature(c, e))",
+        (1, 1),
+        INT,
+        list_args=(0,),
+    ),
+    Entry(
         "region",
         "region(x for x in L where C)",
         "the cells reached from the seeds L that satisfy "
