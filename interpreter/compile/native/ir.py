@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tabula.interpreter.base.source import Span
+
 INT, BOOL, PLAYER, COMP, SYM, ZONE = "int", "bool", "player", "comp", "sym", "zone"
 COMPS, PLAYERS, ANY_LIST = "list[comp]", "list[player]", "list[any]"
 SCALARS = (INT, BOOL, PLAYER, COMP, SYM)
@@ -412,3 +414,13 @@ class Program:
     sites: list[tuple[str, str]] | None = None  # per choose site: the value's type and word kind
     windows: list[Window] | None = None  # the windows inside blocks, by site
     dispatchers: dict[str, Dispatch] | None = None  # an event's C dispatcher per argument types
+
+
+class Unsupported(Exception):
+    """A construct the native form cannot hold (yet), at `span`."""
+
+    def __init__(self, what: str, span: Span | None, hint: str | None = None) -> None:
+        super().__init__(what)
+        self.what = what
+        self.span = span
+        self.hint = hint

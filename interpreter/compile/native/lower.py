@@ -13,6 +13,7 @@ from typing import Any
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.compile.native import ir, ranges, spatial
 from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
+from tabula.interpreter.compile.native.ir import Unsupported as Unsupported
 from tabula.interpreter.compile.native.slots import option_kind, symbol_table
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
@@ -24,23 +25,6 @@ _ARITH = {"+", "-", "*", "//", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _AGGS = {"max", "min", "sum", "count", "first", "any", "all"}
 _VAR_KINDS = {"int": INT, "player": PLAYER, "comp": COMP, "bool": BOOL, "str": SYM}  # str: symbols
-
-
-class Unsupported(Exception):
-    """A construct the native form cannot hold (yet), at `span`."""
-
-    def __init__(self, what: str, span: Span | None, hint: str | None = None) -> None:
-        super().__init__(what)
-        self.what = what
-        self.span = span
-        self.hint = hint
-
-
-def _in_range(values: Any, name: str, span: Span | None) -> None:
-    """Unsupported at `span` when `values` hold a number native code cannot hold (ranges.py)."""
-    bad = ranges.outside(values)
-    if bad is not None:
-        raise Unsupported(ranges.what(name, bad), span, ranges.HINT)
 
 
 def kind_of(ty: str) -> str:
@@ -142,7 +126,7 @@ class Lowering:
             self.tables["K_" + name] = ([self.symbols.index(x) for x in v], SYM)
             return ir.Source("const", None, "K_" + name, "list[sym]")
         if isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-            _in_range(v, f"constant '{name}'", span)
+            ranges.in_range(v, f"constant '{name}'", span)
             self.tables["K_" + name] = (list(v), INT)
             return ir.Source("const", None, "K_" + name, "list[int]")
         if isinstance(v, bool):
@@ -321,7 +305,7 @@ class Lowering:
             values = present = [c.type for c in g.components]
         if not present:
             raise Unsupported(f"the attribute '.{n.name}'", n.span)
-        _in_range(present, f"property '{n.name}'", n.span)
+        ranges.in_range(present, f"property '{n.name}'", n.span)
         if all(isinstance(v, bool) for v in present):
             ty = BOOL
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in present):
@@ -341,7 +325,7 @@ class Lowering:
         """A list per key (a component's list property, a mapping's lists): one flat array of
         every key's items, with offsets and lengths (-1: none there)."""
         items = [x for v in values if isinstance(v, list) for x in v]
-        _in_range(items, f"'{name}'", span)
+        ranges.in_range(items, f"'{name}'", span)
         if all(isinstance(x, str) and x in self.symbols for x in items):
             ty = SYM
         elif all(isinstance(x, int) and not isinstance(x, bool) for x in items):
@@ -415,7 +399,7 @@ class Lowering:
         if key.ty != SYM or not all(isinstance(k, str) for k in mapping):
             raise Unsupported("a mapping keyed by other than symbols", span)
         vals = list(mapping.values())
-        _in_range(vals, f"constant '{name}'", span)
+        ranges.in_range(vals, f"constant '{name}'", span)
         if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
             self.tables["K_" + name] = ([mapping.get(s, -(1 << 63)) for s in self.symbols], INT)
             return ir.Table("K_" + name, key, INT)

@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from tabula.interpreter.base.source import Span
+from tabula.interpreter.compile.native.ir import Unsupported
+
 SMALL = 1 << 62
 HINT = "numbers of the native backend lie within ±2^62: this game runs on the Python backend"
 
@@ -49,3 +52,10 @@ def bound(v: int | None) -> int | None:
     """A counter's bound as native code compares with it: past the range, the range's edge (a native
     value lies strictly inside it, so it compares with the edge as with the bound)."""
     return None if v is None else max(-SMALL, min(SMALL, v))
+
+
+def in_range(values: Any, name: str, span: Span | None) -> None:
+    """Unsupported at `span` when `values` hold a number native code cannot hold."""
+    bad = outside(values)
+    if bad is not None:
+        raise Unsupported(what(name, bad), span, HINT)

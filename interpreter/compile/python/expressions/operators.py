@@ -197,9 +197,10 @@ class OperatorCompiler(ExprBase):
         for t, node in ((at, n.left), (bt, n.right)):
             if t not in (INT, ANY):
                 self.report.error("T005", f"'{n.op}' needs numbers, but this is {article(t)}", node.span)
-        result = INT if INT in (at, bt) else (ANY if ANY in (at, bt) else INT)
+        result = INT if INT in (at, bt) and n.op != "*" else (ANY if ANY in (at, bt) else INT)
         # a number added to a value of unknown type: the value must be a number too (a text or a
-        # list plus a number fails), so the sum is one
+        # list plus a number fails), so the sum is one; not a product (a text or a list times a
+        # number repeats it)
         if n.op in ("-", "//") or (n.op == "%" and at == INT):
             result = INT  # only numbers subtract or divide: whatever the operands, a result is a number
         va, vb = literal(a), literal(b)
