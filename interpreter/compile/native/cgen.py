@@ -184,13 +184,8 @@ class CGen:
         for side in (a, b):
             t, size, k = side.name, len(self.tables["PLO_" + side.name][0]), self.num(side.key, env)
             ptr, n = self.fresh("s"), self.fresh("n")
-            parts.append(
-                (
-                    ptr,
-                    n,
-                    f"i64 {n} = {k}; const i64 *{ptr} = l_span(x, PLD_{t}, PLO_{t}, PLN_{t}, {size}, {n}); {n} = PLN_{t}[{n}];",
-                )
-            )
+            span = f"l_span(x, PLD_{t}, PLO_{t}, PLN_{t}, {size}, {n})"
+            parts.append((ptr, n, f"i64 {n} = {k}; const i64 *{ptr} = {span}; {n} = PLN_{t}[{n}];"))
         (pa, na, sa), (pb, nb, sb) = parts
         return f"({{ {sa} {sb} l_span_eq({pa}, {na}, {pb}, {nb}); }})"
 
