@@ -104,3 +104,12 @@ def test_fixture_games_with_list_vars(name: str, players: int) -> None:
     py, nat = engines(game)
     for seed in range(1, GAMES + 1):
         assert play_both(py, nat, players, seed) > 0
+
+
+@pytest.mark.slow  # random games on both backends
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_list_as_a_condition(players: int) -> None:
+    """tests/native/games/truth: a list used as a condition (a function's `let:` list in an
+    `if ... else` and a `not`, a procedure's list parameter in an `if` and an `and`) is true when
+    it has items, as in Python; empty and not, in random games."""
+    _both("truth", None, players)
