@@ -438,15 +438,41 @@ class CGen:
 
     def _s_Reveal(self, s: ir.Reveal, env: Env, depth: int) -> list[str]:
         c = self.fresh("c")
+        bits, write = self.grant_bits(s, env)
         if s.kind == "one":
             what = self.expr(s.what, env)
-            return [f"{{ i64 {c} = {what}; if ({c} != NONE) S[RV + CK(x, {c})] = {s.value}; }}"]
+            return [
+                "{",
+                f"i64 {c} = {what};",
+                *bits,
+                f"if ({c} != NONE) " + write.replace("@", f"CK(x, {c})"),
+                "}",
+            ]
         assert isinstance(s.what, ir.Source) or s.kind == "zone"
         src = ir.Source("zone", s.what, "", "list[comp]") if s.kind == "zone" else s.what
         setup, item, n = self.loop(src, env, False)  # type: ignore[arg-type]
         i = self.fresh("i")
-        body = f"for (i64 {i} = 0; {i} < {n}; {i}++) S[RV + CK(x, {item.format(i=i)})] = {s.value};"
-        return ["{", *setup, body, "}"]
+        body = f"for (i64 {i} = 0; {i} < {n}; {i}++) " + write.replace("@", f"CK(x, {item.format(i=i)})")
+        return ["{", *setup, *bits, body, "}"]
+
+    def grant_bits(self, s: ir.Reveal, env: Env) -> tuple[list[str], str]:
+        """C lines that gather the `rv` bits of `reveal ... to P` / `hide ... from P` (bit p + 1 a
+        player; one that is not a seat stops native code, Python reports R008) and the statement
+        that writes the word of component `@` (run/support.py reveal_to, hide_from)."""
+        if s.who is None:
+            return [], f"S[RV + @] = {s.value};"
+        b = self.fresh("b")
+        if isinstance(s.who, ir.Source):
+            setup, item, n = self.loop(s.who, env, False)
+            i = self.fresh("i")
+            each = f"for (i64 {i} = 0; {i} < {n}; {i}++) {b} |= seat_bit(x, {item.format(i=i)});"
+            lines = [*setup, f"i64 {b} = 0;", each]
+        else:
+            lines = [f"i64 {b} = seat_bit(x, {self.expr(s.who, env)});"]
+        if s.how == "grant":  # revealed to everyone (1) already: nothing to add
+            return lines, f"{{ i64 *r = &S[RV + @]; if (*r != 1) *r |= {b}; }}"
+        every = "(((1LL << S[T_N]) - 1) << 1)"
+        return lines, f"{{ i64 *r = &S[RV + @]; *r = ((*r == 1 ? {every} : *r) | {b}) ^ {b}; }}"
 
     def _s_Shuffle(self, s: ir.Shuffle, env: Env, depth: int) -> list[str]:
         return [f"shuffle(x, {self.num(s.zone, env)});"]
