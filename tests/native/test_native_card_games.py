@@ -8,12 +8,10 @@ import os
 from pathlib import Path
 
 import pytest
-from test_native_equivalence import engines, play_both, replay_traces_natively
+from test_native_equivalence import engines, play_both, playouts_agree, replay_traces_natively
 
-from tabula.interpreter.base import rng
 from tabula.interpreter.compile.native.support import lower_game
 from tabula.interpreter.engine import load_game
-from tabula.interpreter.model.state import semantic_hash
 
 GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "2"))  # random games per configuration
 TRACE_GAMES = int(os.environ.get("TABULA_NATIVE_TRACES", "1"))  # 0: every recorded game
@@ -57,14 +55,7 @@ def test_playouts_draw_the_python_choices(name: str, limit: int) -> None:
     seats = next(s for n, _, s in CONFIGS if n == name)
     for players in seats:
         for seed in range(1, 4):
-            a, b = py.new_game(players, seed), nat.new_game(players, seed)
-            ga, gb = rng.seed_state(seed), rng.seed_state(seed)
-            assert py.playout(a, ga, limit) == nat.playout(b, gb, limit)
-            assert ga == gb and semantic_hash(a) == semantic_hash(nat.plain(b)), (players, seed)
-            if limit < 1000:
-                assert nat.playout(b, gb) == py.playout(a, ga)
-                assert semantic_hash(a) == semantic_hash(nat.plain(b))
-            assert nat.ranking_keys(b) == py.ranking_keys(a) and nat.winners(b) == py.winners(a)
+            playouts_agree(py, nat, players, seed, limit)
 
 
 @pytest.mark.slow  # a recorded game of each trace file, hashed at every decision

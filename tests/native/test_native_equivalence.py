@@ -130,6 +130,19 @@ def test_fixture_games_the_native_backend_holds() -> None:
     assert {"boom", "finale", "reach"} <= set(held)
 
 
+def playouts_agree(py: Engine, nat: Engine, players: int, seed: int, limit: int) -> None:
+    """Engine.playout in native code against the Python loop: the same decisions, generator words
+    and state; stopped by a limit, the native state goes on as Python's does."""
+    a, b = py.new_game(players, seed), nat.new_game(players, seed)
+    ga, gb = rng.seed_state(seed), rng.seed_state(seed)
+    assert py.playout(a, ga, limit) == nat.playout(b, gb, limit)
+    assert ga == gb and semantic_hash(a) == semantic_hash(nat.plain(b)), (players, seed)
+    if limit < 1000:
+        assert nat.playout(b, gb) == py.playout(a, ga)
+        assert semantic_hash(a) == semantic_hash(nat.plain(b))
+    assert nat.ranking_keys(b) == py.ranking_keys(a) and nat.winners(b) == py.winners(a)
+
+
 def replay_traces_natively(path: Path, most: int | None = None) -> int:
     """Replay the games of a trace file (at most `most`) on the native backend, checking that each
     recorded choice is legal, the state stays native and every hash equals the recorded one."""

@@ -11,6 +11,7 @@ import pytest
 from test_native_equivalence import engines, play_both
 
 from tabula.interpreter.base import rng
+from tabula.interpreter.compile.native.support import lower_game
 from tabula.interpreter.engine import load_game
 from tabula.interpreter.model.state import semantic_hash
 from tabula.interpreter.run.runtime import GameRuntimeError
@@ -103,4 +104,30 @@ def test_fixture_games_with_list_vars(name: str, players: int) -> None:
         pytest.skip(f"{name} seats {game.min_players}-{game.max_players}")
     py, nat = engines(game)
     for seed in range(1, GAMES + 1):
+        assert play_both(py, nat, players, seed) > 0
+
+
+@pytest.mark.slow  # random games on both backends
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_list_as_a_condition(players: int) -> None:
+    """tests/native/games/truth: a list used as a condition (a function's `let:` list in an
+    `if ... else` and a `not`, a procedure's list parameter in an `if` and an `and`) is true when
+    it has items, as in Python; empty and not, in random games."""
+    _both("truth", None, players)
+
+
+@pytest.mark.slow  # random games on both backends
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("trap", [0, 1])
+def test_grants(players: int, trap: int) -> None:
+    """tests/native/games/peek: `reveal ... to` and `hide ... from` a player or a list of players
+    (run/support.py reveal_to, hide_from: the `rv` bits compared at every decision); a grant to a
+    seat not in the game stops native code and Python reports R008."""
+    _, walk = lower_game(load_game(HERE / "games" / "peek"))
+    assert walk.report.diagnostics == []  # held natively: not Python against itself
+    if not trap:
+        _both("peek", None, players)
+        return
+    py, nat = engines(load_game(HERE / "games" / "peek", {"trap": 1}))
+    for seed in range(1, GAMES + 1):  # play_both compares the error where a game fails
         assert play_both(py, nat, players, seed) > 0

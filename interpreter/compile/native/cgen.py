@@ -131,6 +131,8 @@ class CGen:
         op = e.op
         if op in ("&&", "||"):
             return f"({self.expr(e.left, env)} {op} {self.expr(e.right, env)})"
+        if op in ("==", "!=") and isinstance(e.left, ir.ListTable) and isinstance(e.right, ir.ListTable):
+            return f"({'' if op == '==' else '!'}{self.spans_equal(e.left, e.right, env)})"
         if op in ("==", "!=") and e.left.ty.startswith("list[") and e.right.ty.startswith("list["):
             return (
                 f"({'' if op == '==' else '!'}l_eq(x, {self.lval(e.left, env)}, {self.lval(e.right, env)}))"
@@ -160,6 +162,10 @@ class CGen:
                 return f"l_has(x, &{lst}, {item})"
             t = self.fresh("l")
             return f"({{ L {t} = {lst}; l_has(x, &{t}, {item}); }})"
+        if e.name in ("l_at", "l_count") and _NAME.fullmatch(lst := self.lval(e.args[0], env)):
+            # a named list read in place: by value, its LCAP words were copied at each read (in
+            # a loop over Ticket to Ride's routes, two thirds of the decision's time)
+            return f"l_atp(x, &{lst}, {self.expr(e.args[1], env)})" if e.name == "l_at" else f"{lst}.n"
         args = ", ".join(self.lval(a, env) if a.ty.startswith("list[") else self.expr(a, env) for a in e.args)
         return f"{e.name}(x, {args})" if args else f"{e.name}(x)"
 
@@ -171,6 +177,18 @@ class CGen:
         return out
 
     # ------------------------------------------------------------ list values
+    def spans_equal(self, a: ir.ListTable, b: ir.ListTable, env: Env) -> str:
+        """Two constant lists (`x.ends == e.ends`) compared where they lie: an `L` copied for each
+        side was two of LCAP words per comparison (a third of Ticket to Ride's claim)."""
+        parts = []
+        for side in (a, b):
+            t, size, k = side.name, len(self.tables["PLO_" + side.name][0]), self.num(side.key, env)
+            ptr, n = self.fresh("s"), self.fresh("n")
+            span = f"l_span(x, PLD_{t}, PLO_{t}, PLN_{t}, {size}, {n})"
+            parts.append((ptr, n, f"i64 {n} = {k}; const i64 *{ptr} = {span}; {n} = PLN_{t}[{n}];"))
+        (pa, na, sa), (pb, nb, sb) = parts
+        return f"({{ {sa} {sb} l_span_eq({pa}, {na}, {pb}, {nb}); }})"
+
     def lval(self, e: ir.Expr, env: Env) -> str:
         """A list-typed expression as an `L` value (a source walked into one)."""
         if isinstance(e, ir.Source) and e.kind == "list":
@@ -420,15 +438,41 @@ class CGen:
 
     def _s_Reveal(self, s: ir.Reveal, env: Env, depth: int) -> list[str]:
         c = self.fresh("c")
+        bits, write = self.grant_bits(s, env)
         if s.kind == "one":
             what = self.expr(s.what, env)
-            return [f"{{ i64 {c} = {what}; if ({c} != NONE) S[RV + CK(x, {c})] = {s.value}; }}"]
+            return [
+                "{",
+                f"i64 {c} = {what};",
+                *bits,
+                f"if ({c} != NONE) " + write.replace("@", f"CK(x, {c})"),
+                "}",
+            ]
         assert isinstance(s.what, ir.Source) or s.kind == "zone"
         src = ir.Source("zone", s.what, "", "list[comp]") if s.kind == "zone" else s.what
         setup, item, n = self.loop(src, env, False)  # type: ignore[arg-type]
         i = self.fresh("i")
-        body = f"for (i64 {i} = 0; {i} < {n}; {i}++) S[RV + CK(x, {item.format(i=i)})] = {s.value};"
-        return ["{", *setup, body, "}"]
+        body = f"for (i64 {i} = 0; {i} < {n}; {i}++) " + write.replace("@", f"CK(x, {item.format(i=i)})")
+        return ["{", *setup, *bits, body, "}"]
+
+    def grant_bits(self, s: ir.Reveal, env: Env) -> tuple[list[str], str]:
+        """C lines that gather the `rv` bits of `reveal ... to P` / `hide ... from P` (bit p + 1 a
+        player; one that is not a seat stops native code, Python reports R008) and the statement
+        that writes the word of component `@` (run/support.py reveal_to, hide_from)."""
+        if s.who is None:
+            return [], f"S[RV + @] = {s.value};"
+        b = self.fresh("b")
+        if isinstance(s.who, ir.Source):
+            setup, item, n = self.loop(s.who, env, False)
+            i = self.fresh("i")
+            each = f"for (i64 {i} = 0; {i} < {n}; {i}++) {b} |= seat_bit(x, {item.format(i=i)});"
+            lines = [*setup, f"i64 {b} = 0;", each]
+        else:
+            lines = [f"i64 {b} = seat_bit(x, {self.expr(s.who, env)});"]
+        if s.how == "grant":  # revealed to everyone (1) already: nothing to add
+            return lines, f"{{ i64 *r = &S[RV + @]; if (*r != 1) *r |= {b}; }}"
+        every = "(((1LL << S[T_N]) - 1) << 1)"
+        return lines, f"{{ i64 *r = &S[RV + @]; *r = ((*r == 1 ? {every} : *r) | {b}) ^ {b}; }}"
 
     def _s_Shuffle(self, s: ir.Shuffle, env: Env, depth: int) -> list[str]:
         return [f"shuffle(x, {self.num(s.zone, env)});"]

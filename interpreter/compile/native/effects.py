@@ -7,6 +7,7 @@ a phase (`phase()` splits the phase around it) stands for the same two plain-dat
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tabula.interpreter.compile.native import ir, ranges
@@ -200,16 +201,31 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         return ir.Let(s.name, value)
 
     def _s_Reveal(self, s: ast.Reveal, scope: Scope) -> ir.Stmt:
-        if s.to is not None:
-            raise Unsupported("'reveal ... to' some players", s.span)
         if s.until is not None:
             raise Unsupported("'reveal ... until' an event", s.span)
-        return self.shown(s.what, scope, 1)
+        shown = self.shown(s.what, scope, 1)
+        if s.to is None:
+            return shown
+        return replace(shown, who=self.audience(s.to, scope), how="grant")
+
+    def _s_Hide(self, s: ast.Hide, scope: Scope) -> ir.Stmt:
+        return replace(self.shown(s.what, scope, 0), who=self.audience(s.who, scope), how="hide")
+
+    def audience(self, n: ast.Expr, scope: Scope) -> ir.Expr | ir.Source:
+        """The players of `reveal ... to P` or `hide ... from P`: a player or a list of them (one
+        that is not a seat of the game stops native code; Python reports R008)."""
+        who = self.expr(n, scope)
+        if who.ty in (PLAYER, INT):
+            return who
+        src = self.source(n, scope)
+        if ir.elem(src.ty) not in (PLAYER, INT):
+            raise Unsupported(f"'reveal ... to' a {who.ty}", n.span)
+        return src
 
     def _s_Conceal(self, s: ast.Conceal, scope: Scope) -> ir.Stmt:
         return self.shown(s.what, scope, 0)
 
-    def shown(self, n: ast.Expr, scope: Scope, value: int) -> ir.Stmt:
+    def shown(self, n: ast.Expr, scope: Scope, value: int) -> ir.Reveal:
         """`reveal X` / `conceal X` of a component (none: nothing), a zone's or a list's."""
         what = self.expr(n, scope)
         if what.ty in (COMP, "none"):

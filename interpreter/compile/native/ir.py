@@ -230,11 +230,14 @@ class Draw(Stmt):
 
 @dataclass(frozen=True)
 class Reveal(Stmt):
-    """`reveal X` (value 1) or `conceal X` (0): `kind` one (a component or none), zone or list."""
+    """`reveal X` (value 1) or `conceal X` (0): `kind` one (a component or none), zone or list;
+    `reveal X to P` and `hide X from P` give or end P's grants (run/support.py reveal_to, hide_from)."""
 
     kind: str
     what: Expr
     value: int
+    who: Expr | Source | None = None  # `reveal X to P` / `hide X from P`: the players P
+    how: str = "set"  # "set" rv to value; "grant" (reveal ... to) or "hide" (hide ... from) P's bits
 
 
 @dataclass(frozen=True)

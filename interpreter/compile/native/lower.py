@@ -431,6 +431,9 @@ class Lowering:
 
     def boolean(self, n: ast.Expr, scope: Scope) -> ir.Expr:
         e = self.expr(n, scope)
+        if e.ty.startswith("list["):  # a list is true when it has items, as in Python
+            length = ir.CallF("l_count", (ir.Source("list", e, "", e.ty),), INT)
+            return ir.Bin(">", length, ir.Lit(0, INT), BOOL)
         if e.ty != BOOL:
             raise Unsupported(f"a {e.ty} used as a condition", n.span, "compare it: x != none, n > 0")
         return e

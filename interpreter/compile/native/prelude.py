@@ -151,8 +151,21 @@ static L l_slice(X *x, const i64 *d, const i64 *o, const i64 *n, i64 nk, i64 k) 
     l.n = n[k]; memcpy(l.v, d + o[k], (size_t)n[k] * 8);
     return l;
 }
+static const i64 *l_span(X *x, const i64 *d, const i64 *o, const i64 *n, i64 nk, i64 k) {
+    if (k < 0 || k >= nk) fail(x, E_ENTRY);  /* l_slice's checks, the items read in place */
+    if (n[k] < 0) fail(x, E_KIND);
+    return d + o[k];
+}
+static int l_span_eq(const i64 *a, i64 na, const i64 *b, i64 nb) {  /* two constant lists equal */
+    return na == nb && (na == 0 || memcmp(a, b, (size_t)na * 8) == 0);
+}
+static i64 seat_bit(X *x, i64 p) {  /* a grant's bit (run/support.py _grant_bits) */
+    if (p < 0 || p >= S[T_N]) fail(x, E_ENTRY);  /* NONE too: Python reports R008 */
+    return 1LL << (p + 1);
+}
 static AI i64 l_count(X *x, L l) { (void)x; return l.n; }
 static AI i64 l_at(X *x, L l, i64 i) { if (i < 0 || i >= l.n) fail(x, E_ENTRY); return l.v[i]; }
+static AI i64 l_atp(X *x, const L *l, i64 i) { if (i < 0 || i >= l->n) fail(x, E_ENTRY); return l->v[i]; }
 static int l_has(X *x, const L *l, i64 v) {  /* by address: a list of LCAP words is not copied */
     CHARGE(l->n);
     for (i64 i = 0; i < l->n; i++) if (l->v[i] == v) return 1;
