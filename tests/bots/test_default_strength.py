@@ -5,10 +5,16 @@ Coup greedy and IS-MCTS win more games than random (docs/balancing.md has the 10
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tabula.balance.match import Config, play_game
+from tabula.bots.simple import GREEDY_SAMPLES
+from tabula.bots.spec import make_bot
+from tabula.interpreter.engine import Engine, load_game
 
+ROOT = Path(__file__).resolve().parents[2]
 SEEDS = [0, 1, 2]
 
 
@@ -33,3 +39,14 @@ def test_coup_bots_beat_random(bot: str, at_least: int) -> None:
     records = [play_game(config, i, seed) for i, seed in enumerate(range(1, 21))]
     wins = sum(1 for r in records if r.winners == [r.bots.index(bot)])
     assert wins >= at_least, f"{bot} won {wins} of 20 against random in Coup"
+
+
+def test_the_games_determinisations_are_greedys_default_worlds() -> None:
+    """`bots: determinisations:` is greedy's number of worlds unless its spec names one."""
+    hanabi = Engine(load_game(ROOT / "gamedefs" / "hanabi"))
+    coup = Engine(load_game(ROOT / "gamedefs" / "coup"))
+    samples = [
+        getattr(make_bot(spec, e), "samples", None)
+        for spec, e in [("greedy", hanabi), ("greedy:5", hanabi), ("greedy", coup)]
+    ]
+    assert samples == [20, 5, GREEDY_SAMPLES]
