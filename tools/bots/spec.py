@@ -139,6 +139,13 @@ def rollout_depth(engine: Engine) -> int:
     return DEFAULT_DEPTH if value is None else int(value)
 
 
+def greedy_samples(engine: Engine) -> int:
+    """Greedy's determinisations when its spec gives none: the game's `bots: determinisations:`,
+    else GREEDY_SAMPLES."""
+    value = engine.game.bots.get("determinisations", (None, None))[0]
+    return GREEDY_SAMPLES if value is None else int(value)
+
+
 def make_bot(spec: BotSpec | str, engine: Engine) -> Bot:
     """A bot for one engine (it compiles the game's evaluation now: an AuthorError if it is wrong),
     held to the concession policy of its spec when the game declares concessions."""
@@ -151,7 +158,7 @@ def _make(spec: BotSpec, engine: Engine) -> Bot:
     if spec.kind == "random":
         return RandomBot(engine, spec.text)
     if spec.kind == "greedy":
-        samples = spec.budget.playouts if spec.budget and spec.budget.playouts else GREEDY_SAMPLES
+        samples = spec.budget.playouts if spec.budget and spec.budget.playouts else greedy_samples(engine)
         return GreedyBot(engine, spec.text, samples, spec.effective_depth)
     budget = spec.budget or Budget(playouts=DEFAULT_SEARCH_PLAYOUTS)
     depth = spec.depth if spec.depth is not None else rollout_depth(engine)

@@ -461,6 +461,14 @@ class BotsDef(StrictModel):
         "is read (default 20; a bot's `depth=N` overrides it). A game whose `evaluate` reads "
         "progress well mid-game searches better with short rollouts.",
     )
+    determinisations: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="How many determinisations greedy averages a decision over when its spec gives "
+        "none (default 3; `greedy:N` overrides it). A game where one hidden card decides a move "
+        "(Hanabi's play) needs more: with few worlds, a move that happened to pay in each looks safe.",
+    )
     concessions: list[str] = Field(
         default=[],
         description="Actions by which a player offers to concede: bots take them, or accept a "
