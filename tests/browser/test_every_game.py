@@ -97,7 +97,9 @@ def test_every_game_plays_from_its_page(browser: Any, serve: Any, game: str, wid
         page.goto(served.link(0))
         made = 0
         for step in range(DECISIONS):
-            page.wait_for_selector(f"{CHOICES}, #final:not([hidden])", timeout=120_000)
+            page.wait_for_selector(f"{CHOICES}, #final:not([hidden])", state="attached", timeout=120_000)
+            # a placement's ids are folded under "or pick from the list" (the board places it)
+            page.evaluate("document.querySelectorAll('#decision details').forEach(d => d.open = true)")
             look_at(page, served, width, step)
             buttons = page.locator(CHOICES)
             if not buttons.count():

@@ -96,6 +96,8 @@ def fairness_lines(data: dict[str, Any], names: list[str]) -> list[str]:
         '  a "seat" is a place at the table (a player\'s name), not a turn position: the 1st to play is',
         "  the seat that made the game's first decision, the others follow in seat order",
     ]
+    if not seat["sole_wins"]:  # no game to test: a table of zeros would read as a finding
+        return out[:2]
     for label, d in (("all seats together:", seat), ("all turn positions together:", pos)):
         what = "seat" if d["by"] == "seat" else "turn position"
         verdict = f"a {what} is favoured" if d["favoured"] else f"no {what} shown favoured"
