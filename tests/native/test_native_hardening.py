@@ -135,11 +135,11 @@ def test_a_chain_of_list_functions_past_the_stack_room_goes_on_in_python(
 ) -> None:
     # every generated function holding a list value probes the stack used since the entry point:
     # with almost no room, native code stops (E_DEPTH) and Python plays the decision, the same game
-    from tabula.interpreter.compile.native import triggers
+    from tabula.interpreter.compile.native.lowering import triggers
 
     monkeypatch.setenv("TABULA_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(triggers, "DEEP", triggers.DEEP.replace(f"> {triggers.STACK_ROOM}", "> 16"))
-    from tabula.interpreter.compile.native import units
+    from tabula.interpreter.compile.native.emit import units
 
     monkeypatch.setattr(units, "DEEP", triggers.DEEP.replace(f"> {triggers.STACK_ROOM}", "> 16"))
     game = load_game(write_game(tmp_path / "g", cat_body(2), ranks=[1, 7, 9]))
@@ -184,7 +184,7 @@ def test_arithmetic_past_the_range_stops_native_code_and_python_goes_on(tmp_path
 
 
 def test_a_counter_bound_past_the_range_is_written_as_the_range_s_edge(tmp_path: Path) -> None:
-    from tabula.interpreter.compile.native import ranges
+    from tabula.interpreter.compile.native.lowering import ranges
 
     assert ranges.bound(9 * 10**18) == ranges.SMALL and ranges.bound(-(10**30)) == -ranges.SMALL
     assert ranges.bound(5) == 5 and ranges.bound(None) is None

@@ -12,10 +12,10 @@ import json
 
 from tabula.interpreter.compile.native import build
 from tabula.interpreter.compile.native.bridge import NativeGame
-from tabula.interpreter.compile.native.cgen import CGen
+from tabula.interpreter.compile.native.emit.cgen import CGen
+from tabula.interpreter.compile.native.emit.units import unit
 from tabula.interpreter.compile.native.slots import Layout
 from tabula.interpreter.compile.native.support import lower_game
-from tabula.interpreter.compile.native.units import unit
 from tabula.interpreter.model.game import CompiledGame
 
 _prepared: dict[int, tuple[CompiledGame, NativeGame | None, str]] = {}

@@ -230,7 +230,7 @@ class Layout:
         if kind == "plist":
             return unpack_players(w)
         if kind == "place" and w != NONE:
-            from tabula.interpreter.compile.native.spatial import decode_place
+            from tabula.interpreter.compile.native.lowering.spatial import decode_place
 
             return decode_place(self.game, w)
         if w == NONE:

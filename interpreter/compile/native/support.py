@@ -17,10 +17,10 @@ from typing import Any, TypeVar
 
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.base.types import AUDIENCE_WORDS
-from tabula.interpreter.compile.native import abilities, ir, ranges, stackroom, triggers
-from tabula.interpreter.compile.native.effects import EffectLowering
-from tabula.interpreter.compile.native.ir import INT, PLAYER
-from tabula.interpreter.compile.native.lower import Scope, Unsupported
+from tabula.interpreter.compile.native.lowering import abilities, ir, ranges, stackroom, triggers
+from tabula.interpreter.compile.native.lowering.effects import EffectLowering
+from tabula.interpreter.compile.native.lowering.ir import INT, PLAYER
+from tabula.interpreter.compile.native.lowering.lower import Scope, Unsupported
 from tabula.interpreter.compile.python.expressions.analysis import and_chain
 from tabula.interpreter.compile.reader import GameReader, Path_, origin_of
 from tabula.interpreter.dsl import ast

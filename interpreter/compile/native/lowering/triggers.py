@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.abilities import instance_ids
-from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, INT, PLAYER
-from tabula.interpreter.compile.native.lists import ListLowering
-from tabula.interpreter.compile.native.lower import ABSENT, Scope, Unsupported
+from tabula.interpreter.compile.native.lowering import ir
+from tabula.interpreter.compile.native.lowering.abilities import instance_ids
+from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, BOOL, COMP, INT, PLAYER
+from tabula.interpreter.compile.native.lowering.lists import ListLowering
+from tabula.interpreter.compile.native.lowering.lower import ABSENT, Scope, Unsupported
 from tabula.interpreter.compile.python.cards import instance_holders
 from tabula.interpreter.compile.python.expressions.analysis import conjuncts, names_in
 from tabula.interpreter.compile.python.sections.triggers import FIRING, emitted_kwargs
@@ -201,7 +201,7 @@ class TriggerLowering(ListLowering):
 
 def c_dispatchers(gen: Any) -> tuple[list[str], list[str]]:
     """The C prototypes and definitions of the game's dispatchers (`gen` a cgen.CGen)."""
-    from tabula.interpreter.compile.native.cgen import ctype
+    from tabula.interpreter.compile.native.emit.cgen import ctype
 
     protos: list[str] = []  # deep_stack (DEEP) is written before every function (units.py)
     defs: list[str] = []

@@ -11,9 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native import ir, ranges, spatial
-from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
-from tabula.interpreter.compile.native.ir import Unsupported as Unsupported
+from tabula.interpreter.compile.native.lowering import ir, ranges, spatial
+from tabula.interpreter.compile.native.lowering.ir import (
+    ANY_LIST,
+    BOOL,
+    COMP,
+    COMPS,
+    INT,
+    PLAYER,
+    PLAYERS,
+    SYM,
+    ZONE,
+)
+from tabula.interpreter.compile.native.lowering.ir import Unsupported as Unsupported
 from tabula.interpreter.compile.native.slots import option_kind, symbol_table
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabula.interpreter.base.source import Report, Span
-from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT, PLAYER
-from tabula.interpreter.compile.native.lower import Lowering, Scope, Unsupported
+from tabula.interpreter.compile.native.lowering import ir
+from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, COMPS, INT, PLAYER
+from tabula.interpreter.compile.native.lowering.lower import Lowering, Scope, Unsupported
 from tabula.interpreter.compile.reader import GameReader, Path_, origin_of
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import parse_expr

@@ -11,9 +11,9 @@ cells per placement found.
 
 from __future__ import annotations
 
-from tabula.interpreter.compile.native import paths_c
-from tabula.interpreter.compile.native.paths_c import moves_c
-from tabula.interpreter.compile.native.spatial import BOX, board_index
+from tabula.interpreter.compile.native.emit import paths_c
+from tabula.interpreter.compile.native.emit.paths_c import moves_c
+from tabula.interpreter.compile.native.lowering.spatial import BOX, board_index
 from tabula.interpreter.model.game import CompiledGame
 
 # The fixed part (after the tables): a placement's cells, and the placements of one shape.

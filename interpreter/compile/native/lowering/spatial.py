@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.ir import BOOL, COMP, COMPS, INT
+from tabula.interpreter.compile.native.lowering import ir
+from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, COMPS, INT
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.pieces import orientations

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native.ir import Unsupported
+from tabula.interpreter.compile.native.lowering.ir import Unsupported
 
 SMALL = 1 << 62
 HINT = "numbers of the native backend lie within ±2^62: this game runs on the Python backend"

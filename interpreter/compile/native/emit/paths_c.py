@@ -11,7 +11,7 @@ the incident edges of a graph's space, else the neighbour cells), a graph's edge
 
 from __future__ import annotations
 
-from tabula.interpreter.compile.native.spatial import board_index
+from tabula.interpreter.compile.native.lowering.spatial import board_index
 from tabula.interpreter.model.game import CompiledGame
 
 RUNTIME = r"""

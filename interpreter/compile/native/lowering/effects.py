@@ -10,13 +10,23 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from tabula.interpreter.compile.native import ir, ranges
-from tabula.interpreter.compile.native.ir import ANY_LIST, BOOL, COMP, COMPS, INT, PLAYER, PLAYERS, SYM, ZONE
-from tabula.interpreter.compile.native.lists import set_item
-from tabula.interpreter.compile.native.lower import Scope, Unsupported, kind_of
-from tabula.interpreter.compile.native.simultaneous import SimultaneousLowering
-from tabula.interpreter.compile.native.spatial import PLACE
-from tabula.interpreter.compile.native.triggers import TriggerLowering
+from tabula.interpreter.compile.native.lowering import ir, ranges
+from tabula.interpreter.compile.native.lowering.ir import (
+    ANY_LIST,
+    BOOL,
+    COMP,
+    COMPS,
+    INT,
+    PLAYER,
+    PLAYERS,
+    SYM,
+    ZONE,
+)
+from tabula.interpreter.compile.native.lowering.lists import set_item
+from tabula.interpreter.compile.native.lowering.lower import Scope, Unsupported, kind_of
+from tabula.interpreter.compile.native.lowering.simultaneous import SimultaneousLowering
+from tabula.interpreter.compile.native.lowering.spatial import PLACE
+from tabula.interpreter.compile.native.lowering.triggers import TriggerLowering
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 

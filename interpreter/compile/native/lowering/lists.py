@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.abilities import AbilityLowering
-from tabula.interpreter.compile.native.ir import ANY_LIST, COMP, INT, PLAYER, SYM, ZONE
-from tabula.interpreter.compile.native.lower import MISSING, Scope, Unsupported
+from tabula.interpreter.compile.native.lowering import ir
+from tabula.interpreter.compile.native.lowering.abilities import AbilityLowering
+from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, INT, PLAYER, SYM, ZONE
+from tabula.interpreter.compile.native.lowering.lower import MISSING, Scope, Unsupported
 from tabula.interpreter.compile.native.slots import NONE
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame

@@ -13,11 +13,12 @@ import json
 import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
-from tabula.interpreter.compile.native import ir, lists, prelude, segments, simultaneous, stackroom, tree_c
-from tabula.interpreter.compile.native.boards_c import boards_c, place_room
-from tabula.interpreter.compile.native.cgen import _WHICH, CGen, Env, c_int, ctype
+from tabula.interpreter.compile.native.emit import prelude, segments, tree_c
+from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room
+from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
+from tabula.interpreter.compile.native.lowering import ir, lists, simultaneous, stackroom
+from tabula.interpreter.compile.native.lowering.triggers import DEEP, c_dispatchers
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
-from tabula.interpreter.compile.native.triggers import DEEP, c_dispatchers
 
 _MACROS = r"""
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))

@@ -13,9 +13,9 @@ list is checked as `sim_open` checks it (C `l_seats`: E_ENTRY, Python replays an
 
 from __future__ import annotations
 
-from tabula.interpreter.compile.native import ir
-from tabula.interpreter.compile.native.ir import PLAYER, PLAYERS
-from tabula.interpreter.compile.native.lower import Scope, Unsupported
+from tabula.interpreter.compile.native.lowering import ir
+from tabula.interpreter.compile.native.lowering.ir import PLAYER, PLAYERS
+from tabula.interpreter.compile.native.lowering.lower import Scope, Unsupported
 from tabula.interpreter.dsl import ast
 
 C_SEATS = r"""

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from tabula.interpreter.compile.native import ir
+from tabula.interpreter.compile.native.lowering import ir
 from tabula.interpreter.model.game import CompiledGame
 
 FRAME_ROOM = 1 << 22

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from itertools import count
 
-from tabula.interpreter.compile.native import ir, prelude
-from tabula.interpreter.compile.native.ir import BOOL, COMP, INT, PLAYER
-from tabula.interpreter.compile.native.lower import kind_of
+from tabula.interpreter.compile.native.emit import prelude
+from tabula.interpreter.compile.native.lowering import ir
+from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, INT, PLAYER
+from tabula.interpreter.compile.native.lowering.lower import kind_of
 from tabula.interpreter.compile.native.slots import NONE, Layout
 from tabula.interpreter.model.game import CompiledGame
 

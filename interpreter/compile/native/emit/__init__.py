@@ -1,0 +1,1 @@
+"""The C text of a game: the generator (cgen.py, units.py) and the fixed runtime parts it writes."""
