@@ -7,7 +7,8 @@ stage is raised at once in an `AuthorError`. `interpreter/engine.py` re-exports 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,14 +66,45 @@ def load_game(
         pack_paths = [(find_pack(folder, ref, kind), kind) for ref, kind in refs]
         if all(p is not None for p, _ in pack_paths):
             key = cache.key(folder, [(p, k) for p, k in pack_paths if p is not None], options, instrument)
+            if _reused is not None and key in _reused:
+                return _reused[key]
             cached = cache.load(key)
             if cached is not None:
-                return cached  # type: ignore[no-any-return]
+                return _keep(key, cached, instrument)
     game = _compile(folder, options, variant, expansions, instrument, key)
     game.cache_key = key
     if key is not None:
         cache.store(key, game)
+        _keep(key, game, instrument)
     return game
+
+
+# Within `reuse_loaded()`: the games loaded so far, by cache key (the files' contents, the options,
+# the packs). One CLI command asks for its game several times (checking its arguments, choosing
+# default bots, playing); unpickling a large game each time cost more than the games played.
+_reused: dict[str, CompiledGame] | None = None
+REUSED_AT_MOST = 8
+
+
+def _keep(key: str, game: CompiledGame, instrument: bool) -> CompiledGame:
+    if _reused is not None and not instrument:  # an instrumented game records what runs: never shared
+        if len(_reused) >= REUSED_AT_MOST:
+            del _reused[next(iter(_reused))]
+        _reused[key] = game
+    return game
+
+
+@contextlib.contextmanager
+def reuse_loaded() -> Iterator[None]:
+    """Inside: `load_game` of the same files, options and packs gives the same compiled game (read
+    only after loading), not a new copy. The CLI runs each command inside it; a test or a library
+    caller that changes a game it loaded stays outside and gets its own copy each time."""
+    global _reused
+    outer, _reused = _reused, {} if _reused is None else _reused
+    try:
+        yield
+    finally:
+        _reused = outer
 
 
 @dataclass

@@ -21,7 +21,7 @@ give the same result (tests/run/test_determinize.py proves it by swapping hidden
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tabula.interpreter.base import rng
@@ -36,9 +36,9 @@ from tabula.interpreter.model.view import (
     secret_counters,
     secret_sizes,
     seen_by,
+    shown_to,
     size_seen,
     unseen_owners,
-    visible_to,
 )
 from tabula.interpreter.run.runtime import Runtime
 
@@ -50,8 +50,21 @@ Fits = Callable[[int, int, int], bool | None]
 
 
 def hidden_components(game: CompiledGame, st: State, player: int) -> list[int]:
-    """The ids of the components `player` may not see, sorted."""
-    return [c for c in range(len(game.components)) if not visible_to(game, st, c, player)]
+    """The ids of the components `player` may not see, sorted: `visible_to` of every component,
+    asked once per zone instance (a search bot asks it at every determinisation)."""
+    return sorted(c for _, _, c in _hidden_places(game, st, player))
+
+
+def _hidden_places(game: CompiledGame, st: State, player: int) -> Iterator[tuple[int, int, int]]:
+    """(zone instance, position, component) of every component `player` may not see, in state
+    order: those in zone instances `player` does not see and not revealed to them (components out
+    of play are seen by everyone)."""
+    grants = st["rv"]
+    for zi, zone in enumerate(st["z"]):
+        if zone and not seen_by(game, st, game.zone_layouts[zi].visibility, game.zone_owner[zi], player):
+            for pos, c in enumerate(zone):
+                if not (grants[c] == 1 or shown_to(grants[c], player)):
+                    yield zi, pos, c
 
 
 def determinize(
@@ -88,14 +101,11 @@ def deal_plan(game: CompiledGame, st: State, player: int) -> DealPlan:
     dec = st["dec"]
     if dec is not None and dec["p"] != player:
         raise ValueError(f"the pending decision is player {dec['p']}'s, not player {player}'s")
-    hidden = set(hidden_components(game, st, player))
     slots: dict[Back, list[int]] = {}  # back -> the hidden components in its slots, in state order
     places: dict[int, tuple[int, int]] = {}  # hidden component -> (zone instance, position)
-    for zi, zone in enumerate(st["z"]):
-        for pos, c in enumerate(zone):
-            if c in hidden:
-                slots.setdefault(back_of(game, c), []).append(c)
-                places[c] = (zi, pos)
+    for zi, pos, c in _hidden_places(game, st, player):
+        slots.setdefault(back_of(game, c), []).append(c)
+        places[c] = (zi, pos)
     return [(slots[b], [places[c] for c in slots[b]]) for b in sorted(slots, key=repr)]
 
 

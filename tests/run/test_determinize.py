@@ -11,6 +11,7 @@ from tabula.bots.spec import make_bot
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.model.state import State
+from tabula.interpreter.model.view import visible_to
 from tabula.interpreter.run.determinize import apply_mapping, back_of, determinize, hidden_components
 
 
@@ -118,3 +119,33 @@ def test_another_players_decision_is_refused() -> None:
     assert me is not None
     with pytest.raises(ValueError, match="pending decision"):
         determinize(e.game, st, 1 - me, rng.seed_state(0))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "coup",
+        "hanabi",
+        "sushi-go",
+        "tests/games/secrets",
+        "tests/games/lost-cities",
+        "tests/games/love-letter",
+        "tests/games/no-thanks",
+    ],
+)
+def test_hidden_components_are_those_visible_to_denies(name: str) -> None:
+    # hidden_components asks once per zone instance; visible_to asks per component: the same ids
+    from pathlib import Path
+
+    ref = str(Path(__file__).parents[2] / name) if name.startswith("tests/") else name
+    e = Engine(load_game(ref))
+    for seed in range(6):
+        st = e.new_game(e.game.min_players, seed)
+        gen = rng.seed_state(seed)
+        for _ in range(40):
+            for p in range(st["t"]["n"]):
+                per_component = [c for c in range(len(e.game.components)) if not visible_to(e.game, st, c, p)]
+                assert hidden_components(e.game, st, p) == per_component
+            if e.is_terminal(st):
+                break
+            e.apply_inplace(st, rng.below(gen, len(st["dec"]["ids"])))

@@ -146,9 +146,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tabula.interpreter.compile.python import cache
 
         cache.disable()
+    from tabula.interpreter.loading import reuse_loaded
+
     with nullcontext() if COMMANDS[args.command].screen else safe_output():
         try:
-            return dispatch(args)
+            with reuse_loaded():  # a command asks for its game several times: loaded once
+                return dispatch(args)
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return 130
