@@ -73,6 +73,7 @@ class Look:
     image: tuple[Closure, str] | None = None  # a key of the presentation's `images`
     rotation: tuple[Closure, str] | None = None  # degrees clockwise
     shape: tuple[Closure, str] | None = None  # a list of [x, y] squares, drawn as a small grid
+    at: tuple[Closure, str] | None = None  # where on its board cell it stands: n ne e ... c
 
 
 @dataclass
@@ -92,17 +93,31 @@ class ScorePart:
 @dataclass
 class ChoiceLook:
     """The label of each choice of a `choose` decision whose prompt starts with `prompt`
-    (`choice` bound to the value offered, `p` to who decides)."""
+    (`choice` bound to the value offered, `p` to who decides), or of each choice of `action` (its
+    parameters bound by name, `p` to who decides)."""
 
     prompt: str
     label: Template
     none: str = ""  # the label of the `none` choice of an optional decision (plain text)
+    action: str = ""  # an action's choices, not a `choose` decision's
 
     def matches(self, prompt: str) -> bool:
         """Whether a decision's prompt starts with this one (`*` in it stands for any text)."""
+        if self.action:
+            return False
         if "*" not in self.prompt:
             return prompt.startswith(self.prompt)
         return re.match(".*?".join(re.escape(part) for part in self.prompt.split("*")), prompt) is not None
+
+
+@dataclass
+class PieceLook:
+    """The piece the choices of an action put on a board cell, previewed there before the choice:
+    `piece` (read once a decision, `p` bound to who decides), turned by `rotation` (degrees
+    clockwise, the action's parameters bound by name)."""
+
+    piece: tuple[Closure, str]
+    rotation: tuple[Closure, str] | None = None
 
 
 @dataclass
@@ -125,6 +140,11 @@ class Presentation:
     layout: Layout = field(default_factory=Layout)
     choices: list[ChoiceLook] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)  # value -> a data: address (images.py)
+    pieces: dict[str, PieceLook] = field(default_factory=dict)  # action -> the piece it places
+
+    def action_look(self, action: str) -> ChoiceLook | None:
+        """The `choices` entry labelling the choices of `action`, if any."""
+        return next((c for c in self.choices if c.action == action), None)
 
     def label(self, name: str) -> str:
         """The label of a name: the declared one, else the name with spaces for underscores."""
@@ -231,6 +251,7 @@ class _Compiler:
             compile_layout(self, data.get("layout"), colours),
             self.choice_looks(data.get("choices") or []),
             self.images(data.get("images") or {}),
+            self.pieces(data.get("pieces") or {}),
         )
 
     def images(self, data: dict[str, Any]) -> dict[str, str]:
@@ -356,12 +377,48 @@ class _Compiler:
         return out
 
     def choice_looks(self, items: list[Any]) -> list[ChoiceLook]:
-        local = {"choice": ANY, "p": PLAYER}
         out = []
         for i, item in enumerate(items):
+            action = str(item.get("action") or "")
+            local = {"choice": ANY, "p": PLAYER}
+            if action:
+                params = self.action_params(action, ("choices", i, "action"))
+                if params is None:
+                    continue
+                local = {**params, "p": PLAYER}
             tpl = self.template(str(item.get("label", "")), ("choices", i, "label"), local)
             if tpl is not None:
-                out.append(ChoiceLook(str(item.get("prompt", "")), tpl, str(item.get("none") or "")))
+                prompt = str(item.get("prompt") or "")
+                out.append(ChoiceLook(prompt, tpl, str(item.get("none") or ""), action))
+        return out
+
+    def action_params(self, action: str, path: YamlPath) -> dict[str, str] | None:
+        """An action's parameters -> their types (None, P017, when the game has no such action)."""
+        act = self.g.actions.get(action)
+        if act is None:
+            self.report.error(
+                "P017",
+                f"no action named '{action}'",
+                self.span(*path, key=path[-1] != "action"),
+                did_you_mean(action, self.g.actions),
+            )
+            return None
+        return {name: t for name, _, t in act.params}
+
+    def pieces(self, data: dict[str, Any]) -> dict[str, PieceLook]:
+        """Action -> the piece its choices put on a board, and how each choice turns it."""
+        out = {}
+        for action, item in data.items():
+            params = self.action_params(str(action), ("pieces", action))
+            if params is None or not isinstance(item, dict):
+                continue
+            piece = self.typed(str(item.get("piece", "")), ("pieces", action, "piece"), {"p": PLAYER})
+            turn = None
+            if item.get("rotation") is not None:
+                path: YamlPath = ("pieces", action, "rotation")
+                turn = self.typed(str(item["rotation"]), path, {**params, "p": PLAYER})
+            if piece is not None:
+                out[str(action)] = PieceLook(piece, turn)
         return out
 
     # -- component and zone looks
@@ -386,7 +443,7 @@ class _Compiler:
         ]
         if data.get("text"):
             look.text = self.template(str(data["text"]), (*base, "text"), local)
-        for key in ("image", "rotation", "shape"):
+        for key in ("image", "rotation", "shape", "at"):
             if data.get(key) is not None:
                 setattr(look, key, self.typed(str(data[key]), (*base, key), local))
         return look

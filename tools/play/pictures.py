@@ -31,6 +31,10 @@ def draw_look(
         shown, value = value_on(g, look.rotation, states, local)
         if shown.known and isinstance(value, int) and not isinstance(value, bool):
             out.rotation = value % 360
+    if look.at is not None:
+        shown, value = value_on(g, look.at, states, local)
+        if shown.known and isinstance(value, str):
+            out.at = value
     if look.shape is not None:
         shown, value = value_on(g, look.shape, states, local)
         if shown.known and isinstance(value, list):

@@ -144,7 +144,7 @@ function foldButtons(piece) {
   fold.before(go);
 }
 
-// placing mode for a decision, if it is one; returns the placement choices it handles
+// placing mode for a decision, if it is one; returns what it handles ({board, choices})
 function startPlacing(dec) {
   const piece = placementsOf(dec);
   if (!piece) return null;
@@ -165,7 +165,7 @@ function startPlacing(dec) {
   }
   piece.board.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") preview(null); });
   showTurn();
-  return piece.choices;
+  return piece;
 }
 
 document.addEventListener("keydown", (e) => {
