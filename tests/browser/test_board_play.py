@@ -10,10 +10,13 @@ made by a click (a tap on the phone) on the board, never on an id button.
 - A big board (tests/games/mosaic, 25x25): cells of 40 px or more, scrolling rather than shrunk, the
   open cell in sight; tiles drawn turned, on cells coloured by who laid them; +, - and Fit change
   the scale and it outlives a decision; Hide folds the board away and Show brings it back.
+- Carcassonne: the cells the drawn tile fits on are lit; pointing at one (the first tap on a phone)
+  shows the tile there turned, Rotate turns it the next way it fits there, a click (the second tap)
+  lays it so, and it lies drawn turned; where a follower may go reads as words.
 
 Screenshots (artefacts/screenshots/): board-play-patchwork-preview-W, board-play-patchwork-sewn-W,
-board-play-porta-nigra-W, board-play-ticket-to-ride-W, board-play-mosaic-W, board-play-mosaic-folded-W
-(W: 1400 or 390).
+board-play-porta-nigra-W, board-play-ticket-to-ride-W, board-play-mosaic-W, board-play-mosaic-folded-W,
+board-play-carcassonne-preview-W, board-play-carcassonne-laid-W (W: 1400 or 390).
 """
 
 from __future__ import annotations
