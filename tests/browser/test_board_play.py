@@ -256,6 +256,9 @@ def test_carcassonne_a_tile_turned_and_laid_by_clicks_on_the_board(screen: Any, 
     first, second = sorted(fits[cell])[:2]
     target = page.locator(f"#table g.place.target[data-choice='{cell}']")
     target.scroll_into_view_if_needed()
+    if width < 500:  # the board scrolled to, the decision stays in reach under the jump bar
+        box = page.eval_on_selector("#decision", BOX)
+        assert 0 <= box[1] <= 40 and box[1] + box[3] <= 844 * 0.35, box
     before = len(table.choices)
     if width < 500:
         target.tap()  # the first tap shows the tile there, and lays nothing
