@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.authoring.colours import NAMED_COLOURS, colour_hex
 from tabula.interpreter.authoring.layout import Layout, compile_image, compile_layout
+from tabula.interpreter.authoring.placing import PieceLook, action_params, compile_pieces, side_looks
 from tabula.interpreter.base.source import Diagnostic, Report, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, PLAYER
 from tabula.interpreter.load.positions import GameSource, YamlPath, span_for
@@ -74,6 +75,7 @@ class Look:
     rotation: tuple[Closure, str] | None = None  # degrees clockwise
     shape: tuple[Closure, str] | None = None  # a list of [x, y] squares, drawn as a small grid
     at: tuple[Closure, str] | None = None  # where on its board cell it stands: n ne e ... c
+    sides: dict[str, tuple[str, str]] = field(default_factory=dict)  # terrain -> (colour, how drawn)
 
 
 @dataclass
@@ -108,16 +110,6 @@ class ChoiceLook:
         if "*" not in self.prompt:
             return prompt.startswith(self.prompt)
         return re.match(".*?".join(re.escape(part) for part in self.prompt.split("*")), prompt) is not None
-
-
-@dataclass
-class PieceLook:
-    """The piece the choices of an action put on a board cell, previewed there before the choice:
-    `piece` (read once a decision, `p` bound to who decides), turned by `rotation` (degrees
-    clockwise, the action's parameters bound by name)."""
-
-    piece: tuple[Closure, str]
-    rotation: tuple[Closure, str] | None = None
 
 
 @dataclass
@@ -178,6 +170,7 @@ class _Compiler:
         self.g = game
         self.report = report
         self.labels: dict[str, str] = {}
+        self.colours: dict[str, str] = {}
         self.mark_types: dict[str, str] = {}
 
     # -- positions
@@ -203,6 +196,7 @@ class _Compiler:
         g = self.g
         seats = [self.colour(c, ("seat_colours", i)) for i, c in enumerate(data.get("seat_colours") or [])]
         colours = {str(k): self.colour(v, ("colours", k)) for k, v in (data.get("colours") or {}).items()}
+        self.colours = colours
         labels = {str(k): str(v) for k, v in (data.get("labels") or {}).items()}
         self.labels = labels
         self.check_labels(labels)
@@ -251,7 +245,7 @@ class _Compiler:
             compile_layout(self, data.get("layout"), colours),
             self.choice_looks(data.get("choices") or []),
             self.images(data.get("images") or {}),
-            self.pieces(data.get("pieces") or {}),
+            compile_pieces(self, data.get("pieces") or {}),
         )
 
     def images(self, data: dict[str, Any]) -> dict[str, str]:
@@ -382,7 +376,7 @@ class _Compiler:
             action = str(item.get("action") or "")
             local = {"choice": ANY, "p": PLAYER}
             if action:
-                params = self.action_params(action, ("choices", i, "action"))
+                params = action_params(self, action, ("choices", i, "action"))
                 if params is None:
                     continue
                 local = {**params, "p": PLAYER}
@@ -390,35 +384,6 @@ class _Compiler:
             if tpl is not None:
                 prompt = str(item.get("prompt") or "")
                 out.append(ChoiceLook(prompt, tpl, str(item.get("none") or ""), action))
-        return out
-
-    def action_params(self, action: str, path: YamlPath) -> dict[str, str] | None:
-        """An action's parameters -> their types (None, P017, when the game has no such action)."""
-        act = self.g.actions.get(action)
-        if act is None:
-            self.report.error(
-                "P017",
-                f"no action named '{action}'",
-                self.span(*path, key=path[-1] != "action"),
-                did_you_mean(action, self.g.actions),
-            )
-            return None
-        return {name: t for name, _, t in act.params}
-
-    def pieces(self, data: dict[str, Any]) -> dict[str, PieceLook]:
-        """Action -> the piece its choices put on a board, and how each choice turns it."""
-        out = {}
-        for action, item in data.items():
-            params = self.action_params(str(action), ("pieces", action))
-            if params is None or not isinstance(item, dict):
-                continue
-            piece = self.typed(str(item.get("piece", "")), ("pieces", action, "piece"), {"p": PLAYER})
-            turn = None
-            if item.get("rotation") is not None:
-                path: YamlPath = ("pieces", action, "rotation")
-                turn = self.typed(str(item["rotation"]), path, {**params, "p": PLAYER})
-            if piece is not None:
-                out[str(action)] = PieceLook(piece, turn)
         return out
 
     # -- component and zone looks
@@ -446,6 +411,8 @@ class _Compiler:
         for key in ("image", "rotation", "shape", "at"):
             if data.get(key) is not None:
                 setattr(look, key, self.typed(str(data[key]), (*base, key), local))
+        if data.get("sides"):
+            look.sides = side_looks(self, ctype, data["sides"])
         return look
 
     def zone_look(self, zone: str, data: dict[str, Any]) -> ZoneLook:

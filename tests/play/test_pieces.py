@@ -6,11 +6,14 @@ on tests/games/turned (tiles laid turned on a 3x3 table, a pawn put on a road si
 - the piece an action lays is sent with the decision, with the degrees each choice turns it, only
   when the seat sees the piece (a tile drawn face down is not sent, and the choices are plain);
 - a pawn lying on a tile is drawn where its `at` says, in its owner's colour;
-- a label or a piece naming no action is P017, located.
+- a tile's picture drawn from its sides (Carcassonne's: caps, regions, roads, the dot where roads
+  end or cross), another picture over it;
+- a label or a piece naming no action is P017, a `sides` look of a type without sides P018.
 """
 
 from __future__ import annotations
 
+import base64
 import shutil
 from pathlib import Path
 from typing import Any
@@ -19,8 +22,9 @@ import pytest
 
 from tabula.interpreter.engine import AuthorError, Engine, load_game
 from tabula.interpreter.model.view import visible_log
-from tabula.play.board import build_board
+from tabula.play.board import build_board, presentation_of
 from tabula.play.choicelog import apply_named
+from tabula.play.sides import sides_picture
 
 GAME = Path(__file__).resolve().parents[1] / "games" / "turned"
 
@@ -88,3 +92,46 @@ def test_a_look_naming_no_action_is_located(tmp_path: Path, key: str) -> None:
     assert "P017" in str(err.value) and "no action named 'lie'" in str(err.value)
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(wrong))
     assert f"{game / 'game.yaml'}:{line}:" in str(err.value), str(err.value)
+
+
+def drawn(url: str | None) -> str:
+    assert url is not None and url.startswith("data:image/svg+xml;base64,")
+    return base64.b64decode(url.split(",", 1)[1]).decode()
+
+
+@pytest.mark.parametrize(
+    ("name", "caps", "regions", "lines", "dot"),
+    [
+        ("U", 0, 0, 2, False),  # a straight road: one line through the middle
+        ("V", 0, 0, 2, False),  # a bend
+        ("X", 0, 0, 4, True),  # a crossing: four roads ending in the middle
+        ("L", 1, 0, 3, True),  # a city on one side, three roads apart (joins [[n], [e], [s], [w]])
+        ("H", 2, 0, 0, False),  # two cities apart (joins [[e], [w]]): two caps
+        ("F", 0, 1, 0, False),  # one city across the tile: one region
+        ("C", 0, 0, 0, False),  # a city on every side: the whole tile
+    ],
+)
+def test_a_tile_drawn_from_its_sides(name: str, caps: int, regions: int, lines: int, dot: bool) -> None:
+    game = load_game("carcassonne")
+    look = presentation_of(game).looks["tile"]
+    cid = next(i for i, c in enumerate(game.components) if c.name == name)
+    svg = drawn(sides_picture(game, look.sides, cid, None))
+    assert svg.count("Q20") + svg.count("Q24") + svg.count("Q16") == caps, svg
+    assert svg.count("<polygon") == regions and svg.count('<path d="M') - caps == lines, svg
+    assert ("<circle" in svg) == dot, svg
+    city = look.sides["city"][0]
+    assert (f'fill="{city}"' in svg) == (name in "LHFC"), svg
+    # a cloister's picture is drawn over the tile, inside the same picture
+    assert '<image href="data:x"' in drawn(sides_picture(game, look.sides, cid, "data:x"))
+
+
+def test_a_sides_look_on_a_type_without_sides_is_located(tmp_path: Path) -> None:
+    game = tmp_path / "turned"
+    shutil.copytree(GAME, game)
+    text = (game / "game.yaml").read_text()
+    (game / "game.yaml").write_text(
+        text.replace("    pawn: {colour:", "    pawn: {sides: {road: {colour: red}}, colour:")
+    )
+    with pytest.raises(AuthorError) as err:
+        load_game(game)
+    assert "P018" in str(err.value) and "'pawn' has no four sides to draw" in str(err.value)

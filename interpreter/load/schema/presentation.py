@@ -28,6 +28,17 @@ class ShownGroup(StrictModel):
     )
 
 
+class SideLook(StrictModel):
+    """How one terrain of a tile's sides is drawn on its picture (`components.TYPE.sides`)."""
+
+    colour: str = Field(description="A colour word, #rrggbb or a key of `colours`.")
+    draw: Literal["ground", "area", "line"] = Field(
+        default="ground",
+        description="ground: the tile's background; area: a region from its sides (a city); line: a"
+        " line from each side to the middle (a road).",
+    )
+
+
 class ComponentLook(StrictModel):
     """How the components of one type are drawn (`self` is the component)."""
 
@@ -50,6 +61,11 @@ class ComponentLook(StrictModel):
     )
     shape: Dsl | None = Field(
         default=None, description="Expression: a list of [x, y] squares, drawn on it as a small grid."
+    )
+    sides: dict[str, SideLook] = Field(
+        default={},
+        description="A tile type's picture drawn from each instance's sides: terrain -> how it is drawn"
+        " (an `image` is drawn over it).",
     )
     at: Dsl | None = Field(
         default=None,
