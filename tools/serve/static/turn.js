@@ -5,8 +5,8 @@
 // pointer leaves, for the tools), Rotate (or the key R)
 // turns it among the ways that fit on that cell, and a click lays it. On a touch screen the first
 // tap shows it there and a second tap (or Place) lays it. The piece, turned as shown, is drawn
-// beside the tools. Uses el() and choose() of app.js, svg() of board.js, tool() of frame.js,
-// foldButtons() of place.js.
+// beside the tools (on a phone, in the decision). Uses el() and choose() of app.js, svg() of
+// board.js, tool() and phone() of frame.js, foldButtons() and showTools() of place.js.
 "use strict";
 
 const TURNING = { key: "", deg: 0, at: null, touch: false, piece: null };
@@ -128,7 +128,7 @@ function startTurning(dec) {
   TURNING.piece = piece;
   TURNING.at = null;
   piece.board.classList.add("placing-on");
-  piece.board.closest(".board-frame").querySelector(".board-bar").after(turningBar(piece));
+  showTools(piece, turningBar(piece));
   foldButtons(piece);
   for (const [g, list] of piece.at) {
     g.classList.add("target");
