@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabula.interpreter.authoring.colours import NAMED_COLOURS, colour_hex
 from tabula.interpreter.authoring.layout import Layout, compile_image, compile_layout
+from tabula.interpreter.authoring.placing import PieceLook, action_params, compile_pieces, side_looks
 from tabula.interpreter.base.source import Diagnostic, Report, did_you_mean
 from tabula.interpreter.base.types import ANY, COMP, PLAYER
 from tabula.interpreter.load.positions import GameSource, YamlPath, span_for
@@ -73,6 +74,8 @@ class Look:
     image: tuple[Closure, str] | None = None  # a key of the presentation's `images`
     rotation: tuple[Closure, str] | None = None  # degrees clockwise
     shape: tuple[Closure, str] | None = None  # a list of [x, y] squares, drawn as a small grid
+    at: tuple[Closure, str] | None = None  # where on its board cell it stands: n ne e ... c
+    sides: dict[str, tuple[str, str]] = field(default_factory=dict)  # terrain -> (colour, how drawn)
 
 
 @dataclass
@@ -92,14 +95,18 @@ class ScorePart:
 @dataclass
 class ChoiceLook:
     """The label of each choice of a `choose` decision whose prompt starts with `prompt`
-    (`choice` bound to the value offered, `p` to who decides)."""
+    (`choice` bound to the value offered, `p` to who decides), or of each choice of `action` (its
+    parameters bound by name, `p` to who decides)."""
 
     prompt: str
     label: Template
     none: str = ""  # the label of the `none` choice of an optional decision (plain text)
+    action: str = ""  # an action's choices, not a `choose` decision's
 
     def matches(self, prompt: str) -> bool:
         """Whether a decision's prompt starts with this one (`*` in it stands for any text)."""
+        if self.action:
+            return False
         if "*" not in self.prompt:
             return prompt.startswith(self.prompt)
         return re.match(".*?".join(re.escape(part) for part in self.prompt.split("*")), prompt) is not None
@@ -125,6 +132,11 @@ class Presentation:
     layout: Layout = field(default_factory=Layout)
     choices: list[ChoiceLook] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)  # value -> a data: address (images.py)
+    pieces: dict[str, PieceLook] = field(default_factory=dict)  # action -> the piece it places
+
+    def action_look(self, action: str) -> ChoiceLook | None:
+        """The `choices` entry labelling the choices of `action`, if any."""
+        return next((c for c in self.choices if c.action == action), None)
 
     def label(self, name: str) -> str:
         """The label of a name: the declared one, else the name with spaces for underscores."""
@@ -158,6 +170,7 @@ class _Compiler:
         self.g = game
         self.report = report
         self.labels: dict[str, str] = {}
+        self.colours: dict[str, str] = {}
         self.mark_types: dict[str, str] = {}
 
     # -- positions
@@ -183,6 +196,7 @@ class _Compiler:
         g = self.g
         seats = [self.colour(c, ("seat_colours", i)) for i, c in enumerate(data.get("seat_colours") or [])]
         colours = {str(k): self.colour(v, ("colours", k)) for k, v in (data.get("colours") or {}).items()}
+        self.colours = colours
         labels = {str(k): str(v) for k, v in (data.get("labels") or {}).items()}
         self.labels = labels
         self.check_labels(labels)
@@ -231,6 +245,7 @@ class _Compiler:
             compile_layout(self, data.get("layout"), colours),
             self.choice_looks(data.get("choices") or []),
             self.images(data.get("images") or {}),
+            compile_pieces(self, data.get("pieces") or {}),
         )
 
     def images(self, data: dict[str, Any]) -> dict[str, str]:
@@ -356,12 +371,19 @@ class _Compiler:
         return out
 
     def choice_looks(self, items: list[Any]) -> list[ChoiceLook]:
-        local = {"choice": ANY, "p": PLAYER}
         out = []
         for i, item in enumerate(items):
+            action = str(item.get("action") or "")
+            local = {"choice": ANY, "p": PLAYER}
+            if action:
+                params = action_params(self, action, ("choices", i, "action"))
+                if params is None:
+                    continue
+                local = {**params, "p": PLAYER}
             tpl = self.template(str(item.get("label", "")), ("choices", i, "label"), local)
             if tpl is not None:
-                out.append(ChoiceLook(str(item.get("prompt", "")), tpl, str(item.get("none") or "")))
+                prompt = str(item.get("prompt") or "")
+                out.append(ChoiceLook(prompt, tpl, str(item.get("none") or ""), action))
         return out
 
     # -- component and zone looks
@@ -386,9 +408,11 @@ class _Compiler:
         ]
         if data.get("text"):
             look.text = self.template(str(data["text"]), (*base, "text"), local)
-        for key in ("image", "rotation", "shape"):
+        for key in ("image", "rotation", "shape", "at"):
             if data.get(key) is not None:
                 setattr(look, key, self.typed(str(data[key]), (*base, key), local))
+        if data.get("sides"):
+            look.sides = side_looks(self, ctype, data["sides"])
         return look
 
     def zone_look(self, zone: str, data: dict[str, Any]) -> ZoneLook:

@@ -10,10 +10,13 @@ made by a click (a tap on the phone) on the board, never on an id button.
 - A big board (tests/games/mosaic, 25x25): cells of 40 px or more, scrolling rather than shrunk, the
   open cell in sight; tiles drawn turned, on cells coloured by who laid them; +, - and Fit change
   the scale and it outlives a decision; Hide folds the board away and Show brings it back.
+- Carcassonne: the cells the drawn tile fits on are lit; pointing at one (the first tap on a phone)
+  shows the tile there turned, Rotate turns it the next way it fits there, a click (the second tap)
+  lays it so, and it lies drawn turned; where a follower may go reads as words.
 
 Screenshots (artefacts/screenshots/): board-play-patchwork-preview-W, board-play-patchwork-sewn-W,
-board-play-porta-nigra-W, board-play-ticket-to-ride-W, board-play-mosaic-W, board-play-mosaic-folded-W
-(W: 1400 or 390).
+board-play-porta-nigra-W, board-play-ticket-to-ride-W, board-play-mosaic-W, board-play-mosaic-folded-W,
+board-play-carcassonne-preview-W, board-play-carcassonne-laid-W (W: 1400 or 390).
 """
 
 from __future__ import annotations
@@ -237,3 +240,48 @@ def test_a_big_board_scrolls_zooms_folds_and_draws_turned_tiles(screen: Any, ser
     shot(page, f"board-play-mosaic-folded-{width}", full=False)
     press(page, width, page.locator("#table .board-toggle"))
     assert page.locator(view).is_visible()
+
+
+def test_carcassonne_a_tile_turned_and_laid_by_clicks_on_the_board(screen: Any, serve: Any) -> None:
+    page, width, table = open_table(screen, serve, "carcassonne", ("Ann", "Bob"), 5, TARGET)
+    fits: dict[str, list[int]] = {}  # cell -> the turns the drawn tile fits there
+    for cid in table.engine.legal_ids(table.state):
+        if cid.startswith("lay:"):
+            cell, turn = cid.removeprefix("lay:").split(",")
+            fits.setdefault(cell, []).append(int(turn))
+    lit = page.eval_on_selector_all("#table g.place.target", "els => els.map(e => e.dataset.choice)")
+    assert sorted(lit) == sorted(fits)  # every cell the tile fits on, and no other
+    assert not page.locator("#decision button.choice").first.is_visible()  # folded: the board lays it
+    cell = next(c for c, turns in sorted(fits.items()) if len(turns) >= 2)
+    first, second = sorted(fits[cell])[:2]
+    target = page.locator(f"#table g.place.target[data-choice='{cell}']")
+    target.scroll_into_view_if_needed()
+    if width < 500:  # the board scrolled to, the decision stays in reach under the jump bar
+        box = page.eval_on_selector("#decision", BOX)
+        assert 0 <= box[1] <= 40 and box[1] + box[3] <= 844 * 0.35, box
+    before = len(table.choices)
+    if width < 500:
+        target.tap()  # the first tap shows the tile there, and lays nothing
+        assert len(table.choices) == before
+    else:
+        target.hover()
+    shown = f"#table g.place[data-choice='{cell}'] image.piece-preview"
+    assert page.get_attribute(shown, "transform").startswith(f"rotate({first * 90} ")
+    press(page, width, page.locator(".placing .rotate"))  # the next way it fits on that cell
+    assert page.get_attribute(shown, "transform").startswith(f"rotate({second * 90} ")
+    assert page.get_attribute(".placing .piece-look", "data-rotation") == str(second * 90)
+    picture = page.eval_on_selector(".placing .piece-look img", "e => e.style.transform")
+    assert picture == f"rotate({second * 90}deg)", picture
+    shot(page, f"board-play-carcassonne-preview-{width}", full=False)
+    press(page, width, target)
+    wait_for_decisions(page, before)
+    assert table.choices[before] == f"lay:{cell},{second}"
+    page.wait_for_selector("#decision button.choice", state="attached")
+    # the tile lies on the cell, its picture turned as it was laid
+    laid = page.get_attribute(f"#table g.place[data-choice='{cell}'] image.picture", "transform") or "-"
+    assert laid.startswith(f"rotate({second * 90} "), laid
+    # where a follower may go reads as words, not ids (claim:n)
+    captions = page.eval_on_selector_all("#decision button.choice .caption", "es => es.map(e => e.innerText)")
+    assert "no follower" in captions and all(len(c) > 2 for c in captions), captions
+    assert any(c.startswith("a follower on the ") for c in captions), captions
+    shot(page, f"board-play-carcassonne-laid-{width}")

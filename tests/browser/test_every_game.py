@@ -16,6 +16,7 @@ from conftest import Served, shot
 pytestmark = pytest.mark.slow  # a headless Chromium, ten decisions a game
 
 GAMES = [
+    "carcassonne",
     "coup",
     "glory-to-rome",
     "hanabi",

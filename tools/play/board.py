@@ -25,6 +25,7 @@ from tabula.interpreter.run.knowledge import State, seat_states
 from tabula.play.faces import Badge, Card, Entry, merge_hidden
 from tabula.play.layout import DrawnBoard, draw_board
 from tabula.play.pictures import draw_look
+from tabula.play.pieces import action_labels, place_pieces
 from tabula.play.tidy import group_alike, not_yet, route_colours, status_line
 
 View = dict[str, Any]
@@ -72,6 +73,7 @@ class Choice:
     action: str
     given: bool = False  # the label is the game's own (an action's `label:`), not the readable id
     targets: list[int] = field(default_factory=list)  # the components it names that the seat sees
+    rotation: int | None = None  # degrees its action's piece is turned by (presentation.pieces)
 
 
 @dataclass
@@ -85,6 +87,7 @@ class Decision:
     waiting: list[str] = field(default_factory=list)
     # the seat's own answer to the open simultaneous step, given ahead of its turn (kept hidden)
     answered: str = ""
+    pieces: dict[str, Card] = field(default_factory=dict)  # action -> the piece it places (pieces.py)
 
 
 @dataclass
@@ -374,7 +377,9 @@ class _Builder:
             labels = self.labels(list(dec["ids"]))
             out.choices = [Choice(i, *labels[i]) for i in dec["ids"]]
             self.choice_labels(out)
+            action_labels(self, out)
             self.choice_targets(out)
+            place_pieces(self, out)
         elif sim is not None and self.viewer in sim["w"]:
             self.ahead(out, sim)
         return out

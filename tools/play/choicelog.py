@@ -41,31 +41,71 @@ def apply_named(engine: Engine, state: State, choice: str | int, log: Log) -> No
     window: dict[str, Any] | None = (
         {"dec": dict(plain["dec"]), "names": list(plain["names"])} if plain["dec"] else None
     )
+    position = None  # the position before a window whose actions have labels to read on it
+    if window is not None and window["dec"].get("k") == "window" and _labelled(engine, pres, window["dec"]):
+        position = engine.clone(plain)
     start = len(log)
     engine.apply_inplace(state, choice, log)
     if look is not None and before is not None and len(log) > start:
         name_entry(engine, pres, look, before, engine.plain(state), log[start])
     elif window is not None and len(log) > start and window["dec"].get("k") != "choose":
-        name_action(engine, pres, window, log[start])
+        name_action(engine, pres, window, log[start], position)
 
 
-def name_action(engine: Engine, pres: Presentation, before: dict[str, Any], entry: dict[str, Any]) -> None:
-    """Give a window action's line (`Green: use_symbol:buy_black`) the id made readable with the
-    game's labels (`Green: use: buy black`) for every seat that sees the line as it is."""
+def _labelled(engine: Engine, pres: Presentation, dec: dict[str, Any]) -> bool:
+    """Whether an action of the window has labels to read on a position: the presentation's
+    (`choices: [{action, label}]`) or the game's own (`label:`)."""
+    acts = engine.game.action_list
+    names = {acts[v[0]].name for v in dec.get("v") or []}
+    return any(pres.action_look(n) is not None or engine.game.actions[n].label is not None for n in names)
+
+
+def name_action(
+    engine: Engine, pres: Presentation, before: dict[str, Any], entry: dict[str, Any], position: State | None
+) -> None:
+    """Give a window action's line (`Green: use_symbol:buy_black`) the choice's text for every seat
+    that sees the line as it is: the label the presentation or the game gives the choice, read on
+    that seat's seat states of the position before it (`position`), else the id made readable with
+    the game's labels (`Green: use: buy black`)."""
     dec = before["dec"]
     who = before["names"][dec["p"]]
-    cid = next((x for x in dec.get("ids") or [] if entry.get("text") == f"{who}: {x}"), None)
-    if cid is None:
+    idx = next((i for i, x in enumerate(dec.get("ids") or []) if entry.get("text") == f"{who}: {x}"), None)
+    if idx is None:
         return
+    cid = dec["ids"][idx]
     action, _, args = cid.partition(":")
-    if not any(name in pres.labels for name in (action, *args.split(","))):
-        return  # the game labels none of it: the id reads as well as any rewording of it
+    plain = any(name in pres.labels for name in (action, *args.split(",")))
     text = readable_id(engine.game, pres, symbols(engine.game), cid)
     hidden = set(entry.get("hidden_from") or [])
     viewers = [q for q in range(len(before["names"])) if q not in hidden]
     if not hidden:
         viewers.append(SPECTATOR)
-    entry["seen"] = {q: f"{who}: {text}" for q in viewers}
+    seen = {}
+    for q in viewers:
+        label = _action_label(engine, pres, position, q, idx) if position is not None else ""
+        if label or plain:
+            seen[q] = f"{who}: {label or text}"
+    if seen:  # else the game labels none of it: the id reads as well as any rewording of it
+        entry["seen"] = seen
+
+
+def _action_label(engine: Engine, pres: Presentation, position: State, viewer: int, idx: int) -> str:
+    """Choice `idx` of the window in `position` as `viewer` reads it there: the presentation's label
+    of the action's choices, else the action's own `label:`; empty when the seat may not know it."""
+    states = seat_states(engine.game, position, viewer)
+    # the arguments are those of the id, which the line shows the seat: read from the decision
+    action, args = position["dec"]["v"][idx]
+    act = engine.game.action_list[action]
+    look = pres.action_look(act.name)
+    if look is not None:
+        local = {**dict(zip(act.param_names, args, strict=False)), "p": position["dec"]["p"]}
+        shown = render(engine.game, look.label, states, local, labels=pres.labels)
+        return shown.text.strip() if shown.known and not shown.error else ""
+    dec = states[0]["dec"]  # the game's own label: read where the seat's states hold the choice
+    if act.label is None or dec is None or len(dec.get("v") or []) <= idx:
+        return ""
+    found = [dict(engine.labels(st)).get(dec["ids"][idx], "") for st in states]
+    return found[0] if found[0] and all(f == found[0] for f in found[1:]) else ""
 
 
 def name_entry(

@@ -32,6 +32,7 @@ class Card:
     image: str | None = None
     rotation: int = 0
     shape: list[list[int]] = field(default_factory=list)
+    at: str | None = None  # where on its board cell it stands (n ne e se s sw w nw c): a token there
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """What a component's presentation draws rather than writes (docs/presentation.md, `components`):
-its picture (a key of the presentation's `images`), the degrees it is turned by, and its shape as
-squares. Read on the seat's seat states like every value of the presentation: what depends on
-something hidden from the seat is not drawn.
+its picture (a key of the presentation's `images`, over a tile's picture drawn from its sides), the
+degrees it is turned by, where on a cell it stands, and its shape as squares. Read on the seat's
+seat states like every value of the presentation: what depends on something hidden from the seat
+is not drawn.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from tabula.interpreter.base.types import COMP
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.knowledge import State
 from tabula.play.faces import Card
+from tabula.play.sides import sides_picture
 
 
 def draw_look(
@@ -27,10 +29,16 @@ def draw_look(
         if shown.known and value is not None:
             named = look.image[1] == COMP and isinstance(value, int)
             out.image = pres.images.get(g.components[value].name if named else str(value))
+    if look.sides:  # a tile drawn from its sides, its picture (a cloister) over it
+        out.image = sides_picture(g, look.sides, cid, out.image) or out.image
     if look.rotation is not None:
         shown, value = value_on(g, look.rotation, states, local)
         if shown.known and isinstance(value, int) and not isinstance(value, bool):
             out.rotation = value % 360
+    if look.at is not None:
+        shown, value = value_on(g, look.at, states, local)
+        if shown.known and isinstance(value, str):
+            out.at = value
     if look.shape is not None:
         shown, value = value_on(g, look.shape, states, local)
         if shown.known and isinstance(value, list):

@@ -28,6 +28,17 @@ class ShownGroup(StrictModel):
     )
 
 
+class SideLook(StrictModel):
+    """How one terrain of a tile's sides is drawn on its picture (`components.TYPE.sides`)."""
+
+    colour: str = Field(description="A colour word, #rrggbb or a key of `colours`.")
+    draw: Literal["ground", "area", "line"] = Field(
+        default="ground",
+        description="ground: the tile's background; area: a region from its sides (a city); line: a"
+        " line from each side to the middle (a road).",
+    )
+
+
 class ComponentLook(StrictModel):
     """How the components of one type are drawn (`self` is the component)."""
 
@@ -50,6 +61,16 @@ class ComponentLook(StrictModel):
     )
     shape: Dsl | None = Field(
         default=None, description="Expression: a list of [x, y] squares, drawn on it as a small grid."
+    )
+    sides: dict[str, SideLook] = Field(
+        default={},
+        description="A tile type's picture drawn from each instance's sides: terrain -> how it is drawn"
+        " (an `image` is drawn over it).",
+    )
+    at: Dsl | None = Field(
+        default=None,
+        description="Expression: where on its board cell it stands (n ne e se s sw w nw c), drawn as a"
+        " token there on the cell's picture; none: in a row at the cell's foot.",
     )
 
 
@@ -78,14 +99,29 @@ class ScorePart(StrictModel):
 
 
 class ChoiceLabel(StrictModel):
-    """How the choices of a `choose` decision read: `choice` is the offered value, `p` who decides."""
+    """How the choices of a `choose` decision read (`choice` is the offered value, `p` who decides),
+    or those of an action (its parameters bound, `p` who decides)."""
 
-    prompt: str = Field(
-        description="The decision's prompt, or its beginning ('Build on which site'); * stands for any text."
+    prompt: str | None = Field(
+        default=None,
+        description="The decision's prompt, or its beginning ('Build on which site'); * stands for any text.",
+    )
+    action: str | None = Field(
+        default=None, description="Instead of `prompt`: an action, whose choices read as `label` says."
     )
     label: str = Field(description="Template of each choice's label, e.g. '{choice.name}: {choice.vp} VP'.")
     none: str = Field(
         default="", description="The label of an optional decision's 'none' choice (plain text): 'decline'."
+    )
+
+
+class PieceDef(StrictModel):
+    """The piece an action's choices put on a board cell: previewed there, turned, before the choice."""
+
+    piece: Dsl = Field(description="Expression: the component placed (read once a decision, `p` bound).")
+    rotation: Dsl | None = Field(
+        default=None,
+        description="Expression: the degrees clockwise a choice turns it (the action's parameters bound).",
     )
 
 
@@ -125,6 +161,9 @@ class PresentationDef(StrictModel):
     layout: Layout | None = Field(
         default=None,
         description="Boards drawn from data (docs/presentation.md); without it, the panels only.",
+    )
+    pieces: dict[str, PieceDef] = Field(
+        default={}, description="Action -> the piece its choices put on a board cell, previewed turned there."
     )
 
 

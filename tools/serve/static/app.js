@@ -69,6 +69,13 @@ function card(c) {
   node.append(title);
   if (c.title !== c.name && c.count === 1) node.append(el("div", "name", c.name));
   if (c.shape && c.shape.length) node.append(shapeGrid(c.shape, c.colour));  // board.js
+  if (c.image) {  // its picture (a tile), turned as it lies
+    const img = el("img", "card-picture");
+    img.src = c.image;
+    img.alt = c.title;
+    if (c.rotation) img.style.transform = `rotate(${c.rotation}deg)`;
+    node.append(img);
+  }
   if (c.badges.length) node.append(badgeRow(c.badges));
   if (c.text) {
     node.append(el("div", "text", c.text));

@@ -117,6 +117,25 @@ function placeImage(g, p, x, y, w, h) {
   g.append(img);
 }
 
+// where on a cell a token stands (a component's `at`): fractions of the cell's width and height
+const TOKEN_AT = { n: [0.5, 0.2], ne: [0.8, 0.2], e: [0.8, 0.5], se: [0.8, 0.8], s: [0.5, 0.8], sw: [0.2, 0.8],
+  w: [0.2, 0.5], nw: [0.2, 0.2], c: [0.5, 0.5] };
+
+// what lies on a cell besides its tile (a follower on a laid tile): a token in its colour where its
+// `at` says, else in a row at the cell's foot
+function cellTokens(g, p, x, y, w, h) {
+  const r = Math.max(Math.min(w, h) * 0.13, 4);
+  p.cards.slice(1).forEach((c, k) => {
+    const [fx, fy] = TOKEN_AT[c.at] || [0.2 + 0.3 * (k % 3), 0.85];
+    const token = svg("circle", { cx: x + w * fx, cy: y + h * fy, r, fill: c.hidden ? "#8a8a8a" : c.colour || "#5a5a5a",
+      class: "cell-token" });
+    const tip = svg("title");
+    tip.textContent = c.hidden ? "?" : [c.title, ...c.badges.map((b) => b.text)].join(" · ");
+    token.append(tip);
+    g.append(token);
+  });
+}
+
 // a turned cell without a picture: a small arrow pointing where its top now is
 function turnMark(g, p, x, y, w, h) {
   const [cx, cy, r] = [x + w / 2, y + h / 2, Math.min(w, h) / 2];
@@ -171,8 +190,10 @@ function drawBoard(b, owner) {
     const picture = p.image && p.kind === "empty" && !p.title && !(p.ids && p.ids.length);
     if (!picture) g.append(placeShape(p, x, y, w, h));  // a picture of its own needs no frame
     if (p.ids && p.ids.length && p.colour) g.classList.add("coloured");  // a cell its presentation colours
+    if (p.ids && p.ids.length && !p.image && !p.text && !(p.cards || []).length) g.classList.add("free-cell");
     if (p.image) placeImage(g, p, x, y, w, h);
     else if (p.rotation) turnMark(g, p, x, y, w, h);
+    if (p.image && p.ids && p.ids.length && p.cards && p.cards.length > 1) cellTokens(g, p, x, y, w, h);
     let top = y + 4;
     if (p.title && !(p.ids && p.ids.length && p.image)) {  // a tile's picture is its face
       const title = svg("text", { x: x + w / 2, y: y + 17, class: "place-title", "text-anchor": "middle" });
@@ -249,11 +270,12 @@ function choicesFor(node, targets) {
 function markTargets(data) {
   const dec = data.board.decision;
   if (!dec || !dec.mine || !data.live) return;
-  const placing = startPlacing(dec);  // a piece to put on a board: place.js
-  const targets = targetsOf(placing ? { choices: dec.choices.filter((c) => !placing.has(c)) } : dec);
+  // a piece to put on a board (place.js), or to lay turned on one cell (turn.js)
+  const placing = startPlacing(dec) || startTurning(dec);
+  const targets = targetsOf(placing ? { choices: dec.choices.filter((c) => !placing.choices.has(c)) } : dec);
   const things = document.querySelectorAll(".card[data-ids], .chip[data-key], g.place[data-choice], g.place[data-ids]");
   for (const node of things) {
-    if (placing && node.tagName === "g" && node.ownerSVGElement === PLACING.piece.board) continue;
+    if (placing && node.tagName === "g" && node.ownerSVGElement === placing.board) continue;
     const list = choicesFor(node, targets);
     if (!list) continue;
     node.classList.add("target");

@@ -116,17 +116,20 @@ function pinch(view, state, scaleTo) {
   view.addEventListener("pointercancel", lift);
 }
 
-// a board whose seat has not scrolled it yet shows its first target when none of it is in sight
-// (a big board's open cells)
+// a board whose seat has not scrolled it yet shows its targets: the middle of all of them (a big
+// board's open cells round the tiles laid) when they are not all in sight
 function revealTargets() {
   for (const frame of document.querySelectorAll(".board-frame")) {
     const state = VIEWS.get(frame.dataset.board);
     const view = frame.querySelector(".board-view");
-    const target = view && view.querySelector("g.place.target, .place-body .target");
-    if (!state || state.left !== null || !target) continue;
-    const [v, t] = [view.getBoundingClientRect(), target.getBoundingClientRect()];
-    if (t.right > v.left && t.left < v.right && t.bottom > v.top && t.top < v.bottom) continue;  // in sight
-    view.scrollLeft += t.left + t.width / 2 - (v.left + v.width / 2);
-    view.scrollTop += t.top + t.height / 2 - (v.top + v.height / 2);
+    const targets = view ? [...view.querySelectorAll("g.place.target, .place-body .target")] : [];
+    if (!state || state.left !== null || !targets.length) continue;
+    const v = view.getBoundingClientRect();
+    const boxes = targets.map((t) => t.getBoundingClientRect());
+    const [left, top] = [Math.min(...boxes.map((b) => b.left)), Math.min(...boxes.map((b) => b.top))];
+    const [right, bottom] = [Math.max(...boxes.map((b) => b.right)), Math.max(...boxes.map((b) => b.bottom))];
+    if (left >= v.left && right <= v.right && top >= v.top && bottom <= v.bottom) continue;  // all in sight
+    view.scrollLeft += (left + right) / 2 - (v.left + v.width / 2);
+    view.scrollTop += (top + bottom) / 2 - (v.top + v.height / 2);
   }
 }

@@ -144,15 +144,21 @@ function foldButtons(piece) {
   fold.before(go);
 }
 
-// placing mode for a decision, if it is one; returns the placement choices it handles
+// the piece and its tools: above the board, or on a phone in the decision, which stays in reach
+// (sticky) while the board is scrolled through
+function showTools(piece, bar) {
+  if (phone()) $("decision").querySelector("h2").after(bar);
+  else piece.board.closest(".board-frame").querySelector(".board-bar").after(bar);
+}
+
+// placing mode for a decision, if it is one; returns what it handles ({board, choices})
 function startPlacing(dec) {
   const piece = placementsOf(dec);
   if (!piece) return null;
   if (PLACING.key !== piece.key) Object.assign(PLACING, { key: piece.key, turn: 0, at: null });
   PLACING.piece = piece;
   piece.board.classList.add("placing-on");  // where the piece may go: a lighter highlight
-  const frame = piece.board.closest(".board-frame");
-  frame.querySelector(".board-bar").after(placingBar(piece));
+  showTools(piece, placingBar(piece));
   foldButtons(piece);
   for (const g of piece.cells.values()) {
     g.addEventListener("pointerdown", (e) => { PLACING.touch = e.pointerType !== "mouse"; });
@@ -165,7 +171,7 @@ function startPlacing(dec) {
   }
   piece.board.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") preview(null); });
   showTurn();
-  return piece.choices;
+  return piece;
 }
 
 document.addEventListener("keydown", (e) => {
