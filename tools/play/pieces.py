@@ -7,12 +7,29 @@ presentation: a piece hidden from the seat is not sent, and a label it may not k
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tabula.interpreter.authoring.display import render, value_on
+from tabula.interpreter.authoring.presentation import Presentation
+from tabula.interpreter.model.game import CompiledGame
 
-if TYPE_CHECKING:
-    from tabula.play.board import Decision, _Builder
+
+class _Builder(Protocol):
+    """What these rules read of the page being built (board.py's builder, which calls them)."""
+
+    g: CompiledGame
+    pres: Presentation
+    states: tuple[dict[str, Any], dict[str, Any]]  # the seat states (seat_states)
+
+    def card(self, cid: int) -> Any: ...
+
+
+class Decision(Protocol):
+    """The decision on the page (board.py's Decision) whose choices these rules name and turn."""
+
+    player: int
+    choices: list[Any]
+    pieces: dict[str, Any]
 
 
 def _actions(b: _Builder, dec: Decision) -> list[tuple[Any, dict[str, Any]]]:
