@@ -275,7 +275,13 @@ def _tiles(read: GameReader, g: CompiledGame) -> None:
         spec = sides_spec(tdef)
         if spec is not None:
             g.boards.tiles[tname] = TileSpec(
-                spec["property"], spec["joins"], spec["mark"], spec["mirror"], spec["count"]
+                spec["property"],
+                spec["joins"],
+                spec["mark"],
+                spec["mirror"],
+                spec["count"],
+                parts=spec["parts"],
+                per=spec["per"],
             )
 
 

@@ -7,6 +7,7 @@ computed the geometry); read by the spatial builtins (run/boards.py) and the scr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tabula.interpreter.load.boards import Geometry
 
@@ -38,6 +39,13 @@ class TileSpec:
     mark: str
     mirror: bool
     count: int
+    parts: dict[str, list[Any]] | None = None  # terrain -> its parts, clockwise (`parts:`)
+    per: int = 1  # parts a side: 1, or the length of the lists of `parts`
+
+    @property
+    def size(self) -> int:
+        """How many parts a tile lists once its sides are split: count * per."""
+        return self.count * self.per
 
 
 @dataclass
