@@ -73,7 +73,7 @@ def _listed(rt: Runtime, spec: TileSpec, t: int) -> list[Any]:
     if spec.parts is None:
         return sides
     parts, per = spec.parts, spec.per
-    return [p for s in sides for p in parts.get(s, [s] * per)]  # type: ignore[call-overload]
+    return [p for s in sides for p in parts.get(s, [s] * per)]
 
 
 def _groups(rt: Runtime, spec: TileSpec, t: int) -> list[int]:
