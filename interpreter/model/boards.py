@@ -57,6 +57,8 @@ class BoardIndex:
     edge_of: dict[int, tuple[str, int, int]] = field(default_factory=dict)  # id -> (board, copy, index)
     zone_of_cell: dict[int, int] = field(default_factory=dict)  # cell id -> its zone instance
     tiles: dict[str, TileSpec] = field(default_factory=dict)  # component type -> its sides
+    growing: dict[int, tuple[str, int]] = field(default_factory=dict)  # zone of a cell of a board
+    # that grows -> (board, cell index): a move there adds the cells round it (run/boards.py grow)
 
     def cell_id(self, board: str, copy: int, index: int) -> int | None:
         """The component of cell `index` of that copy of the board (None for -1)."""

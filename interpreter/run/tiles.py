@@ -23,7 +23,8 @@ from typing import Any
 
 from tabula.interpreter.load.tiles import SIDE_NAMES, part_names
 from tabula.interpreter.model.boards import TileSpec
-from tabula.interpreter.run.boards import BoardRef, _at, _charge, _error, _name, _table
+from tabula.interpreter.run import boards
+from tabula.interpreter.run.boards import BoardRef, _at, _charge, _error, _name, _toward
 from tabula.interpreter.run.runtime import Runtime
 
 Pair = tuple[int, int]  # (cell, index of a side in SIDE_NAMES[n])
@@ -135,7 +136,7 @@ def _next(rt: Runtime, c: int, n: int, i: int, per: int = 1) -> int | None:
     kind = "square" if n == 4 else "hex"
     if table.geometry.kind != kind:
         raise _error(f"a tile of {n} sides lies on a {kind} board, not on '{table.name}'")
-    j = table.geometry.step[names[i // per]][at]
+    j = _toward(rt, table, copy, names[i // per], at)
     return None if j < 0 else table.cells[copy][j]
 
 
@@ -238,10 +239,9 @@ def feature(rt: Runtime, c: Any, d: Any) -> list[list[Any]]:
 def features(rt: Runtime, ref: BoardRef, kind: Any) -> list[list[list[Any]]]:
     """Every feature of terrain `kind` on the board, each as `feature` gives it, in board order
     of their first pair."""
-    table = _table(rt, ref)
     out: list[list[list[Any]]] = []
     done: set[Pair] = set()
-    for c in table.cells[ref[1]]:
+    for c in boards.cells(rt, ref):
         u = tile_on(rt, c)
         if u is None:
             continue
