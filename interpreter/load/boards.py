@@ -147,10 +147,10 @@ def _readable(source: GameSource, name: str, bdef: dict[str, Any], report: Repor
     """True when the board's shape can be laid out (the schema reports wrong types later)."""
     at: YamlPath = ("boards", name)
     kind = bdef.get("kind")
-    if kind == "graph":
-        return _graph_readable(source, at, bdef, report)
     if bdef.get("grows") is True:
         return _grows_readable(source, at, bdef, report)
+    if kind == "graph":
+        return _graph_readable(source, at, bdef, report)
     if kind not in ("square", "hex"):
         return False  # the schema says what kinds there are
     size = bdef.get("size")
@@ -210,8 +210,8 @@ def _grows_readable(source: GameSource, at: YamlPath, bdef: dict[str, Any], repo
         msg, hint = "a board that grows is one for all players", "remove per: player"
         problems.append(((*at, "per"), msg, hint, False))
     most = bdef.get("max_cells")
-    if most is not None and not (type(most) is int and 1 <= most <= limits.MAX_COMPONENTS):
-        msg = f"max_cells is a number from 1 to {limits.MAX_COMPONENTS}, got {most!r}"
+    if type(most) is int and most > limits.MAX_COMPONENTS:  # the schema says the rest, later
+        msg = f"{most} cells are more than the {limits.MAX_COMPONENTS} components of a game"
         problems.append(((*at, "max_cells"), msg, None, False))
     if isinstance(bdef.get("marks"), dict) and {"x", "y"} & set(bdef["marks"]):
         mark = sorted({"x", "y"} & set(bdef["marks"]))[0]
@@ -219,7 +219,7 @@ def _grows_readable(source: GameSource, at: YamlPath, bdef: dict[str, Any], repo
         problems.append(((*at, "marks", mark), msg, "give the mark another name", True))
     for where, message, hint, key in problems:
         _error(source, report, where, message, hint, key=key)
-    return not problems
+    return not problems and (most is None or (type(most) is int and most >= 1))
 
 
 def _graph_readable(source: GameSource, at: YamlPath, bdef: dict[str, Any], report: Report) -> bool:
