@@ -149,3 +149,17 @@ def test_a_scenario_naming_a_cell_off_the_board_is_located(tmp_path: Path) -> No
     assert not result.passed and result.error is not None
     assert "bad.yaml:4:1: error[R114]: table9 is not on the board 'table' yet" in result.error
     assert "name the cells of a board that grows by coordinates" in result.error
+
+
+def test_a_picture_of_a_board_that_grows_is_located(tmp_path: Path) -> None:
+    folder_with(tmp_path, "{kind: square, grows: true, holds: {}}")
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "pic.yaml").write_text(
+        "scenario: a picture\ngame: ../\nplayers: [Ann, Bob]\n"
+        "given:\n  boards:\n    table:\n      picture: ['S']\n      legend: {S: {holds: [Stone]}}\n"
+        "then:\n  - true\n"
+    )
+    result = run_scenario_file(tmp_path / "scenarios" / "pic.yaml")
+    assert result.error is not None
+    assert "pic.yaml:7:7: error[R114]: the board 'table' grows: it has no rows to draw" in result.error
+    assert "cells: [{at: [0, 0], holds: [...]}]" in result.error
