@@ -42,7 +42,8 @@ def declared_boards(
     """A BoardLayout of every declared board of one scope (global or per player), one under the
     other, or None; `area` and `board_layout` are layout.py's classes (passed in: it imports this),
     `colours` the presentation's (a graph's edges name them)."""
-    tables = [t for t in c.g.boards.tables.values() if t.per_player == per_player]
+    # a board that grows has no fixed places to draw (its cells' coordinates come while playing)
+    tables = [t for t in c.g.boards.tables.values() if t.per_player == per_player and not t.geometry.grows]
     if not tables:
         return None
     places: list[Any] = []

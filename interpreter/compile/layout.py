@@ -250,7 +250,7 @@ def _boards(read: GameReader, g: CompiledGame, instance_ids: InstanceIds) -> Non
     for name, bdef in (read.data.get("boards") or {}).items():
         if name not in g.by_type:
             continue
-        geo = geometry(bdef)
+        geo = geometry(bdef, name)
         copies = _copies(bdef, g)
         cells = [[instance_ids[(name, i)][k] for i in range(len(geo.names))] for k in range(copies)]
         edges = [[instance_ids[(f"{name}_edge", i)][k] for i in range(len(geo.edges))] for k in range(copies)]
@@ -259,6 +259,8 @@ def _boards(read: GameReader, g: CompiledGame, instance_ids: InstanceIds) -> Non
         table = BoardTable(name, geo, copies > 1, cells, edges, zone)
         if zone is not None and zone in g.zone_families:
             table.cell_zones = [[g.zones[f"{zone}({n})"].base + k for n in geo.names] for k in range(copies)]
+            if geo.grows:
+                index.growing.update((z, (name, i)) for i, z in enumerate(table.cell_zones[0]))
         index.tables[name] = table
         for k in range(copies):
             for i, cid in enumerate(cells[k]):
@@ -275,7 +277,13 @@ def _tiles(read: GameReader, g: CompiledGame) -> None:
         spec = sides_spec(tdef)
         if spec is not None:
             g.boards.tiles[tname] = TileSpec(
-                spec["property"], spec["joins"], spec["mark"], spec["mirror"], spec["count"]
+                spec["property"],
+                spec["joins"],
+                spec["mark"],
+                spec["mirror"],
+                spec["count"],
+                parts=spec["parts"],
+                per=spec["per"],
             )
 
 

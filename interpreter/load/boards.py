@@ -8,7 +8,10 @@ and `holds:` a zone family keyed by the cells (`on_BOARD(c)`, docs/language.md Â
 positions of what is made are the board's, so every later diagnostic points into `boards:`.
 
 `geometry` computes, once, what the spatial builtins look up (run/boards.py): each cell's
-coordinates, the next cell in each direction, its neighbours, and a graph's edges.
+coordinates, the next cell in each direction, its neighbours, and a graph's edges. A board that
+grows (`grows: true`) is a pool of `max_cells` cells named `land1`, `land2` ... in the order they
+are added, with marks `x` and `y` (none until added) instead of properties: the engine adds them
+while playing (run/boards.py `grow`), so its geometry has only directions.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ class Geometry:
     edges: list[tuple[int, int]] = field(default_factory=list)  # graph: the two spaces' indices
     edge_names: list[str] = field(default_factory=list)
     incident: list[list[int]] = field(default_factory=list)  # graph: each space's edges
+    grows: bool = False  # cells added while playing: their coordinates are marks (run/boards.py)
+    offsets: dict[str, tuple[int, int]] = field(default_factory=dict)  # direction -> (dx, dy)
 
     def index(self, x: int, y: int) -> int:
         """The cell at (x, y), or -1."""
@@ -63,11 +68,17 @@ def column_name(x: int) -> str:
     return out
 
 
-def geometry(bdef: dict[str, Any]) -> Geometry:
-    """The geometry of a board that `expand_boards` accepted."""
+GROWN_CELLS = 1_000  # the cells of a board that grows, unless it says `max_cells:`
+
+
+def geometry(bdef: dict[str, Any], name: str = "") -> Geometry:
+    """The geometry of a board that `expand_boards` accepted (`name`: a board that grows names its
+    cells after it, `land1` ...)."""
     kind = str(bdef.get("kind"))
     if kind == "graph":
         return _graph(bdef)
+    if bdef.get("grows"):
+        return _grown(kind, bdef, name)
     w, h = bdef["size"]
     mask = bdef.get("mask")
     coords = [(x, y) for y in range(h) for x in range(w) if mask is None or mask[y][x] == "#"]
@@ -82,6 +93,19 @@ def geometry(bdef: dict[str, Any]) -> Geometry:
         g.step[d] = [g.index(x + dx, y + dy) for x, y in coords]
     g.neighbours = [[g.step[d][i] for d in dirs if g.step[d][i] >= 0] for i in range(len(coords))]
     return g
+
+
+def _grown(kind: str, bdef: dict[str, Any], name: str) -> Geometry:
+    """A board that grows: a pool of cells named in the order they are added, without coordinates
+    (each cell's marks x and y hold them once added) nor tables of neighbours (run/boards.py)."""
+    dirs = (
+        dict(HEX_DIRS)
+        if kind == "hex"
+        else {**SQUARE_DIRS, **(DIAGONAL_DIRS if bdef.get("diagonal") else {})}
+    )
+    count = bdef.get("max_cells") or GROWN_CELLS
+    names = [f"{name}{i + 1}" for i in range(count)]
+    return Geometry(kind, names, [], list(dirs), grows=True, offsets=dirs)
 
 
 def _graph(bdef: dict[str, Any]) -> Geometry:
@@ -112,7 +136,7 @@ def expand_boards(source: GameSource, report: Report) -> None:
     for name, bdef in boards.items():
         if not isinstance(bdef, dict) or not _readable(source, str(name), bdef, report):
             continue
-        geo = geometry(bdef)
+        geo = geometry(bdef, str(name))
         _components(source, str(name), bdef, geo, report)
         holds = bdef.get("holds")
         if isinstance(holds, dict):
@@ -123,6 +147,8 @@ def _readable(source: GameSource, name: str, bdef: dict[str, Any], report: Repor
     """True when the board's shape can be laid out (the schema reports wrong types later)."""
     at: YamlPath = ("boards", name)
     kind = bdef.get("kind")
+    if bdef.get("grows") is True:
+        return _grows_readable(source, at, bdef, report)
     if kind == "graph":
         return _graph_readable(source, at, bdef, report)
     if kind not in ("square", "hex"):
@@ -163,6 +189,37 @@ def _readable(source: GameSource, name: str, bdef: dict[str, Any], report: Repor
             )
             return False
     return True
+
+
+def _grows_readable(source: GameSource, at: YamlPath, bdef: dict[str, Any], report: Report) -> bool:
+    """A board that grows: square or hex, no size nor mask, a zone on its cells, one for all players,
+    at most `limits.MAX_COMPONENTS` cells (C010)."""
+    kind = bdef.get("kind")
+    problems: list[tuple[YamlPath, str, str | None, bool]] = []
+    if kind not in ("square", "hex"):
+        msg = f"a {kind} board cannot grow: only square and hex boards do"
+        problems.append(((*at, "grows"), msg, None, False))
+    for key in ("size", "mask"):
+        if key in bdef:
+            hint = "a board that grows adds cells where things are placed: remove size (max_cells: N caps it)"
+            problems.append(((*at, key), f"a board that grows has no {key}", hint, True))
+    if not isinstance(bdef.get("holds"), dict):
+        msg = "a board that grows adds cells where things are placed"
+        problems.append(((*at, "grows"), msg, "give it a zone on every cell: holds: {}", False))
+    if bdef.get("per") == "player":
+        msg, hint = "a board that grows is one for all players", "remove per: player"
+        problems.append(((*at, "per"), msg, hint, False))
+    most = bdef.get("max_cells")
+    if type(most) is int and most > limits.MAX_COMPONENTS:  # the schema says the rest, later
+        msg = f"{most} cells are more than the {limits.MAX_COMPONENTS} components of a game"
+        problems.append(((*at, "max_cells"), msg, None, False))
+    if isinstance(bdef.get("marks"), dict) and {"x", "y"} & set(bdef["marks"]):
+        mark = sorted({"x", "y"} & set(bdef["marks"]))[0]
+        msg = f"the mark '{mark}' of a cell of a board that grows is the engine's: its coordinate"
+        problems.append(((*at, "marks", mark), msg, "give the mark another name", True))
+    for where, message, hint, key in problems:
+        _error(source, report, where, message, hint, key=key)
+    return not problems and (most is None or (type(most) is int and most >= 1))
 
 
 def _graph_readable(source: GameSource, at: YamlPath, bdef: dict[str, Any], report: Report) -> bool:
@@ -231,6 +288,13 @@ def _components(source: GameSource, name: str, bdef: dict[str, Any], geo: Geomet
 
 
 def _cell_type(geo: Geometry, bdef: dict[str, Any], per: bool) -> dict[str, Any]:
+    if geo.grows:  # coordinates are given as cells are added: marks, none until then
+        coord = {"initial": None, "type": "int", "visibility": "public"}
+        return {
+            "marks": {**dict(bdef.get("marks") or {}), "x": dict(coord), "y": dict(coord)},
+            "per_player": False,
+            "instances": [{"name": n} for n in geo.names],
+        }
     instances = [{"name": n, "x": x, "y": y} for n, (x, y) in zip(geo.names, geo.coords, strict=True)]
     return {
         "properties": {"x": "int", "y": "int"},

@@ -7,6 +7,7 @@ computed the geometry); read by the spatial builtins (run/boards.py) and the scr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tabula.interpreter.load.boards import Geometry
 
@@ -38,6 +39,13 @@ class TileSpec:
     mark: str
     mirror: bool
     count: int
+    parts: dict[str, list[Any]] | None = None  # terrain -> its parts, clockwise (`parts:`)
+    per: int = 1  # parts a side: 1, or the length of the lists of `parts`
+
+    @property
+    def size(self) -> int:
+        """How many parts a tile lists once its sides are split: count * per."""
+        return self.count * self.per
 
 
 @dataclass
@@ -49,6 +57,8 @@ class BoardIndex:
     edge_of: dict[int, tuple[str, int, int]] = field(default_factory=dict)  # id -> (board, copy, index)
     zone_of_cell: dict[int, int] = field(default_factory=dict)  # cell id -> its zone instance
     tiles: dict[str, TileSpec] = field(default_factory=dict)  # component type -> its sides
+    growing: dict[int, tuple[str, int]] = field(default_factory=dict)  # zone of a cell of a board
+    # that grows -> (board, cell index): a move there adds the cells round it (run/boards.py grow)
 
     def cell_id(self, board: str, copy: int, index: int) -> int | None:
         """The component of cell `index` of that copy of the board (None for -1)."""

@@ -45,6 +45,10 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
                 init = c.initial
                 value = init.get(c.keys[k], 0) if isinstance(init, dict) else int(init)
                 counters[c.base + p * c.width + k] = value
+    marks = {name: [copy.deepcopy(default)] * ncomp for name, default in game.marks.items()}
+    for table in game.boards.tables.values():
+        if table.geometry.grows:  # a board that grows starts with its first cell, at [0, 0]
+            marks["x"][table.cells[0][0]] = marks["y"][table.cells[0][0]] = 0
     return {
         "z": [[] for _ in game.zone_layouts],
         "loc": [-1] * ncomp,
@@ -54,7 +58,7 @@ def new_state(game: CompiledGame, names: list[str], seed: int, options: dict[str
             for name, v in game.vars.items()
         },
         # values are never changed in place (a write replaces them), so components may share one
-        "m": {name: [copy.deepcopy(default)] * ncomp for name, default in game.marks.items()},
+        "m": marks,
         "rv": [0] * ncomp,
         "rng": rng.seed_state(seed),
         "stk": [[game.main_block, 0, {}]],

@@ -63,6 +63,8 @@ def placements(rt: Runtime, ref: BoardRef, raw: Any, turn: Any = True, within: A
     geo = table.geometry
     if geo.kind == "graph":
         raise _error(f"pieces are placed on grids, and '{table.name}' is a graph")
+    if geo.grows:
+        raise _error(f"pieces are placed on grids of a fixed size, and '{table.name}' grows")
     shapes = orientations(_shape(raw), geo.kind, bool(turn))
     ids = table.cells[ref[1]]
     at = _allowed(rt, ids, geo.coords, within)

@@ -14,6 +14,7 @@ from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import a
 from tabula.interpreter.model.choices import option_ids, value_id
 from tabula.interpreter.model.view import secret_sizes, seen_by, size_seen
+from tabula.interpreter.run import boards
 from tabula.interpreter.run.budget import number
 from tabula.interpreter.run.pyerrors import dsl_text, typed
 from tabula.interpreter.run.runtime import GameEnded, GameRuntimeError, Runtime
@@ -78,6 +79,8 @@ def move_component(rt: Runtime, cid: int, dest: int, top: bool) -> None:
         st["rv"][cid] = 0
     if lay.max is not None and len(st["z"][dest]) > lay.max:
         raise over_max(rt, dest)
+    if rt.g.boards.growing and dest in rt.g.boards.growing:
+        boards.grow(rt, dest)
 
 
 def over_max(rt: Runtime, dest: int) -> GameRuntimeError:
@@ -120,6 +123,8 @@ def move(rt: Runtime, v: Any, dest: int, many: bool, top: bool) -> None:
     cap = rt.g.zone_layouts[dest].max
     if cap is not None and len(zones[dest]) > cap:
         raise over_max(rt, dest)
+    if items and rt.g.boards.growing and dest in rt.g.boards.growing:
+        boards.grow(rt, dest)
     if rt.log is not None and items:
         log_moves(rt, items, src, dest)
 

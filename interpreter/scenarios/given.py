@@ -19,8 +19,8 @@ from tabula.interpreter.base.source import AuthorError, Report, did_you_mean
 from tabula.interpreter.load.positions import YamlPath
 from tabula.interpreter.load.schema.scenario import Given, GivenState
 from tabula.interpreter.model.game import Component
-from tabula.interpreter.run import rig
-from tabula.interpreter.run.runtime import Runtime
+from tabula.interpreter.run import boards, rig
+from tabula.interpreter.run.runtime import GameRuntimeError, Runtime
 from tabula.interpreter.scenarios.context import Context
 from tabula.interpreter.scenarios.files import dsl_text
 
@@ -94,8 +94,23 @@ class GivenWriter:
                     self.set_mark(cid, mark, value, (*self.base, "marks", name, mark))
         for zone, names in given.next_shuffle.items():
             self.rig(zone, [str(n) for n in names])
+        self.grow()
         if self.report.has_errors:
             raise AuthorError(self.report)
+
+    def grow(self) -> None:
+        """Boards that grow get the cells round each cell this given filled, as a move would add
+        them (run/boards.py `grow`); a filled cell not on its board is R114 at the given."""
+        game, st = self.ctx.game, self.ctx.st
+        rt = Runtime(game, st)
+        for zone in sorted(game.boards.growing):
+            if st["z"][zone]:
+                try:
+                    boards.grow(rt, zone)
+                except GameRuntimeError as err:
+                    hint = "name the cells of a board that grows by coordinates: boards: {B: {cells: [...]}}"
+                    self.report.error("R114", err.message, self.ctx.span(self.base, key=True), hint)
+                    return
 
     # ------------------------------------------------------------ the flow position
     def flow_position(self, given: Given) -> None:

@@ -18,6 +18,8 @@ from tabula.interpreter.base.source import Report, Span, did_you_mean
 from tabula.interpreter.load.positions import YamlPath
 from tabula.interpreter.load.schema.scenario import BoardGiven, CellGiven
 from tabula.interpreter.model.boards import BoardTable
+from tabula.interpreter.run import boards
+from tabula.interpreter.run.runtime import GameRuntimeError, Runtime
 from tabula.interpreter.scenarios.context import Context
 
 
@@ -44,6 +46,9 @@ def write_board(writer: GivenWriter, text: str, given: BoardGiven) -> None:
     if found is None:
         return
     table, copy = found
+    if table.geometry.grows:
+        _write_grown(writer, table, given, path)
+        return
     for y, row in enumerate(given.picture):
         for x, symbol in _symbols(writer, table, given, row, (*path, "picture", y), y):
             entry = given.legend[symbol]
@@ -59,6 +64,26 @@ def write_board(writer: GivenWriter, text: str, given: BoardGiven) -> None:
             )
             continue
         _write_cell(writer, table, copy, index, cell, (*path, "cells", i))
+
+
+def _write_grown(writer: GivenWriter, table: BoardTable, given: BoardGiven, path: YamlPath) -> None:
+    """A board that grows is given cell by cell, by coordinates: each cell named is added."""
+    if given.picture:
+        writer.report.error(
+            "R114",
+            f"the board '{table.name}' grows: it has no rows to draw",
+            writer.ctx.span((*path, "picture"), key=True),
+            "name its cells by coordinates: cells: [{at: [0, 0], holds: [...]}]",
+        )
+        return
+    rt = Runtime(writer.ctx.game, writer.ctx.st)
+    for i, cell in enumerate(given.cells):
+        try:
+            index = boards.add_cell(rt, table, cell.at[0], cell.at[1])
+        except GameRuntimeError as err:
+            writer.report.error("R114", err.message, writer.ctx.span((*path, "cells", i, "at")))
+            return
+        _write_cell(writer, table, 0, index, cell, (*path, "cells", i))
 
 
 def _board(writer: GivenWriter, text: str, path: YamlPath) -> tuple[BoardTable, int] | None:

@@ -50,6 +50,16 @@ class BoardDef(StrictModel):
         description="square and hex: rows of '#' (a cell) and '.' (none), the first row y = 0.",
     )
     diagonal: bool = Field(default=False, description="square: eight neighbours instead of four.")
+    grows: bool = Field(
+        default=False,
+        description="square and hex, with holds: no size; cells are added where things are placed "
+        "(the cell at [0, 0] first, then the empty cells round each cell that holds something).",
+    )
+    max_cells: int | None = Field(
+        default=None,
+        ge=1,
+        description="A board that grows: the most cells it may have (default 1000; more is R003).",
+    )
     spaces: dict[str, SpaceDef] = Field(default={}, description="graph: space name -> {at: [x, y]}.")
     edges: list[dict[str, Any]] = Field(
         default=[],

@@ -163,6 +163,12 @@ class SidesDef(StrictModel):
     mark: str = Field(default="turn", description="The mark holding a laid tile's rotation (made, 0).")
     mirror: bool = Field(default=False, description="Mirrored tiles are rotations too (4..7, 6..11).")
     count: Literal[4, 6] = Field(default=4, description="4 sides (a square board) or 6 (a hex board).")
+    parts: dict[str, list[str | int]] | None = Field(
+        default=None,
+        description="Sides split into 2 or 3 parts, clockwise: the parts of a side of each terrain "
+        "({road: [field, road, field]}; another terrain is that many parts of itself), named n1 n n2 "
+        "(n1 n2 for 2 parts), so that a feature may follow a part of a side (a field beside a road).",
+    )
 
 
 class ComponentType(StrictModel):
