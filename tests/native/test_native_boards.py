@@ -133,3 +133,26 @@ def test_path_games_random(game: Path, players: int) -> None:
     py, nat = engines(load_game(game))
     for seed in range(1, GAMES + 1):
         assert play_both(py, nat, players, seed) > 0
+
+
+@pytest.mark.slow  # random games on both backends
+@pytest.mark.parametrize(
+    "game", [HERE.parent / "games" / "grids", HERE.parent / "games" / "mosaic", HERE / "games" / "brim"]
+)
+def test_cell_zones_and_neighbours_random(game: Path) -> None:
+    """tests/games/grids (the zone on a cell given as a component, with a max), mosaic (`neighbours`
+    and `cell` on a 25x25 board) and the fixture brim (a move past a cell zone's max is R016, a
+    component that is no cell R015, on both backends; `neighbours` on a masked board with diagonals
+    and on a hex board; `cell` off the board is none): held natively, and every decision the same."""
+    loaded = load_game(game)
+    _, walk = lower_game(loaded)
+    assert walk.report.diagnostics == []  # held natively: not Python against itself
+    py, nat = engines(loaded)
+    errors = 0
+    for seed in range(1, GAMES + 1):
+        for players in (2, 3) if loaded.max_players >= 3 else (2,):
+            k = play_both(py, nat, players, seed)
+            assert k > 0
+            errors += int(game.name == "brim" and k < 11)
+    if game.name == "brim":  # some games end on R016 or R015, others play to the end
+        assert 0 < errors < 2 * GAMES

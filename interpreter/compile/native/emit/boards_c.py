@@ -19,7 +19,8 @@ from tabula.interpreter.model.game import CompiledGame
 # The fixed part (after the tables): a placement's cells, and the placements of one shape.
 RUNTIME = r"""
 typedef struct { const i64 *cells; const i64 *grid; const i64 *xs; const i64 *ys;
-                 i64 n, copies, w, h; const i64 *mo, *mn, *md; i64 ne; const i64 *ea, *eb, *eids; } BOARD;
+                 i64 n, copies, w, h; const i64 *mo, *mn, *md; i64 ne; const i64 *ea, *eb, *eids;
+                 const i64 *no, *nn, *nd; } BOARD;
 static L place_cells(X *x, i64 w) {  /* the cells a placement word covers, in board order */
     L out; out.n = 0;
     if (w == NONE) fail(x, E_KIND);
@@ -44,6 +45,23 @@ static L b_cells(X *x, i64 bi, i64 copy) {
     L out; out.n = b->n;
     if (b->n > LCAP) fail(x, E_SIZE);
     memcpy(out.v, b->cells + copy * b->n, sizeof(i64) * (size_t)b->n);
+    return out;
+}
+static i64 b_cell(X *x, i64 bi, i64 copy, i64 cx, i64 cy) {  /* run/boards.py cell: none off the board */
+    const BOARD *b = &BOARDS[bi];
+    if (copy < 0 || copy >= b->copies) fail(x, E_ENTRY);
+    CHARGE(1);
+    if (cx == NONE || cy == NONE || cx < 0 || cy < 0 || cx >= b->w || cy >= b->h) return NONE;
+    i64 i = b->grid[cy * b->w + cx];
+    return i < 0 ? NONE : b->cells[copy * b->n + i];
+}
+static L b_neighbours(X *x, i64 c) {  /* run/boards.py neighbours: R015 for no cell, replayed */
+    if (c < 0 || c >= NCOMP || CELL_AT[c] < 0) fail(x, E_KIND);
+    const BOARD *b = &BOARDS[CELL_AT[c] >> 8];
+    i64 copy = CELL_AT[c] & 255, i = CELL_IX[c], k = b->no[i], m = b->nn[i];
+    CHARGE(m);
+    L out; out.n = m;
+    for (i64 j = 0; j < m; j++) out.v[j] = b->cells[copy * b->n + b->nd[k + j]];
     return out;
 }
 typedef struct { i64 idx[BOX * BOX]; i64 word; } PLACED;
@@ -137,7 +155,16 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> li
         out.append(_array(f"BG_{k}", grid))
         out.append(_array(f"BX_{k}", [x for x, _ in coords]))
         out.append(_array(f"BY_{k}", [y for _, y in coords]))
-        rows.append(f"{{BC_{k}, BG_{k}, BX_{k}, BY_{k}, {n}, {len(t.cells)}, {w}, {h}, {fields[k]}}}")
+        near = t.geometry.neighbours
+        starts = [0]
+        for m in near:
+            starts.append(starts[-1] + len(m))
+        out.append(_array(f"BNO_{k}", starts[:-1]))
+        out.append(_array(f"BNN_{k}", [len(m) for m in near]))
+        out.append(_array(f"BND_{k}", [j for m in near for j in m]))
+        near_fields = f"BNO_{k}, BNN_{k}, BND_{k}"
+        size = f"{n}, {len(t.cells)}, {w}, {h}"
+        rows.append(f"{{BC_{k}, BG_{k}, BX_{k}, BY_{k}, {size}, {fields[k]}, {near_fields}}}")
     out += [_array("CELL_AT", at), _array("CELL_IX", ix), f"#define MAX_CELLS {most}", *moves]
     out += [RUNTIME.split("static L place_cells")[0]]
     out.append(f"static const BOARD BOARDS[{len(names)}] = {{{', '.join(rows)}}};")
@@ -152,6 +179,10 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> li
             out.append(f"static AI i64 BLONG_{table[3:]}(X *x, L e) {{ return b_longest(x, e, {table}); }}")
     for k in range(len(names)):
         out.append(f"static AI L BCELLS_{k}(X *x, i64 copy) {{ return b_cells(x, {k}, copy); }}")
+        out.append(
+            f"static AI i64 BCELL_{k}(X *x, i64 copy, i64 cx, i64 cy) {{"
+            f" return b_cell(x, {k}, copy, cx, cy); }}"
+        )
         for table in sorted(tables):
             if table.startswith("SHD_"):
                 s = table[4:]

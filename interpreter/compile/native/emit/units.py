@@ -71,6 +71,8 @@ def _tables(gen: CGen) -> list[str]:
     out += [_array(f"TYPE_{t}", ids) for t, ids in g.by_type.items()]
     out.append(_array("PLAYERS_ARR", list(range(g.max_players))))
     out.append(_array("ZONE_PUBLIC", [int(z.visibility == "public") for z in g.zone_layouts]))
+    roomy = len(g.components) + 1  # a zone without a max
+    out.append(_array("ZONE_MAX", [roomy if z.max is None else z.max for z in g.zone_layouts]))
     # each zone instance's owner (NONE: none), after the word for out of play (LOC -1)
     out.append(_array("ZONE_HOLDER", [NONE, *(NONE if o is None else o for o in g.zone_owner)]))
     closes = {a.index: int(a.closes) for a in gen.prog.actions or []}

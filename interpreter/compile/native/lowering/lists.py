@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native.lowering import ir
+from tabula.interpreter.compile.native.lowering import ir, spatial
 from tabula.interpreter.compile.native.lowering.abilities import AbilityLowering
 from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, INT, PLAYER, SYM, ZONE
 from tabula.interpreter.compile.native.lowering.lower import MISSING, Scope, Unsupported
@@ -109,6 +109,10 @@ class ListLowering(AbilityLowering):
         missing key fails)."""
         keys = self.g.zone_families[name]
         key = self.expr(args[-1], scope)
+        if key.ty == COMP and len(args) == 1:
+            on_cell = spatial.cell_zone(self, name, key)
+            if on_cell is not None:
+                return on_cell
         if key.ty != SYM:
             raise Unsupported(f"a key of zone '{name}' given as {key.ty}", args[-1].span)
         bases = {k: self.g.zones[f"{name}({k})"].base for k in keys}

@@ -14,7 +14,7 @@ import hashlib
 from typing import Any
 
 from tabula.interpreter.compile.native.lowering import ir
-from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, COMPS, INT
+from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, COMPS, INT, ZONE
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.pieces import orientations
@@ -59,6 +59,14 @@ def call(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr | None:
     if name == "cells" and len(args) == 1:
         bi, copy = board_ref(low, args[0], scope)
         return ir.CallF(f"BCELLS_{bi}", (copy,), COMPS)
+    if name == "cell" and len(args) == 3:
+        bi, copy = board_ref(low, args[0], scope)
+        return ir.CallF(f"BCELL_{bi}", (copy, low.number(args[1], scope), low.number(args[2], scope)), COMP)
+    if name == "neighbours" and len(args) == 1:
+        c = low.expr(args[0], scope)
+        if c.ty not in (COMP, "none"):
+            raise Unheld(f"the neighbours of a {c.ty}", args[0].span)
+        return ir.CallF("b_neighbours", (c,), COMPS)
     if name == "placements" and 2 <= len(args) <= 4:
         return placements(low, n, scope)
     if name == "named" and len(args) == 2:
@@ -85,6 +93,21 @@ def call(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr | None:
 def _length(v: Any) -> int:
     """An edge's length as a path counts it (none: Python's error, replayed there)."""
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else NONE
+
+
+def cell_zone(low: Any, zone: str, cell: ir.Expr) -> ir.Expr | None:
+    """`on_wall(c)`: the zone on cell `c` of the board whose `holds:` zone is `zone` (None when
+    it is no board's), from a table over the components; a component that is no cell of that
+    board is none there, and stops native code (Python's R015)."""
+    table = next((t for t in low.g.boards.tables.values() if t.zone == zone), None)
+    if table is None:
+        return None
+    words = [NONE] * len(low.g.components)
+    for copy, ids in enumerate(table.cells):
+        for i, c in enumerate(ids):
+            words[c] = table.cell_zones[copy][i]
+    low.tables["CZ_" + zone] = (words, INT)
+    return ir.Bin("+", ir.Table("CZ_" + zone, cell, INT), ir.Lit(0, INT), ZONE)
 
 
 def cells_arg(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
