@@ -137,13 +137,15 @@ def test_path_games_random(game: Path, players: int) -> None:
 
 @pytest.mark.slow  # random games on both backends
 @pytest.mark.parametrize(
-    "game", [HERE.parent / "games" / "grids", HERE.parent / "games" / "mosaic", HERE / "games" / "brim"]
+    "game", [*(HERE.parent / "games" / g for g in ("grids", "mosaic", "tiles")), HERE / "games" / "brim"]
 )
 def test_cell_zones_and_neighbours_random(game: Path) -> None:
-    """tests/games/grids (the zone on a cell given as a component, with a max), mosaic (`neighbours`
-    and `cell` on a 25x25 board) and the fixture brim (a move past a cell zone's max is R016, a
-    component that is no cell R015, on both backends; `neighbours` on a masked board with diagonals
-    and on a hex board; `cell` off the board is none): held natively, and every decision the same."""
+    """tests/games/grids (the zone on a cell given as a component, with a max), mosaic
+    (`neighbours` and `cell` on a 25x25 board), tiles (a nested constant given to a function that
+    makes its placements, the largest of `regions(...)`) and the fixture brim (a move past a cell
+    zone's max is R016, a component that is no cell R015, on both backends; `neighbours` on a
+    masked board with diagonals and on a hex board; `cell` off the board is none; `regions(... by
+    ...)` in a loop and in the score): held natively, and every decision the same."""
     loaded = load_game(game)
     _, walk = lower_game(loaded)
     assert walk.report.diagnostics == []  # held natively: not Python against itself
@@ -156,3 +158,47 @@ def test_cell_zones_and_neighbours_random(game: Path) -> None:
             errors += int(game.name == "brim" and k < 11)
     if game.name == "brim":  # some games end on R016 or R015, others play to the end
         assert 0 < errors < 2 * GAMES
+
+
+REFUSED = """
+game: {id: refused, players: {min: 2, max: 2}}
+boards:
+  wall: {kind: square, size: [3, 3], marks: {owner: {initial: none, type: player, visibility: public}}}
+constants:
+  domino: [[0, 0], [1, 0]]
+counters:
+  n: {}
+functions:
+  groups:
+    expr: "first(r for r in regions(x for x in cells(wall) where x.owner == none))"
+  kept:
+    expr: "[count(r) for r in regions(x for x in cells(wall) where x.owner == none)]"
+  offsets:
+    expr: "sum(count(p) for p in domino)"
+flow:
+  turn:
+    phases:
+      - id: main
+        do: |
+          choose x from [1, 2] by p
+          gain x n
+  end_checks:
+    - {id: end, when: "n > 5", end: immediately}
+    - {id: a, when: "count(groups()) > 9", end: immediately}
+    - {id: b, when: "count(kept()) > 9", end: immediately}
+    - {id: c, when: "offsets() > 9", end: immediately}
+scoring:
+  score: n
+"""
+
+
+def test_regions_and_nested_constants_refused_elsewhere(tmp_path: Path) -> None:
+    """`regions(...)` is walked by a loop or an aggregate (its groups are not kept, and `first`
+    would keep one), and a nested constant is read only where a shape is: N001 says which."""
+    (tmp_path / "game.yaml").write_text(REFUSED)
+    _, walk = lower_game(load_game(tmp_path))
+    assert sorted(d.message for d in walk.report.diagnostics) == [
+        "not in the native backend yet: 'regions(... for ...)' other than walked",
+        "not in the native backend yet: a loop over nested_domino",
+        "not in the native backend yet: first of regions(...)",
+    ]
