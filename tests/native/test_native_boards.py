@@ -202,3 +202,26 @@ def test_regions_and_nested_constants_refused_elsewhere(tmp_path: Path) -> None:
         "not in the native backend yet: a loop over nested_domino",
         "not in the native backend yet: first of regions(...)",
     ]
+
+
+def test_tile_rotations_counted_by_hand() -> None:
+    """The rotations that differ, tabled for native code: a cross whose four road ends are apart
+    looks the same every way (1), a straight road two ways, a curve and a dead end four."""
+    game = load_game(HERE / "games" / "tilt")
+    _, walk = lower_game(game)
+    counts, _ = walk.low.tables["TL_RN"]
+    got = {c.name: counts[c.id] for c in game.components if c.type == "tile"}
+    assert got == {"Cross": 1, "Straight": 2, "Curve": 4, "End": 4}
+
+
+@pytest.mark.slow  # random games on both backends
+def test_tiles_with_sides_random() -> None:
+    """tests/native/games/tilt: `rotations`, `fits`, `turned` (a tile's own rotation and one
+    given), `side` and `tile_on` natively, every decision as Python's; a rotation out of range
+    (the `peek` action) is R015 on both backends."""
+    game = load_game(HERE / "games" / "tilt")
+    _, walk = lower_game(game)
+    assert walk.report.diagnostics == []
+    py, nat = engines(game)
+    ends = [play_both(py, nat, 2, seed) for seed in range(1, 2 * GAMES + 1)]
+    assert all(k > 0 for k in ends) and any(k >= 6 for k in ends)

@@ -16,6 +16,7 @@ from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native.emit import prelude, segments, tree_c
 from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room
 from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
+from tabula.interpreter.compile.native.emit.tiles_c import tiles_c
 from tabula.interpreter.compile.native.lowering import ir, lists, simultaneous, stackroom
 from tabula.interpreter.compile.native.lowering.triggers import DEEP, c_dispatchers
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
@@ -38,6 +39,7 @@ def unit(gen: CGen) -> str:
         simultaneous.C_SEATS,
         segments.SEGMENTS,
         *boards_c(gen.g, gen.tables),
+        *tiles_c(gen.g, gen.lay, gen.tables),
     ]
     body = "\n".join([*_tables(gen), *fixed, *_functions(gen), *_effects(gen)])
     parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native.lowering import ir, ranges, spatial
+from tabula.interpreter.compile.native.lowering import ir, ranges, spatial, tiles
 from tabula.interpreter.compile.native.lowering.ir import (
     ANY_LIST,
     BOOL,
@@ -237,7 +237,7 @@ class Lowering:
                 raise Unsupported(f"{name} of values that are not numbers", n.span)
             return ir.MinMax(name, xs, INT)
         try:
-            board = spatial.call(self, n, scope)
+            board = spatial.call(self, n, scope) or tiles.call(self, n, scope)
         except spatial.Unheld as u:
             raise Unsupported(u.what, u.span, u.hint) from None
         if board is not None:
