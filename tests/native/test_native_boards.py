@@ -217,8 +217,8 @@ def test_tile_rotations_counted_by_hand() -> None:
 @pytest.mark.slow  # random games on both backends
 def test_tiles_with_sides_random() -> None:
     """tests/native/games/tilt: `rotations`, `fits`, `turned` (a tile's own rotation and one
-    given), `side` and `tile_on` natively, every decision as Python's; a rotation out of range
-    (the `peek` action) is R015 on both backends."""
+    given), `side`, `tile_on`, `frontier` and `abs` natively, every decision as Python's; a
+    rotation out of range (the `peek` action) is R015 on both backends."""
     game = load_game(HERE / "games" / "tilt")
     _, walk = lower_game(game)
     assert walk.report.diagnostics == []

@@ -64,6 +64,21 @@ static L b_neighbours(X *x, i64 c) {  /* run/boards.py neighbours: R015 for no c
     for (i64 j = 0; j < m; j++) out.v[j] = b->cells[copy * b->n + b->nd[k + j]];
     return out;
 }
+static L b_frontier(X *x, i64 bi, i64 copy, const i64 *zones) {  /* run/boards.py frontier */
+    const BOARD *b = &BOARDS[bi];
+    if (copy < 0 || copy >= b->copies || !zones) fail(x, E_ENTRY);  /* R015 in Python */
+    const i64 *z = zones + copy * b->n;
+    CHARGE(b->n);
+    L out; out.n = 0;
+    for (i64 i = 0; i < b->n; i++) {
+        if (S[ZLEN + z[i]]) continue;
+        i64 k = b->no[i], m = b->nn[i], near = 0;
+        CHARGE(m);
+        for (i64 j = 0; j < m && !near; j++) near = S[ZLEN + z[b->nd[k + j]]] > 0;
+        if (near) out.v[out.n++] = b->cells[copy * b->n + i];
+    }
+    return out;
+}
 typedef struct { i64 idx[BOX * BOX]; i64 word; } PLACED;
 static __thread PLACED PBUF[LCAP];
 static __thread char PFREE[MAX_CELLS];
@@ -205,6 +220,8 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> li
         out.append(_array(f"BG_{k}", grid))
         out.append(_array(f"BX_{k}", [x for x, _ in coords]))
         out.append(_array(f"BY_{k}", [y for _, y in coords]))
+        if t.cell_zones:
+            out.append(_array(f"BZ_{k}", [z for zs in t.cell_zones for z in zs]))
         near = t.geometry.neighbours
         starts = [0]
         for m in near:
@@ -230,6 +247,8 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> li
             out.append(f"static AI i64 BLONG_{table[3:]}(X *x, L e) {{ return b_longest(x, e, {table}); }}")
     for k in range(len(names)):
         out.append(f"static AI L BCELLS_{k}(X *x, i64 copy) {{ return b_cells(x, {k}, copy); }}")
+        zones = f"BZ_{k}" if game.boards.tables[names[k]].cell_zones else "0"
+        out.append(f"static AI L BFRONT_{k}(X *x, i64 copy) {{ return b_frontier(x, {k}, copy, {zones}); }}")
         out.append(
             f"static AI i64 BCELL_{k}(X *x, i64 copy, i64 cx, i64 cy) {{"
             f" return b_cell(x, {k}, copy, cx, cy); }}"

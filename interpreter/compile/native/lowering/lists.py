@@ -26,6 +26,7 @@ _DECLARED_ITEMS = {"list[int]": INT, "list[player]": PLAYER, "list[comp]": COMP,
 _DECLARED = {"player": PLAYER, "comp": COMP, "str": SYM}  # base.types names -> typed-form types
 
 C_LISTS = r"""
+static AI i64 ABS(X *x, i64 v) { return N(x, v) < 0 ? SUB(x, 0, v) : v; }  /* abs(n) */
 static L l_with(X *x, L l, i64 i, i64 v) {  /* with_item(L, i, v) */
     CHARGE(l.n);
     if (i < 0 || i >= l.n) fail(x, E_ENTRY);
@@ -56,6 +57,8 @@ class ListLowering(AbilityLowering):
     def list_call(self, n: ast.Call, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)
         name = n.func.id
+        if name == "abs" and len(n.args) == 1 and name not in self.defs:
+            return ir.CallF("ABS", (self.number(n.args[0], scope),), INT)
         if name == "with_item" and len(n.args) == 3 and name not in self.defs:
             return self.with_item(n, scope)
         if name in ("list", "reversed") and len(n.args) == 1 and name not in self.defs:

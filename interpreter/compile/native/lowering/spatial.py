@@ -68,6 +68,9 @@ def call(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr | None:
         if c.ty not in (COMP, "none"):
             raise Unheld(f"the neighbours of a {c.ty}", args[0].span)
         return ir.CallF("b_neighbours", (c,), COMPS)
+    if name == "frontier" and len(args) == 1:
+        bi, copy = board_ref(low, args[0], scope)
+        return ir.CallF(f"BFRONT_{bi}", (copy,), COMPS)
     if name == "placements" and 2 <= len(args) <= 4:
         return placements(low, n, scope)
     if name == "named" and len(args) == 2:
