@@ -79,7 +79,7 @@ def tables(low: Any, span: Any) -> str:
     marks = {s.mark for s in specs.values()}
     if len(marks) != 1:
         raise ir.Unsupported("tiles whose rotations are kept in different marks", span)
-    mark = next(iter(marks))
+    mark: str = next(iter(marks))
     if "TL_N" in low.tables:
         return mark
     ncomp = len(g.components)
