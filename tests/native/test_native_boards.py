@@ -133,3 +133,95 @@ def test_path_games_random(game: Path, players: int) -> None:
     py, nat = engines(load_game(game))
     for seed in range(1, GAMES + 1):
         assert play_both(py, nat, players, seed) > 0
+
+
+@pytest.mark.slow  # random games on both backends
+@pytest.mark.parametrize(
+    "game", [*(HERE.parent / "games" / g for g in ("grids", "mosaic", "tiles")), HERE / "games" / "brim"]
+)
+def test_cell_zones_and_neighbours_random(game: Path) -> None:
+    """tests/games/grids (the zone on a cell given as a component, with a max), mosaic
+    (`neighbours` and `cell` on a 25x25 board), tiles (a nested constant given to a function that
+    makes its placements, the largest of `regions(...)`) and the fixture brim (a move past a cell
+    zone's max is R016, a component that is no cell R015, on both backends; `neighbours` on a
+    masked board with diagonals and on a hex board; `cell` off the board is none; `regions(... by
+    ...)` in a loop and in the score): held natively, and every decision the same."""
+    loaded = load_game(game)
+    _, walk = lower_game(loaded)
+    assert walk.report.diagnostics == []  # held natively: not Python against itself
+    py, nat = engines(loaded)
+    errors = 0
+    for seed in range(1, GAMES + 1):
+        for players in (2, 3) if loaded.max_players >= 3 else (2,):
+            k = play_both(py, nat, players, seed)
+            assert k > 0
+            errors += int(game.name == "brim" and k < 11)
+    if game.name == "brim":  # some games end on R016 or R015, others play to the end
+        assert 0 < errors < 2 * GAMES
+
+
+REFUSED = """
+game: {id: refused, players: {min: 2, max: 2}}
+boards:
+  wall: {kind: square, size: [3, 3], marks: {owner: {initial: none, type: player, visibility: public}}}
+constants:
+  domino: [[0, 0], [1, 0]]
+counters:
+  n: {}
+functions:
+  groups:
+    expr: "first(r for r in regions(x for x in cells(wall) where x.owner == none))"
+  kept:
+    expr: "[count(r) for r in regions(x for x in cells(wall) where x.owner == none)]"
+  offsets:
+    expr: "sum(count(p) for p in domino)"
+flow:
+  turn:
+    phases:
+      - id: main
+        do: |
+          choose x from [1, 2] by p
+          gain x n
+  end_checks:
+    - {id: end, when: "n > 5", end: immediately}
+    - {id: a, when: "count(groups()) > 9", end: immediately}
+    - {id: b, when: "count(kept()) > 9", end: immediately}
+    - {id: c, when: "offsets() > 9", end: immediately}
+scoring:
+  score: n
+"""
+
+
+def test_regions_and_nested_constants_refused_elsewhere(tmp_path: Path) -> None:
+    """`regions(...)` is walked by a loop or an aggregate (its groups are not kept, and `first`
+    would keep one), and a nested constant is read only where a shape is: N001 says which."""
+    (tmp_path / "game.yaml").write_text(REFUSED)
+    _, walk = lower_game(load_game(tmp_path))
+    assert sorted(d.message for d in walk.report.diagnostics) == [
+        "not in the native backend yet: 'regions(... for ...)' other than walked",
+        "not in the native backend yet: a loop over nested_domino",
+        "not in the native backend yet: first of regions(...)",
+    ]
+
+
+def test_tile_rotations_counted_by_hand() -> None:
+    """The rotations that differ, tabled for native code: a cross whose four road ends are apart
+    looks the same every way (1), a straight road two ways, a curve and a dead end four."""
+    game = load_game(HERE / "games" / "tilt")
+    _, walk = lower_game(game)
+    counts, _ = walk.low.tables["TL_RN"]
+    got = {c.name: counts[c.id] for c in game.components if c.type == "tile"}
+    assert got == {"Cross": 1, "Straight": 2, "Curve": 4, "End": 4}
+
+
+@pytest.mark.slow  # random games on both backends
+def test_tiles_with_sides_random() -> None:
+    """tests/native/games/tilt: `rotations`, `fits`, `turned` (a tile's own rotation and one
+    given), `side`, `tile_on`, `frontier` and `abs` natively, every decision as Python's; a
+    rotation out of range (the `peek` action) is R015 on both backends."""
+    game = load_game(HERE / "games" / "tilt")
+    _, walk = lower_game(game)
+    assert walk.report.diagnostics == []
+    py, nat = engines(game)
+    ends = [play_both(py, nat, 2, seed) for seed in range(1, 2 * GAMES + 1)]
+    assert all(k > 0 for k in ends) and any(k >= 6 for k in ends)

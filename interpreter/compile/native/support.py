@@ -228,9 +228,6 @@ class Walk:
             for name, d in (self.data.get(section) or {}).items():
                 if isinstance(d, dict) and str(d.get("visible_to", "all")).strip() not in AUDIENCE_WORDS:
                     self.refuse(f"visible_to as an expression ('{name}')", (section, name, "visible_to"))
-        capped = {z.family or z.name: z.span for z in self.g.zones.values() if z.max is not None}
-        for name, span in capped.items():  # the C moves do not count against a zone's max yet
-            self.report.warning(CODE, f"not in the native backend yet: zone '{name}' with a max", span)
         symbols = set(self.low.symbols)
         for name, value in self.g.options.items():
             if not isinstance(value, int) and value not in symbols:

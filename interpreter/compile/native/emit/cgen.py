@@ -244,6 +244,8 @@ class CGen:
             size = len(self.tables[src.name][0])
             return [f"const i64 *{a} = {src.name}; i64 {n} = {size};"], item, n
         assert src.expr is not None
+        if src.kind == "regions":
+            return self.groups(src, env, a, n)
         if src.kind == "list":
             value = self.lval(src.expr, env)
             if _NAME.fullmatch(value):  # a named list: its items copied, not its LCAP words
@@ -276,6 +278,31 @@ class CGen:
             lines.append(f"const i64 *{a} = ZP(x, {z});")
         return lines, item, n
 
+    def groups(self, src: ir.Source, env: Env, a: str, n: str) -> tuple[list[str], str, str]:
+        """`regions(v for v in L where C by K)` walked: the cells passing C and their keys (L
+        charged, as run/boards.py regions charges it), grouped by boards_c.py's `b_regions` into
+        the cells `a` (group after group) and each group's end; an item is a group's list."""
+        pk = src.expr
+        assert isinstance(pk, ir.Picked)
+        setup, item, m = self.loop(pk.src, env, False)
+        cs, ks, e, i, v = (
+            self.fresh("cs"),
+            self.fresh("ks"),
+            self.fresh("e"),
+            self.fresh("i"),
+            self.fresh("v"),
+        )
+        inner = {**env, pk.var: v}
+        cond = self.expr(pk.cond, inner) if pk.cond is not None else "1"
+        key = self.expr(pk.by, inner) if pk.by is not None else "0"
+        lines = [*setup, f"L {cs}, {ks}; {cs}.n = 0; {ks}.n = 0; CHARGE({m});"]
+        lines.append(
+            f"for (i64 {i} = 0; {i} < {m}; {i}++) {{ i64 {v} = {item.format(i=i)}; (void){v};"
+            f" if ({cond}) {{ l_push(x, &{cs}, {v}); l_push(x, &{ks}, {key}); }} }}"
+        )
+        lines.append(f"L {a}, {e}; b_regions(x, &{cs}, &{ks}, &{a}, &{e}); i64 {n} = {e}.n;")
+        return lines, f"rg_item(&{a}, &{e}, {{i}})", n
+
     def _Agg(self, e: ir.Agg, env: Env) -> str:
         setup, a, n = self.loop(e.src, env, False)  # type: ignore[arg-type]
         r, i, v = self.fresh("r"), self.fresh("i"), self.fresh("v_" + e.var)
@@ -304,7 +331,8 @@ class CGen:
         }[e.kind]
         lines = [*setup, f"i64 {r} = {init[e.kind]}; int f_ = 0; (void)f_;", f"CHARGE({n});"]
         lines.append(
-            f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {a.format(i=i)}; if ({cond}) {body} }}"
+            f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ {ctype(ir.elem(e.src.ty))} {v} = {a.format(i=i)};"
+            f" if ({cond}) {body} }}"
         )
         if e.default is not None and e.kind in ("max", "min", "first"):
             lines.append(f"if ({r} == NONE && !f_) {r} = {self.expr(e.default, env)};")
@@ -487,7 +515,7 @@ class CGen:
             *setup,
             self.charge(n, self.weight(s.body)),
             f"for (i64 {i} = 0; {i} < {n}; {i}++) {{",
-            f"    i64 {v} = {a.format(i=i)};",
+            f"    {ctype(ir.elem(s.src.ty))} {v} = {a.format(i=i)};",
         ]
         if s.cond is not None:
             lines.append(f"    if (!({self.expr(s.cond, inner)})) continue;")

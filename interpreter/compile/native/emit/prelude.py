@@ -87,6 +87,7 @@ static void move_comp(X *x, i64 c, i64 dest, int top) {
     n = S[ZLEN + dest];
     if (top) { memmove(a + 1, a, (size_t)n * 8); a[0] = c; } else a[n] = c;
     S[ZLEN + dest] = n + 1;
+    if (n + 1 > ZONE_MAX[dest]) fail(x, E_WRITE);  /* R016 in Python: replayed */
     S[LOC + c] = dest;
     if (S[RV + c] && old != dest && !ZONE_PUBLIC[dest]) S[RV + c] = 0;
 }

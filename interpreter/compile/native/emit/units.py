@@ -16,6 +16,7 @@ from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native.emit import prelude, segments, tree_c
 from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room
 from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
+from tabula.interpreter.compile.native.emit.tiles_c import tiles_c
 from tabula.interpreter.compile.native.lowering import ir, lists, simultaneous, stackroom
 from tabula.interpreter.compile.native.lowering.triggers import DEEP, c_dispatchers
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
@@ -38,6 +39,7 @@ def unit(gen: CGen) -> str:
         simultaneous.C_SEATS,
         segments.SEGMENTS,
         *boards_c(gen.g, gen.tables),
+        *tiles_c(gen.g, gen.lay, gen.tables),
     ]
     body = "\n".join([*_tables(gen), *fixed, *_functions(gen), *_effects(gen)])
     parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
@@ -71,6 +73,8 @@ def _tables(gen: CGen) -> list[str]:
     out += [_array(f"TYPE_{t}", ids) for t, ids in g.by_type.items()]
     out.append(_array("PLAYERS_ARR", list(range(g.max_players))))
     out.append(_array("ZONE_PUBLIC", [int(z.visibility == "public") for z in g.zone_layouts]))
+    roomy = len(g.components) + 1  # a zone without a max
+    out.append(_array("ZONE_MAX", [roomy if z.max is None else z.max for z in g.zone_layouts]))
     # each zone instance's owner (NONE: none), after the word for out of play (LOC -1)
     out.append(_array("ZONE_HOLDER", [NONE, *(NONE if o is None else o for o in g.zone_owner)]))
     closes = {a.index: int(a.closes) for a in gen.prog.actions or []}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from tabula.interpreter.compile.native.lowering import ir, ranges
+from tabula.interpreter.compile.native.lowering import ir, ranges, spatial
 from tabula.interpreter.compile.native.lowering.ir import (
     ANY_LIST,
     BOOL,
@@ -78,7 +78,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
                     self.block(body, scope)
                 self.block(s.otherwise, scope)
             elif isinstance(s, ast.For):
-                src = self.source(s.iter, scope)
+                src = spatial.walked(self, s.iter, scope)
                 self.block(s.body, {**scope, s.var: ir.elem(src.ty)})
             elif isinstance(s, (ast.While, ast.Repeat)):
                 self.block(s.body, scope)
@@ -380,7 +380,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         return ir.Shuffle(self.zone(s.zone, scope))
 
     def _s_For(self, s: ast.For, scope: Scope) -> ir.Stmt:
-        src = self.source(s.iter, scope)
+        src = spatial.walked(self, s.iter, scope)
         inner = {**scope, s.var: ir.elem(src.ty)}
         cond = self.boolean(s.cond, inner) if s.cond is not None else None
         return ir.For(s.var, src, cond, self.block(s.body, inner))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native.lowering import ir
+from tabula.interpreter.compile.native.lowering import ir, spatial
 from tabula.interpreter.compile.native.lowering.abilities import AbilityLowering
 from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, INT, PLAYER, SYM, ZONE
 from tabula.interpreter.compile.native.lowering.lower import MISSING, Scope, Unsupported
@@ -26,6 +26,7 @@ _DECLARED_ITEMS = {"list[int]": INT, "list[player]": PLAYER, "list[comp]": COMP,
 _DECLARED = {"player": PLAYER, "comp": COMP, "str": SYM}  # base.types names -> typed-form types
 
 C_LISTS = r"""
+static AI i64 ABS(X *x, i64 v) { return N(x, v) < 0 ? SUB(x, 0, v) : v; }  /* abs(n) */
 static L l_with(X *x, L l, i64 i, i64 v) {  /* with_item(L, i, v) */
     CHARGE(l.n);
     if (i < 0 || i >= l.n) fail(x, E_ENTRY);
@@ -56,6 +57,8 @@ class ListLowering(AbilityLowering):
     def list_call(self, n: ast.Call, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)
         name = n.func.id
+        if name == "abs" and len(n.args) == 1 and name not in self.defs:
+            return ir.CallF("ABS", (self.number(n.args[0], scope),), INT)
         if name == "with_item" and len(n.args) == 3 and name not in self.defs:
             return self.with_item(n, scope)
         if name in ("list", "reversed") and len(n.args) == 1 and name not in self.defs:
@@ -109,6 +112,10 @@ class ListLowering(AbilityLowering):
         missing key fails)."""
         keys = self.g.zone_families[name]
         key = self.expr(args[-1], scope)
+        if key.ty == COMP and len(args) == 1:
+            on_cell = spatial.cell_zone(self, name, key)
+            if on_cell is not None:
+                return on_cell
         if key.ty != SYM:
             raise Unsupported(f"a key of zone '{name}' given as {key.ty}", args[-1].span)
         bases = {k: self.g.zones[f"{name}({k})"].base for k in keys}

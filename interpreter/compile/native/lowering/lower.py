@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native.lowering import ir, ranges, spatial
+from tabula.interpreter.compile.native.lowering import ir, ranges, spatial, tiles
 from tabula.interpreter.compile.native.lowering.ir import (
     ANY_LIST,
     BOOL,
@@ -145,6 +145,10 @@ class Lowering:
             return ir.Lit(v, INT)
         if isinstance(v, str) and v in self.symbols:
             return ir.Lit(self.symbols.index(v), SYM)
+        if name and isinstance(v, list) and v and all(isinstance(x, list) for x in v):
+            # a nested list (a shape) has no word: its type names it, and a function given it is
+            # made for it (`placements(wall, shape)` reads the constant: spatial.constant_shape)
+            return ir.Lit(0, spatial.NESTED + name)
         raise Unsupported("a constant that is not a number or a symbol", span, "index a mapping: k[x]")
 
     def var_type(self, name: str, span: Span | None) -> str:
@@ -233,7 +237,7 @@ class Lowering:
                 raise Unsupported(f"{name} of values that are not numbers", n.span)
             return ir.MinMax(name, xs, INT)
         try:
-            board = spatial.call(self, n, scope)
+            board = spatial.call(self, n, scope) or tiles.call(self, n, scope)
         except spatial.Unheld as u:
             raise Unsupported(u.what, u.span, u.hint) from None
         if board is not None:
@@ -523,8 +527,10 @@ class Lowering:
         if kind in ("distinct", "sorted"):
             return self.ordered(kind, n, scope)
         if kind not in _AGGS:
-            raise Unsupported(f"'{kind}(... for ...)'", n.span)
-        src = self.source(gen.iter, scope)
+            raise Unsupported(f"'{kind}(... for ...)'" + " other than walked" * (kind == "regions"), n.span)
+        src = spatial.walked(self, gen.iter, scope)
+        if src.kind == "regions" and kind == "first":
+            raise Unsupported("first of regions(...)", n.span)
         inner = {**scope, gen.var: ir.elem(src.ty)}
         elt = self.expr(gen.elt, inner)
         cond = self.boolean(gen.cond, inner) if gen.cond is not None else None

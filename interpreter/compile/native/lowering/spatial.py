@@ -14,11 +14,12 @@ import hashlib
 from typing import Any
 
 from tabula.interpreter.compile.native.lowering import ir
-from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, COMPS, INT
+from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, COMPS, INT, ZONE
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.pieces import orientations
 
+NESTED = "nested_"  # the type of a nested constant list, then its name (a value of no word)
 PLACE = "place"  # a placement of a piece: one word (see the module docstring)
 PLACES = "list[place]"
 BOX = 5  # a piece's orientations fit a 5x5 box (its mask's bits)
@@ -59,6 +60,17 @@ def call(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr | None:
     if name == "cells" and len(args) == 1:
         bi, copy = board_ref(low, args[0], scope)
         return ir.CallF(f"BCELLS_{bi}", (copy,), COMPS)
+    if name == "cell" and len(args) == 3:
+        bi, copy = board_ref(low, args[0], scope)
+        return ir.CallF(f"BCELL_{bi}", (copy, low.number(args[1], scope), low.number(args[2], scope)), COMP)
+    if name == "neighbours" and len(args) == 1:
+        c = low.expr(args[0], scope)
+        if c.ty not in (COMP, "none"):
+            raise Unheld(f"the neighbours of a {c.ty}", args[0].span)
+        return ir.CallF("b_neighbours", (c,), COMPS)
+    if name == "frontier" and len(args) == 1:
+        bi, copy = board_ref(low, args[0], scope)
+        return ir.CallF(f"BFRONT_{bi}", (copy,), COMPS)
     if name == "placements" and 2 <= len(args) <= 4:
         return placements(low, n, scope)
     if name == "named" and len(args) == 2:
@@ -85,6 +97,41 @@ def call(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr | None:
 def _length(v: Any) -> int:
     """An edge's length as a path counts it (none: Python's error, replayed there)."""
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else NONE
+
+
+GROUPS = "list[list[comp]]"  # what `regions(...)` gives: walked by a loop, never kept
+
+
+def walked(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Source:
+    """What a loop or an aggregate walks: `regions(x for x in L where C by K)` (its groups, each a
+    list of cells: cgen.loop computes them with boards_c.py's `b_regions`), else `low.source`."""
+    if not (isinstance(n, ast.CallGen) and isinstance(n.func, ast.Name) and n.func.id == "regions"):
+        return low.source(n, scope)  # type: ignore[no-any-return]
+    gen = n.gen
+    src = low.source(gen.iter, scope)
+    if ir.elem(src.ty) != COMP:
+        raise ir.Unsupported(f"regions of a {src.ty}", gen.iter.span)
+    inner = {**scope, gen.var: COMP}
+    cond = low.boolean(gen.cond, inner) if gen.cond is not None else None
+    key = low.expr(gen.by, inner) if gen.by is not None else None
+    if key is not None and key.ty not in ir.SCALARS:
+        raise ir.Unsupported(f"regions grouped by a {key.ty}", n.span)
+    return ir.Source("regions", ir.Picked(gen.var, src, cond, COMPS, None, key), "", GROUPS)
+
+
+def cell_zone(low: Any, zone: str, cell: ir.Expr) -> ir.Expr | None:
+    """`on_wall(c)`: the zone on cell `c` of the board whose `holds:` zone is `zone` (None when
+    it is no board's), from a table over the components; a component that is no cell of that
+    board is none there, and stops native code (Python's R015)."""
+    table = next((t for t in low.g.boards.tables.values() if t.zone == zone), None)
+    if table is None:
+        return None
+    words = [NONE] * len(low.g.components)
+    for copy, ids in enumerate(table.cells):
+        for i, c in enumerate(ids):
+            words[c] = table.cell_zones[copy][i]
+    low.tables["CZ_" + zone] = (words, INT)
+    return ir.Bin("+", ir.Table("CZ_" + zone, cell, INT), ir.Lit(0, INT), ZONE)
 
 
 def cells_arg(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
@@ -162,6 +209,8 @@ def constant_shape(low: Any, n: ast.Expr, scope: dict[str, str]) -> list[Any] | 
     """The shape a constant gives (`[[0, 0], [1, 0]]`, or the name of a constant), else None."""
     if isinstance(n, ast.Name) and n.id not in scope and isinstance(low.g.constants.get(n.id), list):
         return list(low.g.constants[n.id])
+    if isinstance(n, ast.Name) and str(scope.get(n.id, "")).startswith(NESTED):  # a function's parameter
+        return list(low.g.constants[scope[n.id][len(NESTED) :]])
     if not isinstance(n, ast.ListLit):
         return None
     out: list[Any] = []
