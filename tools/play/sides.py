@@ -59,7 +59,9 @@ def _groups(sides: dict[str, str], joins: Any) -> list[list[str]]:
         for d in DIRS:
             by.setdefault(sides[d], []).append(d)
         return list(by.values())
+    # a group may name parts of sides (`parts:`, a road side's fields n1 n2): only whole sides are drawn
     out = [[str(d) for d in grp if d in sides] for grp in joins if isinstance(grp, list)]
+    out = [grp for grp in out if grp]
     seen = {d for grp in out for d in grp}
     return out + [[d] for d in DIRS if d not in seen]
 
