@@ -95,9 +95,11 @@ def soak_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_soak(args: argparse.Namespace) -> int:
     plan = Plan(args.game, args.backend, args.every, args.most, args.views, args.python, args.max_decisions)
-    s = setup(plan)  # loads every configuration here first: an author error stops the run at once
-    cpu = time.process_time() + _children_cpu()  # after setup: the C compiler's builds not counted
+    s = setup(plan)  # the base game: an author error stops the run here
     seeds = range(args.seed, args.seed + args.games)
+    for k in sorted({seed % len(s.configurations) for seed in seeds}):
+        s.engines(k)  # compiled and built here, once: the workers load them from the caches
+    cpu = time.process_time() + _children_cpu()  # from here: the builds are not counted
     batch = map_seeds(play, plan, seeds, jobs=args.jobs)
     totals = Totals()
     for o in batch.results:
@@ -108,6 +110,7 @@ def run_soak(args: argparse.Namespace) -> int:
         out["backends"] = sorted(totals.backends)
         out["interrupted"] = batch.interrupted
         out["configurations"] = s.labels
+        out["cpu_seconds"] = round(used, 1)
         print(json.dumps(out, indent=1))
     else:
         print("\n".join(report_lines(plan, s.labels, totals, args.seed, used)))
@@ -129,12 +132,12 @@ def _children_cpu() -> float:
 def report_lines(plan: Plan, labels: list[str], t: Totals, first: int, cpu: float) -> list[str]:
     """The run's figures, in words."""
     backends = ", ".join(sorted(t.backends)) or plan.backend
-    python = f"every {plan.python}th game (by seed)" if plan.python else "no game"
+    python = f"1 game in {plan.python} (seed divisible by {plan.python})" if plan.python else "no game"
     return [
         f"soak {plan.game}: {t.games} games (seeds {first}-{first + t.games - 1}) on the {backends} backend",
         f"configurations: {', '.join(labels)}",
-        f"checked: a decision with chance 1/{plan.every} (at most {plan.most} a game) and the end; views "
-        f"at every {plan.views}th check; {python} against Python",
+        f"checked: a decision with chance 1/{plan.every} (at most {plan.most} a game) and the end; views at "
+        f"1 check in {plan.views}; {python} against Python",
         f"{t.finished} finished, {t.decisions} decisions; {t.saves} save/load, {t.views} views, "
         f"{t.swaps} swap tests, {t.played_on} clones and loads played on, {t.replays} replays, "
         f"{t.compared_games} games ({t.compared} decisions) compared with Python",

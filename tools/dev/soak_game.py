@@ -77,11 +77,21 @@ class Failed(Exception):
 
 @dataclass
 class Setup:
-    """A worker's engines, by configuration, loaded once."""
+    """A worker's configurations, each loaded (and its engines made) when a game first needs it."""
 
+    game: str
+    backend: str
+    configurations: list[tuple[str | None, tuple[str, ...]]]
     labels: list[str] = field(default_factory=list)
-    engines: list[Engine] = field(default_factory=list)
-    python: list[Engine] = field(default_factory=list)
+    loaded: dict[int, tuple[Engine, Engine]] = field(default_factory=dict)  # (soaked, Python)
+
+    def engines(self, k: int) -> tuple[Engine, Engine]:
+        """The engines of configuration k: the backend soaked, and Python's."""
+        if k not in self.loaded:
+            variant, expansions = self.configurations[k]
+            game = load_game(self.game, None, variant, expansions)
+            self.loaded[k] = (Engine(game, backend=self.backend), Engine(game))
+        return self.loaded[k]
 
 
 _SETUPS: dict[tuple[str, str], Setup] = {}
@@ -98,25 +108,21 @@ def configurations(game: str) -> list[tuple[str | None, tuple[str, ...]]]:
 
 
 def setup(plan: Plan) -> Setup:
-    """The engines of every configuration of the plan's game (cached in this process)."""
+    """The configurations of the plan's game (cached in this process; the base game loaded)."""
     key = (plan.game, plan.backend)
     if key not in _SETUPS:
-        s = Setup()
-        for variant, expansions in configurations(plan.game):
-            game = load_game(plan.game, None, variant, expansions)
-            s.labels.append("+".join([plan.game, *([variant] if variant else []), *expansions]))
-            s.engines.append(Engine(game, backend=plan.backend))
-            s.python.append(Engine(game))
-        _SETUPS[key] = s
+        configs = configurations(plan.game)
+        labels = ["+".join([plan.game, *([v] if v else []), *x]) for v, x in configs]
+        _SETUPS[key] = Setup(plan.game, plan.backend, configs, labels)
     return _SETUPS[key]
 
 
 def pick(s: Setup, seed: int) -> tuple[int, int]:
     """The configuration and player count of the game with this seed."""
-    k = seed % len(s.engines)
-    g = s.engines[k].game
+    k = seed % len(s.configurations)
+    g = s.engines(k)[0].game
     counts = range(g.min_players, g.max_players + 1)
-    return k, counts[(seed // len(s.engines)) % len(counts)]
+    return k, counts[(seed // len(s.configurations)) % len(counts)]
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str:
@@ -219,12 +225,16 @@ def swapped(st: State, a: int, b: int) -> State:
 def play(config: Plan, index: int, seed: int) -> Outcome:
     """One soak game (the `map_seeds` task): played, checked, and its outcome."""
     s = setup(config)
-    k, players = pick(s, seed)
+    try:
+        k, players = pick(s, seed)
+    except Exception as err:  # a configuration that does not load: every game of it fails, saying so
+        label = s.labels[seed % len(s.labels)]
+        return Outcome(seed, label, failure=f"{label}, seed {seed}: {type(err).__name__}: {err}")
     out = Outcome(seed, f"{s.labels[k]}, {players} players")
-    engine = s.engines[k]
+    engine, python = s.engines(k)
     out.backend = engine.backend
     try:
-        _play(config, engine, s.python[k], players, seed, out)
+        _play(config, engine, python, players, seed, out)
     except Failed as err:
         out.failure = f"{out.label}, seed {seed}, decision {out.decisions}: {err}"
     except Exception as err:  # any crash is a failure of the game, located
