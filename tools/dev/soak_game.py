@@ -278,8 +278,11 @@ def _play(plan: Plan, engine: Engine, python: Engine, players: int, seed: int, o
         out.compared += 1
     check_save(engine, st, out, True, checks)
     for what, state, done in followers:
-        for i in choices[done:]:
-            engine.apply_inplace(state, i)
+        try:
+            for i in choices[done:]:
+                engine.apply_inplace(state, i)
+        except Exception as err:
+            raise Failed(f"{what} (from decision {done}) played on: {type(err).__name__}: {err}") from None
         _same(f"{what} (from decision {done}) played on", final, engine.plain(state))
         out.played_on += 1
     _same("the game after its clones moved", final, engine.plain(st))
