@@ -174,14 +174,15 @@ def _components(read: GameReader, g: CompiledGame) -> InstanceIds:
 
 
 def _instance_keys_declared(read: GameReader, tname: str, tdef: dict[str, Any]) -> None:
-    """W006 at a declared property named like an instance key (`copies`, `triggers`, ...): an
-    instance's value there is not the property, and reading it fails. (`text` is the printed text;
-    declaring it among the properties is how the bundled games say their cards carry one.)"""
+    """W006 at a declared property named like an instance key (`text`: the printed text shown on
+    screen; `copies`, `triggers`, ...): an instance's value there is not the property, and reading
+    it fails. A card's printed text needs no declaration: an instance's `text:` is always one."""
     for prop in tdef.get("properties") or {}:
-        if prop in INSTANCE_KEYS and prop != "text":
+        if prop in INSTANCE_KEYS:
+            what = "the component's printed text (shown on screen)" if prop == "text" else "an instance key"
             read.report.warning(
                 "W006",
-                f"'{prop}' is an instance key, not a property: an instance's '{prop}:' never becomes one",
+                f"'{prop}' is {what}, not a property: an instance's '{prop}:' never becomes one",
                 span_for(read.src, ("components", tname, "properties", prop), key=True),
                 f"rename the property (e.g. '{prop}_value'), or drop it from 'properties:'",
             )

@@ -298,6 +298,12 @@ COMMANDS: dict[str, Command] = {  # in the order `tabula --help` lists them
         "tabula.dev.bench:run_bench",
         f"{HERE}:bench_arguments",
     ),
+    "soak": Command(
+        "many random games, each checked as played: saves, views, clones, replays, against Python",
+        "tabula.dev.soak:run_soak",
+        "tabula.dev.soak:soak_arguments",
+        common=False,
+    ),
     "serve": Command(
         "play a game in the browser (people and bots, undo, history, save/load, live reload)",
         "tabula.serve.command:run_serve",
