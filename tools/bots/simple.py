@@ -15,7 +15,10 @@ random. It looks further instead: in each of its worlds, each choice is followed
 (the same random draws after every choice: common random numbers) until the seat decides again after
 another player has decided, or the game ends, or `TIE_BREAK_DECISIONS` were taken, and the choices
 are compared on the evaluation there. Only ties left after that are broken at random. A decision
-where the evaluation already tells the choices apart is not touched. Measured in Sushi Go (2
+where the evaluation already tells the choices apart is not touched, nor one of more than
+`TIE_BREAK_CHOICES` choices (Patchwork's placements, Carcassonne's tiles: every placement ties on
+their evaluations, and playing on after each of hundreds cost ten times the CPU of the whole
+decision, 5 s a game). Measured in Sushi Go (2
 players, docs/balancing.md): greedy won about half its games against random before.
 Its budget is the number of determinisations; `depth=1` is the one-ply bot.
 
@@ -39,6 +42,7 @@ GREEDY_SAMPLES = 3
 GREEDY_DEPTH = 3
 LOOKAHEAD_APPLIES = 1000  # per determinisation: a level that would pass it is not expanded
 TIE_BREAK_DECISIONS = 200  # random decisions at most after a choice, when every choice ties
+TIE_BREAK_CHOICES = 30  # a decision of more choices keeps its ties broken at random (the cost)
 
 
 class RandomBot:
@@ -83,7 +87,9 @@ class GreedyBot(EvaluatingBot):
             except _Failed as failed:
                 made = self._ids(world, failed.path)
                 raise PlayoutFailure(self.spec, obs.seat, dealt_with, made, failed.error) from None
-        if len(set(totals)) == 1 and TIE_BREAK_DECISIONS:  # no choice told from another: look further
+        if (
+            len(set(totals)) == 1 and TIE_BREAK_DECISIONS and len(ids) <= TIE_BREAK_CHOICES
+        ):  # no choice told from another: look further
             totals = [0.0] * len(ids)
             for dealt_with, world in worlds:
                 draws = list(gen)
