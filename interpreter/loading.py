@@ -187,7 +187,11 @@ def _compile(
     game.option_specs = specs
     game.load_refs = (variant, tuple(str(e) for e in expansions))
     bots = source.data.get("bots") or {}
-    game.bots = {k: (v, source.value_origin.get(("bots", k))) for k, v in bots.items()}
+    # a list (bots.ladder, bots.concessions) is placed at its first item: errors name that line
+    game.bots = {
+        k: (v, source.value_origin.get(("bots", k)) or source.value_origin.get(("bots", k, 0)))
+        for k, v in bots.items()
+    }
     for section in ("counters", "vars"):
         for name, d in (source.data.get(section) or {}).items():
             if isinstance(d, dict) and d.get("guess") is not None:

@@ -83,11 +83,28 @@ def test_until_decided_on_a_null_difference_says_how_large_none_was(
         "--tolerance",
         "0.01",
     ]
-    assert cli.main([*argv, "--b", "--option tricks=3", "--bot", "all=random", "--jobs", "1"]) == 0
+    # B is A (the default number of tricks): the same games, no difference at all
+    assert cli.main([*argv, "--b", "--option tricks=5", "--bot", "all=random", "--jobs", "1"]) == 0
     text = capsys.readouterr().out
-    assert "not decided (--max-games reached): no seat win-share difference larger than" in text
-    assert "found in 100 games" in text
+    line = next(x for x in text.splitlines() if x.startswith("until decided"))
+    assert "not decided (--max-games reached): no difference larger than" in line
+    assert "in a seat's win share or 0.00 points in a seat's score found in 100 games" in line
+    assert "the smallest these games would have found (80 % power)" in line
     assert "smallest effect these 100 games find with 80 % power" in text
+
+
+@pytest.mark.slow
+def test_compare_until_decided_decides_on_the_scores_it_compares(capsys: pytest.CaptureFixture[str]) -> None:
+    """Three tricks instead of five: random bots win as often as before, but every seat scores
+    less. Watching the win shares alone, the run went on to --max-games; the scores decide it in
+    the first batches."""
+    argv = ["compare", "high-card", "--games", "10", "--until-decided", "--max-games", "200"]
+    data = run_json(capsys, *argv, "--b", "--option tricks=3", "--bot", "all=random", "--jobs", "1", "--json")
+    decided = data["until_decided"]
+    assert isinstance(decided, dict) and decided["decided"], decided
+    assert data["games"] <= 40  # the scores are read from 30 games on
+    assert any(name.endswith("score B-A") for name in decided["differs"]), decided["differs"]
+    assert all(decided["intervals"][k]["high"] < 0 for k in decided["differs"])
 
 
 @pytest.mark.slow

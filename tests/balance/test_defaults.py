@@ -50,3 +50,27 @@ def test_glory_to_rome_with_default_bots_ends_no_game_by_concession(
     assert data["bots"] == ["greedy", "greedy"] and data["bot_choice"].startswith("default bots: greedy")
     assert not any("propose_concession" in ending for ending in data["endings"]), data["endings"]
     assert sum(data["endings"].values()) == 6
+
+
+def test_a_games_ladder_orders_its_default_bots(tmp_path: pytest.TempPathFactory) -> None:
+    """Hanabi's `bots: ladder: [greedy, ismcts:200]`: greedy scores more than IS-MCTS at 200
+    playouts there, so it is chosen although IS-MCTS fits too; a spec that does not parse is B002 at
+    its line."""
+    import shutil
+    from pathlib import Path
+
+    from tabula.interpreter.base.source import AuthorError
+
+    spec, note, _ = defaults.default_bot(Config("hanabi", 2), seed=1, games=2, jobs=1)
+    assert spec == "greedy"
+    assert note.startswith("default bots: greedy, the strongest of the game's bots.ladder")
+    spec, _, _ = defaults.default_bot(Config("coup", 2), seed=1, games=2, jobs=1)
+    assert spec == "ismcts:200"  # no ladder of its own: the generic one, IS-MCTS first
+    folder = Path(str(tmp_path)) / "high-card"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "gamedefs" / "high-card", folder)
+    with (folder / "scoring.yaml").open("a") as f:
+        f.write("\nbots:\n  ladder: [greedy, dragon:3]\n")
+    with pytest.raises(AuthorError) as err:
+        defaults.default_bot(Config(str(folder), 2), seed=1, games=2, jobs=1)
+    text = str(err.value)
+    assert "B002" in text and "scoring.yaml:" in text and "unknown bot 'dragon'" in text

@@ -11,7 +11,14 @@ import pytest
 
 from tabula.balance.fairness import fairness, position_of
 from tabula.balance.match import GameRecord
-from tabula.balance.sequential import confidence_sequence, decide, minimum_detectable, radius, rho_for
+from tabula.balance.sequential import (
+    asymptotic_sequence,
+    confidence_sequence,
+    decide,
+    minimum_detectable,
+    radius,
+    rho_for,
+)
 from tabula.balance.stats import binomial_two_sided, chi2_sf, chi2_uniform, holm, holm_adjusted
 
 
@@ -140,3 +147,22 @@ def test_radius_shrinks_and_holds_for_any_rho() -> None:
 
 def test_minimum_detectable_effect() -> None:
     assert minimum_detectable(1.0, 100) == pytest.approx((1.959963984540054 + 0.8416212335729143) / 10)
+
+
+@pytest.mark.slow
+def test_score_sequences_stay_under_alpha_under_optional_stopping() -> None:
+    """compare's score differences are unbounded: their asymptotic confidence sequence, looked at
+    after every batch of 10 from 30 games on, declares a difference that is not there rarely (a
+    skewed score: exponential, centred)."""
+    gen = random.Random(7)
+    runs, wrong = 400, 0
+    for _ in range(runs):
+        values: list[float] = []
+        while len(values) < 400:
+            values += [gen.expovariate(1 / 3) - 3 for _ in range(10)]
+            s = asymptotic_sequence(values, 0.05, planned=200)
+            if s.low > 0 or s.high < 0:
+                wrong += 1
+                break
+    assert wrong / runs < 0.06
+    assert asymptotic_sequence(values[:29], 0.05, 200).high == math.inf  # too few games to say

@@ -43,7 +43,7 @@ from tabula.balance.stats import (
     two_proportion_z,
 )
 from tabula.balance.summary import header, summarize
-from tabula.balance.until import add_until_options, compare_watch, share, status, status_line
+from tabula.balance.until import add_until_options, compare_status, compare_status_line, share
 from tabula.common import CliError, Once, load, parse_option
 
 ALPHA = 0.05
@@ -281,7 +281,7 @@ def compare_lines(result: dict[str, Any]) -> list[str]:
         f"a seat's win rate {m['win_share']:.1%}, a player's mean score {m['score']:.2f} points",
     ]
     if result.get("until_decided"):
-        lines.append(status_line(result["until_decided"], "seat win-share"))
+        lines.append(compare_status_line(result["until_decided"], m))
     lines += ["", result["verdict"]]
     if any(side["summary"]["notes"] for side in (a, b)):
         lines += ["", f"note: {RANDOM_WARNING}"]
@@ -370,7 +370,7 @@ def play_sides(
     args: argparse.Namespace, configs: list[Config]
 ) -> tuple[tuple[list[GameRecord], list[GameRecord]], list[float], dict[str, Any]] | int:
     """Both sides' games on the same seeds: all --games at once, or with --until-decided in batches
-    of --games until the seats' win shares B - A are decided (or --max-games). An exit code when a
+    of --games until the seats' win shares and scores B - A are decided (or --max-games). An exit code when a
     rule failed or the run was interrupted."""
     records: list[list[GameRecord]] = [[], []]
     seconds = [0.0, 0.0]
@@ -391,7 +391,7 @@ def play_sides(
             records[k] += batch
             seconds[k] += spent
         if args.until_decided:
-            decided = status(compare_watch(records[0], records[1]), args.tolerance, planned)
+            decided = compare_status(records[0], records[1], args.tolerance, args.score_tolerance, planned)
             if decided["decided"]:
                 break
     return (records[0], records[1]), seconds, decided
@@ -419,4 +419,4 @@ def add_compare_arguments(p: argparse.ArgumentParser) -> None:
     add_bot_options(p)
     p.add_argument("--a", metavar="FLAGS", help='flags of configuration A only, e.g. "--variant short-game"')
     p.add_argument("--b", metavar="FLAGS", help='flags of configuration B only, e.g. "--variant family"')
-    add_until_options(p)
+    add_until_options(p, scores=True)

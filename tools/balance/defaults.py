@@ -1,13 +1,16 @@
 """The default bots of `simulate` and `compare`: the strongest whose cost fits the run.
 
-When no `--bot` is given, every seat gets the first bot of LADDER (strongest first) whose estimated
-CPU time for the requested games fits BUDGET_SECONDS per worker process. The estimate comes from
-one random game of the run's configuration (its seed is the run's): how many of its decisions offer
-more than one choice, and what each candidate bot spends on a few of them (CPU time, measured on
-positions of that game, at most PROBE_SECONDS per candidate). Random play costs next to nothing, so
-it is the last resort; a warning says that random bots measure the rules' mechanics, not strategy.
-The choice depends on the machine's speed, so the output names it, and every replay command
-carries the bots explicitly.
+When no `--bot` is given, every seat gets the first bot of the ladder (strongest first) whose
+estimated CPU time for the requested games fits BUDGET_SECONDS per worker process. The ladder is
+LADDER, or the game's own `bots: ladder:` (its bot specs, strongest first, with `random` added last
+when it lacks it): a game where greedy plays better than IS-MCTS at 200 playouts says so there
+(Hanabi), and the chooser trusts it rather than a probe of strength, which would cost games. The
+estimate comes from one random game of the run's configuration (its seed is the run's): how many
+of its decisions offer more than one choice, and what each candidate bot spends on a few of them
+(CPU time, measured on positions of that game, at most PROBE_SECONDS per candidate). Random play
+costs next to nothing, so it is the last resort; a warning says that random bots measure the rules'
+mechanics, not strategy. The choice depends on the machine's speed, so the output names it, and
+every replay command carries the bots explicitly.
 """
 
 from __future__ import annotations
@@ -17,14 +20,19 @@ from dataclasses import dataclass
 
 from tabula.balance.match import Config, GameRecord
 from tabula.bots.base import Observation, bot_generator
-from tabula.bots.spec import make_bot
+from tabula.bots.policy import span_of
+from tabula.bots.spec import BotSpecError, make_bot, parse_bot_spec
 from tabula.common import load, runtime_error_text
+from tabula.interpreter.base.source import AuthorError, Report
 from tabula.interpreter.compile.native.backend import is_built
 from tabula.interpreter.engine import Engine
+from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.runtime import GameRuntimeError
 
-LADDER = ("ismcts:200", "greedy", "random")
+# the last greedy rung, one world and one ply, costs a few times a random game: it is what a large run
+# of a slow game can afford (docs/balancing.md measures it against random in every bundled game)
+LADDER = ("ismcts:200", "greedy", "greedy:1:depth=1", "random")
 BUDGET_SECONDS = 150.0
 FAILED = "default bots: random (a random game of this configuration failed)"
 PROBE_SECONDS = 1.0
@@ -98,6 +106,23 @@ def cost_per_game(spec: str, engine: Engine, probe: Probe) -> float:
     return probe.seconds + per_decision * probe.searched
 
 
+def ladder(game: CompiledGame) -> tuple[str, ...]:
+    """The default bots to try, strongest first: the game's `bots: ladder:`, else LADDER; always
+    ending with random. A spec that does not parse is error B002, located in the game file."""
+    value, origin = game.bots.get("ladder", (None, None))
+    if not value:
+        return LADDER
+    specs: list[str] = []
+    for text in [value] if isinstance(value, str) else list(value):
+        try:
+            specs.append(parse_bot_spec(str(text)).text)
+        except BotSpecError as err:
+            report = Report()
+            report.error("B002", f"bots.ladder: {err}", span_of(origin), "e.g. ladder: [greedy, ismcts:200]")
+            raise AuthorError(report) from None
+    return (*specs, "random") if specs[-1] != "random" else tuple(specs)
+
+
 def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, str, GameRecord | None]:
     """(the spec every seat gets, a sentence saying why, the record of the run's first game when a
     rule failed in it) for a run without --bot."""
@@ -115,13 +140,15 @@ def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, 
         return "random", FAILED, probe.failure
     allowance = BUDGET_SECONDS * max(1, jobs)
     costs: list[str] = []
-    for spec in LADDER:
+    rungs = ladder(game)
+    for spec in rungs:
         need = cost_per_game(spec, engine, probe) * games
-        if need <= allowance or spec == LADDER[-1]:
+        if need <= allowance or spec == rungs[-1]:
             skipped = f"; {', '.join(costs)}" if costs else ""
+            order = " of the game's bots.ladder" if rungs != LADDER else ""
             return (
                 spec,
-                f"default bots: {spec}, the strongest whose cost fits: about {need:.0f} CPU s for "
+                f"default bots: {spec}, the strongest{order} whose cost fits: about {need:.0f} CPU s for "
                 f"{games} games (allowance {allowance:.0f} s){skipped}",
                 None,
             )

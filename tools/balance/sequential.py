@@ -66,6 +66,27 @@ def confidence_sequence(values: list[float], lo: float, hi: float, alpha: float,
     return Bounds(mean, max(lo, mean - r), min(hi, mean + r), t)
 
 
+ASYMPTOTIC_FROM = 30  # games before an asymptotic sequence is read: with fewer, a skewed score made
+# it find a difference that is not there in 7.5 % of runs, from 30 games on in 4.5 % (tests/balance)
+
+
+def asymptotic_sequence(values: list[float], alpha: float, planned: int) -> Bounds:
+    """An asymptotic confidence sequence for the mean of unbounded values (a score difference): the
+    same normal-mixture boundary with sigma the running standard deviation of the values, which is
+    Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas, "Time-uniform central limit theory and
+    asymptotic confidence sequences", Annals of Statistics 52(6), 2024 (Theorem 2.2): valid as the
+    number of games grows rather than at every size, so it says nothing (an unbounded interval)
+    before ASYMPTOTIC_FROM games."""
+    t = len(values)
+    if t < ASYMPTOTIC_FROM:
+        return Bounds(0.0, -math.inf, math.inf, 0)
+    mean = sum(values) / t
+    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (t - 1)) if t > 1 else 0.0
+    sd = max(sd, 1e-9)  # identical games: the interval shrinks to the mean
+    r = radius(t, sd, alpha, rho_for(planned, sd, alpha))
+    return Bounds(mean, mean - r, mean + r, t)
+
+
 @dataclass(frozen=True)
 class Decision:
     """Whether a family of watched means is decided: some differs from `null` (`differs` names

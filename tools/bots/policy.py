@@ -33,14 +33,15 @@ def concession_actions(engine: Engine) -> frozenset[str]:
         report.error(
             "B001",
             f"bots.concessions names '{unknown[0]}', which is no action of the game",
-            _span(origin),
+            span_of(origin),
             f"actions: {', '.join(engine.game.actions)}",
         )
         raise AuthorError(report)
     return frozenset(str(n) for n in names)
 
 
-def _span(origin: Any) -> Span | None:
+def span_of(origin: Any) -> Span | None:
+    """Where a value of the `bots:` section is in its file (None when it is not known)."""
     line, col = getattr(origin, "line", None), getattr(origin, "col", None)
     if origin is None or line is None or col is None:
         return None

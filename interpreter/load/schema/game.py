@@ -475,6 +475,13 @@ class BotsDef(StrictModel):
         "none (default 3; `greedy:N` overrides it). A game where one hidden card decides a move "
         "(Hanabi's play) needs more: with few worlds, a move that happened to pay in each looks safe.",
     )
+    ladder: list[str] = Field(
+        default=[],
+        description="The default bots of `tabula simulate` and `compare` for this game, strongest "
+        "first (bot specs: `[greedy, ismcts:200]`): each run takes the first whose cost fits its CPU "
+        "allowance, random last (default: ismcts:200, greedy, greedy:1:depth=1, random). For a game "
+        "where a cheaper bot plays better.",
+    )
     concessions: list[str] = Field(
         default=[],
         description="Actions by which a player offers to concede: bots take them, or accept a "
