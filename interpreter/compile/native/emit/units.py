@@ -1,9 +1,10 @@
 """The whole C translation unit of a game: the prelude, its layout and tables, its generated parts.
 
-Stage: compile (native). Order in the file: the words and errors (prelude.HEAD), the layout
-(`#define`s), the game's constant tables, the checks, zones and generator (prelude.BODY), the game's
-functions, effects, phases, windows, actions and scoring (`g_*`, written here from cgen.CGen), then
-the flow driver and the entry points the bridge calls (prelude.FLOW).
+Stage: compile (native). Order in the file: the words and errors (runtime/tabula.h), the layout
+(`#define`s), the game's constant tables, the checks, zones and generator (runtime/values.c), the
+game's functions, effects, phases, windows, actions and scoring (`g_*`, written here from cgen.CGen),
+then the flow driver and the entry points the bridge calls (runtime/flow.c). The runtime's files
+are read by prelude.py; what depends on the game is written here.
 """
 
 from __future__ import annotations
@@ -20,18 +21,10 @@ from tabula.interpreter.compile.native.lowering import ir, lists, simultaneous, 
 from tabula.interpreter.compile.native.lowering.triggers import DEEP, c_dispatchers
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
 
-_MACROS = r"""
-#define MIN2(a, b) ((a) < (b) ? (a) : (b))
-#define MAX2(a, b) ((a) > (b) ? (a) : (b))
-#define STORE_P(x, v) ({ i64 s_ = (v); if (s_ != NONE && (s_ < 0 || s_ >= S[T_N])) fail(x, E_STORE); s_; })
-#define STORE_C(x, v) ({ i64 s_ = (v); if (s_ != NONE && (s_ < 0 || s_ >= NCOMP)) fail(x, E_STORE); s_; })
-"""
-
 
 def unit(gen: CGen) -> str:
     """The C source of the game; its signature (a hash of everything else) is compiled into it."""
     fixed = [
-        _MACROS,
         prelude.BODY,
         DEEP,
         lists.C_LISTS,
