@@ -14,7 +14,7 @@ import json
 import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
-from tabula.interpreter.compile.native.emit import prelude, segments, tree_c
+from tabula.interpreter.compile.native.emit import prelude
 from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room
 from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.lowering import ir, lists, simultaneous, stackroom
@@ -29,14 +29,14 @@ def unit(gen: CGen) -> str:
         DEEP,
         lists.C_LISTS,
         simultaneous.C_SEATS,
-        segments.SEGMENTS,
+        prelude.SEGMENTS,
         *boards_c(gen.g, gen.tables),
     ]
     body = "\n".join([*_tables(gen), *fixed, *_functions(gen), *_effects(gen)])
     parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
     body += "\n" + "\n".join(parts)
     head = "\n".join([prelude.HEAD, *gen.lay.defines()])
-    text = head + "\n" + body + "\n" + prelude.FLOW + tree_c.SEARCH
+    text = head + "\n" + body + "\n" + prelude.FLOW + prelude.SEARCH
     meta = json.dumps(gen.meta() | {"sig": hashlib.sha256(text.encode()).hexdigest()[:16]}, sort_keys=True)
     return text.replace("#define STATE_WORDS", f"#define META {json.dumps(meta)}\n#define STATE_WORDS", 1)
 

@@ -4,7 +4,7 @@ decisions inside an effect, as run/simultaneous.py runs them on the Python backe
 Stage: compile (native). Python runs the step as a resumable loop between `sim_open` (every item a
 distinct seat of the game, else R008) and `sim_close`, with each seat's question asked in turn on
 the same state; the answers are kept in `t["sim"]` until the last is in. Native words hold no
-`sim`: a choice inside the step is a decision inside an effect (segments.py), whose plain state is
+`sim`: a choice inside the step is a decision inside an effect (runtime/segments.c), whose plain state is
 the segment replayed on Python (`Engine.plain`), so `t["sim"]`, the waiting seats and the hidden
 answers are Python's own there; the step opens and closes inside one phase, so a state that converts
 (a window, a phase's start, the end) never holds an open step (and `from_plain` refuses one). The

@@ -146,7 +146,7 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
    segment's first, kept in SNAP when a choice stops it); a choice's answer is queued and the
    segment replayed from SNAP with the queue. `before`: the state kept (KEEP_WORDS), or NULL. */
 /* The window's first queued answer taken: its action, player and arguments, the decision closed
-   (apply_k, and the search tree's steps: tree_c.py t_step). */
+   (apply_k, and the search tree's steps: search.c t_step). */
 static void first_answer(X *x, i64 *ai, i64 *p, i64 *arg, i64 *arg2) {
     i64 k0 = S[QUEUE];
     S[Q_POS] = 1;
