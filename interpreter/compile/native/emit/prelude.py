@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 RUNTIME = Path(__file__).resolve().parents[1] / "runtime"
-FILES = ("tabula.h", "values.c", "segments.c", "flow.c", "search.c")
+FILES = ("tabula.h", "values.c", "lists.c", "segments.c", "flow.c", "search.c")
 
 
 def c_file(name: str) -> str:
@@ -27,6 +27,7 @@ def c_file(name: str) -> str:
 
 HEAD = c_file("tabula.h")
 BODY = c_file("values.c")
+LISTS = c_file("lists.c")
 SEGMENTS = c_file("segments.c")
 FLOW = c_file("flow.c")
 SEARCH = c_file("search.c")

@@ -17,7 +17,7 @@ from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native.emit import prelude
 from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room
 from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
-from tabula.interpreter.compile.native.lowering import ir, lists, simultaneous, stackroom
+from tabula.interpreter.compile.native.lowering import ir, stackroom
 from tabula.interpreter.compile.native.lowering.triggers import DEEP, c_dispatchers
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
 
@@ -27,8 +27,7 @@ def unit(gen: CGen) -> str:
     fixed = [
         prelude.BODY,
         DEEP,
-        lists.C_LISTS,
-        simultaneous.C_SEATS,
+        prelude.LISTS,
         prelude.SEGMENTS,
         *boards_c(gen.g, gen.tables),
     ]
