@@ -17,7 +17,17 @@ from __future__ import annotations
 from pathlib import Path
 
 RUNTIME = Path(__file__).resolve().parents[1] / "runtime"
-FILES = ("tabula.h", "values.c", "lists.c", "segments.c", "flow.c", "search.c")
+FILES = (
+    "tabula.h",
+    "values.c",
+    "lists.c",
+    "segments.c",
+    "boards.h",
+    "boards.c",
+    "paths.c",
+    "flow.c",
+    "search.c",
+)
 
 
 def c_file(name: str) -> str:
@@ -29,5 +39,8 @@ HEAD = c_file("tabula.h")
 BODY = c_file("values.c")
 LISTS = c_file("lists.c")
 SEGMENTS = c_file("segments.c")
+BOARDS_H = c_file("boards.h")
+BOARDS = c_file("boards.c")
+PATHS = c_file("paths.c")
 FLOW = c_file("flow.c")
 SEARCH = c_file("search.c")
