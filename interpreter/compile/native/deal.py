@@ -70,7 +70,7 @@ class NativeDeal:
         self.rv = lay.offsets["RV"]
         self.rng = lay.offsets["RNG"]
         self.naming = self._naming(game, base, set(dealt))
-        # the plan and the naming as flat words for native code (tb_deal in prelude.py)
+        # the plan and the naming as flat words for native code (tb_deal in runtime/flow.c)
         flat: list[int] = []
         for occupants, _ in self.plan:
             flat += [len(occupants), *sorted(occupants)]
