@@ -81,8 +81,20 @@ def count_instructions(
     env.pop("TABULA_NO_CACHE", None)  # the same run each time, the game's library built once
     if path_entry is not None:
         env["PYTHONPATH"] = path_entry
-    # compiled once first, so that both counted runs load the game warm (the same work)
-    subprocess.run([sys.executable, str(WORKER), game, str(n), "0", *options], env=env, capture_output=True)
+    with tempfile.TemporaryDirectory(prefix="tabula-bench-cache-") as private:
+        # a cache of its own (private: mkdtemp's 0700), so that no other process's pruning drops the
+        # game between the runs; compiled once first, so that both counted runs load it warm
+        env["TABULA_CACHE_DIR"] = private
+        subprocess.run(
+            [sys.executable, str(WORKER), game, str(n), "0", *options], env=env, capture_output=True
+        )
+        return _counted(env, game, n, games, options)
+
+
+def _counted(
+    env: dict[str, str], game: str, n: int, games: int, options: list[str]
+) -> tuple[float, str, str]:
+    """count_instructions' two runs under valgrind: no game, then `games` games."""
     counts: list[int] = []
     decisions = 0
     report: Any = {}
