@@ -122,6 +122,8 @@ def test_the_wheel_holds_only_the_tabula_package(wheel: Path) -> None:
         "tabula/interpreter/engine.py",
         "tabula/interpreter/compile/python/game.py",
         "tabula/grammar/tabula.lark",
+        "tabula/interpreter/compile/native/runtime/tabula.h",
+        "tabula/interpreter/compile/native/runtime/flow.c",
         "tabula/gamedefs/porta-nigra/game.yaml",
         "tabula/gamedefs/porta-nigra/scenarios/variants/short-game-rounds.yaml",
         "tabula/gamedefs/glory-to-rome/expansions/all-44-buildings.yaml",

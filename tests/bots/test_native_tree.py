@@ -147,7 +147,7 @@ def test_decisions_inside_effects_search_natively_as_the_python_tree(
 ) -> None:
     """Glory to Rome asks every question inside a procedure (windows in loops, two-parameter
     actions): each world is dealt where the replay of the phase so far reaches the decision
-    (tree_c.py `t_world`), and the search is the Python tree's, move, visits and generator."""
+    (runtime/search.c `t_world`), and the search is the Python tree's, move, visits and generator."""
     g = load_game("glory-to-rome", {"surrender_allowed": False})
     nat, py = Engine(g, backend="native"), Engine(g)
     used = native_iterations(monkeypatch)

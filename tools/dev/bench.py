@@ -1,8 +1,12 @@
 """`tabula bench GAME`: how fast the engine plays a game, in CPU time, optionally against another commit.
 
-Per player count it prints decisions and games per CPU-second (uniform random playouts, seeds
-1..N), legal-choice enumerations per CPU-second, microseconds per clone, and the CPU time of loading
-(checking and compiling) the game without the compile cache. CPU time, not wall time: machines are
+Per player count it prints decisions per CPU-second (uniform random games, seeds 1..N) played two
+ways, stepped (`step dec/s`, JSON `step_cpu`: one decision at a time through the engine's API) and
+in whole playouts (`playout dec/s`, JSON `playout_cpu`: `Engine.playout`, native code end to end),
+games and legal-choice enumerations per CPU-second, microseconds per clone, and the CPU time of
+loading (checking and compiling) the game without the compile cache. `--instructions` counts
+machine instructions per decision of each way apart (JSON `instructions.this.N.step`/`.playout`)
+on the backend asked for. CPU time, not wall time: machines are
 shared. With `--against REF` the same measurement runs on that commit too (a temporary git worktree),
 alternating between the two `--rounds` times and keeping each side's best, and the table gives the
 ratio — the way the project reports a speed change.
@@ -59,21 +63,41 @@ def run_worker(
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def count_instructions(path_entry: str | None, game: str, n: int, games: int, options: list[str]) -> float:
-    """Machine instructions per decision of `games` random games at `n` players: valgrind's count
-    (cachegrind) of the games minus that of the same program playing none (start-up and loading)."""
+WAYS = ("step", "playout")  # a decision at a time through the engine's API; whole games in one call
+
+
+def count_instructions(
+    path_entry: str | None, game: str, n: int, games: int, options: list[str], backend: str, way: str
+) -> tuple[float, str, str]:
+    """Machine instructions per decision of `games` random games at `n` players played one `way`
+    (WAYS) on `backend`: valgrind's count (cachegrind) of the games minus that of the same program
+    playing none (start-up and loading); with the backend measured (python where native is not
+    there) and why not."""
     from tabula.common import CliError
 
     if shutil.which("valgrind") is None:
         raise CliError("--instructions needs valgrind (apt-get install valgrind)")
-    env = dict(os.environ, TABULA_BENCH_PLAY_ONLY="1", PYTHONHASHSEED="0")  # the same run each time
-    env.pop("TABULA_NO_CACHE", None)
+    env = dict(os.environ, TABULA_BENCH_PLAY_ONLY=way, TABULA_BENCH_BACKEND=backend, PYTHONHASHSEED="0")
+    env.pop("TABULA_NO_CACHE", None)  # the same run each time, the game's library built once
     if path_entry is not None:
         env["PYTHONPATH"] = path_entry
-    # compiled once first, so that both counted runs load the game warm (the same work)
-    subprocess.run([sys.executable, str(WORKER), game, str(n), "0", *options], env=env, capture_output=True)
+    with tempfile.TemporaryDirectory(prefix="tabula-bench-cache-") as private:
+        # a cache of its own (private: mkdtemp's 0700), so that no other process's pruning drops the
+        # game between the runs; compiled once first, so that both counted runs load it warm
+        env["TABULA_CACHE_DIR"] = private
+        subprocess.run(
+            [sys.executable, str(WORKER), game, str(n), "0", *options], env=env, capture_output=True
+        )
+        return _counted(env, game, n, games, options)
+
+
+def _counted(
+    env: dict[str, str], game: str, n: int, games: int, options: list[str]
+) -> tuple[float, str, str]:
+    """count_instructions' two runs under valgrind: no game, then `games` games."""
     counts: list[int] = []
     decisions = 0
+    report: Any = {}
     for k in (0, games):
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
         cmd += [sys.executable, str(WORKER), game, str(n), str(k), *options]
@@ -82,18 +106,51 @@ def count_instructions(path_entry: str | None, game: str, n: int, games: int, op
         if done.returncode != 0 or found is None:
             raise RuntimeError(f"benchmark worker failed under valgrind:\n{done.stderr[-2000:]}")
         counts.append(int(found.group(1).replace(",", "")))
-        decisions = json.loads(done.stdout.splitlines()[-1])["players"][str(n)]["decisions"]
-    return (counts[1] - counts[0]) / max(decisions, 1)
+        report = json.loads(done.stdout.splitlines()[-1])
+        decisions = report["players"][str(n)]["decisions"]
+    return (
+        (counts[1] - counts[0]) / max(decisions, 1),
+        report.get("backend", "python"),
+        report.get("note", ""),
+    )
 
 
-def instructions_table(game: str, new: dict[str, float], old: dict[str, float] | None) -> str:
-    lines = [f"{game}: machine instructions per decision (valgrind), start-up and loading left out"]
-    lines.append(f"{'players':>7} {'this':>12}" + (f" {'against':>12} {'ratio':>7}" if old else ""))
-    for n, value in new.items():
-        row = f"{n:>7} {value:>12.0f}"
-        if old is not None:
-            row += f" {old[n]:>12.0f} {old[n] / value:>6.2f}x"
-        lines.append(row)
+def instructions(
+    path_entry: str | None, game: str, players: list[int], games: int, options: list[str], backend: str
+) -> tuple[dict[str, dict[str, float]], str, str]:
+    """Per player count, instructions per decision played each way (WAYS), the backend measured and
+    why it is not the one asked for."""
+    out: dict[str, dict[str, float]] = {}
+    measured, note = backend, ""
+    for n in players:
+        out[str(n)] = {}
+        for way in WAYS:
+            out[str(n)][way], measured, note = count_instructions(
+                path_entry, game, n, games, options, backend, way
+            )
+    return out, measured, note
+
+
+def instructions_table(
+    game: str,
+    backend: str,
+    new: dict[str, dict[str, float]],
+    old: dict[str, dict[str, float]] | None,
+    against: str,
+) -> str:
+    lines = [
+        f"{game}: machine instructions per decision on the {backend} backend (valgrind), start-up and "
+        f"loading left out" + (f"; against: {against}" if old else "")
+    ]
+    lines.append(
+        f"{'players':>7} {'way':>8} {'this':>12}" + (f" {'against':>12} {'ratio':>7}" if old else "")
+    )
+    for n, ways in new.items():
+        for way, value in ways.items():
+            row = f"{n:>7} {way:>8} {value:>12.0f}"
+            if old is not None:
+                row += f" {old[n][way]:>12.0f} {old[n][way] / max(value, 1e-9):>6.2f}x"
+            lines.append(row)
     return "\n".join(lines)
 
 
@@ -103,7 +160,7 @@ def best(runs: list[Any]) -> Any:
     out["load_cpu"] = min(r["load_cpu"] for r in runs)
     out["build_cpu"] = min(r.get("build_cpu", 0.0) for r in runs)
     for n in out["players"]:
-        for key in ("cpu", "enum_cpu", "clone_cpu", "playout_cpu"):
+        for key in ("step_cpu", "enum_cpu", "clone_cpu", "playout_cpu"):
             out["players"][n][key] = min(r["players"][n][key] for r in runs)
     return out
 
@@ -111,9 +168,9 @@ def best(runs: list[Any]) -> Any:
 def rates(m: Any, n: str) -> dict[str, float]:
     p = m["players"][n]
     return {
-        "decisions/s": p["decisions"] / p["cpu"],
-        "playout dec/s": p["decisions"] / max(p.get("playout_cpu", p["cpu"]), 1e-9),
-        "games/s": p["games"] / p["cpu"],
+        "step dec/s": p["decisions"] / max(p["step_cpu"], 1e-9),
+        "playout dec/s": p["decisions"] / max(p["playout_cpu"], 1e-9),
+        "games/s": p["games"] / max(p["step_cpu"], 1e-9),
         "enumerations/s": p["enumerations"] / max(p["enum_cpu"], 1e-9),
         "clone us": 1e6 * p["clone_cpu"] / max(p["clones"], 1),
     }
@@ -204,22 +261,28 @@ def run_bench(args: argparse.Namespace) -> int:
             if done.returncode != 0:
                 raise CliError(f"cannot check out {args.against!r}: {done.stderr.strip()}")
             against_tree = package_tree(tree, tmp / "path")
+        backend = getattr(args, "backend", "native")
         if args.instructions:  # deterministic: one run per side
-            now = {str(n): count_instructions(None, args.game, n, args.games, options) for n in players}
-            was = None
+            now, measured, note = instructions(None, args.game, players, args.games, options, backend)
+            was, against = None, ""
             if against_tree is not None:
-                was = {
-                    str(n): count_instructions(str(against_tree), args.game, n, args.games, options)
-                    for n in players
-                }
+                was, _, _ = instructions(str(against_tree), args.game, players, args.games, options, backend)
+                against = args.against
+            elif getattr(args, "against_backend", None):
+                was, against, _ = instructions(
+                    None, args.game, players, args.games, options, args.against_backend
+                )
+                against = f"the {against} backend"
+            if note:  # the native backend was asked for (the default) and is not there
+                print(f"python backend: {note}", file=sys.stderr)
             if args.json:
-                out = {"game": args.game, "instructions": {"this": now, "against": was}, "ref": args.against}
-                print(json.dumps(out, indent=2))
+                figures = {"this": now, "against": was}
+                out = {"game": args.game, "backend": measured, "instructions": figures, "ref": args.against}
+                print(json.dumps(out | {"against_backend": getattr(args, "against_backend", None)}, indent=2))
             else:
-                print(instructions_table(args.game, now, was))
+                print(instructions_table(args.game, measured, now, was, against))
             return 0
         new_runs, old_runs = [], []
-        backend = getattr(args, "backend", "native")
         search = getattr(args, "search", None)
         for _ in range(rounds):
             new_runs.append(run_worker(None, args.game, players, args.games, options, backend, search))

@@ -2,8 +2,12 @@
 
 It uses only the public engine API (so it can measure an older commit too) and prints one JSON object:
 per player count, CPU seconds for a fixed set of random games (seeds 1..N, the bots' generator of
-`tabula simulate`), the decisions they took, enumerations (the pending window's legal choices
-recomputed), clones, and the CPU time of loading the game.
+`tabula simulate`) played two ways, `step_cpu` (one decision at a time through the engine's API:
+`apply_inplace`) and `playout_cpu` (whole games in one call: `Engine.playout`, native code end to
+end on the native backend), the decisions they took, enumerations (the pending window's legal
+choices recomputed), clones, and the CPU time of loading the game. TABULA_BENCH_PLAY_ONLY=step (or
+1) plays only the games step by step, =playout only the playouts (`tabula bench --instructions`
+counts each apart); `decisions` is then that way's count.
 
     python bench_worker.py GAME PLAYERS GAMES [KEY=VALUE ...]
 """
@@ -66,7 +70,9 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
         from tabula.interpreter import rng  # type: ignore[attr-defined,no-redef]
     from tabula.interpreter.engine import Engine, load_game
 
-    play_only = os.environ.get("TABULA_BENCH_PLAY_ONLY") == "1"  # only the games (counting instructions)
+    only = os.environ.get("TABULA_BENCH_PLAY_ONLY", "")  # one way of playing alone (counting instructions)
+    only = "step" if only == "1" else only
+    play_only = only != ""
     backend = os.environ.get("TABULA_BENCH_BACKEND", "python")
     t0 = time.process_time()
     compiled = load_game(game, options or None)
@@ -83,7 +89,7 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
         decisions = 0
         sample: list[Any] = []
         t0 = time.process_time()
-        for seed in range(1, games + 1):
+        for seed in range(1, games + 1) if only != "playout" else ():
             st = engine.new_game(n, seed)
             gen = rng.seed_state(seed + 0xB07)
             if native is not None:  # the engine's API, a state of native words
@@ -100,11 +106,13 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
                 decisions += 1
         play_cpu = time.process_time() - t0
         t0 = time.process_time()
-        # whole random games in one call (native code end to end); not when counting instructions,
-        # which would count every game twice against the decisions played once
-        if hasattr(engine, "playout") and not play_only:
+        # whole random games in one call (native code end to end); counting instructions, one way
+        # alone, so that its count goes with its own decisions
+        if hasattr(engine, "playout") and only in ("", "playout"):
             for seed in range(1, games + 1):
-                engine.playout(engine.new_game(n, seed), rng.seed_state(seed + 0xB07))
+                played = engine.playout(engine.new_game(n, seed), rng.seed_state(seed + 0xB07))
+                if only == "playout":
+                    decisions += played
         playout_cpu = time.process_time() - t0 if hasattr(engine, "playout") else play_cpu
         windows = sample if native is not None else [s for s in sample if s["dec"]["k"] == "window"]
         t0 = time.process_time()
@@ -120,7 +128,7 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
         out["players"][str(n)] = {
             "games": games,
             "decisions": decisions,
-            "cpu": play_cpu,
+            "step_cpu": play_cpu,
             "enumerations": 5 * len(windows),
             "enum_cpu": enum_cpu,
             "clones": 20 * len(sample),

@@ -30,7 +30,7 @@ class NativeDeal:
 
     NotNative when the state does not convert (a simultaneous step). At a decision inside an effect
     (`real`: the true state's native words, kind 2) the worlds are for native search trees only
-    (`inside`, `segment`: tree_c.py `t_world` deals them where the true segment's replay reaches
+    (`inside`, `segment`: runtime/search.c `t_world` deals them where the true segment's replay reaches
     the decision); their words alone would replay the true segment, so they are never handed out."""
 
     def __init__(
@@ -70,7 +70,7 @@ class NativeDeal:
         self.rv = lay.offsets["RV"]
         self.rng = lay.offsets["RNG"]
         self.naming = self._naming(game, base, set(dealt))
-        # the plan and the naming as flat words for native code (tb_deal in prelude.py)
+        # the plan and the naming as flat words for native code (tb_deal in runtime/flow.c)
         flat: list[int] = []
         for occupants, _ in self.plan:
             flat += [len(occupants), *sorted(occupants)]

@@ -95,7 +95,7 @@ def symbol_table(game: CompiledGame) -> list[str]:
 
 
 _ITEM_KINDS = {"sym": "sym", "bool": "bool"}  # a list var's item type -> its words' kind (else int)
-PL_MAX = 15  # seats a list of players in one word holds (prelude.py pl_pack)
+PL_MAX = 15  # seats a list of players in one word holds (runtime/values.c pl_pack)
 
 
 def pack_players(v: Any) -> int:

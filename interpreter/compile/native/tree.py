@@ -1,6 +1,6 @@
 """Search trees in native code: a search bot's iterations run whole in the game's library.
 
-Stage: compile (native). A `NativeTree` holds one decision's tree in C (tree_c.py: nodes in a
+Stage: compile (native). A `NativeTree` holds one decision's tree in C (runtime/search.c: nodes in a
 flat array with a hash of (parent, key) -> child) and runs iterations in batches: the world dealt
 (or copied), the walk down the tree, the random rollout and the rewards, all without returning to
 Python. Its nodes are keyed by the choice id each move stands for, written as numbers: `Naming`
@@ -25,11 +25,11 @@ _I64 = ctypes.c_int64
 _P = ctypes.c_void_p
 VC_NOPARAM, VC_COMP, VC_PLAYER, VC_NUM, VC_RAW, VC_BOOL, VC_SYM = range(7)
 R_EVAL, R_SCORE = 0, 1
-MAX_TIEBREAKS = 32  # TB_MAXTIE in tree_c.py
+MAX_TIEBREAKS = 32  # TB_MAXTIE in runtime/search.c
 
 
 class SearchArgs(ctypes.Structure):
-    """tree_c.py's SA, field for field."""
+    """runtime/search.c's SA, field for field."""
 
     _fields_ = [
         ("world", _P),
@@ -259,7 +259,7 @@ class NativeTree:
         """Each iteration's world: `base` (native words) dealt with the plan of compile/native/deal.py
         (`tb_deal`), or without a plan `base` itself. At a decision inside an effect `segment` is
         the true segment's first state: each step replays it up to the decision, where the dealt
-        words replace the true ones (tree_c.py `t_world`)."""
+        words replace the true ones (runtime/search.c `t_world`)."""
         a = self.args
         self._keep = [base, plan, naming, segment]
         a.rootseg = ctypes.addressof(segment) if segment is not None else None

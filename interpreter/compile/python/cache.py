@@ -5,9 +5,10 @@ helper references, line table) plus the `CompiledGame` object graph, whose gener
 stored by name. The key is a hash of Tabula's own source (interpreter/ and grammar/), the game
 folder's path and every YAML file in it (its scenarios included: they decide which names count as
 used), the pack files (path, kind, text), the rules options and whether the game is instrumented for
-coverage. A changed file, option or engine gives a new key; an unreadable or stale entry is ignored
-and compiled again. The folder keeps the `KEEP` most recently used entries (older ones are removed
-when a new one is stored), so it never grows without bound.
+coverage. A changed file, option or engine (its Python, its grammar, or the native backend's C
+runtime files: a library's key builds on this one) gives a new key; an unreadable or stale entry is
+ignored and compiled again. The folder keeps the `KEEP` most recently used entries (older ones are
+removed when a new one is stored), so it never grows without bound.
 
 Entries live in `$TABULA_CACHE_DIR`, else `$XDG_CACHE_HOME/tabula`, else `~/.cache/tabula`.
 `TABULA_NO_CACHE=1` (or `--no-cache` on the command line) bypasses the cache.
@@ -70,7 +71,7 @@ def engine_fingerprint() -> str:
         h = hashlib.sha256(f"{FORMAT} {sys.version_info[:2]}".encode())
         for base in (root, root.parent / "grammar"):
             for f in sorted(base.rglob("*")):
-                if f.suffix in (".py", ".lark") and "__pycache__" not in f.parts:
+                if f.suffix in (".py", ".lark", ".c", ".h") and "__pycache__" not in f.parts:
                     h.update(str(f.relative_to(base)).encode())
                     h.update(f.read_bytes())
         _fingerprint = h.hexdigest()

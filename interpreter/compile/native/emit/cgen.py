@@ -2,7 +2,7 @@
 
 Stage: compile (native). Every value is a 64-bit word; every read that can fail in Python (a none in
 arithmetic, an index out of range, a missing key, a division by zero, a sum past the native range)
-is a check that stops the run with an error number (prelude.py). The native code may stop where
+is a check that stops the run with an error number (runtime/values.c). The native code may stop where
 Python would go on (it is never looser): the bridge then replays that decision on Python, which
 either reports the located error or carries on with the game in Python.
 """
@@ -40,7 +40,7 @@ def c_int(v: int) -> str:
 
 
 def ctype(ty: str) -> str:
-    """The C type of a value of static type `ty`: a list is an `L` (prelude.py), the rest a word."""
+    """The C type of a value of static type `ty`: a list is an `L` (runtime/values.c), the rest a word."""
     return "L" if ty.startswith("list[") else "i64"
 
 
@@ -402,7 +402,7 @@ class CGen:
 
     def _s_Choose(self, s: ir.Choose, env: Env, depth: int) -> list[str]:
         """End checks first (as the Python backend fires them before it asks), then the options,
-        each value once in order of first appearance, and the answer (prelude.py `pick`)."""
+        each value once in order of first appearance, and the answer (runtime/segments.c `pick`)."""
         setup, item, n = self.loop(s.src, env, False)
         o, i, by = self.fresh("o"), self.fresh("i"), self.fresh("by")
         v = self.fresh("v_" + s.var)
@@ -418,7 +418,7 @@ class CGen:
 
     def _s_Window(self, s: ir.Window, env: Env, depth: int) -> list[str]:
         """A window inside a block, as the Python machine runs it: end checks first, the options
-        (`iw_<site>`), the answer (prelude.py `pick_action`), the action run (its frame pushed:
+        (`iw_<site>`), the answer (runtime/segments.c `pick_action`), the action run (its frame pushed:
         one unit), and the window offered again until a closing action or no option is left."""
         who, k, ai = self.fresh("p"), self.fresh("k"), self.fresh("ai")
         return [
@@ -434,7 +434,7 @@ class CGen:
         ]
 
     def _s_End(self, s: ir.End, env: Env, depth: int) -> list[str]:
-        """The game ends now (prelude.py `run` unwinds to the flow); declared winners are sorted and
+        """The game ends now (runtime/flow.c `run` unwinds to the flow); declared winners are sorted and
         must be seats (Python's R008 otherwise, replayed there)."""
         if s.winners is None:
             return ["longjmp(x->endjb, 1);"]

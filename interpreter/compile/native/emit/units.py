@@ -1,9 +1,10 @@
 """The whole C translation unit of a game: the prelude, its layout and tables, its generated parts.
 
-Stage: compile (native). Order in the file: the words and errors (prelude.HEAD), the layout
-(`#define`s), the game's constant tables, the checks, zones and generator (prelude.BODY), the game's
-functions, effects, phases, windows, actions and scoring (`g_*`, written here from cgen.CGen), then
-the flow driver and the entry points the bridge calls (prelude.FLOW).
+Stage: compile (native). Order in the file: the words and errors (runtime/tabula.h), the layout
+(`#define`s), the game's constant tables, the checks, zones and generator (runtime/values.c), the
+game's functions, effects, phases, windows, actions and scoring (`g_*`, written here from cgen.CGen),
+then the flow driver and the entry points the bridge calls (runtime/flow.c). The runtime's files
+are read by prelude.py; what depends on the game is written here.
 """
 
 from __future__ import annotations
@@ -13,31 +14,22 @@ import json
 import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
-from tabula.interpreter.compile.native.emit import prelude, segments, tree_c
+from tabula.interpreter.compile.native.emit import prelude
 from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room
 from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.emit.tiles_c import tiles_c
-from tabula.interpreter.compile.native.lowering import ir, lists, simultaneous, stackroom
+from tabula.interpreter.compile.native.lowering import ir, stackroom
 from tabula.interpreter.compile.native.lowering.triggers import DEEP, c_dispatchers
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
-
-_MACROS = r"""
-#define MIN2(a, b) ((a) < (b) ? (a) : (b))
-#define MAX2(a, b) ((a) > (b) ? (a) : (b))
-#define STORE_P(x, v) ({ i64 s_ = (v); if (s_ != NONE && (s_ < 0 || s_ >= S[T_N])) fail(x, E_STORE); s_; })
-#define STORE_C(x, v) ({ i64 s_ = (v); if (s_ != NONE && (s_ < 0 || s_ >= NCOMP)) fail(x, E_STORE); s_; })
-"""
 
 
 def unit(gen: CGen) -> str:
     """The C source of the game; its signature (a hash of everything else) is compiled into it."""
     fixed = [
-        _MACROS,
         prelude.BODY,
         DEEP,
-        lists.C_LISTS,
-        simultaneous.C_SEATS,
-        segments.SEGMENTS,
+        prelude.LISTS,
+        prelude.SEGMENTS,
         *boards_c(gen.g, gen.tables),
         *tiles_c(gen.g, gen.lay, gen.tables),
     ]
@@ -45,7 +37,7 @@ def unit(gen: CGen) -> str:
     parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
     body += "\n" + "\n".join(parts)
     head = "\n".join([prelude.HEAD, *gen.lay.defines()])
-    text = head + "\n" + body + "\n" + prelude.FLOW + tree_c.SEARCH
+    text = head + "\n" + body + "\n" + prelude.FLOW + prelude.SEARCH
     meta = json.dumps(gen.meta() | {"sig": hashlib.sha256(text.encode()).hexdigest()[:16]}, sort_keys=True)
     return text.replace("#define STATE_WORDS", f"#define META {json.dumps(meta)}\n#define STATE_WORDS", 1)
 

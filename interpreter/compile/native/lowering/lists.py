@@ -1,11 +1,12 @@
 """Lists as values in the typed form: `list(L)`, `reversed(L)`, `list(e for v in L)`, and a
 `none` given where a definition declares its parameter's type.
 
-Stage: compile (native). A list value is an `L` (prelude.py: a length and LCAP words); `list(L)`
-copies one and `reversed(L)` turns one round, each charging the work budget one unit per item as
-Python's builtins do (compile/python builtins.READS_ALL: a list literal is not charged). A `none`
-passed for a parameter declared `player`, `component` or `symbol` takes that type in the callee, so
-that `t == none`, `[t]` and `alive(t)` are typed there as they would be for a seat.
+Stage: compile (native). A list value is an `L` (runtime/values.c: a length and LCAP words);
+`list(L)` copies one and `reversed(L)` turns one round (their C: runtime/lists.c), each charging
+the work budget one unit per item as Python's builtins do (compile/python builtins.READS_ALL: a list
+literal is not charged). A `none` passed for a parameter declared `player`, `component` or `symbol`
+takes that type in the callee, so that `t == none`, `[t]` and `alive(t)` are typed there as they
+would be for a seat.
 """
 
 from __future__ import annotations
@@ -24,24 +25,6 @@ from tabula.interpreter.model.game import CompiledGame
 _SPAN = 4096  # the most words a number-keyed mapping's table spans
 _DECLARED_ITEMS = {"list[int]": INT, "list[player]": PLAYER, "list[comp]": COMP, "list[str]": SYM}
 _DECLARED = {"player": PLAYER, "comp": COMP, "str": SYM}  # base.types names -> typed-form types
-
-C_LISTS = r"""
-static AI i64 ABS(X *x, i64 v) { return N(x, v) < 0 ? SUB(x, 0, v) : v; }  /* abs(n) */
-static L l_with(X *x, L l, i64 i, i64 v) {  /* with_item(L, i, v) */
-    CHARGE(l.n);
-    if (i < 0 || i >= l.n) fail(x, E_ENTRY);
-    l.v[i] = v;
-    return l;
-}
-static AI L l_list(X *x, L l) { CHARGE(l.n); return l; }  /* list(L): a copy, each item read */
-static AI L l_copy(X *x, L l) { (void)x; return l; }  /* list(L) of a literal: not charged */
-static L l_turned(X *x, L l) {  /* reversed(L) of a literal: not charged */
-    (void)x;
-    for (i64 i = 0, j = l.n - 1; i < j; i++, j--) { i64 t = l.v[i]; l.v[i] = l.v[j]; l.v[j] = t; }
-    return l;
-}
-static AI L l_reversed(X *x, L l) { CHARGE(l.n); return l_turned(x, l); }
-"""
 
 
 class ListLowering(AbilityLowering):
@@ -259,4 +242,4 @@ def _constant(n: ast.Expr) -> bool:
     return isinstance(n, (ast.Number, ast.String, ast.Bool, ast.NoneLit))
 
 
-__all__ = ["C_LISTS", "ListLowering", "Unsupported"]
+__all__ = ["ListLowering", "Unsupported"]

@@ -4,11 +4,12 @@ decisions inside an effect, as run/simultaneous.py runs them on the Python backe
 Stage: compile (native). Python runs the step as a resumable loop between `sim_open` (every item a
 distinct seat of the game, else R008) and `sim_close`, with each seat's question asked in turn on
 the same state; the answers are kept in `t["sim"]` until the last is in. Native words hold no
-`sim`: a choice inside the step is a decision inside an effect (segments.py), whose plain state is
-the segment replayed on Python (`Engine.plain`), so `t["sim"]`, the waiting seats and the hidden
+`sim`: a choice inside the step is a decision inside an effect (runtime/segments.c), whose plain
+state is the segment replayed on Python (`Engine.plain`), so `t["sim"]`, the waiting seats and the hidden
 answers are Python's own there; the step opens and closes inside one phase, so a state that converts
 (a window, a phase's start, the end) never holds an open step (and `from_plain` refuses one). The
-list is checked as `sim_open` checks it (C `l_seats`: E_ENTRY, Python replays and reports R008).
+list is checked as `sim_open` checks it (C `l_seats`, runtime/lists.c: E_ENTRY, Python replays and
+reports R008).
 """
 
 from __future__ import annotations
@@ -17,16 +18,6 @@ from tabula.interpreter.compile.native.lowering import ir
 from tabula.interpreter.compile.native.lowering.ir import PLAYER, PLAYERS
 from tabula.interpreter.compile.native.lowering.lower import Scope, Unsupported
 from tabula.interpreter.dsl import ast
-
-C_SEATS = r"""
-static L l_seats(X *x, L l) {  /* sim_open: every item a seat of the game, none twice */
-    for (i64 i = 0; i < l.n; i++) {
-        if (l.v[i] < 0 || l.v[i] >= S[T_N]) fail(x, E_ENTRY);
-        for (i64 j = 0; j < i; j++) if (l.v[j] == l.v[i]) fail(x, E_ENTRY);
-    }
-    return l;
-}
-"""
 
 
 def seats(src: ir.Source) -> ir.Source:
@@ -54,4 +45,4 @@ class SimultaneousLowering:
         return ir.For(s.var, seats(src), None, self.block(s.body, inner))
 
 
-__all__ = ["C_SEATS", "SimultaneousLowering"]
+__all__ = ["SimultaneousLowering"]

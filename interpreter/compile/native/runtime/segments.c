@@ -1,15 +1,11 @@
-"""The C of segments: how native code answers, or stops at, a decision inside an effect.
+/* segments.c: how native code answers, or stops at, a decision inside an effect.
 
-Stage: compile (native). Appended to every game's C file after the prelude's body (units.py). A
-decision inside an effect (a `choose`, a window inside a block) takes its answer from the segment's
-queue, or from a playout's generator; past both it is posed and the segment stops, its words
-mid-effect, and answering it replays the segment from its first state (docs/ARCHITECTURE.md,
-"Choices inside effects: segments replayed, not frames"). A phase's start is a checkpoint: the
-segment may start there instead. A search's dealt world replaces the words where the replay
-reaches its decision (Q_DEAL, tree_c.py).
-"""
-
-SEGMENTS = r"""
+   A decision inside an effect (a `choose`, a window inside a block) takes its answer from the
+   segment's queue, or from a playout's generator; past both it is posed and the segment stops, its
+   words mid-effect, and answering it replays the segment from its first state (docs/ARCHITECTURE.md,
+   "Choices inside effects: segments replayed, not frames"). A phase's start is a checkpoint: the
+   segment may start there instead. A search's dealt world replaces the words where the replay
+   reaches its decision (Q_DEAL, search.c). Needs values.c. */
 /* The words of a state that are read, from `src` into `dst`: all before the zones, each zone's
    items and the pending options. Words past a zone's length (as it was when a loop over it
    started) or past D_N are never read: in a game with many zones this is a tenth of MAIN_WORDS. */
@@ -37,7 +33,7 @@ static void checkpoint(X *x) {
 static void stop_at(X *x, i64 by, i64 site) {
     if (S[D_N] > DEC_CAP) fail(x, E_SIZE);
     if (x->nosnap == 1) fail(x, E_LIMIT);
-    if (x->nosnap) {}  /* 2: a search's rollout ends here, evaluated, not answered (tree_c.py) */
+    if (x->nosnap) {}  /* 2: a search's rollout ends here, evaluated, not answered (search.c) */
     else if (x->ck) copy_read(x->seg, CKBUF);
     else if (x->base) memcpy(S + SNAP, x->base, sizeof(i64) * MAIN_WORDS);
     S[D_K] = 2; S[D_P] = by; S[D_SITE] = site;
@@ -47,7 +43,7 @@ static void stop_at(X *x, i64 by, i64 site) {
    past the queue, a playout draws one (as Engine.random_choice) and keeps it, else `stop_at`. */
 static i64 answer(X *x, i64 n) {
     i64 k;
-    if (S[Q_DEAL] == S[Q_POS] + 1) {  /* a search's world is dealt at this decision (tree_c.py t_world) */
+    if (S[Q_DEAL] == S[Q_POS] + 1) {  /* a search's world is dealt at this decision (search.c t_world) */
         if (!x->world) fail(x, E_FLOW);  /* never the true state's words: the world stays the search's */
         copy_read(S, x->world); S[D_K] = 0;
     }
@@ -85,4 +81,3 @@ static i64 pick_action(X *x, i64 site, i64 p) {
     if (k < 0) stop_at(x, p, -1 - site);
     return k;
 }
-"""

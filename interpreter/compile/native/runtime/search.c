@@ -1,18 +1,15 @@
-"""The C of a search tree walked in native code: IS-MCTS and UCT iterations, whole, in a game's library.
+/* search.c: a search tree walked in native code: IS-MCTS and UCT iterations, whole, in a game's library.
 
-Stage: compile (native). Appended to every game's C file after the prelude's entry points
-(units.py), so an iteration calls the same `apply_k`, `tb_deal`, `tb_playout`, `tb_score` and
-`tb_eval` the engine does; tree.py drives it. One iteration is tools/bots/search.py's `_iterate`
-step for step: the world dealt from the bot's generator (or copied), selection down the tree by
-UCB1 over the availability counts, one child added at random among the untried moves, a random
-rollout of at most `depth` decisions, the evaluation's rewards backed up the path. Children are
-keyed by the choice id they stand for (`key`, from tables tree.py writes: an interned id, or a
-number with its prefix), so every world's options meet the same nodes as the Python tree's ids.
-An iteration that native code cannot finish (a rule's error, the work budget) is undone (its
-availability counts, its new node, the generator) and reported: the bot runs it again on Python.
-"""
-
-SEARCH = r"""
+   After flow.c in every game's C file, so an iteration calls the same `apply_k`, `tb_deal`,
+   `tb_playout`, `tb_score` and `tb_eval` the engine does; compile/native/tree.py drives it. One
+   iteration is tools/bots/search.py's `_iterate` step for step: the world dealt from the bot's
+   generator (or copied), selection down the tree by UCB1 over the availability counts, one child
+   added at random among the untried moves, a random rollout of at most `depth` decisions, the
+   evaluation's rewards backed up the path. Children are keyed by the choice id they stand for
+   (`key`, from tables tree.py writes: an interned id, or a number with its prefix), so every
+   world's options meet the same nodes as the Python tree's ids. An iteration that native code
+   cannot finish (a rule's error, the work budget) is undone (its availability counts, its new
+   node, the generator) and reported: the bot runs it again on Python. */
 #include <stdlib.h>
 #include <math.h>
 #include <time.h>
@@ -317,7 +314,7 @@ static int t_step(i64 *seg, const SA *a, i64 k, u64 *gen, i64 *done, i64 max, in
 }
 /* The iteration's world: copied, then dealt. At a decision inside an effect (`rootseg`: the true
    segment's first state) the dealt words are kept apart (`wroot`): a step replays the true segment
-   up to the decision, where they replace the words (prelude.py `answer`, Q_DEAL), so that the
+   up to the decision, where they replace the words (segments.c `answer`, Q_DEAL), so that the
    effect under way goes on, in the dealt world, from where it stands. */
 static void t_world(Tree *t, const SA *a, u64 *gen) {
     i64 *w = a->rootseg ? a->wroot : a->world;
@@ -411,4 +408,3 @@ int tb_search(void *tree, SA *a) {
     }
     return 0;
 }
-"""

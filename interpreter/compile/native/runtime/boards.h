@@ -1,0 +1,4 @@
+/* boards.h: a board as the boards' C reads it (emit/boards_c.py writes each game's BOARDS of these). */
+typedef struct { const i64 *cells; const i64 *grid; const i64 *xs; const i64 *ys;
+                 i64 n, copies, w, h; const i64 *mo, *mn, *md; i64 ne; const i64 *ea, *eb, *eids;
+                 const i64 *no, *nn, *nd; } BOARD;  /* no/nn/nd: each cell's neighbours (start, count, cells) */

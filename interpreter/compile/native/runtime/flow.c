@@ -1,0 +1,286 @@
+/* flow.c: the flow driver and the entry points the bridge calls (tb_*).
+
+   The flow driver is flow.py's stage machine written in C, stage for stage (the same numbering as
+   flow.STAGES, the same budget charges: FLOW_STEP a step, 1 an effect pushed), calling the game's
+   generated parts: g_has, g_effect, g_value, g_skip, g_fire, g_phase, g_window, g_action, g_score,
+   g_has_eval, g_eval (emit/units.py), and ACTION_CLOSES, HAS_ROUNDS, NPHASES, META. */
+static int push_run(X *x, int which, i64 p) {  /* an effect that cannot wait: pushed and run */
+    if (!g_has(which)) return 0;
+    CHARGE(1);
+    g_effect(x, which, p);
+    return 1;
+}
+static int ending_stage(X *x) {  /* FlowDriver._ending_stage: 1 when the game moves to its end */
+    if (S[T_ENDING] == 1) { S[T_STAGE] = ST_FINISH; return 1; }
+    if (S[T_ENDING] == 2) { S[T_STAGE] = S[T_FINAL_MODE] ? ST_FINAL_NEXT : ST_FINAL_START; return 1; }
+    return 0;
+}
+static void start_turn(X *x, i64 p) {
+    S[T_ACTIVE] = p; S[T_TURN] += 1; S[T_PHASE] = 0; S[T_STAGE] = ST_PHASE;
+}
+static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed an effect */
+    i64 n = S[T_N], p;
+    switch (S[T_STAGE]) {
+    case ST_SETUP:
+        S[T_STAGE] = HAS_ROUNDS ? ST_ROUND_START : ST_PRE_TURN;
+        return push_run(x, W_SETUP, NONE);
+    case ST_ROUND_START:
+        if (ending_stage(x)) return 0;
+        if (g_has(W_COUNT) && S[T_ROUND] >= g_value(x, W_COUNT)) { S[T_STAGE] = ST_FINISH; return 0; }
+        S[T_ROUND] += 1; S[T_STAGE] = ST_ROUND_FIRST;
+        return push_run(x, W_ON_START, NONE);
+    case ST_ROUND_FIRST:
+        S[T_NEXT] = g_has(W_FIRST) ? g_value(x, W_FIRST) : 0; S[T_SKIPS] = 0; S[T_STAGE] = ST_PRE_TURN;
+        return 0;
+    case ST_PRE_TURN:
+        if (ending_stage(x)) return 0;
+        if (HAS_ROUNDS) {
+            if (g_has(W_ENDS) && g_value(x, W_ENDS)) { S[T_STAGE] = ST_ROUND_END; return 0; }
+            p = S[T_NEXT];
+            if (g_skip(x, p)) {
+                S[T_NEXT] = FMOD(x, p + 1, n); S[T_SKIPS] += 1;
+                if (S[T_SKIPS] > n) S[T_STAGE] = ST_ROUND_END;
+                return 0;
+            }
+        } else {
+            p = g_has(W_PLAYER) ? g_value(x, W_PLAYER) : FMOD(x, S[T_TURN], n);
+            if (g_skip(x, p)) {
+                S[T_TURN] += 1; S[T_SKIPS] += 1;
+                if (S[T_SKIPS] > n) fail(x, E_FLOW);  /* every turn skipped: Python says so */
+                return 0;
+            }
+        }
+        S[T_SKIPS] = 0;
+        start_turn(x, p);
+        return 0;
+    case ST_PHASE:
+        if (S[T_PHASE] < NPHASES) {
+            S[T_PHASE_ID] = S[T_PHASE]; S[T_PHASE] += 1;
+            CHARGE(1);
+            S[T_FR_PC] = 0;
+            return 1;
+        }
+        S[T_STAGE] = ST_POST_TURN; S[T_PHASE_ID] = NONE;
+        return push_run(x, W_TURN_END, S[T_ACTIVE]);
+    case ST_POST_TURN:
+        if (g_fire(x)) return 1;
+        if (ending_stage(x)) return 0;
+        if (HAS_ROUNDS) S[T_NEXT] = FMOD(x, S[T_ACTIVE] + 1, n);
+        S[T_STAGE] = ST_PRE_TURN;
+        return 0;
+    case ST_ROUND_END:
+        S[T_STAGE] = ST_ROUND_START;
+        return push_run(x, W_ON_END, NONE);
+    case ST_FINAL_START: {
+        i64 start = S[T_TRIGGER] != NONE ? S[T_TRIGGER] : S[T_ACTIVE];
+        if (start == NONE) start = 0;
+        for (i64 i = 1; i < n; i++) S[FINAL + i - 1] = FMOD(x, start + i, n);
+        S[T_NFINAL] = n - 1; S[T_FINAL_MODE] = 1; S[T_STAGE] = ST_FINAL_NEXT;
+        return 0;
+    }
+    case ST_FINAL_NEXT:
+        while (S[T_NFINAL] > 0) {
+            p = S[FINAL];
+            memmove(S + FINAL, S + FINAL + 1, (size_t)(S[T_NFINAL] - 1) * 8);
+            S[T_NFINAL] -= 1;
+            if (!g_skip(x, p)) { start_turn(x, p); return 0; }
+        }
+        S[T_STAGE] = ST_FINISH;
+        return 0;
+    case ST_FINISH:
+        S[T_STAGE] = ST_OVER;
+        return push_run(x, W_FINISH, NONE);
+    case ST_OVER:
+        S[T_STAGE] = ST_DONE; S[D_K] = 0; S[D_N] = 0;
+        return 1;
+    default:
+        return 1;
+    }
+}
+/* Until a decision is pending or the game is over; first action `ai` of player p with its
+   arguments (ai < 0: none), so that an action ending the game unwinds here too. */
+static void run(X *x, i64 ai, i64 p, i64 arg, i64 arg2) {
+    volatile int idle = 0;
+    volatile i64 act = ai;
+    if (setjmp(x->endjb)) {  /* the game ends now (an end check, end_game, declare_winner): Runtime._end */
+        S[T_FR_PC] = -1; S[D_K] = 0; S[D_N] = 0;
+        if (S[T_WINNERS] != NONE) S[T_STAGE] = ST_OVER;
+        else if (S[T_STAGE] != ST_FINISH && S[T_STAGE] != ST_OVER) S[T_STAGE] = ST_FINISH;
+        idle = 0; act = -1; x->depth = 0;
+    }
+    if (act >= 0) { act = -1; g_action(x, ai, p, arg, arg2); }
+    for (;;) {
+        if (S[T_FR_PC] >= 0) {
+            if (S[T_FR_PC] == 0) checkpoint(x);
+            if (g_phase(x, S[T_PHASE] - 1, S[T_ACTIVE])) return;
+            S[T_FR_PC] = -1;
+        }
+        if (S[T_STAGE] == ST_DONE) return;
+        CHARGE(FLOW_STEP);
+        if (flow_step(x)) idle = 0;
+        else if (++idle >= 10000) fail(x, E_FLOW);
+        if (S[T_STAGE] == ST_DONE) return;
+    }
+}
+
+int tb_words(void) { return STATE_WORDS; }
+const char *tb_meta(void) { return META; }
+static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
+    x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
+    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0;
+}
+int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
+    X xx, *x = &xx;
+    int code;
+    init_x(x, s, budget, 0, 0, 0);
+    memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (setjmp(x->susp)) return 0;
+    S[T_BUDGET] = budget;
+    run(x, -1, NONE, NONE, NONE);
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
+    return 0;
+}
+/* Answer k to the pending decision. A window's answer starts a segment (its state is the
+   segment's first, kept in SNAP when a choice stops it); a choice's answer is queued and the
+   segment replayed from SNAP with the queue. `before`: the state kept (KEEP_WORDS), or NULL. */
+/* The window's first queued answer taken: its action, player and arguments, the decision closed
+   (apply_k, and the search tree's steps: search.c t_step). */
+static void first_answer(X *x, i64 *ai, i64 *p, i64 *arg, i64 *arg2) {
+    i64 k0 = S[QUEUE];
+    S[Q_POS] = 1;
+    *ai = S[DOPT + DSTRIDE * k0]; *arg = S[DOPT + DSTRIDE * k0 + 1];
+    *arg2 = DSTRIDE > 2 ? S[DOPT + DSTRIDE * k0 + 2] : NONE;
+    *p = S[D_P];
+    S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
+    if (ACTION_CLOSES[*ai]) S[T_FR_PC] = 2;
+    CHARGE(1);
+}
+static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap) {
+    X xx, *x = &xx;
+    int code;
+    i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE;
+    init_x(x, s, budget, gen, done, max);
+    x->nosnap = nosnap;
+    if (before) memcpy(before, s, sizeof(i64) * KEEP_WORDS);
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
+    if (S[D_K] == 1) {
+        if (before) x->base = before;
+        else if (!nosnap) memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
+        S[Q_LEN] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
+    }
+    if (S[Q_LEN] >= QCAP) return E_SIZE;
+    S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
+    if (S[D_K] == 2) memcpy(S, S + SNAP, sizeof(i64) * MAIN_WORDS);
+    S[Q_POS] = 0;
+    if (setjmp(x->susp)) return 0;
+    S[T_BUDGET] = budget;
+    if (!S[Q_START]) first_answer(x, &ai, &p, &arg, &arg2);
+    run(x, ai, p, arg, arg2);
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
+    return 0;
+}
+int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0, 0); }
+int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine.reoffer) */
+    X xx, *x = &xx;
+    int code;
+    x->s = s;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (S[D_K] != 1) return 0;
+    S[T_BUDGET] = INT64_MAX;
+    g_window(x, S[T_PHASE] - 1, S[D_P]);
+    return 0;
+}
+int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
+    X xx, *x = &xx;
+    int code;
+    x->s = s;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    S[T_BUDGET] = INT64_MAX;
+    g_score(x, p, out);
+    return 0;
+}
+/* One determinisation for a search bot (compile/native/deal.py; run/determinize.py draws the
+   same): `out` holds a copy of the decision's base words; `plan` lists `ngroups` groups of hidden
+   components of one back, each as its size k, its k components sorted, then k (component, word of
+   its place) pairs in state order. Each group is shuffled with `gen` (rng.shuffle) and dealt into
+   its places, `loc` and `rv` following; the `nnaming` (word, component) pairs that name a dealt
+   component are renamed; the generator words are drawn last (next_u64 | 1, twice). */
+void tb_deal(i64 *out, u64 *gen, const i64 *plan, i64 ngroups, const i64 *naming, i64 nnaming) {
+    i64 pi[NCOMP], dealt[NCOMP], loc[NCOMP], rv[NCOMP], tmp;
+    u64 s1 = gen[0], s0 = gen[1], t, w[2];
+    const i64 *p = plan;
+    for (i64 g = 0; g < ngroups; g++) {
+        i64 k = *p++;
+        for (i64 j = 0; j < k; j++) dealt[j] = p[j];
+        for (i64 i = k - 1; i > 0; i--) {
+            s1 ^= s1 << 23;
+            s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
+            u64 j = (s1 + s0) % (u64)(i + 1);
+            t = s1; s1 = s0; s0 = t;
+            tmp = dealt[i]; dealt[i] = dealt[j]; dealt[j] = tmp;
+        }
+        p += k;
+        for (i64 j = 0; j < k; j++) {  /* every old place read before any is written */
+            i64 c = p[2 * j];
+            loc[j] = out[LOC + c]; rv[j] = out[RV + c]; pi[c] = dealt[j];
+        }
+        for (i64 j = 0; j < k; j++) {
+            out[p[2 * j + 1]] = dealt[j];
+            out[LOC + dealt[j]] = loc[j]; out[RV + dealt[j]] = rv[j];
+        }
+        p += 2 * k;
+    }
+    for (i64 j = 0; j < nnaming; j++) out[naming[2 * j]] = pi[naming[2 * j + 1]];
+    for (int j = 0; j < 2; j++) {
+        s1 ^= s1 << 23;
+        s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
+        t = s1; s1 = s0; s0 = t;
+        w[j] = (s1 + s0) | 1;
+    }
+    out[RNG] = (i64)w[0]; out[RNG + 1] = (i64)w[1];
+    gen[0] = s1; gen[1] = s0;
+}
+int tb_has_eval(void) { return g_has_eval(); }  /* the bots' evaluation is native code */
+int tb_eval(i64 *s, i64 n, i64 *out) {  /* the bots' evaluation (`bots: evaluate:`) of each player */
+    X xx, *x = &xx;
+    int code;
+    x->s = s;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    S[T_BUDGET] = INT64_MAX;
+    for (i64 p = 0; p < n; p++) out[p] = g_eval(x, p);
+    return 0;
+}
+/* Uniform random choices (rng.below with the bot's generator `gen`) until the game ends or
+   `max_decisions` were taken (a choice inside an effect included); `done[0]` counts them. No state
+   is copied per decision: `before` keeps the playout's first state, and on an error (or the limit
+   reached inside a segment, which then needs its first state) the playout is replayed up to the
+   segment that stopped. On an error the state and `gen` are as they were before that segment's
+   first choice, so the caller can replay it on Python. */
+int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64 *done) {
+    u64 g0 = gen[0], g1 = gen[1];
+    i64 segs = 0, k;
+    int code = 0;
+    memcpy(before, s, sizeof(i64) * KEEP_WORDS);
+    done[0] = 0;
+    while (done[0] < max_decisions && s[D_K] != 0) {
+        k = below(gen, s[D_N]);
+        done[0] += 1;
+        if ((code = apply_k(s, k, budget, 0, gen, done, max_decisions, 1)) != 0) break;
+        segs += 1;
+    }
+    if (code == 0) return 0;
+    memcpy(s, before, sizeof(i64) * KEEP_WORDS);
+    gen[0] = g0; gen[1] = g1; done[0] = 0;
+    for (i64 j = 0; j < segs; j++) {  /* as before: these segments went through */
+        k = below(gen, s[D_N]);
+        done[0] += 1;
+        apply_k(s, k, budget, 0, gen, done, max_decisions, 1);
+    }
+    if (code != E_LIMIT) return code;
+    k = below(gen, s[D_N]);  /* the last segment again, stopping at its choice */
+    done[0] += 1;
+    return apply_k(s, k, budget, 0, gen, done, max_decisions, 0);
+}
