@@ -217,8 +217,8 @@ def _grows_readable(source: GameSource, at: YamlPath, bdef: dict[str, Any], repo
         mark = sorted({"x", "y"} & set(bdef["marks"]))[0]
         msg = f"the mark '{mark}' of a cell of a board that grows is the engine's: its coordinate"
         problems.append(((*at, "marks", mark), msg, "give the mark another name", True))
-    for where, message, hint, key in problems:
-        _error(source, report, where, message, hint, key=key)
+    for where, message, tip, on_key in problems:
+        _error(source, report, where, message, tip, key=on_key)
     return not problems and (most is None or (type(most) is int and most >= 1))
 
 
