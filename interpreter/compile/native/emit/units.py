@@ -13,7 +13,7 @@ import json
 import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
-from tabula.interpreter.compile.native.emit import prelude, segments, tree_c
+from tabula.interpreter.compile.native.emit import grants_c, prelude, segments, tree_c
 from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room
 from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.lowering import ir, lists, simultaneous, stackroom
@@ -37,6 +37,7 @@ def unit(gen: CGen) -> str:
         lists.C_LISTS,
         simultaneous.C_SEATS,
         segments.SEGMENTS,
+        grants_c.GRANTS,
         *boards_c(gen.g, gen.tables),
     ]
     body = "\n".join([*_tables(gen), *fixed, *_functions(gen), *_effects(gen)])
