@@ -64,6 +64,8 @@ NATIVE = {
     "games/memory-number-doubling",
     "games/memory-number-minus",
     "games/run-choose-by-none",
+    # `len` of a list, native as `count` is (issue 33)
+    "games/work-distinct-nested",
 }
 
 

@@ -70,6 +70,7 @@ def runtime_unit(gen: CGen) -> str:
             '#include "values.c"',
             '#include "lists.c"',
             '#include "segments.c"',
+            '#include "grants.c"',
             includes("\n".join(boards_c(gen.g, gen.tables))),
             GAME_PARTS,
             '#include "flow.c"',

@@ -21,10 +21,12 @@ from tabula.interpreter.model.game import CompiledGame
 _prepared: dict[int, tuple[CompiledGame, NativeGame | None, str]] = {}
 
 
-def var_kinds(game: CompiledGame, lists: dict[str, str]) -> dict[str, str]:
+def var_kinds(game: CompiledGame, lists: dict[str, str], anys: dict[str, str]) -> dict[str, str]:
     """How each var is kept: a word of int, bool or sym, or (`list:TYPE`) a list of values of a
-    scalar type; `lists` gives a list var's item type (lowering learned it; none known: int)."""
+    scalar type; `lists` gives a list var's item type (lowering learned it; none known: int),
+    `anys` a var of type `any`'s (`sym`: it holds symbols; else a number word)."""
     out = {name: {"bool": "bool", "str": "sym"}.get(v.type, "int") for name, v in game.vars.items()}
+    out.update({name: "sym" for name, ty in anys.items() if ty == "sym"})
     for name, v in game.vars.items():
         if v.type.startswith("list["):
             out[name] = "list:" + lists.get(name, "int")
@@ -36,7 +38,8 @@ def c_source(game: CompiledGame) -> tuple[str | None, list[str]]:
     prog, walk = lower_game(game)
     if walk.report.diagnostics:
         return None, [d.message for d in walk.report.diagnostics]
-    layout = Layout(game, var_kinds(game, walk.low.list_vars), walk.low.mark_kinds)
+    kinds = var_kinds(game, walk.low.list_vars, walk.low.any_vars)
+    layout = Layout(game, kinds, walk.low.mark_kinds, until=list(prog.until_events or []))
     return unit(CGen(game, prog, layout, walk.low.tables)), []
 
 
@@ -91,7 +94,8 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
         return None, " ".join(f"the C compiler's library does not load: {err}".split())[:300]
     lib.tb_meta.restype = ctypes.c_char_p
     meta = json.loads(lib.tb_meta().decode())
-    layout = Layout(game, var_kinds(game, meta.get("lists", {})), meta["marks"])
+    kinds = var_kinds(game, meta.get("lists", {}), meta.get("anys", {}))
+    layout = Layout(game, kinds, meta["marks"], until=meta.get("until", []))
     if meta["words"] != layout.size:
         raise build.BuildError(f"the library native-{key}.so does not match the game's layout")
     args = {int(k): v for k, v in meta.get("args", {}).items()}

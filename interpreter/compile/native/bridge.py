@@ -307,7 +307,7 @@ class NativeGame:
         t["fired"] = [self.check_ids[k] for k in w[off["FIRED"] : off["FIRED"] + w[at["NFIRED"]]]]
         t["winners"] = self.declared(ns)
         plain_dec = self.plain_decision(ns)
-        return {
+        out: State = {
             "z": zones,
             "loc": w[off["LOC"] : off["LOC"] + ncomp],
             "c": w[off["CNT"] : off["CNT"] + g.counter_count],
@@ -324,6 +324,10 @@ class NativeGame:
             "names": list(ns.names),
             "o": dict(ns.o),
         }
+        if lay.ends and w[off["RU"]]:  # the ends of grants given `until` an event (grants_c.py)
+            ru = w[off["RU"] + 1 : off["RU"] + 3 * w[off["RU"]] - 2]
+            out["ru"] = [[lay.until[ru[i]], ru[i + 1], ru[i + 2]] for i in range(0, len(ru), 3)]
+        return out
 
     def plain_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending decision as `state["dec"]` (ids named, values as [action, [arguments]])."""
@@ -395,6 +399,12 @@ class NativeGame:
         for name, b in lay.mark_base.items():
             words[b : b + ncomp] = [lay.encode(x, lay.mark_kinds.get(name, "int")) for x in st["m"][name]]
         words[off["RV"] : off["RV"] + ncomp] = list(st["rv"])
+        if "ru" in st:
+            ends = st["ru"]
+            if len(ends) > lay.ends:
+                raise NotNative(f"{len(ends)} grants given until an event (room for {lay.ends})")
+            flat = [x for ev, cid, bits in ends for x in (lay.until.index(ev), int(cid), int(bits))]
+            words[off["RU"] : off["RU"] + 1 + len(flat)] = [1 + len(ends), *flat]
         words[off["LOC"] : off["LOC"] + ncomp] = list(st["loc"])
         for z, items in enumerate(st["z"]):
             words[off["ZLEN"] + z] = len(items)

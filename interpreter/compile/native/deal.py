@@ -46,6 +46,8 @@ class NativeDeal:
             raise NotNative("a simultaneous step")
         if secret_sizes(game):  # each world spreads the hidden components anew: no one plan
             raise NotNative("secret zone sizes")
+        if "ru" in st:  # determinize renames the components of the grants' ends: plain worlds
+            raise NotNative("grants given until an event")
         self.native = native
         self.fits = fits
         self.plan = deal_plan(game, st, player)

@@ -20,6 +20,9 @@ bridge reads and writes the same words, so a native state converts to the plain-
 | `MARK` | one word per mark and component |
 | `FINAL`, `FIRED` | the players of the final turns to come; the end checks fired, in order |
 | `RV`, `LOC` | revealed flags and the zone instance of every component |
+| `RU` | only in a game with `reveal ... until`: the state's `ru` (0: no key; else 1 + its |
+| | entries), then room for `ends` entries of three words: the event (its index in `until`), |
+| | the component, the grant's bits |
 | `ZLEN`, `ZONE` | each zone instance's length, then its components (room for every component) |
 | `DOPT` | the decision's options, DSTRIDE words each: action index (a choice: its site), then |
 | | the arguments (a choice: its value), NONE where the action has fewer |
@@ -131,6 +134,7 @@ class Layout:
     var_kinds: dict[str, str]  # var -> int (with None), bool, sym, or list:TYPE (a list of TYPE)
     mark_kinds: dict[str, str]
     symbols: list[str] = field(default_factory=list)
+    until: list[str] = field(default_factory=list)  # the events grants are given until (ir.Program)
     offsets: dict[str, int] = field(default_factory=dict)
     var_base: dict[str, int] = field(default_factory=dict)
     mark_base: dict[str, int] = field(default_factory=dict)
@@ -140,6 +144,7 @@ class Layout:
     keep: int = 0  # the words an error restores (all but SNAP)
     list_cap: int = 0  # the items a var holding a list has room for (more stop native code)
     dstride: int = 0  # words per option of the pending decision (DSTRIDE, or 2)
+    ends: int = 0  # the grants' ends `RU` has room for (0: no such words; more stop native code)
 
     def __post_init__(self) -> None:
         g = self.game
@@ -159,6 +164,9 @@ class Layout:
         regions.append(("MARK", len(g.marks) * ncomp))
         regions += [("FINAL", g.max_players), ("FIRED", max(1, len(g.end_checks)))]
         regions += [("RV", ncomp), ("LOC", ncomp), ("ZLEN", len(g.zone_layouts))]
+        if self.until:
+            self.ends = max(32, 2 * ncomp)
+            regions.append(("RU", 1 + 3 * self.ends))
         regions.append(("ZONE", len(g.zone_layouts) * ncomp))
         # a choice offers each value once: at most list_cap of them (a game without actions too)
         self.dec_cap = max(self.list_cap, len(g.action_list) * max(ncomp, 1))
@@ -255,5 +263,6 @@ class Layout:
             f"#define MAXP {self.game.max_players}",
             f"#define VCAP {self.list_cap}",
             f"#define DSTRIDE {self.dstride}",
+            f"#define RU_CAP {self.ends}",
         ]
         return out

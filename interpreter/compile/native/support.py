@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tabula.interpreter.base.source import Report
-from tabula.interpreter.base.types import AUDIENCE_WORDS
 from tabula.interpreter.compile.native.lowering import abilities, ir, ranges, stackroom, triggers
 from tabula.interpreter.compile.native.lowering.effects import EffectLowering
 from tabula.interpreter.compile.native.lowering.ir import INT, PLAYER
@@ -210,6 +209,7 @@ class Walk:
         prog.sites = self.low.sites
         prog.windows = self.low.windows
         prog.dispatchers = self.low.dispatchers
+        prog.until_events = self.low.until_events
         return prog
 
     def declarations(self) -> None:
@@ -224,10 +224,6 @@ class Walk:
                     ("vars", name),
                     "declare its type: int, player, bool, comp, str",
                 )
-        for section in ("zones", "counters", "vars"):  # the C side knows the four words only
-            for name, d in (self.data.get(section) or {}).items():
-                if isinstance(d, dict) and str(d.get("visible_to", "all")).strip() not in AUDIENCE_WORDS:
-                    self.refuse(f"visible_to as an expression ('{name}')", (section, name, "visible_to"))
         symbols = set(self.low.symbols)
         for name, value in self.g.options.items():
             if not isinstance(value, int) and value not in symbols:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from itertools import count
 
-from tabula.interpreter.compile.native.emit import prelude
+from tabula.interpreter.compile.native.emit import grants_c, prelude
 from tabula.interpreter.compile.native.lowering import ir
 from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, INT, PLAYER
 from tabula.interpreter.compile.native.lowering.lower import kind_of
@@ -467,30 +467,34 @@ class CGen:
 
     def _s_Reveal(self, s: ir.Reveal, env: Env, depth: int) -> list[str]:
         c = self.fresh("c")
-        bits, write = self.grant_bits(s, env)
+        b = self.fresh("b")
+        bits, write = self.grant_bits(s, env, b)
+        keep, after, add = grants_c.ends(s, self.prog.until_events or [], b if s.who is not None else "1")
+        write = "{ " + write + keep + " }"
         if s.kind == "one":
             what = self.expr(s.what, env)
-            return [
-                "{",
-                f"i64 {c} = {what};",
-                *bits,
-                f"if ({c} != NONE) " + write.replace("@", f"CK(x, {c})"),
-                "}",
-            ]
+            each = [f"if ({c} != NONE) " + x.replace("@", f"CK(x, {c})") for x in (write, add) if x]
+            return ["{", f"i64 {c} = {what};", *bits, each[0], *after, *each[1:], "}"]
         assert isinstance(s.what, ir.Source) or s.kind == "zone"
         src = ir.Source("zone", s.what, "", "list[comp]") if s.kind == "zone" else s.what
         setup, item, n = self.loop(src, env, False)  # type: ignore[arg-type]
         i = self.fresh("i")
-        body = f"for (i64 {i} = 0; {i} < {n}; {i}++) " + write.replace("@", f"CK(x, {item.format(i=i)})")
-        return ["{", *setup, *bits, body, "}"]
+        loop = f"for (i64 {i} = 0; {i} < {n}; {i}++) "
+        each = [loop + x.replace("@", f"CK(x, {item.format(i=i)})") for x in (write, add) if x]
+        return ["{", *setup, *bits, each[0], *after, *each[1:], "}"]
 
-    def grant_bits(self, s: ir.Reveal, env: Env) -> tuple[list[str], str]:
-        """C lines that gather the `rv` bits of `reveal ... to P` / `hide ... from P` (bit p + 1 a
-        player; one that is not a seat stops native code, Python reports R008) and the statement
+    def _s_Emitted(self, s: ir.Emitted, env: Env, depth: int) -> list[str]:
+        """An emit: the grants given until its event end first (run/support.py end_grants)."""
+        until = self.prog.until_events or []
+        ends = [f"ru_end(x, {until.index(s.event)});"] if s.event in until else []
+        return [*ends, *self.stmt(s.then, env, 0)]
+
+    def grant_bits(self, s: ir.Reveal, env: Env, b: str) -> tuple[list[str], str]:
+        """C lines that gather the `rv` bits `b` of `reveal ... to P` / `hide ... from P` (bit p + 1
+        a player; one that is not a seat stops native code, Python reports R008) and the statement
         that writes the word of component `@` (run/support.py reveal_to, hide_from)."""
         if s.who is None:
             return [], f"S[RV + @] = {s.value};"
-        b = self.fresh("b")
         if isinstance(s.who, ir.Source):
             setup, item, n = self.loop(s.who, env, False)
             i = self.fresh("i")
@@ -584,7 +588,10 @@ class CGen:
         }
         sites = [list(x) for x in self.prog.sites or []]
         lists = {k: v[5:] for k, v in self.lay.var_kinds.items() if v.startswith("list:")}
+        anys = {k: v for k, v in self.lay.var_kinds.items() if self.g.vars[k].type == "any" and v == "sym"}
         return {
+            "anys": anys,
+            "until": self.lay.until,
             "words": self.lay.size,
             "marks": self.lay.mark_kinds,
             "lists": lists,

@@ -22,6 +22,7 @@ FILES = (
     "values.c",
     "lists.c",
     "segments.c",
+    "grants.c",
     "boards.h",
     "boards.c",
     "paths.c",
@@ -40,6 +41,7 @@ HEAD = c_file("tabula.h")
 BODY = c_file("values.c")
 LISTS = c_file("lists.c")
 SEGMENTS = c_file("segments.c")
+GRANTS = c_file("grants.c")
 BOARDS_H = c_file("boards.h")
 BOARDS = c_file("boards.c")
 PATHS = c_file("paths.c")

@@ -30,6 +30,7 @@ def unit(gen: CGen) -> str:
         DEEP,
         prelude.LISTS,
         prelude.SEGMENTS,
+        prelude.GRANTS,
         *boards_c(gen.g, gen.tables),
         *tiles_c(gen.g, gen.lay, gen.tables),
     ]

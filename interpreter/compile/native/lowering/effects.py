@@ -52,6 +52,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         self.windows: list[ir.Window] = []  # per window inside a block (its site)
         self.triggers, self.event_args = triggers  # event -> its triggers, the names its emits pass
         self.dispatchers: dict[str, ir.Dispatch] = {}
+        self.until_events: list[str] = []  # the events grants are given until (ir.Program)
 
     def block(self, stmts: ast.Block | None, scope: Scope) -> tuple[ir.Stmt, ...]:
         """A block's statements; one that cannot be lowered is kept in `missing` and the next one
@@ -211,9 +212,14 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         return ir.Let(s.name, value)
 
     def _s_Reveal(self, s: ast.Reveal, scope: Scope) -> ir.Stmt:
-        if s.until is not None:
-            raise Unsupported("'reveal ... until' an event", s.span)
         shown = self.shown(s.what, scope, 1)
+        if s.until is not None:  # its end kept in the state's `ru` words (emit/grants_c.py)
+            event = str(s.until)
+            if not self.until_events:
+                self.until_events += ["turn_end", "round_end"]
+            if event not in self.until_events:
+                self.until_events.append(event)
+            shown = replace(shown, until=event)
         if s.to is None:
             return shown
         return replace(shown, who=self.audience(s.to, scope), how="grant")

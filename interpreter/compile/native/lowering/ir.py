@@ -238,6 +238,7 @@ class Reveal(Stmt):
     value: int
     who: Expr | Source | None = None  # `reveal X to P` / `hide X from P`: the players P
     how: str = "set"  # "set" rv to value; "grant" (reveal ... to) or "hide" (hide ... from) P's bits
+    until: str | None = None  # `reveal X [to P] until EVENT`: the grant ends at EVENT (the state's `ru`)
 
 
 @dataclass(frozen=True)
@@ -362,6 +363,15 @@ class Nothing(Stmt):
 
 
 @dataclass(frozen=True)
+class Emitted(Stmt):
+    """`emit EVENT(...)`: the grants given `until` EVENT end (run/support.py end_grants), then `then`
+    (the call of the event's dispatcher, or nothing when no trigger listens)."""
+
+    event: str
+    then: Stmt
+
+
+@dataclass(frozen=True)
 class Action:
     index: int
     name: str
@@ -417,6 +427,8 @@ class Program:
     sites: list[tuple[str, str]] | None = None  # per choose site: the value's type and word kind
     windows: list[Window] | None = None  # the windows inside blocks, by site
     dispatchers: dict[str, Dispatch] | None = None  # an event's C dispatcher per argument types
+    # the events grants are given `until` (`turn_end` and `round_end` first); empty: no `ru` words
+    until_events: list[str] | None = None
 
 
 class Unsupported(Exception):

@@ -146,7 +146,7 @@ class ListLowering(AbilityLowering):
     def var_type(self, name: str, span: Span | None) -> str:
         """A var declared with a list type of a scalar (`type: players`, `initial: [0, 0]`): its
         items have that type from the start; a var of type `any` starting as none: the type its
-        `set`s give it (numbers, seats or components, kept as a number word), taken for a number
+        `set`s give it (numbers, seats, components or symbols, kept as one word), taken for a number
         where it is read before and learned; the rest as Lowering's."""
         if self.g.vars[name].type == "any" and self.g.vars[name].initial is None:
             known = self.any_vars.get(name) or self.var_hints.get(name)
@@ -160,12 +160,12 @@ class ListLowering(AbilityLowering):
         return f"list[{item}]"
 
     def any_var_set(self, target: ir.Slot, value: ir.Expr, span: Span | None) -> ir.Slot:
-        """`set v = x` of a var of type `any`: x's type is the var's (one of int, player or
-        component; ints and seats together are ints); the target typed so."""
+        """`set v = x` of a var of type `any`: x's type is the var's (one of int, player,
+        component or symbol; ints and seats together are ints); the target typed so."""
         name = target.base[4:]
         if value.ty == "none":
             return target
-        if value.ty not in (INT, PLAYER, COMP):
+        if value.ty not in (INT, PLAYER, COMP, SYM):
             raise Unsupported(f"var '{name}' of type any given a {value.ty}", span)
         mine = self.any_vars
         had = mine.get(name) or self.var_hints.get(name) or value.ty

@@ -185,7 +185,7 @@ class Lowering:
             return ir.Slot(f"VAR_{name}", self.player(args[0], scope), self.var_type(name, n.span))
         if name in g.zones:
             return ir.Bin("+", ir.Lit(g.zones[name].base, INT), self.player(args[0], scope), ZONE)
-        if name == "count" and len(args) == 1:
+        if name in ("count", "len") and len(args) == 1:  # the same builtin: neither charges its items
             src = self.source(args[0], scope)
             if src.kind == "zone":
                 return ir.ZoneLen(src.expr)  # type: ignore[arg-type]

@@ -154,7 +154,7 @@ class TriggerLowering(ListLowering):
             args.append((name, e))
         mine = self.triggers.get(s.event)
         if not mine:  # nothing listens: only a watching tool sees it, and native code runs unwatched
-            return ir.Nothing()
+            return ir.Emitted(s.event, ir.Nothing())
         args.sort(key=lambda a: a[0])
         me = ir.CallerMe()
         me_or_active = ir.Cond(
@@ -168,7 +168,7 @@ class TriggerLowering(ListLowering):
                 self.dispatchers[key] = self.dispatch(s.event, key, [(n, e.ty) for n, e in args])
             finally:
                 self._making.discard(key)
-        return ir.RunP(key, (me_or_active, *(e for _, e in args)))
+        return ir.Emitted(s.event, ir.RunP(key, (me_or_active, *(e for _, e in args))))
 
     def dispatch(self, event: str, key: str, args: list[tuple[str, str]]) -> ir.Dispatch:
         """The event's triggers lowered for these argument types (the ones no emit of this form

@@ -25,6 +25,7 @@ static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed a
         S[T_STAGE] = HAS_ROUNDS ? ST_ROUND_START : ST_PRE_TURN;
         return push_run(x, W_SETUP, NONE);
     case ST_ROUND_START:
+        if (S[T_ROUND] >= 1) ru_end(x, 1);  /* grants `until round_end` end (grants.c) */
         if (ending_stage(x)) return 0;
         if (g_has(W_COUNT) && S[T_ROUND] >= g_value(x, W_COUNT)) { S[T_STAGE] = ST_FINISH; return 0; }
         S[T_ROUND] += 1; S[T_STAGE] = ST_ROUND_FIRST;
@@ -63,6 +64,7 @@ static int flow_step(X *x) {  /* flow.py FlowDriver._<stage>: 1 when it pushed a
         S[T_STAGE] = ST_POST_TURN; S[T_PHASE_ID] = NONE;
         return push_run(x, W_TURN_END, S[T_ACTIVE]);
     case ST_POST_TURN:
+        ru_end(x, 0);  /* grants `until turn_end` end (grants.c) */
         if (g_fire(x)) return 1;
         if (ending_stage(x)) return 0;
         if (HAS_ROUNDS) S[T_NEXT] = FMOD(x, S[T_ACTIVE] + 1, n);
