@@ -439,3 +439,11 @@ class Unsupported(Exception):
         self.what = what
         self.span = span
         self.hint = hint
+
+
+def comparable(a: str, b: str) -> bool:
+    """May values of types `a` and `b` be compared with == (numbers and seats together; none with
+    anything; a list of unknown items with any list)?"""
+    ints = {INT, PLAYER}
+    lists = a.startswith("list[") and b.startswith("list[") and ANY_LIST in (a, b)
+    return a == b or "none" in (a, b) or (a in ints and b in ints) or lists

@@ -459,7 +459,7 @@ class Lowering:
         # a chain of sums (60 terms never finished)
         a, b = self.expr(n.left, scope), self.expr(n.right, scope)
         if n.op == "+" and a.ty.startswith("list[") and b.ty.startswith("list["):
-            if not _comparable(a.ty, b.ty):
+            if not ir.comparable(a.ty, b.ty):
                 raise Unsupported(f"'+' of {a.ty} and {b.ty}", n.span)
             return ir.CallF("l_cat", (a, b), b.ty if a.ty == ANY_LIST else a.ty)
         for side, e in ((n.left, a), (n.right, b)):
@@ -472,7 +472,7 @@ class Lowering:
         if n.op in _ORDER:
             if a.ty not in (INT, PLAYER) or b.ty not in (INT, PLAYER):
                 raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
-        elif not _comparable(a.ty, b.ty) or not self.loosely(a, b) or not self.loosely(b, a):
+        elif not ir.comparable(a.ty, b.ty) or not self.loosely(a, b) or not self.loosely(b, a):
             raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
         return ir.Bin(n.op, a, b, BOOL)
 
@@ -486,12 +486,12 @@ class Lowering:
         if a.name not in self.loose:  # a parameter given none or []: always that
             return True
         if item:
-            return had == ANY_LIST or _comparable(ir.elem(had), b.ty)
-        return _comparable(had, b.ty) and had != "none"
+            return had == ANY_LIST or ir.comparable(ir.elem(had), b.ty)
+        return ir.comparable(had, b.ty) and had != "none"
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> ir.Expr:
         a, b = self.expr(n.then, scope), self.expr(n.otherwise, scope)
-        if not _comparable(a.ty, b.ty):
+        if not ir.comparable(a.ty, b.ty):
             raise Unsupported(f"'if ... else' giving {a.ty} or {b.ty}", n.span)
         ty = b.ty if a.ty in ("none", ANY_LIST) else a.ty
         return ir.Cond(self.boolean(n.test, scope), a, b, ty)
@@ -597,9 +597,3 @@ class Lowering:
         if len(tys) != 1 or not tys <= set(ir.SCALARS):
             raise Unsupported("a list literal of mixed or non-scalar items", n.span)
         return ir.ListLit(items, f"list[{items[0].ty}]")
-
-
-def _comparable(a: str, b: str) -> bool:
-    ints = {INT, PLAYER}
-    lists = a.startswith("list[") and b.startswith("list[") and ANY_LIST in (a, b)
-    return a == b or "none" in (a, b) or (a in ints and b in ints) or lists
