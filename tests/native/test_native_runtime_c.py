@@ -47,7 +47,10 @@ def generator(where: str | Path) -> CGen:
     prog, walk = lower_game(game)
     assert not walk.report.diagnostics
     return CGen(
-        game, prog, Layout(game, var_kinds(game, walk.low.list_vars), walk.low.mark_kinds), walk.low.tables
+        game,
+        prog,
+        Layout(game, var_kinds(game, walk.low.list_vars, walk.low.any_vars), walk.low.mark_kinds),
+        walk.low.tables,
     )
 
 

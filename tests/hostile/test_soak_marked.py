@@ -3,7 +3,7 @@ soak` (tabula.dev.soak_game: saves loaded back, views and the swap test of hidde
 clones and loaded states played on, replays from seed and choices, one game in 50 against Python).
 
 Marked `soak` (and `slow`): never collected by CI's plain `pytest` (conftest.py deselects it unless
-the `-m` expression names `soak`). Run it with `pytest -m soak tests/hostile/test_soak.py -s`;
+the `-m` expression names `soak`). Run it with `pytest -m soak tests/hostile/test_soak_marked.py -s`;
 `TABULA_SOAK_GAMES` sets the games per bundled game (default 10,000), `TABULA_SOAK_FIRST` the seed
 before the first (default 0: seeds 1..N), so that a soak can be split over processes or days and
 the parts add up to the same games, `TABULA_SOAK_BACKEND` the backend (default native) and
