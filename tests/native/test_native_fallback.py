@@ -192,3 +192,20 @@ def test_a_compiler_that_fails_means_the_python_backend(
     assert (engine.backend, engine.backend_note) == ("python", said)
     st = engine.new_game(2, 1)
     engine.apply_inplace(st, engine.legal_ids(st)[0])  # and the game plays
+
+
+def test_a_fault_of_the_lowering_leaves_the_game_on_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lowering that fails for a reason it did not foresee (not N001) is a refusal in one line:
+    the game is played by Python, the process goes on (it was `internal error` for Carcassonne)."""
+    from tabula.interpreter.compile.native import backend
+
+    def broken(game: Any) -> Any:
+        raise ValueError("tuple.index(x): x not in tuple")
+
+    monkeypatch.setattr(backend, "lower_game", broken)
+    monkeypatch.setattr(build, "cached", lambda key: None)  # lowered afresh, not read from the cache
+    monkeypatch.setattr(build, "cached_refusal", lambda key: None)
+    game = load_game(BOOM)
+    native, why = backend._prepare(game)
+    assert native is None
+    assert why == "the native backend failed to lower this game (ValueError: tuple.index(x): x not in tuple)"

@@ -77,7 +77,10 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
         refused = build.cached_refusal(key) if key else None
         if refused is not None:
             return None, refused
-        source, missing = c_source(game)
+        try:
+            source, missing = c_source(game)
+        except Exception as err:  # a fault of the lowering must not take the game away: Python plays
+            return None, f"the native backend failed to lower this game ({type(err).__name__}: {err})"[:300]
         if source is None:
             why = f"{len(missing)} construct(s) not in the native backend yet (tabula check --native)"
             if key:

@@ -79,6 +79,8 @@ def tables(low: Any, span: Any) -> str:
     marks = {s.mark for s in specs.values()}
     if len(marks) != 1:
         raise ir.Unsupported("tiles whose rotations are kept in different marks", span)
+    if any(s.per != 1 for s in specs.values()):
+        raise ir.Unsupported("tile sides split into parts (`parts:`)", span)
     mark: str = next(iter(marks))
     if "TL_N" in low.tables:
         return mark
