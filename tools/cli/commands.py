@@ -202,7 +202,12 @@ def bench_arguments(p: argparse.ArgumentParser) -> None:
     from tabula.common import count
 
     p.add_argument("game", metavar="GAME", help=GAME_HELP)
-    p.add_argument("--players", type=count(min=1), nargs="+", help="player counts (default 2 3 4)")
+    p.add_argument(
+        "--players",
+        type=count(min=1),
+        nargs="+",
+        help="player counts (default: those of 2 3 4 the game allows)",
+    )
     p.add_argument(
         "--games", type=count(min=1), default=20, help="random games per player count (default 20)"
     )

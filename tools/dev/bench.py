@@ -240,10 +240,29 @@ def best_search(runs: list[Any]) -> Any:
     return out
 
 
+def player_counts(args: argparse.Namespace) -> list[int]:
+    """The player counts to measure: those asked for, each checked against the game's range, or
+    by default those of 2, 3 and 4 the game allows (else its smallest count)."""
+    from tabula.common import CliError, load
+
+    game = load(args.game, args.option, args.variant, args.expansions)
+    lo, hi = game.min_players, game.max_players
+    if args.players:
+        wrong = [n for n in args.players if not lo <= n <= hi]
+        if wrong:
+            raise CliError(f"{game.name} is for {lo}-{hi} players, not {wrong[0]}")
+        return list(args.players)
+    return [n for n in (2, 3, 4) if lo <= n <= hi] or [lo]
+
+
 def run_bench(args: argparse.Namespace) -> int:
     from tabula.common import CliError
 
-    players = args.players or [2, 3, 4]
+    players = player_counts(args)
+    # the workers (this tree's and --against's) load the same variant and expansions
+    os.environ["TABULA_BENCH_PACKS"] = json.dumps(
+        {"variant": args.variant, "with": list(args.expansions or [])}
+    )
     options = [f"{k}={v}" for k, v in (args.option or [])]
     rounds = max(1, args.rounds)
     against_tree: Path | None = None

@@ -63,6 +63,15 @@ def _enumerator(engine: Any) -> Any:
     return enumerate_now
 
 
+def _load(load_game: Any, game: str, options: dict[str, Any]) -> Any:
+    """The game with its options, and the variant and expansions bench passes in
+    TABULA_BENCH_PACKS (JSON: {"variant": name or null, "with": [names]})."""
+    packs = json.loads(os.environ.get("TABULA_BENCH_PACKS") or "{}")
+    if not packs.get("variant") and not packs.get("with"):
+        return load_game(game, options or None)
+    return load_game(game, options or None, packs.get("variant"), tuple(packs.get("with") or ()))
+
+
 def measure(game: str, players: list[int], games: int, options: dict[str, Any]) -> dict[str, Any]:
     try:
         from tabula.interpreter.base import rng
@@ -75,7 +84,7 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
     play_only = only != ""
     backend = os.environ.get("TABULA_BENCH_BACKEND", "python")
     t0 = time.process_time()
-    compiled = load_game(game, options or None)
+    compiled = _load(load_game, game, options)
     load_cpu = time.process_time() - t0
     engine = Engine(compiled) if backend == "python" else Engine(compiled, backend=backend)
     note = ""
@@ -151,7 +160,7 @@ def measure_search(game: str, players: list[int], games: int, spec: str, options
     from tabula.interpreter.engine import Engine, load_game
 
     backend = os.environ.get("TABULA_BENCH_BACKEND", "python")
-    engine = Engine(load_game(game, options or None), backend=backend)
+    engine = Engine(_load(load_game, game, options), backend=backend)
     out: dict[str, Any] = {"search": spec, "backend": engine.backend, "note": engine.backend_note}
     out["players"] = {}
     for n in players:
