@@ -27,7 +27,6 @@ from the opponent's hand; other edits raised KeyError or IndexError far from the
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from typing import Any
@@ -40,6 +39,7 @@ from tabula.interpreter.model.state import State
 from tabula.interpreter.run.decisions import recompute_decision
 from tabula.interpreter.run.flow import STAGES as FLOW_STAGES
 from tabula.interpreter.run.runtime import MAX_DEPTH
+from tabula.interpreter.run.savelayout import layout_digest
 from tabula.interpreter.run.savetypes import (
     Sizes,
     expected,
@@ -90,21 +90,6 @@ class InvalidSave(ValueError):
 # ---------------------------------------------------------------------------------------------
 # The document
 # ---------------------------------------------------------------------------------------------
-
-
-def layout_digest(game: CompiledGame) -> str:
-    """A digest of everything a state's shape depends on: a save fits a game iff the digests match."""
-    layout = {
-        "components": [c.key for c in game.components],
-        "zones": [[z.name, owner] for z, owner in game.zone_instances()],
-        "counters": sorted([c.name, c.base, c.width, c.per_player] for c in game.counters.values()),
-        "vars": sorted([v.name, v.per_player] for v in game.vars.values()),
-        "marks": sorted(game.marks),
-        "options": sorted(game.options),
-        "actions": [[a.name, len(a.params)] for a in game.action_list],
-        "players": [game.min_players, game.max_players],
-    }
-    return hashlib.sha256(json.dumps(layout, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def dump(game: CompiledGame, st: State) -> str:

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tabula.interpreter.engine import Engine, load_game
+from tabula.interpreter.run import saves
 from tabula.interpreter.run.saves import FORMAT, VERSION, InvalidSave, state_problems
 
 GAMES = [("high-card", 4), ("porta-nigra", 3), ("glory-to-rome", 2)]
@@ -76,3 +77,18 @@ def test_an_edited_pending_decision_cannot_play_another_players_card() -> None:
     with pytest.raises(InvalidSave) as err:
         engine.from_json(json.dumps(doc))
     assert err.value.codes == ["L007"]
+
+
+def test_the_layout_digest_is_worked_out_once_per_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saving (every move of the web table) no longer re-digests the game's layout each time."""
+    from tabula.interpreter.run import savelayout
+
+    calls: list[str] = []
+    digest = savelayout._layout_digest
+    monkeypatch.setattr(savelayout, "_layout_digest", lambda g: calls.append(g.id) or digest(g))
+    a, b = load_game("high-card"), load_game("high-card", {"tricks": 5})
+    eng = Engine(a)
+    st = eng.new_game(2, 1)
+    assert saves.dump(a, st) == saves.dump(a, st) and saves.load(a, saves.dump(a, st)) == st
+    assert savelayout.layout_digest(b) == savelayout.layout_digest(a)  # options do not shape a state
+    assert calls == ["high-card", "high-card"]  # once for a, once for b
