@@ -60,22 +60,24 @@ def load_game(
 
     validate.load_arguments(name_or_path, options, variant, expansions)
     folder = find_game(name_or_path)
-    key = None
-    if cache.enabled():
+    key = same = None  # the compile cache's key; the key of what reuse_loaded() kept (also without a cache)
+    if cache.enabled() or _reused is not None:
         refs = [*([(variant, "variant")] if variant else []), *((e, "expansion") for e in expansions)]
         pack_paths = [(find_pack(folder, ref, kind), kind) for ref, kind in refs]
         if all(p is not None for p, _ in pack_paths):
-            key = cache.key(folder, [(p, k) for p, k in pack_paths if p is not None], options, instrument)
-            if _reused is not None and key in _reused:
-                return _reused[key]
-            cached = cache.load(key)
+            same = cache.key(folder, [(p, k) for p, k in pack_paths if p is not None], options, instrument)
+            if _reused is not None and same in _reused:
+                return _reused[same]
+            key = same if cache.enabled() else None
+            cached = cache.load(key) if key else None
             if cached is not None:
                 return _keep(key, cached, instrument)
     game = _compile(folder, options, variant, expansions, instrument, key)
     game.cache_key = key
     if key is not None:
         cache.store(key, game)
-        _keep(key, game, instrument)
+    if same is not None:
+        _keep(same, game, instrument)
     return game
 
 
