@@ -213,9 +213,6 @@ class Walk:
         return prog
 
     def declarations(self) -> None:
-        for name, table in self.g.boards.tables.items():
-            if table.geometry.grows:  # C moves would not add the cells round what they place
-                self.refuse(f"board '{name}' that grows", ("boards", name, "grows"))
         for name, v in self.g.vars.items():
             held = v.type in _VAR_TYPES or (v.type == "any" and v.initial is None)  # lists.py any_var_set
             if not held and not (v.type.startswith("list[") and v.type[5:-1] in _LIST_ITEMS):
