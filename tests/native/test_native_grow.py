@@ -149,3 +149,53 @@ def test_index_built_again_from_plain_data() -> None:
         nat.apply_inplace(y, k)
         nat.apply_inplace(z, k)
         assert semantic_hash(nat.plain(y)) == semantic_hash(nat.plain(z)) == semantic_hash(x)
+
+
+@pytest.mark.slow  # the variant built, GAMES games on both backends
+def test_tiles_on_a_board_that_grows() -> None:
+    """tests/native/games/tilt with `--variant open` (its table grows): `fits` and `side` read the
+    cell across each side from the cells added so far; only `peek`'s R015 is replayed."""
+    game = load_game(HERE / "games" / "tilt", variant="open")
+    _, walk = lower_game(game)
+    assert walk.report.diagnostics == []
+    py, nat = engines(game)
+    codes = replays(nat)
+    played = [play_both(py, nat, 2, seed) for seed in range(1, GAMES + 1)]
+    assert max(played) == 9  # every tile laid
+    assert set(codes) <= {4} and len(codes) == played.count(2)  # `peek` on the third turn: R015
+
+
+BIG = """
+game: {id: big, name: Big, players: {min: 2, max: 2}}
+boards:
+  land: {kind: square, grows: true, max_cells: 3000, holds: {}}
+components:
+  stone: {instances: [{name: S, copies: 10}]}
+zones:
+  pool: {visibility: public}
+actions:
+  lay:
+    params: {c: frontier(land)}
+    closes_window: true
+    do: move top(pool) to on_land(c)
+flow:
+  setup: |
+    for s in stone:
+      move s to pool
+  turn:
+    phases:
+      - {id: main, do: "window p: lay"}
+  end_checks:
+    - {id: done, when: turn >= 5, end: immediately}
+"""
+
+
+@pytest.mark.slow  # a board of 3,000 cells loaded and lowered
+def test_a_state_of_gigabytes_is_refused(tmp_path: Path) -> None:
+    """3,001 zones of room for 3,010 components: 9M words (72 MB) a state, past MAX_ZONE_WORDS."""
+    (tmp_path / "game.yaml").write_text(BIG)
+    _, walk = lower_game(load_game(tmp_path))
+    assert [d.message for d in walk.report.diagnostics] == [
+        "not in the native backend yet: 3001 zones of room for 3010 components each"
+    ]
+    assert walk.report.diagnostics[0].span.line == 4

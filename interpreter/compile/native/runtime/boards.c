@@ -58,6 +58,13 @@ static const i64 *b_near(X *x, const BOARD *b, i64 i, i64 *m, i64 *buf) {
     *m = k;
     return buf;
 }
+static i64 b_toward(X *x, i64 c, i64 d) {  /* the cell next to c (of a board that grows) in direction d, or -1 */
+    const BOARD *b = &BOARDS[CELL_AT[c] >> 8];
+    i64 gx, gy, j;
+    g_xy(x, b, CELL_IX[c], &gx, &gy);
+    j = g_at(x, b, gx + b->gdx[d], gy + b->gdy[d]);
+    return j < 0 ? -1 : b->cells[j];
+}
 static int g_cmp(const void *a, const void *b) {
     i64 u = *(const i64 *)a, v = *(const i64 *)b;
     return u < v ? -1 : u > v;
