@@ -66,6 +66,9 @@ NATIVE = {
     "games/run-choose-by-none",
     # `len` of a list, native as `count` is (issue 33)
     "games/work-distinct-nested",
+    # boards that grow: past max_cells (issue 37)
+    "games/board-grow-past-max",
+    "games/board-grow-1500-snake",
 }
 
 

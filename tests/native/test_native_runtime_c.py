@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 GCC = shutil.which("gcc")
 FLAGS = ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function", "-Wno-unused-const-variable"]
 RAILS = HERE / "games" / "rails"  # boards, placements and paths: every runtime file is used
+SPREAD = HERE / "games" / "spread"  # boards that grow: boards.c's b_grow and values.c's call of it
 
 # What the game's generated part gives the flow driver (units.py writes them per game): stand-ins.
 GAME_PARTS = r"""
@@ -74,7 +75,7 @@ def runtime_unit(gen: CGen) -> str:
             '#include "lists.c"',
             '#include "segments.c"',
             '#include "grants.c"',
-            includes("\n".join(boards_c(gen.g, gen.tables))),
+            includes("\n".join(boards_c(gen.g, gen.tables, gen.lay))),
             GAME_PARTS,
             '#include "flow.c"',
             '#include "search.c"',
@@ -92,7 +93,7 @@ def test_every_runtime_file_is_pasted_into_a_game_with_boards() -> None:
 
 
 @pytest.mark.skipif(GCC is None, reason="no gcc")
-@pytest.mark.parametrize("where", ["glory-to-rome", RAILS], ids=["glory-to-rome", "rails"])
+@pytest.mark.parametrize("where", ["glory-to-rome", RAILS, SPREAD], ids=["glory-to-rome", "rails", "spread"])
 def test_the_runtime_compiles_alone_with_warnings_as_errors(where: str | Path, tmp_path: Path) -> None:
     """-Wno-unused-function as the build's: the runtime is a library of static helpers, of which
     each game calls some; -Wno-unused-const-variable: the game's tables are read by its own code,

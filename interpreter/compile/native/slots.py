@@ -23,6 +23,9 @@ bridge reads and writes the same words, so a native state converts to the plain-
 | `RU` | only in a game with `reveal ... until`: the state's `ru` (0: no key; else 1 + its |
 | | entries), then room for `ends` entries of three words: the event (its index in `until`), |
 | | the component, the grant's bits |
+| `GROW` | per board that grows (grown_words): the cells indexed so far, then `2 * slots` words: |
+| | an index of its cells by coordinates (key + 1, cell index), derived from the marks x and y |
+| | (boards.c `g_words` reads them on from the count; the bridge writes zeros: none indexed) |
 | `ZLEN`, `ZONE` | each zone instance's length, then its components (room for every component) |
 | `DOPT` | the decision's options, DSTRIDE words each: action index (a choice: its site), then |
 | | the arguments (a choice: its value), NONE where the action has fewer |
@@ -97,6 +100,26 @@ def symbol_table(game: CompiledGame) -> list[str]:
     return list(out)
 
 
+def grown_slots(cells: int) -> int:
+    """The slots of the index of a board that grows of `cells` cells: a power of two, at least
+    twice the cells (so a lookup always meets an empty slot)."""
+    n = 16
+    while n < 2 * cells:
+        n *= 2
+    return n
+
+
+def grown_words(game: CompiledGame) -> dict[str, int]:
+    """Per board that grows (by name, sorted): the words of its `GROW` index (the count, then two
+    words a slot)."""
+    out: dict[str, int] = {}
+    for name in sorted(game.boards.tables):
+        table = game.boards.tables[name]
+        if table.geometry.grows:
+            out[name] = 1 + 2 * grown_slots(len(table.cells[0]))
+    return out
+
+
 _ITEM_KINDS = {"sym": "sym", "bool": "bool"}  # a list var's item type -> its words' kind (else int)
 PL_MAX = 15  # seats a list of players in one word holds (runtime/values.c pl_pack)
 
@@ -163,7 +186,8 @@ class Layout:
             self.mark_base[name] = base + i * ncomp
         regions.append(("MARK", len(g.marks) * ncomp))
         regions += [("FINAL", g.max_players), ("FIRED", max(1, len(g.end_checks)))]
-        regions += [("RV", ncomp), ("LOC", ncomp), ("ZLEN", len(g.zone_layouts))]
+        regions += [("RV", ncomp), ("LOC", ncomp), ("GROW", sum(grown_words(g).values()))]
+        regions.append(("ZLEN", len(g.zone_layouts)))
         if self.until:
             self.ends = max(32, 2 * ncomp)
             regions.append(("RU", 1 + 3 * self.ends))
@@ -264,5 +288,6 @@ class Layout:
             f"#define VCAP {self.list_cap}",
             f"#define DSTRIDE {self.dstride}",
             f"#define RU_CAP {self.ends}",
+            f"#define GROWS {int(bool(grown_words(self.game)))}",
         ]
         return out

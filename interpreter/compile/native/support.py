@@ -33,6 +33,8 @@ T = TypeVar("T")
 _VAR_TYPES = ("int", "player", "bool", "comp", "str")
 # a var holding a list: its items' type is the declared one, or (any) the one the values `set` give
 _LIST_ITEMS = ("any", "int", "player", "comp", "str")
+# the words of every zone's room (zones x components, slots.py `ZONE`) a native state may hold: 64 MB
+MAX_ZONE_WORDS = 1 << 23
 
 
 def read_source(game: CompiledGame) -> GameSource:
@@ -213,9 +215,11 @@ class Walk:
         return prog
 
     def declarations(self) -> None:
-        for name, table in self.g.boards.tables.items():
-            if table.geometry.grows:  # C moves would not add the cells round what they place
-                self.refuse(f"board '{name}' that grows", ("boards", name, "grows"))
+        zone_words = len(self.g.zone_layouts) * len(self.g.components)  # slots.py: room in every zone
+        if zone_words > MAX_ZONE_WORDS:  # a state (and its segment's copy) of gigabytes: Python's
+            where: Path_ = ("boards",) if self.data.get("boards") else ("zones",)
+            what = f"{len(self.g.zone_layouts)} zones of room for {len(self.g.components)} components each"
+            self.refuse(what, where, f"native states hold at most {MAX_ZONE_WORDS:,} zone words")
         for name, v in self.g.vars.items():
             held = v.type in _VAR_TYPES or (v.type == "any" and v.initial is None)  # lists.py any_var_set
             if not held and not (v.type.startswith("list[") and v.type[5:-1] in _LIST_ITEMS):

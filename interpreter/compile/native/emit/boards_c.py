@@ -3,7 +3,9 @@
 Stage: compile (native). Appended to a game's C file after the segments (units.py) when the game
 declares boards. Per board (numbered as spatial.board_index numbers them): its cells per copy
 (`BC_k`), each cell's coordinates and a grid from coordinates to cells; per component, where it
-sits (`CELL_AT`: board * 256 + copy, `CELL_IX`: its index). Written here: those tables and the
+sits (`CELL_AT`: board * 256 + copy, `CELL_IX`: its index); a board that grows has its pool of
+cells, the offsets of its directions and where its index lies in the state (slots.py `GROW`), and
+`ZONE_GROW` (units.py writes it) names the cell each zone instance is on. Written here: those tables and the
 calls naming them; the fixed C (a placement's cells, `cells`, the placements of one shape, charged
 to the work budget as run/boards.py and run/pieces.py charge it) is runtime/boards.h and boards.c,
 then runtime/paths.c (paths_c.py).
@@ -14,6 +16,8 @@ from __future__ import annotations
 from tabula.interpreter.compile.native.emit import prelude
 from tabula.interpreter.compile.native.emit.paths_c import moves_c
 from tabula.interpreter.compile.native.lowering.spatial import BOX, board_index
+from tabula.interpreter.compile.native.slots import Layout, grown_slots, grown_words
+from tabula.interpreter.model.boards import BoardTable
 from tabula.interpreter.model.game import CompiledGame
 
 
@@ -21,11 +25,37 @@ def _array(name: str, words: list[int]) -> str:
     return f"static const i64 {name}[{max(len(words), 1)}] = {{{', '.join(map(str, words)) or '0'}}};"
 
 
-def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> list[str]:
+def _grown(t: BoardTable, k: int, out: list[str], gbase: dict[str, int]) -> str:
+    """The BOARD fields of a board that grows (zeros for another): whether it grows, where its
+    index starts in the GROW words, its slots' mask, its directions and their offsets."""
+    if not t.geometry.grows:
+        return "0, 0, 0, 0, 0, 0"
+    offsets = list(t.geometry.offsets.values())
+    out.append(_array(f"BDX_{k}", [dx for dx, _ in offsets]))
+    out.append(_array(f"BDY_{k}", [dy for _, dy in offsets]))
+    mask = grown_slots(len(t.cells[0])) - 1
+    return f"1, {gbase[t.name]}, {mask}, {len(offsets)}, BDX_{k}, BDY_{k}"
+
+
+def zone_grow(game: CompiledGame) -> list[int]:
+    """Per zone instance: the board (times 2^20) and index of the cell of a board that grows it is
+    on, or -1 (values.c's move_comp calls boards.c's b_grow for a move into such a zone)."""
+    names = board_index(game)
+    out = [-1] * len(game.zone_layouts)
+    for zone, (board, i) in game.boards.growing.items():
+        out[zone] = names.index(board) << 20 | i
+    return out
+
+
+def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]], lay: Layout) -> list[str]:
     """The C of the game's boards (nothing for a game without boards)."""
     names = board_index(game)
     if not names:
         return []
+    gbase: dict[str, int] = {}  # each board that grows: where its index starts in the GROW words
+    start = 0
+    for name, words in grown_words(game).items():
+        gbase[name], start = start, start + words
     ncomp = len(game.components)
     at, ix = [-1] * ncomp, [-1] * ncomp
     out = ["#include <stdlib.h>", f"#define BOX {BOX}"]
@@ -35,7 +65,7 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> li
     for k, name in enumerate(names):
         t = game.boards.tables[name]
         coords = t.geometry.coords
-        n = len(coords)
+        n = len(t.cells[0]) if t.geometry.grows else len(coords)
         most = max(most, n)
         w = max((x for x, _ in coords), default=0) + 1
         h = max((y for _, y in coords), default=0) + 1
@@ -60,8 +90,11 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> li
         out.append(_array(f"BND_{k}", [j for m in near for j in m]))
         near_fields = f"BNO_{k}, BNN_{k}, BND_{k}"
         size = f"{n}, {len(t.cells)}, {w}, {h}"
-        rows.append(f"{{BC_{k}, BG_{k}, BX_{k}, BY_{k}, {size}, {fields[k]}, {near_fields}}}")
+        grown = _grown(t, k, out, gbase)
+        rows.append(f"{{BC_{k}, BG_{k}, BX_{k}, BY_{k}, {size}, {fields[k]}, {near_fields}, {grown}}}")
     out += [_array("CELL_AT", at), _array("CELL_IX", ix), f"#define MAX_CELLS {most}", *moves]
+    marks = lay.mark_base if gbase else {}
+    out += [f"#define MARK_GX {marks.get('x', 0)}", f"#define MARK_GY {marks.get('y', 0)}"]
     out.append(prelude.BOARDS_H)
     out.append(f"static const BOARD BOARDS[{len(names)}] = {{{', '.join(rows)}}};")
     out += [prelude.BOARDS, prelude.PATHS, prelude.REGIONS]

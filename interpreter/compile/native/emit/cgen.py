@@ -324,7 +324,7 @@ class CGen:
             "min": f"{{ i64 e_ = N(x, {elt}); if ({r} == NONE || e_ < {r}) {r} = e_; }}",
             "sum": f"{r} = ADD(x, {r}, N(x, {elt}));",
             "count": f"{r} += 1;",
-            "first": f"{{ {r} = {v}; f_ = 1; break; }}",
+            "first": f"{{ {r} = {elt}; f_ = 1; break; }}",
             "any": f"if ({elt}) {{ {r} = 1; break; }}",
             "all": f"if (!({elt})) {{ {r} = 0; break; }}",
             "prod": f"{r} = MUL(x, {r}, N(x, {elt}));",

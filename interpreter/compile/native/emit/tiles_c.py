@@ -46,7 +46,8 @@ static i64 t_tile_on(X *x, i64 c) {  /* the first tile in the cell's zone, or no
 }
 static i64 t_next(X *x, i64 c, i64 n, i64 i) {  /* the cell across side i, or -1 */
     if (TL_CK[c] != n) fail(x, E_KIND);
-    return TL_X[c * 6 + i];
+    i64 j = TL_X[c * 6 + i];
+    return j <= -2 ? b_toward(x, c, -2 - j) : j;  /* a board that grows: its cells so far */
 }
 static int t_fits(X *x, i64 t, i64 c, i64 r) {
     i64 n = t_spec(x, t);

@@ -15,7 +15,7 @@ import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
 from tabula.interpreter.compile.native.emit import prelude
-from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room
+from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room, zone_grow
 from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.emit.tiles_c import tiles_c
 from tabula.interpreter.compile.native.lowering import ir, stackroom
@@ -31,7 +31,7 @@ def unit(gen: CGen) -> str:
         prelude.LISTS,
         prelude.SEGMENTS,
         prelude.GRANTS,
-        *boards_c(gen.g, gen.tables),
+        *boards_c(gen.g, gen.tables, gen.lay),
         *tiles_c(gen.g, gen.lay, gen.tables),
     ]
     body = "\n".join([*_tables(gen), *fixed, *_functions(gen), *_effects(gen)])
@@ -69,6 +69,8 @@ def _tables(gen: CGen) -> list[str]:
     roomy = len(g.components) + 1  # a zone without a max
     out.append(_array("ZONE_MAX", [roomy if z.max is None else z.max for z in g.zone_layouts]))
     # each zone instance's owner (NONE: none), after the word for out of play (LOC -1)
+    if gen.g.boards.growing:  # the cell of a board that grows each zone is on (boards.c b_grow)
+        out.append(_array("ZONE_GROW", zone_grow(g)))
     out.append(_array("ZONE_HOLDER", [NONE, *(NONE if o is None else o for o in g.zone_owner)]))
     closes = {a.index: int(a.closes) for a in gen.prog.actions or []}
     out.append(_array("ACTION_CLOSES", [closes.get(i, 0) for i in range(len(g.action_list))]))

@@ -288,6 +288,8 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
             raise Unsupported(f"'{s.op}' on a var or mark", s.span)
         if target.base.startswith("MARK_"):
             name = target.base[5:]
+            if name in ("x", "y") and self.g.boards.growing:  # boards.c indexes the cells by them
+                raise Unsupported(f"'set' of mark '{name}', a coordinate of a board that grows", s.span)
             kind = self.mark_kinds.get(name)
             got = kind_of(value.ty) if value.ty != "none" else kind
             if target.ty == PLAYERS:  # a list of players in one word: no other list fits

@@ -540,8 +540,8 @@ class Lowering:
         if kind in ("any", "all") and elt.ty != BOOL:
             raise Unsupported(f"{kind} of {elt.ty}", n.span)
         ty = {"count": INT, "sum": INT, "any": BOOL, "all": BOOL}.get(kind, elt.ty)
-        if kind == "first" and not isinstance(gen.elt, ast.Name):
-            raise Unsupported("first(...) of other than the loop's item", n.span)
+        if kind == "first" and elt.ty not in ir.SCALARS:  # the item's value, of the first passing
+            raise Unsupported(f"first(...) of a {elt.ty}", n.span)
         return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
 
     def flatten(self, n: ast.ListComp, scope: Scope) -> ir.Expr:

@@ -180,8 +180,8 @@ def placements(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr:
     bi, copy = board_ref(low, args[0], scope)
     table = low.g.boards.tables[board_index(low.g)[bi]]
     geo = table.geometry
-    if geo.kind == "graph":
-        raise Unheld("placements on a graph board", n.span)
+    if geo.kind == "graph" or geo.grows:  # on a board that grows, Python's R015
+        raise Unheld(f"placements on a {'graph' if geo.kind == 'graph' else 'growing'} board", n.span)
     if max((max(x, y) for x, y in geo.coords), default=0) >= 500:
         raise Unheld("placements on a board wider than 500 cells", n.span)
     shape = args[1]

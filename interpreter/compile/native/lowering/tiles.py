@@ -151,6 +151,9 @@ def cells(low: Any) -> None:
                 zone[c] = t.cell_zones[copy][i] if t.cell_zones else -2
                 kind[c] = n
                 for d, name in enumerate(SIDE_NAMES.get(n, ())):
+                    if geo.grows:  # -2 - the direction: its index is read while playing (b_toward)
+                        across[c * 6 + d] = -2 - list(geo.offsets).index(name)
+                        continue
                     j = geo.step[name][i]
                     across[c * 6 + d] = -1 if j < 0 else ids[j]
     low.tables["TL_CZ"] = (zone, INT)

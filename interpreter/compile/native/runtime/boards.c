@@ -1,9 +1,102 @@
-/* boards.c: a placement's cells, a board's cells and the placements of one shape.
+/* boards.c: a placement's cells, a board's cells and the placements of one shape, and boards that
+   grow.
 
-   After the game's board tables (emit/boards_c.py: BOARDS, CELL_AT, CELL_IX, MAX_CELLS, BOX). The
-   work budget is charged as run/boards.py and run/pieces.py charge it: the cells of `cells(B)`,
-   the cells given to `placements`, then per orientation tried the board's cells times the piece's,
-   then the piece's cells per placement found. */
+   After the game's board tables (emit/boards_c.py: BOARDS, CELL_AT, CELL_IX, MAX_CELLS, BOX,
+   MARK_GX, MARK_GY). The work budget is charged as run/boards.py and run/pieces.py charge it: the
+   cells of `cells(B)`, the cells given to `placements`, then per orientation tried the board's
+   cells times the piece's, then the piece's cells per placement found.
+
+   A board that grows (run/boards.py) is a pool of cells whose first ones are on the board, each
+   with its coordinates in the marks x and y (NONE until it is added; cells are added in order and
+   never taken away). Its GROW words index them by coordinates: the cells indexed so far, then
+   slots of two words (key + 1, the cell's index), open addressing. The index is derived from the
+   marks and read on from the count (g_words), so a state from the bridge (zeros: nothing indexed)
+   builds it on its first use. A move into a cell's zone adds the cells round it that the board
+   lacks (b_grow, called by values.c's move_comp: ZONE_GROW), in the board's direction order;
+   past the pool (R003) or onto a cell not added yet (R015) native code stops and Python replays
+   the decision, which reports it. */
+#define G_OFF (((i64)1) << 30)
+static inline i64 g_key(i64 gx, i64 gy) { return ((gx + G_OFF) << 32 | (gy + G_OFF)) + 1; }
+static inline u64 g_slot(i64 key, i64 mask) { return ((u64)key * 0x9E3779B97F4A7C15ULL >> 29) & (u64)mask; }
+static i64 g_find(const i64 *h, i64 mask, i64 key) {  /* the cell index at key, or -1 */
+    for (u64 s = g_slot(key, mask);; s = (s + 1) & (u64)mask) {
+        if (h[1 + 2 * s] == key) return h[2 + 2 * s];
+        if (!h[1 + 2 * s]) return -1;
+    }
+}
+static void g_put(i64 *h, i64 mask, i64 key, i64 i) {
+    u64 s = g_slot(key, mask);
+    while (h[1 + 2 * s]) s = (s + 1) & (u64)mask;
+    h[1 + 2 * s] = key; h[2 + 2 * s] = i;
+}
+static i64 *g_words(X *x, const BOARD *b) {  /* the board's index, read on from where it stopped */
+    i64 *h = S + GROW + b->gbase, n = h[0];
+    while (n < b->n && S[MARK_GX + b->cells[n]] != NONE) {
+        g_put(h, b->gmask, g_key(S[MARK_GX + b->cells[n]], S[MARK_GY + b->cells[n]]), n);
+        n++;
+    }
+    h[0] = n;
+    return h;
+}
+static i64 g_at(X *x, const BOARD *b, i64 gx, i64 gy) {  /* the cell index at (x, y), or -1 */
+    return g_find(g_words(x, b), b->gmask, g_key(gx, gy));
+}
+static void g_xy(X *x, const BOARD *b, i64 i, i64 *gx, i64 *gy) {  /* R015: a cell not added yet */
+    *gx = S[MARK_GX + b->cells[i]]; *gy = S[MARK_GY + b->cells[i]];
+    if (*gx == NONE || *gy == NONE) fail(x, E_KIND);
+}
+/* the indices of cell i's neighbours in the board's direction order: a fixed board's table, or
+   (a board that grows) the cells added so far next to it, written in buf */
+static const i64 *b_near(X *x, const BOARD *b, i64 i, i64 *m, i64 *buf) {
+    if (!b->grows) { *m = b->nn[i]; return b->nd + b->no[i]; }
+    i64 gx, gy, k = 0;
+    g_xy(x, b, i, &gx, &gy);
+    for (i64 d = 0; d < b->ndirs; d++) {
+        i64 j = g_at(x, b, gx + b->gdx[d], gy + b->gdy[d]);
+        if (j >= 0) buf[k++] = j;
+    }
+    *m = k;
+    return buf;
+}
+static i64 b_toward(X *x, i64 c, i64 d) {  /* the cell next to c (of a board that grows) in direction d, or -1 */
+    const BOARD *b = &BOARDS[CELL_AT[c] >> 8];
+    i64 gx, gy, j;
+    g_xy(x, b, CELL_IX[c], &gx, &gy);
+    j = g_at(x, b, gx + b->gdx[d], gy + b->gdy[d]);
+    return j < 0 ? -1 : b->cells[j];
+}
+static int g_cmp(const void *a, const void *b) {
+    i64 u = *(const i64 *)a, v = *(const i64 *)b;
+    return u < v ? -1 : u > v;
+}
+/* the indices of a board that grows' cells in board order (y, then x), written in out: their count */
+static i64 g_order(X *x, const BOARD *b, i64 *out) {
+    i64 n = g_words(x, b)[0];
+    for (i64 i = 0; i < n; i++) {
+        i64 c = b->cells[i];  /* coordinates within +-2^20 (a pool of at most 20,000 cells) */
+        out[i] = (S[MARK_GY + c] + (1 << 20)) << 42 | (S[MARK_GX + c] + (1 << 20)) << 21 | i;
+    }
+    qsort(out, (size_t)n, sizeof(i64), g_cmp);
+    for (i64 i = 0; i < n; i++) out[i] &= (1 << 21) - 1;
+    return n;
+}
+#if GROWS
+static void b_grow(X *x, i64 dest) {  /* run/boards.py grow: something was moved onto a cell */
+    const BOARD *b = &BOARDS[ZONE_GROW[dest] >> 20];
+    i64 i = ZONE_GROW[dest] & ((1 << 20) - 1), gx, gy;
+    g_xy(x, b, i, &gx, &gy);
+    i64 *h = g_words(x, b);
+    for (i64 d = 0; d < b->ndirs; d++) {
+        i64 nx = gx + b->gdx[d], ny = gy + b->gdy[d], key = g_key(nx, ny);
+        if (g_find(h, b->gmask, key) >= 0) continue;
+        i64 n = h[0];
+        if (n == b->n) fail(x, E_WRITE);  /* R003 in Python: replayed */
+        S[MARK_GX + b->cells[n]] = nx; S[MARK_GY + b->cells[n]] = ny;
+        g_put(h, b->gmask, key, n);
+        h[0] = n + 1;
+    }
+}
+#endif
 static L place_cells(X *x, i64 w) {  /* the cells a placement word covers, in board order */
     L out; out.n = 0;
     if (w == NONE) fail(x, E_KIND);
@@ -24,8 +117,17 @@ static L place_cells(X *x, i64 w) {  /* the cells a placement word covers, in bo
 static L b_cells(X *x, i64 bi, i64 copy) {
     const BOARD *b = &BOARDS[bi];
     if (copy < 0 || copy >= b->copies) fail(x, E_ENTRY);
+    L out;
+    if (b->grows) {  /* the cells it has so far, in board order */
+        i64 idx[MAX_CELLS];
+        out.n = g_order(x, b, idx);
+        CHARGE(out.n);
+        if (out.n > LCAP) fail(x, E_SIZE);
+        for (i64 i = 0; i < out.n; i++) out.v[i] = b->cells[idx[i]];
+        return out;
+    }
     CHARGE(b->n);
-    L out; out.n = b->n;
+    out.n = b->n;
     if (b->n > LCAP) fail(x, E_SIZE);
     memcpy(out.v, b->cells + copy * b->n, sizeof(i64) * (size_t)b->n);
     return out;
@@ -34,6 +136,11 @@ static i64 b_cell(X *x, i64 bi, i64 copy, i64 cx, i64 cy) {  /* run/boards.py ce
     const BOARD *b = &BOARDS[bi];
     if (copy < 0 || copy >= b->copies) fail(x, E_ENTRY);
     CHARGE(1);
+    if (b->grows) {
+        if (cx == NONE || cy == NONE || cx <= -G_OFF || cy <= -G_OFF || cx >= G_OFF || cy >= G_OFF) return NONE;
+        i64 i = g_at(x, b, cx, cy);
+        return i < 0 ? NONE : b->cells[i];
+    }
     if (cx == NONE || cy == NONE || cx < 0 || cy < 0 || cx >= b->w || cy >= b->h) return NONE;
     i64 i = b->grid[cy * b->w + cx];
     return i < 0 ? NONE : b->cells[copy * b->n + i];
@@ -41,18 +148,32 @@ static i64 b_cell(X *x, i64 bi, i64 copy, i64 cx, i64 cy) {  /* run/boards.py ce
 static L b_neighbours(X *x, i64 c) {  /* run/boards.py neighbours: R015 for no cell, replayed */
     if (c < 0 || c >= NCOMP || CELL_AT[c] < 0) fail(x, E_KIND);
     const BOARD *b = &BOARDS[CELL_AT[c] >> 8];
-    i64 copy = CELL_AT[c] & 255, i = CELL_IX[c], k = b->no[i], m = b->nn[i];
+    i64 copy = CELL_AT[c] & 255, m, buf[8];
+    const i64 *near = b_near(x, b, CELL_IX[c], &m, buf);
     CHARGE(m);
     L out; out.n = m;
-    for (i64 j = 0; j < m; j++) out.v[j] = b->cells[copy * b->n + b->nd[k + j]];
+    for (i64 j = 0; j < m; j++) out.v[j] = b->cells[copy * b->n + near[j]];
     return out;
 }
 static L b_frontier(X *x, i64 bi, i64 copy, const i64 *zones) {  /* run/boards.py frontier */
     const BOARD *b = &BOARDS[bi];
     if (copy < 0 || copy >= b->copies || !zones) fail(x, E_ENTRY);  /* R015 in Python */
     const i64 *z = zones + copy * b->n;
-    CHARGE(b->n);
     L out; out.n = 0;
+    if (b->grows) {  /* its empty cells next to one holding something, or its first cell */
+        i64 idx[MAX_CELLS], n = g_order(x, b, idx), any = 0, m, buf[8];
+        CHARGE(n);
+        for (i64 i = 0; i < n && !any; i++) any = S[ZLEN + z[idx[i]]] > 0;
+        if (!any) { out.n = 1; out.v[0] = b->cells[0]; return out; }
+        for (i64 i = 0; i < n; i++) {
+            if (S[ZLEN + z[idx[i]]]) continue;
+            const i64 *near = b_near(x, b, idx[i], &m, buf);
+            CHARGE(m);
+            for (i64 j = 0; j < m; j++) if (S[ZLEN + z[near[j]]]) { l_push(x, &out, b->cells[idx[i]]); break; }
+        }
+        return out;
+    }
+    CHARGE(b->n);
     for (i64 i = 0; i < b->n; i++) {
         if (S[ZLEN + z[i]]) continue;
         i64 k = b->no[i], m = b->nn[i], near = 0;

@@ -42,7 +42,8 @@ static const BOARD *cell_board(X *x, i64 c, i64 *copy, i64 *ix) {  /* R015 in Py
 /* run/boards.py shortest_path, as far as whether b is reached (path_exists) */
 static int b_path(X *x, i64 a, i64 b, int has, const L *within) {
     i64 copy, ix;
-    cell_board(x, a, &copy, &ix); cell_board(x, b, &copy, &ix);
+    int grown = (int)cell_board(x, a, &copy, &ix)->grows;
+    if (cell_board(x, b, &copy, &ix)->grows || grown) fail(x, E_KIND);  /* a board that grows: Python's */
     int cells = 0, edges = 0;
     if (has) {
         CHARGE(within->n);

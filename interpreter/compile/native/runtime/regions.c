@@ -1,7 +1,7 @@
 /* regions.c: `regions(v for v in L where C by K)` as run/boards.py groups them: the passing cells'
    keys (the last of a cell given twice), then from each cell in increasing id not yet grouped, a
    walk through neighbours of its key (1 + neighbours charged a cell taken), its group sorted by id.
-   Uses paths.c's cell_board. */
+   Uses paths.c's cell_board and boards.c's b_near (a board that grows: the cells added so far). */
 static __thread i64 RG_KEY[NCOMP + 1], RG_MARK[NCOMP + 1], RG_DONE[NCOMP + 1], RG_TODO[NCOMP + 1];
 static __thread i64 rg_stamp;
 static int rg_cmp(const void *a, const void *b) {
@@ -25,10 +25,11 @@ static void b_regions(X *x, const L *cs, const L *ks, L *out, L *ends) {
         while (head < tail) {
             i64 c = RG_TODO[head++], copy, ix;
             const BOARD *b = cell_board(x, c, &copy, &ix);
-            i64 o = b->no[ix], m = b->nn[ix];
+            i64 m, buf[8];
+            const i64 *near = b_near(x, b, ix, &m, buf);
             CHARGE(1 + m);
             for (i64 j = 0; j < m; j++) {
-                i64 nb = b->cells[copy * b->n + b->nd[o + j]];
+                i64 nb = b->cells[copy * b->n + near[j]];
                 if (RG_MARK[nb] == stamp && RG_DONE[nb] != stamp && RG_KEY[nb] == k) {
                     RG_DONE[nb] = stamp; RG_TODO[tail++] = nb;
                 }

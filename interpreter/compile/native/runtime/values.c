@@ -1,7 +1,7 @@
 /* values.c: checks, numbers, zones, the generator and list values (the native backend's runtime).
 
-   Needs tabula.h, the game's layout and its tables ZONE_PUBLIC and ZONE_HOLDER, and LCAP (the
-   room of a list value). The game's generated code calls these helpers. */
+   Needs tabula.h, the game's layout and its tables ZONE_PUBLIC and ZONE_HOLDER (and ZONE_GROW in a
+   game with a board that grows: GROWS), and LCAP (the room of a list value). The game's generated code calls these helpers. */
 #define MIN2(a, b) ((a) < (b) ? (a) : (b))
 #define MAX2(a, b) ((a) > (b) ? (a) : (b))
 #define STORE_P(x, v) ({ i64 s_ = (v); if (s_ != NONE && (s_ < 0 || s_ >= S[T_N])) fail(x, E_STORE); s_; })
@@ -46,6 +46,9 @@ static void zone_remove(X *x, i64 z, i64 c) {
     for (i64 i = 0; i < n; i++)
         if (a[i] == c) { memmove(a + i, a + i + 1, (size_t)(n - i - 1) * 8); S[ZLEN + z] = n - 1; return; }
 }
+#if GROWS
+static void b_grow(X *x, i64 dest);  /* boards.c: cells added round a cell of a board that grows */
+#endif
 static void move_comp(X *x, i64 c, i64 dest, int top) {
     CK(x, c);
     i64 *a = ZP(x, dest), old = S[LOC + c], n;
@@ -56,6 +59,9 @@ static void move_comp(X *x, i64 c, i64 dest, int top) {
     if (n + 1 > ZONE_MAX[dest]) fail(x, E_WRITE);  /* R016 in Python: replayed */
     S[LOC + c] = dest;
     if (S[RV + c] && old != dest && !ZONE_PUBLIC[dest]) S[RV + c] = 0;
+#if GROWS
+    if (ZONE_GROW[dest] >= 0) b_grow(x, dest);
+#endif
 }
 static void move_list(X *x, const i64 *items, i64 n, i64 dest, int top) {
     i64 buf[NCOMP + 1];
