@@ -419,3 +419,40 @@ def test_carcassonne_open_table_the_growing_table_drawn_and_a_tile_laid(screen: 
     log = page.eval_on_selector_all("#log-lines li", "els => els.map(e => e.innerText)")
     assert f"Ann: lay the tile on x={x}, y={y}, turned {second * 90}°" in log, log
     shot(page, f"board-play-open-table-laid-{width}")
+
+
+def test_a_tile_laid_mirrored_is_previewed_and_drawn_mirrored(screen: Any, serve: Any) -> None:
+    """tests/games/turned --variant mirrored: a hook whose mirror image is no turn of it; Rotate
+    goes through the turns and then the mirrored turns, each previewed as it would lie."""
+    page, width = screen
+    served = serve(str(GAMES / "turned"), [("Ann", "human"), ("Bob", "random")], seed=5, variant="mirrored")
+    table = served.table
+    page.goto(served.link(0))
+    page.wait_for_selector(TARGET)
+    ways = sorted(
+        int(c.split(",")[1]) for c in table.engine.legal_ids(table.state) if c.startswith("lay:b1,")
+    )
+    assert ways == [2, 6]  # b1: the hook turned 180°, or mirrored then turned 180°
+    target = page.locator(f"{TARGET}[data-choice='b1']")
+    before = len(table.choices)
+    if width < 500:
+        target.tap()
+    else:
+        target.hover()
+    shown = "#table g.place[data-choice='b1'] image.piece-preview"
+    assert "scale" not in page.get_attribute(shown, "transform")
+    press(page, width, page.locator(".placing .rotate"))  # the next way: mirrored
+    assert page.get_attribute(shown, "transform").endswith("scale(-1 1)")
+    assert page.get_attribute(shown, "transform").startswith("rotate(180 ")
+    assert page.get_attribute(".placing .piece-look", "data-mirror") == "true"
+    assert "scaleX(-1)" in page.eval_on_selector(".placing .piece-look img", "e => e.style.transform")
+    shot(page, f"board-play-mirrored-preview-{width}", full=False)
+    press(page, width, target)
+    wait_for_decisions(page, before)
+    assert table.choices[before] == "lay:b1,6"
+    page.wait_for_selector("#decision button.choice", state="attached")
+    laid = page.get_attribute("#table g.place[data-choice='b1'] image.picture", "transform") or "-"
+    assert laid.startswith("rotate(180 ") and laid.endswith("scale(-1 1)"), laid
+    centre = page.get_attribute("#table g.place[data-choice='b2'] image.picture", "transform")
+    assert centre is None  # the cross, neither turned nor mirrored
+    shot(page, f"board-play-mirrored-laid-{width}")

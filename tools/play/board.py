@@ -81,6 +81,7 @@ class Choice:
     given: bool = False  # the label is the game's own (an action's `label:`), not the readable id
     targets: list[int] = field(default_factory=list)  # the components it names that the seat sees
     rotation: int | None = None  # degrees its action's piece is turned by (presentation.pieces)
+    mirror: bool = False  # and whether it is mirrored first
 
 
 @dataclass

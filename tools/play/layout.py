@@ -69,6 +69,7 @@ class Place:
     segments: int = 0
     side: str = ""  # a graph's space: where its name is written (Area.side)
     rotation: int = 0  # degrees clockwise its picture is turned (a tile laid turned)
+    mirror: bool = False  # its picture mirrored (east and west swapped) before it is turned
 
 
 @dataclass
@@ -157,7 +158,7 @@ def _look(place: Place, card: Card) -> None:
     """A board cell drawn as its presentation draws a component: its colour, picture and turn."""
     place.colour = card.colour or place.colour
     if card.image is not None:
-        place.image, place.rotation = card.image, card.rotation
+        place.image, place.rotation, place.mirror = card.image, card.rotation, card.mirror
     elif card.rotation:
         place.rotation = card.rotation
 
