@@ -13,14 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabula.interpreter.authoring.display import (
-    Shown,
-    colour_of,
-    render,
-    show_value,
-    symbols,
-    value_on,
-)
+from tabula.interpreter.authoring.display import Shown, colour_of, render, show_value, symbols, value_on
 from tabula.interpreter.authoring.presentation import Group, Presentation, Row, ZoneLook, compile_presentation
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.base.types import COMP, INT
