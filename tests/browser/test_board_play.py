@@ -13,10 +13,16 @@ made by a click (a tap on the phone) on the board, never on an id button.
 - Carcassonne: the cells the drawn tile fits on are lit; pointing at one (the first tap on a phone)
   shows the tile there turned, Rotate turns it the next way it fits there, a click (the second tap)
   lays it so, and it lies drawn turned; where a follower may go reads as words.
+- Boards that grow (issue 37): tests/games/sprawl and Carcassonne's open-table, each cell drawn at
+  its coordinates in the cells' bounding box and a margin, the frontier lit and played by clicks,
+  the board grown round each tile; choices and the log name cells by coordinates; zoom and Fit.
+- A tile laid mirrored (tests/games/turned --variant mirrored): previewed and drawn mirrored.
 
 Screenshots (artefacts/screenshots/): board-play-patchwork-preview-W, board-play-patchwork-sewn-W,
 board-play-porta-nigra-W, board-play-ticket-to-ride-W, board-play-mosaic-W, board-play-mosaic-folded-W,
-board-play-carcassonne-preview-W, board-play-carcassonne-laid-W (W: 1400 or 390).
+board-play-carcassonne-preview-W, board-play-carcassonne-laid-W, board-play-sprawl-W,
+board-play-open-table-preview-W, board-play-open-table-laid-W, board-play-mirrored-preview-W,
+board-play-mirrored-laid-W (W: 1400 or 390).
 """
 
 from __future__ import annotations
