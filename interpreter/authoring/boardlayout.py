@@ -7,6 +7,8 @@ shifted half a cell, a graph's `at:`), holding the cell's zone when the board `h
 showing the cell's first mark; a graph's edges are places between their spaces showing theirs.
 Each place's `choice` is the cell's (or edge's) name and its `part` the cell itself, so a choice
 naming that component (`claim:A-B`, or a placement `lay:a1+b1`) highlights it on its own board only.
+A board that grows has no fixed places: the layout names it (`BoardLayout.grows`, with how far down
+it is drawn), and its cells are placed when a seat's board is built, from their x/y marks (`grown`).
 A game whose layout already draws a scope draws its own.
 """
 
@@ -42,18 +44,23 @@ def declared_boards(
     """A BoardLayout of every declared board of one scope (global or per player), one under the
     other, or None; `area` and `board_layout` are layout.py's classes (passed in: it imports this),
     `colours` the presentation's (a graph's edges name them)."""
-    # a board that grows has no fixed places to draw (its cells' coordinates come while playing)
-    tables = [t for t in c.g.boards.tables.values() if t.per_player == per_player and not t.geometry.grows]
+    tables = [t for t in c.g.boards.tables.values() if t.per_player == per_player]
     if not tables:
         return None
     places: list[Any] = []
     top = width = 0.0
     for table in tables:
+        if table.geometry.grows:
+            continue
         made, wide, height = _board(c, table, area, top, colours)
         places += made
         top += height + GAP
         width = max(width, wide)
-    return board_layout(round(width, 2), round(top - GAP, 2), 56, places, True)
+    # a board that grows has no fixed places (its cells' coordinates come while playing): drawn
+    # under the others when a seat's board is built (tools/play/layout.py, `grown`)
+    grows = [(t.name, round(top, 2)) for t in tables if t.geometry.grows]
+    height = top - GAP if places else 0.0
+    return board_layout(round(width, 2), round(max(height, 0.0), 2), 56, places, True, grows)
 
 
 def _board(
@@ -69,7 +76,7 @@ def _board(
         width, height = drawing.width, drawing.height
         size = SPACE if holds else DOT
     else:
-        spots = [_spot(geo.kind, x, y) for x, y in geo.coords]
+        spots = [spot(geo.kind, x, y) for x, y in geo.coords]
         x0, y0 = min(x for x, _ in spots), min(y for _, y in spots)
         spots = [(x - x0 + 0.5, y - y0 + top + 0.5) for x, y in spots]  # centres
         size = 1.0
@@ -138,7 +145,8 @@ def _edges(
     return out
 
 
-def _spot(kind: str, x: int, y: int) -> tuple[float, float]:
+def spot(kind: str, x: int, y: int) -> tuple[float, float]:
+    """Where cell (x, y) of a square or hex grid is drawn, in cells (a hex row shifted half a cell)."""
     if kind == "hex":
         return x + y / 2, y * HEX_ROW
     return float(x), float(y)

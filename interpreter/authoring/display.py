@@ -42,10 +42,12 @@ def show_value(
     vtype: str,
     blank: bool = False,
     labels: dict[str, str] | None = None,
+    marks: dict[str, Any] | None = None,
 ) -> str:
     """A value in words: players and components by name, symbols by their label, lists joined by commas.
 
-    With `blank`, none and false read as nothing."""
+    With `blank`, none and false read as nothing. With the state's `marks`, a cell of a board that
+    grows reads as its coordinates (`x=2, y=-1`): its name is only the order it was added in."""
     if value is None or value == "none":
         return "" if blank else "none"
     if isinstance(value, bool):
@@ -53,15 +55,27 @@ def show_value(
     if isinstance(value, list):
         if not value:
             return "" if blank else "none"
-        return ", ".join(show_value(game, names, v, elem(vtype), blank, labels) for v in value)
+        return ", ".join(show_value(game, names, v, elem(vtype), blank, labels, marks) for v in value)
     if isinstance(value, int):
         if vtype == COMP and 0 <= value < len(game.components):
-            return game.components[value].name
+            return grown_cell(game, marks, value) or game.components[value].name
         if vtype == PLAYER and 0 <= value < len(names):
             return names[value]
     if isinstance(value, str) and labels is not None and value in symbols(game):
         return labels.get(value) or value.replace("_", " ")
     return str(value)
+
+
+def grown_cell(game: CompiledGame, marks: dict[str, Any] | None, cid: int) -> str | None:
+    """Cell `cid` of a board that grows as its coordinates, `x=2, y=-1` (None: no such cell, or
+    not added yet); its x and y are public marks of the state (`marks`)."""
+    at = game.boards.cell_of.get(cid)
+    if at is None or marks is None or not game.boards.tables[at[0]].geometry.grows:
+        return None
+    xs, ys = marks.get("x"), marks.get("y")
+    if not isinstance(xs, list) or not isinstance(ys, list) or cid >= len(xs) or xs[cid] is None:
+        return None
+    return f"x={xs[cid]}, y={ys[cid]}"
 
 
 def symbols(game: CompiledGame) -> set[str]:
@@ -92,7 +106,8 @@ def value_on(
         return Shown(UNKNOWN, False), None
     value = values[0]
     player = value if vtype == PLAYER and isinstance(value, int) and not isinstance(value, bool) else None
-    return Shown(show_value(game, states[0]["names"], value, vtype, False, labels), True, None, player), value
+    text = show_value(game, states[0]["names"], value, vtype, False, labels, states[0]["m"])
+    return Shown(text, True, None, player), value
 
 
 def render(
@@ -126,7 +141,7 @@ def render(
             continue
         if vtype == PLAYER and isinstance(values[0], int) and not isinstance(values[0], bool):
             players.append(values[0])
-        text = show_value(game, states[0]["names"], values[0], vtype, blank, labels)
+        text = show_value(game, states[0]["names"], values[0], vtype, blank, labels, states[0]["m"])
         if blank and not text:
             return Shown("", known, error)  # a badge with a blank part is left out
         out.append(text)

@@ -62,6 +62,9 @@ class BoardLayout:
     cell: int
     areas: list[Area]
     grid: bool = False  # the declared boards' cells (boardlayout.py): the terminal draws them as text
+    # the boards that grow (boardlayout.py), each with how far down it is drawn, in cells: their
+    # cells are placed from their x/y marks when a seat's board is built (tools/play/layout.py)
+    grows: list[tuple[str, float]] = field(default_factory=list)
 
 
 @dataclass

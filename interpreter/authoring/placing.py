@@ -33,10 +33,11 @@ class Compiler(Protocol):
 class PieceLook:
     """The piece the choices of an action put on a board cell, previewed there before the choice:
     `piece` (read once a decision, `p` bound to who decides), turned by `rotation` (degrees
-    clockwise, the action's parameters bound by name)."""
+    clockwise, the action's parameters bound by name), mirrored first where `mirror` is true."""
 
     piece: tuple[Closure, str]
     rotation: tuple[Closure, str] | None = None
+    mirror: tuple[Closure, str] | None = None
 
 
 def action_params(c: Compiler, action: str, path: YamlPath) -> dict[str, str] | None:
@@ -61,12 +62,12 @@ def compile_pieces(c: Compiler, data: dict[str, Any]) -> dict[str, PieceLook]:
         if params is None or not isinstance(item, dict):
             continue
         piece = c.typed(str(item.get("piece", "")), ("pieces", action, "piece"), {"p": PLAYER})
-        turn = None
-        if item.get("rotation") is not None:
-            path: YamlPath = ("pieces", action, "rotation")
-            turn = c.typed(str(item["rotation"]), path, {**params, "p": PLAYER})
+        ways: dict[str, Any] = {}  # rotation, mirror: the action's parameters bound
+        for key in ("rotation", "mirror"):
+            if item.get(key) is not None:
+                ways[key] = c.typed(str(item[key]), ("pieces", action, key), {**params, "p": PLAYER})
         if piece is not None:
-            out[str(action)] = PieceLook(piece, turn)
+            out[str(action)] = PieceLook(piece, ways.get("rotation"), ways.get("mirror"))
     return out
 
 

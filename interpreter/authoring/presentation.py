@@ -73,6 +73,7 @@ class Look:
     text: Template | None = None
     image: tuple[Closure, str] | None = None  # a key of the presentation's `images`
     rotation: tuple[Closure, str] | None = None  # degrees clockwise
+    mirror: tuple[Closure, str] | None = None  # true: drawn mirrored (e and w swapped), then turned
     shape: tuple[Closure, str] | None = None  # a list of [x, y] squares, drawn as a small grid
     at: tuple[Closure, str] | None = None  # where on its board cell it stands: n ne e ... c
     sides: dict[str, tuple[str, str]] = field(default_factory=dict)  # terrain -> (colour, how drawn)
@@ -408,7 +409,7 @@ class _Compiler:
         ]
         if data.get("text"):
             look.text = self.template(str(data["text"]), (*base, "text"), local)
-        for key in ("image", "rotation", "shape", "at"):
+        for key in ("image", "rotation", "mirror", "shape", "at"):
             if data.get(key) is not None:
                 setattr(look, key, self.typed(str(data[key]), (*base, key), local))
         if data.get("sides"):

@@ -76,13 +76,17 @@ def _free_port() -> int:
 
 @pytest.fixture
 def serve() -> Iterator[Callable[..., Served]]:
-    """serve(game, [(name, kind), ...], seed, **options): a table served on a free local port."""
+    """serve(game, [(name, kind), ...], seed, variant=None, **options): a table served on a free
+    local port."""
     import uvicorn
 
     servers: list[uvicorn.Server] = []
 
-    def start(game: str, seats: list[tuple[str, str]], seed: int = 7, **options: Any) -> Served:
-        table = Table(GameSpec(game, options=options), [SeatSpec(n, k) for n, k in seats], seed)
+    def start(
+        game: str, seats: list[tuple[str, str]], seed: int = 7, variant: str | None = None, **options: Any
+    ) -> Served:
+        spec = GameSpec(game, variant=variant, options=options)
+        table = Table(spec, [SeatSpec(n, k) for n, k in seats], seed)
         port = _free_port()
         app = create_app(table)
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")

@@ -13,10 +13,16 @@ made by a click (a tap on the phone) on the board, never on an id button.
 - Carcassonne: the cells the drawn tile fits on are lit; pointing at one (the first tap on a phone)
   shows the tile there turned, Rotate turns it the next way it fits there, a click (the second tap)
   lays it so, and it lies drawn turned; where a follower may go reads as words.
+- Boards that grow (issue 37): tests/games/sprawl and Carcassonne's open-table, each cell drawn at
+  its coordinates in the cells' bounding box and a margin, the frontier lit and played by clicks,
+  the board grown round each tile; choices and the log name cells by coordinates; zoom and Fit.
+- A tile laid mirrored (tests/games/turned --variant mirrored): previewed and drawn mirrored.
 
 Screenshots (artefacts/screenshots/): board-play-patchwork-preview-W, board-play-patchwork-sewn-W,
 board-play-porta-nigra-W, board-play-ticket-to-ride-W, board-play-mosaic-W, board-play-mosaic-folded-W,
-board-play-carcassonne-preview-W, board-play-carcassonne-laid-W (W: 1400 or 390).
+board-play-carcassonne-preview-W, board-play-carcassonne-laid-W, board-play-sprawl-W,
+board-play-open-table-preview-W, board-play-open-table-laid-W, board-play-mirrored-preview-W,
+board-play-mirrored-laid-W (W: 1400 or 390).
 """
 
 from __future__ import annotations
@@ -285,3 +291,174 @@ def test_carcassonne_a_tile_turned_and_laid_by_clicks_on_the_board(screen: Any, 
     assert "no follower" in captions and all(len(c) > 2 for c in captions), captions
     assert any(c.startswith("a follower on the ") for c in captions), captions
     shot(page, f"board-play-carcassonne-laid-{width}")
+
+
+# ------------------------------------------------------------------ boards that grow (issue 37)
+
+
+def grown_cells(table: Any, board: str) -> dict[str, tuple[int, int]]:
+    """The cells a board that grows has now, by name: their x/y marks."""
+    g, marks = table.game, table.state["m"]
+    return {
+        g.components[c].name: (marks["x"][c], marks["y"][c])
+        for c in g.boards.tables[board].cells[0]
+        if marks["x"][c] is not None
+    }
+
+
+def drawn_cells(page: Any) -> dict[str, tuple[float, float, float, float]]:
+    """The table's drawn cells by name (their choice), each with its box on the page."""
+    found = page.eval_on_selector_all(
+        "#table g.place[data-ids]", f"els => els.map(e => [e.dataset.choice, e.dataset.place, ({BOX})(e)])"
+    )
+    return {name: tuple(box) for name, _, box in found}
+
+
+def assert_drawn_where_they_lie(page: Any, table: Any, board: str) -> None:
+    """Every cell the board has is drawn once, titled with its coordinates, at its x/y (a cell's
+    width apart per step), in the bounding box of the cells with a margin of one cell."""
+    cells = grown_cells(table, board)
+    titles = page.eval_on_selector_all(
+        "#table g.place[data-ids]", "els => els.map(e => [e.dataset.choice, e.dataset.place])"
+    )
+    assert sorted(titles) == sorted([n, f"{x},{y}"] for n, (x, y) in cells.items())
+    boxes = drawn_cells(page)
+    first = next(iter(cells))
+    fx, fy = cells[first]
+    size = 56 * table_scale(page)  # a cell's pitch on the page: 56 px at 100 %
+    assert size >= 39, size  # a fingertip's cell
+    for name, (x, y) in cells.items():
+        bx, by = boxes[name][0] - boxes[first][0], boxes[name][1] - boxes[first][1]
+        assert bx == pytest.approx((x - fx) * size, abs=1.5) and by == pytest.approx((y - fy) * size, abs=1.5)
+    view = page.get_attribute("#table .board-view svg", "viewBox").split()
+    xs, ys = [x for x, _ in cells.values()], [y for _, y in cells.values()]
+    assert float(view[2]) == pytest.approx((max(xs) - min(xs) + 3) * 56)  # the cells, a cell each side
+    assert float(view[3]) == pytest.approx((max(ys) - min(ys) + 3) * 56)
+
+
+def test_sprawl_a_growing_board_is_drawn_and_played_by_clicks(screen: Any, serve: Any) -> None:
+    page, width = screen
+    served = serve(str(GAMES / "sprawl"), [("Ann", "human"), ("Bob", "random")], seed=3)
+    table = served.table
+    page.goto(served.link(0))
+    page.wait_for_selector(TARGET)
+    assert_drawn_where_they_lie(page, table, "table")  # one cell, [0, 0], the open one
+    # the choice reads as the cell's coordinates, not the order it was added in (lay:table1)
+    assert page.locator("#decision button.choice .caption").first.inner_text() == "x=0, y=0"
+    for _ in range(3):  # Ann lays a tile on a lit cell, Bob (a bot) lays the next
+        legal = {c.removeprefix("lay:") for c in table.engine.legal_ids(table.state)}
+        lit = page.eval_on_selector_all(TARGET, "els => els.map(e => e.dataset.choice)")
+        assert sorted(lit) == sorted(legal)  # the frontier cells the tile may go on, lit
+        cell = lit[-1]
+        before = len(table.choices)
+        target = page.locator(f"#table g.place.target[data-choice='{cell}']")
+        target.scroll_into_view_if_needed()
+        press(page, width, target)
+        wait_for_decisions(page, before)
+        assert table.choices[before] == f"lay:{cell}"
+        page.wait_for_selector(TARGET)
+        # the tile lies on the cell clicked, drawn there; the board grew round it
+        laid = page.eval_on_selector_all(
+            "#table g.place[data-ids] .card", "els => els.map(e => e.closest('g.place').dataset.choice)"
+        )
+        assert cell in laid
+        assert_drawn_where_they_lie(page, table, "table")
+    xy = grown_cells(table, "table")[cell]
+    log = page.eval_on_selector_all("#log-lines li", "els => els.map(e => e.innerText)")
+    assert f"Ann: lay: x={xy[0]}, y={xy[1]}" in log, log
+    # zoom: + is 125 %, Fit the whole width, as on a board of fixed size
+    board = "#table .board-view svg"
+    w0 = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
+    press(page, width, page.locator("#table .zoom-in"))
+    assert page.eval_on_selector(board, "e => e.getBoundingClientRect().width") == pytest.approx(
+        w0 * 1.25, rel=0.01
+    )
+    press(page, width, page.locator("#table .zoom-fit"))
+    fit = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
+    assert fit <= page.eval_on_selector("#table .board-view", "e => e.clientWidth") < fit + 10
+    shot(page, f"board-play-sprawl-{width}")
+
+
+def test_carcassonne_open_table_the_growing_table_drawn_and_a_tile_laid(screen: Any, serve: Any) -> None:
+    page, width = screen
+    served = serve("carcassonne", [("Ann", "human"), ("Bob", "random")], seed=5, variant="open-table")
+    table = served.table
+    page.goto(served.link(0))
+    page.wait_for_selector(TARGET)
+    assert_drawn_where_they_lie(page, table, "land")
+    # the start tile lies on [0, 0], drawn from its sides
+    assert page.locator("#table g.place[data-place='0,0'] image.picture").count() == 1
+    fits: dict[str, list[int]] = {}
+    for cid in table.engine.legal_ids(table.state):
+        if cid.startswith("lay:"):
+            cell, turn = cid.removeprefix("lay:").split(",")
+            fits.setdefault(cell, []).append(int(turn))
+    lit = page.eval_on_selector_all(TARGET, "els => els.map(e => e.dataset.choice)")
+    assert sorted(lit) == sorted(fits)  # the frontier cells the drawn tile fits on, and no other
+    # the folded buttons read as the cells' coordinates (lay the tile on x=1, y=0, turned 90°)
+    captions = page.eval_on_selector_all(".choice .caption", "es => es.map(e => e.textContent)")
+    assert captions and all(c.startswith("lay the tile on x=") for c in captions), captions
+    cell = next(c for c, turns in sorted(fits.items()) if len(turns) >= 2)
+    first, second = sorted(fits[cell])[:2]
+    target = page.locator(f"#table g.place.target[data-choice='{cell}']")
+    target.scroll_into_view_if_needed()
+    before = len(table.choices)
+    if width < 500:
+        target.tap()  # the first tap shows the tile there, and lays nothing
+        assert len(table.choices) == before
+    else:
+        target.hover()
+    shown = f"#table g.place[data-choice='{cell}'] image.piece-preview"
+    assert page.get_attribute(shown, "transform").startswith(f"rotate({first * 90} ")
+    press(page, width, page.locator(".placing .rotate"))
+    assert page.get_attribute(shown, "transform").startswith(f"rotate({second * 90} ")
+    shot(page, f"board-play-open-table-preview-{width}", full=False)
+    x, y = grown_cells(table, "land")[cell]
+    press(page, width, target)
+    wait_for_decisions(page, before)
+    assert table.choices[before] == f"lay:{cell},{second}"
+    page.wait_for_selector("#decision button.choice", state="attached")
+    laid = page.get_attribute(f"#table g.place[data-choice='{cell}'] image.picture", "transform") or "-"
+    assert laid.startswith(f"rotate({second * 90} "), laid
+    assert page.get_attribute(f"#table g.place[data-choice='{cell}']", "data-place") == f"{x},{y}"
+    assert_drawn_where_they_lie(page, table, "land")  # grown round the tile laid
+    log = page.eval_on_selector_all("#log-lines li", "els => els.map(e => e.innerText)")
+    assert f"Ann: lay the tile on x={x}, y={y}, turned {second * 90}°" in log, log
+    shot(page, f"board-play-open-table-laid-{width}")
+
+
+def test_a_tile_laid_mirrored_is_previewed_and_drawn_mirrored(screen: Any, serve: Any) -> None:
+    """tests/games/turned --variant mirrored: a hook whose mirror image is no turn of it; Rotate
+    goes through the turns and then the mirrored turns, each previewed as it would lie."""
+    page, width = screen
+    served = serve(str(GAMES / "turned"), [("Ann", "human"), ("Bob", "random")], seed=5, variant="mirrored")
+    table = served.table
+    page.goto(served.link(0))
+    page.wait_for_selector(TARGET)
+    ways = sorted(
+        int(c.split(",")[1]) for c in table.engine.legal_ids(table.state) if c.startswith("lay:b1,")
+    )
+    assert ways == [2, 6]  # b1: the hook turned 180°, or mirrored then turned 180°
+    target = page.locator(f"{TARGET}[data-choice='b1']")
+    before = len(table.choices)
+    if width < 500:
+        target.tap()
+    else:
+        target.hover()
+    shown = "#table g.place[data-choice='b1'] image.piece-preview"
+    assert "scale" not in page.get_attribute(shown, "transform")
+    press(page, width, page.locator(".placing .rotate"))  # the next way: mirrored
+    assert page.get_attribute(shown, "transform").endswith("scale(-1 1)")
+    assert page.get_attribute(shown, "transform").startswith("rotate(180 ")
+    assert page.get_attribute(".placing .piece-look", "data-mirror") == "true"
+    assert "scaleX(-1)" in page.eval_on_selector(".placing .piece-look img", "e => e.style.transform")
+    shot(page, f"board-play-mirrored-preview-{width}", full=False)
+    press(page, width, target)
+    wait_for_decisions(page, before)
+    assert table.choices[before] == "lay:b1,6"
+    page.wait_for_selector("#decision button.choice", state="attached")
+    laid = page.get_attribute("#table g.place[data-choice='b1'] image.picture", "transform") or "-"
+    assert laid.startswith("rotate(180 ") and laid.endswith("scale(-1 1)"), laid
+    centre = page.get_attribute("#table g.place[data-choice='b2'] image.picture", "transform")
+    assert centre is None  # the cross, neither turned nor mirrored
+    shot(page, f"board-play-mirrored-laid-{width}")

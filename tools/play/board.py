@@ -26,7 +26,7 @@ from tabula.play.faces import Badge, Card, Entry, merge_hidden
 from tabula.play.layout import DrawnBoard, draw_board
 from tabula.play.pictures import draw_look
 from tabula.play.pieces import action_labels, place_pieces
-from tabula.play.tidy import group_alike, not_yet, route_colours, status_line
+from tabula.play.tidy import group_alike, not_yet, readable_id, route_colours, status_line
 
 View = dict[str, Any]
 SPECTATOR = -2
@@ -74,6 +74,7 @@ class Choice:
     given: bool = False  # the label is the game's own (an action's `label:`), not the readable id
     targets: list[int] = field(default_factory=list)  # the components it names that the seat sees
     rotation: int | None = None  # degrees its action's piece is turned by (presentation.pieces)
+    mirror: bool = False  # and whether it is mirrored first
 
 
 @dataclass
@@ -303,12 +304,18 @@ class _Builder:
 
     def unset(self, row: Row, player: int | None) -> bool:
         """A var or counter with nothing to show now, left out of the panels: none (a claim not
-        made, an empty list), still at a negative start (a turn count not begun), or written on
-        cards (`notes:`)."""
+        made, an empty list), at a negative start (a turn not begun), written on cards (`notes:`);
+        or the zone of a cell that a board that grows has not added yet."""
         if row.kind == "counter":
             c = self.g.counters[row.name]
             start = c.base + (player or 0) * c.width
             return not c.keys and not_yet(c.initial, self.view["c"][start])
+        if row.kind == "zone":
+            at = self.g.boards.growing.get(self.zone_index(row.name, player))
+            if at is None:
+                return False
+            cid = self.g.boards.tables[at[0]].cells[0][at[1]]
+            return self.view["m"]["x"][cid] is None
         if row.kind != "var":
             return False
         value = self.view["v"].get(row.name)
@@ -456,7 +463,7 @@ class _Builder:
         return " ".join(self.pres.label(w) if w in self.symbols else w for w in text.split(" "))
 
     def readable(self, cid: str) -> str:
-        return readable_id(self.g, self.pres, self.symbols, cid)
+        return readable_id(self.g, self.pres, self.symbols, cid, self.view["m"])
 
     def final(self) -> list[FinalScore] | None:
         """At the end: each player's score parts (and what they leave over), total, and the winners."""
@@ -587,14 +594,3 @@ def _holds_hidden(value: Any) -> bool:
     if isinstance(value, list):
         return any(_holds_hidden(v) for v in value)
     return value == HIDDEN and not isinstance(value, bool)
-
-
-def readable_id(g: CompiledGame, pres: Presentation, syms: set[str], cid: str) -> str:
-    """A window choice's id made readable with the presentation's labels alone (`use_symbol:buy_any`
-    -> `use: buy any colour`): it reads no state, so it shows nothing the id does not."""
-    action, sep, args = cid.partition(":")
-    head = pres.label(action) if action in g.actions else action
-    if not sep:
-        return head
-    words = [pres.label(a) if a in syms else a for a in args.split(",")]
-    return f"{head}: {', '.join(words)}"

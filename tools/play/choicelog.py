@@ -18,7 +18,8 @@ from tabula.interpreter.authoring.presentation import ChoiceLook, Presentation
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
 from tabula.interpreter.run.knowledge import seat_states
-from tabula.play.board import SPECTATOR, presentation_of, readable_id
+from tabula.play.board import SPECTATOR, presentation_of
+from tabula.play.tidy import readable_id
 
 Log = list[dict[str, Any]]
 
@@ -38,8 +39,8 @@ def apply_named(engine: Engine, state: State, choice: str | int, log: Log) -> No
     plain = engine.plain(state)
     look = choice_look(pres, plain["dec"]) if pres.choices else None
     before = engine.clone(plain) if look is not None else None
-    window: dict[str, Any] | None = (
-        {"dec": dict(plain["dec"]), "names": list(plain["names"])} if plain["dec"] else None
+    window: dict[str, Any] | None = (  # the marks: where the cells of a board that grows lie
+        {"dec": dict(plain["dec"]), "names": list(plain["names"]), "m": plain["m"]} if plain["dec"] else None
     )
     position = None  # the position before a window whose actions have labels to read on it
     if window is not None and window["dec"].get("k") == "window" and _labelled(engine, pres, window["dec"]):
@@ -74,8 +75,11 @@ def name_action(
         return
     cid = dec["ids"][idx]
     action, _, args = cid.partition(":")
-    plain = any(name in pres.labels for name in (action, *args.split(",")))
-    text = readable_id(engine.game, pres, symbols(engine.game), cid)
+    syms = symbols(engine.game)
+    text = readable_id(engine.game, pres, syms, cid, before.get("m"))
+    # a cell of a board that grows reads as its coordinates (`lay: x=2, y=-1`), not `lay:land7`
+    plain = text != readable_id(engine.game, pres, syms, cid)
+    plain = plain or any(name in pres.labels for name in (action, *args.split(",")))
     hidden = set(entry.get("hidden_from") or [])
     viewers = [q for q in range(len(before["names"])) if q not in hidden]
     if not hidden:

@@ -31,6 +31,7 @@ class Card:
     # the squares of its `shape` ([x, y] each), drawn as a small grid
     image: str | None = None
     rotation: int = 0
+    mirror: bool = False  # its picture drawn mirrored (east and west swapped), then turned
     shape: list[list[int]] = field(default_factory=list)
     at: str | None = None  # where on its board cell it stands (n ne e se s sw w nw c): a token there
 

@@ -1,7 +1,9 @@
 """The declared boards in the terminal: each cell of a drawn board (`tabula.play.layout`) as a short
 text at its place, row by row (docs/presentation.md, "Boards").
 
-A free cell shows its name, dimmed (a1, b1, ...: where a choice `lay:a1+b1` lies); a cell holding
+A free cell shows its name, dimmed (a1, b1, ...: where a choice `lay:a1+b1` lies; a dot for
+a name that does not fit and for a cell of a board that grows, whose choices name its coordinates,
+`lay: x=-1, y=2`); a cell holding
 components shows the first one's title (and how many), a cell showing a mark its value, in the
 colour of the player it names. A hex grid's rows are shifted half a cell, a graph's spaces stand
 where its `at:` puts them, with its edges between them.
@@ -10,12 +12,14 @@ where its `at:` puts them, with its edges between them.
 from __future__ import annotations
 
 import itertools
+import re
 
 from rich.text import Text
 
 from tabula.play.layout import DrawnBoard, Place
 
 WIDTH = 4  # characters per cell
+COORDS = re.compile(r"-?\d+,-?\d+")  # the title of a cell of a board that grows (tabula.play.layout)
 NONE = ("none", "", "-")
 
 
@@ -89,4 +93,6 @@ def _cell(p: Place) -> Text:
     if p.kind == "text" and p.text not in NONE:
         style = f"bold {p.text_colour}" if p.text_colour else "bold"
         return Text(p.text[: WIDTH - 1].ljust(WIDTH), style=style)
-    return Text(p.title[: WIDTH - 1].ljust(WIDTH), style="dim")
+    if len(p.title) >= WIDTH or COORDS.match(p.title):  # a name that does not fit, or coordinates
+        return Text("·".ljust(WIDTH), style="dim")  # (a board that grows: its choices name them)
+    return Text(p.title.ljust(WIDTH), style="dim")

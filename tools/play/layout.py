@@ -2,7 +2,9 @@
 
 Each place of a board is filled from the same seat's view as the panels (`tabula.play.board`): a
 zone's cards (only those `where` picks; more than `stack` collapse into stacks by title with
-counts), a counter's chips, a var's or a value's text. The page draws the result as SVG.
+counts), a counter's chips, a var's or a value's text. The page draws the result as SVG. A board
+that grows (`grows: true`) is drawn from the cells it has so far: each at its x/y marks, in the
+bounding box of those cells with a margin round it (`grown`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from tabula.interpreter.authoring.boardlayout import spot
 from tabula.interpreter.authoring.display import Shown, render
 from tabula.interpreter.authoring.layout import Area, BoardLayout
 from tabula.interpreter.authoring.presentation import Presentation, Row
@@ -66,6 +69,7 @@ class Place:
     segments: int = 0
     side: str = ""  # a graph's space: where its name is written (Area.side)
     rotation: int = 0  # degrees clockwise its picture is turned (a tile laid turned)
+    mirror: bool = False  # its picture mirrored (east and west swapped) before it is turned
 
 
 @dataclass
@@ -80,7 +84,44 @@ class DrawnBoard:
 def draw_board(b: Filler, layout: BoardLayout, player: int | None) -> DrawnBoard:
     """The board `layout` filled for `player` (None: the table's), as `b`'s seat sees it."""
     places = [_place(b, a, player) for a in layout.areas]
-    return DrawnBoard(layout.width, layout.height, layout.cell, places, layout.grid)
+    width, height = layout.width, layout.height
+    for board, top in layout.grows:
+        areas, wide, high = grown(b.g, b.view, board, top)
+        places += [_place(b, a, player) for a in areas]
+        width, height = max(width, wide), max(height, top + high)
+    return DrawnBoard(width, height, layout.cell, places, layout.grid)
+
+
+MARGIN = 1.0  # cells of free table round the cells a board that grows has so far
+
+
+def grown(g: CompiledGame, seen: dict[str, Any], board: str, top: float) -> tuple[list[Area], float, float]:
+    """The places of the board that grows `board`, drawn `top` cells down, from the cells it has
+    in the view `seen` (their x/y marks: public), with its width and height in cells: the bounding
+    box of those cells and a margin. Each cell is a place holding its zone, titled with its
+    coordinates (`2,-1`), its choice the cell's name (the choice ids name it: `lay:land7`)."""
+    table = g.boards.tables[board]
+    xs, ys = seen["m"].get("x") or [], seen["m"].get("y") or []
+    cells = []
+    for i, cid in enumerate(table.cells[0]):  # added in order, never taken away: the first n
+        x, y = (xs[cid], ys[cid]) if cid < len(xs) else (None, None)
+        if not isinstance(x, int) or not isinstance(y, int):
+            break
+        cells.append((i, x, y, spot(table.geometry.kind, x, y)))
+    if not cells:
+        return [], 0.0, 0.0
+    x0 = min(s[0] for *_, s in cells) - 0.5 - MARGIN
+    y0 = min(s[1] for *_, s in cells) - 0.5 - MARGIN
+    shape = "rect" if table.geometry.kind == "square" else "circle"
+    areas = []
+    for i, x, y, (sx, sy) in cells:
+        name = table.geometry.names[i]
+        area = Area("zone", f"{table.zone}({name})", f"{x},{y}", sx - 0.5 - x0, sy - 0.5 - y0 + top, 1.0, 1.0)
+        area.shape, area.choice, area.part, area.detail = shape, name, (board, "cell", i), "short"
+        areas.append(area)
+    width = max(s[0] for *_, s in cells) + 0.5 + MARGIN - x0
+    height = max(s[1] for *_, s in cells) + 0.5 + MARGIN - y0
+    return areas, round(width, 2), round(height, 2)
 
 
 def _place(b: Filler, area: Area, player: int | None) -> Place:
@@ -117,7 +158,7 @@ def _look(place: Place, card: Card) -> None:
     """A board cell drawn as its presentation draws a component: its colour, picture and turn."""
     place.colour = card.colour or place.colour
     if card.image is not None:
-        place.image, place.rotation = card.image, card.rotation
+        place.image, place.rotation, place.mirror = card.image, card.rotation, card.mirror
     elif card.rotation:
         place.rotation = card.rotation
 

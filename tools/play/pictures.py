@@ -35,6 +35,7 @@ def draw_look(
         shown, value = value_on(g, look.rotation, states, local)
         if shown.known and isinstance(value, int) and not isinstance(value, bool):
             out.rotation = value % 360
+    out.mirror = mirrored(g, look, states, cid)
     if look.at is not None:
         shown, value = value_on(g, look.at, states, local)
         if shown.known and isinstance(value, str):
@@ -43,3 +44,18 @@ def draw_look(
         shown, value = value_on(g, look.shape, states, local)
         if shown.known and isinstance(value, list):
             out.shape = [[int(v[0]), int(v[1])] for v in value if isinstance(v, list) and len(v) == 2]
+
+
+def mirrored(g: CompiledGame, look: Look, states: Sequence[State], cid: int) -> bool:
+    """Whether component `cid` is drawn mirrored: its look's `mirror`, else, for a tile type whose
+    mirror images are rotations (`sides: {mirror: true}`), its turn mark at `count` or more (the
+    rotations 4..7, hex 6..11, are the tile mirrored then turned: language.md)."""
+    if look.mirror is not None:
+        shown, value = value_on(g, look.mirror, states, {"self": cid})
+        return shown.known and value is True
+    spec = g.boards.tiles.get(g.components[cid].type)
+    if spec is None or not spec.mirror:
+        return False
+    turns = [(st["m"].get(spec.mark) or [None] * (cid + 1))[cid] for st in states]
+    turn = turns[0]
+    return all(t == turn for t in turns) and isinstance(turn, int) and turn >= spec.count

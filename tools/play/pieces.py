@@ -74,3 +74,6 @@ def place_pieces(b: _Builder, dec: Decision) -> None:
             shown, turn = value_on(b.g, look.rotation, b.states, local)
             if shown.known and isinstance(turn, int) and not isinstance(turn, bool):
                 choice.rotation = turn % 360
+        if look.mirror is not None:
+            shown, flip = value_on(b.g, look.mirror, b.states, local)
+            choice.mirror = shown.known and flip is True

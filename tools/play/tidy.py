@@ -1,13 +1,14 @@
 """What a seat's board draws together and what it leaves out, by generic rules (docs/presentation.md,
 "What screens leave out"): identical-looking cards of an unordered zone as one entry with a count,
 in groups by colour; the notes a zone's owner was given about each card (`notes:`), written on it;
-a simultaneous step's status naming who still has to answer.
+a simultaneous step's status naming who still has to answer; a choice's id in words.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from tabula.interpreter.authoring.display import grown_cell
 from tabula.interpreter.authoring.presentation import Presentation
 from tabula.interpreter.model.game import CompiledGame
 from tabula.play.faces import Card
@@ -87,3 +88,39 @@ def route_colours(g: CompiledGame, pres: Presentation, drawn: DrawnBoard | None)
             if colour is not None:
                 out[place.ids[0]] = pres.label(str(colour))
     return out
+
+
+def readable_id(
+    g: CompiledGame, pres: Presentation, syms: set[str], cid: str, marks: dict[str, Any] | None = None
+) -> str:
+    """A window choice's id made readable with the presentation's labels (`use_symbol:buy_any` ->
+    `use: buy any colour`); with the state's `marks`, a cell of a board that grows, named in the id
+    by the order it was added in (`lay:land7`), by its coordinates (`lay: x=2, y=-1`), public marks.
+    It shows nothing the id and the board do not."""
+    action, sep, args = cid.partition(":")
+    head = pres.label(action) if action in g.actions else action
+    if not sep:
+        return head
+    words = [pres.label(a) if a in syms else _cells_at(g, a, marks) for a in args.split(",")]
+    return f"{head}: {', '.join(words)}"
+
+
+_GROWN: dict[int, tuple[CompiledGame, dict[str, int]]] = {}  # game -> its grown boards' cells by name
+
+
+def _cells_at(g: CompiledGame, arg: str, marks: dict[str, Any] | None) -> str:
+    """An argument naming cells of a board that grows (`land7`, a placement `land7+land9`) by their
+    coordinates; any other as it is."""
+    if marks is None or not any(t.geometry.grows for t in g.boards.tables.values()):
+        return arg
+    hit = _GROWN.get(id(g))
+    if hit is None or hit[0] is not g:
+        named = {
+            g.components[c].name: c for t in g.boards.tables.values() if t.geometry.grows for c in t.cells[0]
+        }
+        hit = _GROWN[id(g)] = (g, named)
+    parts = arg.split("+")
+    found = [grown_cell(g, marks, hit[1][p]) if p in hit[1] else None for p in parts]
+    if not any(found):
+        return arg
+    return " + ".join(f if f else p for f, p in zip(found, parts, strict=True))

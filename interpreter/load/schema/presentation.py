@@ -59,6 +59,11 @@ class ComponentLook(StrictModel):
     rotation: Dsl | None = Field(
         default=None, description="Expression: degrees clockwise the component (its picture) is turned by."
     )
+    mirror: Dsl | None = Field(
+        default=None,
+        description="Expression: true when its picture is drawn mirrored (east and west swapped), then"
+        " turned; default for a tile type with `mirror: true`: its turn mark is 4 or more (hex 6).",
+    )
     shape: Dsl | None = Field(
         default=None, description="Expression: a list of [x, y] squares, drawn on it as a small grid."
     )
@@ -122,6 +127,11 @@ class PieceDef(StrictModel):
     rotation: Dsl | None = Field(
         default=None,
         description="Expression: the degrees clockwise a choice turns it (the action's parameters bound).",
+    )
+    mirror: Dsl | None = Field(
+        default=None,
+        description="Expression: true when a choice lays it mirrored, then turned (the action's parameters"
+        " bound).",
     )
 
 

@@ -104,7 +104,14 @@ function spaceShape(g, p, x, y, w) {
   g.append(name);
 }
 
-// a place's picture: a board cell's tile fills it, turned as it lies (p.rotation); a place that
+// how a picture lies on a cell: mirrored first (east and west swapped) when `mirror`, then turned
+// `rotation` degrees clockwise about the cell's middle (cx, cy)
+function turnedAbout(rotation, mirror, cx, cy) {
+  return `rotate(${rotation || 0} ${cx} ${cy})${mirror ? ` translate(${2 * cx} 0) scale(-1 1)` : ""}`;
+}
+
+// a place's picture: a board cell's tile fills it, turned as it lies (p.rotation, mirrored first
+// where p.mirror says); a place that
 // holds nothing and has no title is a picture of its own; any other place's picture is a faint
 // background, under what the place holds
 function placeImage(g, p, x, y, w, h) {
@@ -113,7 +120,7 @@ function placeImage(g, p, x, y, w, h) {
   const inset = tile && p.colour ? 5 : tile ? 1 : 4;  // a coloured cell's colour rims its tile
   const img = svg("image", { href: p.image, x: x + inset, y: y + inset, width: Math.max(w - 2 * inset, 1),
     height: Math.max(h - 2 * inset, 1), preserveAspectRatio: "xMidYMid meet", class: own ? "place-image picture" : "place-image" });
-  if (p.rotation) img.setAttribute("transform", `rotate(${p.rotation} ${x + w / 2} ${y + h / 2})`);
+  if (p.rotation || p.mirror) img.setAttribute("transform", turnedAbout(p.rotation, p.mirror, x + w / 2, y + h / 2));
   g.append(img);
 }
 

@@ -5,11 +5,17 @@
 // pointer leaves, for the tools), Rotate (or the key R)
 // turns it among the ways that fit on that cell, and a click lays it. On a touch screen the first
 // tap shows it there and a second tap (or Place) lays it. The piece, turned as shown, is drawn
-// beside the tools (on a phone, in the decision). Uses el() and choose() of app.js, svg() of
+// beside the tools (on a phone, in the decision). A piece laid mirrored (choice.mirror) is drawn
+// mirrored then turned; its ways are the turns, then the mirrored turns (wayOf). Uses el() and choose() of app.js, svg() of
 // board.js, tool() and phone() of frame.js, foldButtons() and showTools() of place.js.
 "use strict";
 
 const TURNING = { key: "", deg: 0, at: null, touch: false, piece: null };
+
+// one way a choice lays the piece, in order: its degrees, plus 360 when it is mirrored
+function wayOf(c) {
+  return c.rotation + (c.mirror ? 360 : 0);
+}
 
 // the turning choices of a decision, or null: choices of an action with a piece (dec.pieces) and a
 // rotation, each naming one cell of one drawn board; by cell, the choices there (by rotation)
@@ -28,15 +34,15 @@ function turningOf(dec) {
     if (!at.has(g)) at.set(g, []);
     at.get(g).push(c);
   }
-  for (const list2 of at.values()) list2.sort((a, b) => a.rotation - b.rotation);
-  const turns = [...new Set(mine.map((c) => c.rotation))].sort((a, b) => a - b);
+  for (const list2 of at.values()) list2.sort((a, b) => wayOf(a) - wayOf(b));
+  const turns = [...new Set(mine.map(wayOf))].sort((a, b) => a - b);
   return { board, piece: pieces[mine[0].action], choices: new Set(mine), at, turns, key: mine.map((c) => c.id).join(" ") };
 }
 
 // the choice shown on cell g: the piece turned as now if it fits there, else the next way that does
 function turnAt(g) {
   const list = TURNING.piece.at.get(g) || [];
-  return list.find((c) => c.rotation === TURNING.deg) || list.find((c) => c.rotation > TURNING.deg) || list[0] || null;
+  return list.find((c) => wayOf(c) === TURNING.deg) || list.find((c) => wayOf(c) > TURNING.deg) || list[0] || null;
 }
 
 function clearPreview() {
@@ -62,44 +68,46 @@ function showTurnAt(g) {
   g.classList.add("preview");
   if (piece.image) {
     const img = svg("image", { href: piece.image, x: x + 2, y: y + 2, width: w - 4, height: h - 4, class: "piece-preview",
-      transform: `rotate(${choice.rotation} ${x + w / 2} ${y + h / 2})`, "pointer-events": "none" });
+      transform: turnedAbout(choice.rotation, choice.mirror, x + w / 2, y + h / 2), "pointer-events": "none" });
     g.append(img);
   } else {
     const [cx, cy, r] = [x + w / 2, y + h / 2, Math.min(w, h) / 2];
     g.append(svg("polygon", { points: `${cx},${cy - r + 3} ${cx - 5},${cy - r + 11} ${cx + 5},${cy - r + 11}`,
       class: "piece-preview turn-mark", transform: `rotate(${choice.rotation} ${cx} ${cy})`, "pointer-events": "none" }));
   }
-  drawLook(choice.rotation);
+  drawLook(wayOf(choice));
   const ways = (TURNING.piece.at.get(g) || []).length;
   const more = ways > 1 ? `, Rotate for the ${ways - 1} other way${ways > 2 ? "s" : ""} it fits` : "";
   if (say) say.textContent = `${choice.label}: ${TURNING.touch ? "tap again, or Place," : "click"} to lay it${more}`;
 }
 
-// the piece beside the tools, turned as shown
-function drawLook(deg) {
+// the piece beside the tools, turned (and mirrored) as shown: `way` as wayOf gives it
+function drawLook(way) {
   const look = document.querySelector(".placing .piece-look");
   if (!look) return;
   const piece = TURNING.piece.piece;
+  const [deg, mirror] = [way % 360, way >= 360];
   look.replaceChildren();
-  look.title = `${piece.title}, turned ${deg}°`;
+  look.title = `${piece.title}, ${mirror ? "mirrored, " : ""}turned ${deg}°`;
   if (piece.image) {
     const img = el("img", "piece-picture");
     img.src = piece.image;
     img.alt = look.title;
-    img.style.transform = `rotate(${deg}deg)`;
+    img.style.transform = `rotate(${deg}deg)${mirror ? " scaleX(-1)" : ""}`;
     look.append(img);
   } else {
-    look.append(el("span", "piece-name", `${piece.title} ${deg}°`));
+    look.append(el("span", "piece-name", `${piece.title} ${mirror ? "mirrored " : ""}${deg}°`));
   }
   look.dataset.rotation = String(deg);
+  look.dataset.mirror = String(mirror);
 }
 
 // Rotate: the next way the piece fits on the cell shown, or (no cell shown) the next way it turns
 function turnNext() {
   const g = TURNING.at;
   const list = g ? TURNING.piece.at.get(g) || [] : [];
-  const ways = list.length ? list.map((c) => c.rotation) : TURNING.piece.turns;
-  const now = g && turnAt(g) ? turnAt(g).rotation : TURNING.deg;
+  const ways = list.length ? list.map(wayOf) : TURNING.piece.turns;
+  const now = g && turnAt(g) ? wayOf(turnAt(g)) : TURNING.deg;
   TURNING.deg = ways.find((d) => d > now) ?? ways[0];
   showTurnAt(g);
 }
