@@ -592,6 +592,7 @@ class CGen:
         return {
             "anys": anys,
             "until": self.lay.until,
+            "symbols": self.lay.symbols,
             "words": self.lay.size,
             "marks": self.lay.mark_kinds,
             "lists": lists,

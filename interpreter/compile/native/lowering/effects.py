@@ -100,9 +100,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
     def phase(self, stmts: ast.Block, scope: Scope) -> ir.Phase:
         """A phase's effect, split around its one top-level window (if any)."""
         at = [i for i, s in enumerate(stmts) if isinstance(s, ast.Window)]
-        if len(at) > 1:
-            raise Unsupported("two windows in one phase", stmts[at[1]].span)
-        if not at:
+        if not at or len(at) > 1:  # two windows or more: each a window inside the phase's block
             return ir.Phase(self.block(stmts, scope), None, ())
         i = at[0]
         before = stmts[:i]

@@ -49,6 +49,7 @@ class Lowering:
         self.g = game
         self.defs = functions  # name -> (params, body expr, span), from the game's data
         self.symbols = symbol_table(game)
+        self.texts_learned: list[str] = []  # texts of the rules made symbols (after the game's)
         self.functions: dict[str, tuple[list[tuple[str, str]], ir.Expr]] = {}
         self._making: set[str] = set()
         self.mark_kinds: dict[str, str] = {}
@@ -90,9 +91,13 @@ class Lowering:
         return ir.Lit(n.value, INT)
 
     def _String(self, n: ast.String, scope: Scope) -> ir.Expr:
+        """A text is a symbol (a symbol and its text are one value); a text no symbol has becomes
+        one, numbered after the others, and the game is lowered again knowing it from the start
+        (tables over the symbols made before it would miss it: support.lower_game)."""
         if n.value not in self.symbols:
-            raise Unsupported("a text that is not a symbol of the game", n.span)
-        return ir.Lit(self.symbols.index(n.value), SYM)  # a symbol and its text are one value
+            self.symbols.append(n.value)
+            self.texts_learned.append(n.value)
+        return ir.Lit(self.symbols.index(n.value), SYM)
 
     def _Bool(self, n: ast.Bool, scope: Scope) -> ir.Expr:
         return ir.Lit(int(n.value), BOOL)
@@ -170,8 +175,8 @@ class Lowering:
     def _Call(self, n: ast.Call, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)  # checked
         name, g, args = n.func.id, self.g, n.args
-        if name == "option" and len(args) == 1 and isinstance(args[0], ast.Name):
-            opt = args[0].id
+        if name == "option" and len(args) == 1 and isinstance(args[0], (ast.Name, ast.String)):
+            opt = args[0].id if isinstance(args[0], ast.Name) else args[0].value
             v = g.options.get(opt)
             if not isinstance(v, int) and v not in self.symbols:
                 raise Unsupported(f"option '{opt}' that is not a number or a text", n.span)
