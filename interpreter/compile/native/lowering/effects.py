@@ -278,6 +278,8 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
             return self.assign(target, value, s)
         if not isinstance(target, ir.Slot) or not target.base.startswith(("VAR_", "MARK_")):
             raise Unsupported("'set' of this target", s.target.span)
+        if ir.elem(value.ty) in (ir.PAIR, ir.FEAT):  # a number of this run of native code only
+            raise Unsupported(f"a {value.ty} (of tile features) kept in the state", s.value.span)
         if s.op in ("+=", "-="):
             if target.ty != INT or value.ty != INT:
                 raise Unsupported(f"'{s.op}' on a {target.ty}", s.span)

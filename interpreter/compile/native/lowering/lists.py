@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native.lowering import ir, spatial
+from tabula.interpreter.compile.native.lowering import ir, spatial, tiles
 from tabula.interpreter.compile.native.lowering.abilities import AbilityLowering
-from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, INT, PLAYER, SYM, ZONE
+from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, FEAT, INT, PLAYER, SYM, ZONE
 from tabula.interpreter.compile.native.lowering.lower import MISSING, Scope, Unsupported
 from tabula.interpreter.compile.native.slots import NONE
 from tabula.interpreter.dsl import ast
@@ -117,9 +117,23 @@ class ListLowering(AbilityLowering):
             if not u.what.startswith("indexing other than"):
                 raise
             obj = self.expr(n.obj, scope)
+            pair = tiles.index(self, obj, n.key, scope)
+            if pair is not None:
+                return pair
             if obj.ty != ZONE:
                 raise
             return ir.CallF("zone_at", (obj, self.number(n.key, scope)), COMP)
+        return out
+
+    def source(self, n: ast.Expr, scope: Scope) -> ir.Source:
+        """What a loop walks; a tile feature (lowering/tiles.py), its pairs."""
+        try:
+            out: ir.Source = super().source(n, scope)
+        except Unsupported as u:
+            if u.what != f"a loop over {FEAT}":
+                raise
+            pairs = tiles.pairs(self.expr(n, scope))
+            return ir.Source("list", pairs, "", pairs.ty)
         return out
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> ir.Expr:

@@ -544,18 +544,21 @@ class Lowering:
             raise Unsupported(f"{kind} of {elt.ty}", n.span)
         if kind in ("any", "all") and elt.ty != BOOL:
             raise Unsupported(f"{kind} of {elt.ty}", n.span)
+        if kind == "first" and elt.ty not in (*ir.WORDS, "none"):
+            raise Unsupported(f"first of {elt.ty}", n.span)
         ty = {"count": INT, "sum": INT, "any": BOOL, "all": BOOL}.get(kind, elt.ty)
-        if kind == "first" and not isinstance(gen.elt, ast.Name):
-            raise Unsupported("first(...) of other than the loop's item", n.span)
         return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
 
     def flatten(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
-        """`flatten([Z(q) for q in L where c])` of zones: their components, zone after zone."""
+        """`flatten([Z(q) for q in L where c])` of zones (their components, zone after zone) or of
+        lists (their items, list after list)."""
         gen = n.gen
         src = self.source(gen.iter, scope)
         inner = {**scope, gen.var: ir.elem(src.ty)}
         cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
         zone = self.expr(gen.elt, inner)
+        if zone.ty.startswith("list[") and zone.ty != ANY_LIST:
+            return ir.Flat(gen.var, src, cond, zone, zone.ty)
         if zone.ty != ZONE:
             raise Unsupported(f"flatten of a list of {zone.ty}", n.span)
         return ir.CallF("l_zones", (ir.Picked(gen.var, src, cond, "list[int]", zone),), COMPS)
@@ -568,7 +571,7 @@ class Lowering:
         inner = {**scope, gen.var: ir.elem(src.ty)}
         cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
         elt = self.expr(gen.elt, inner)
-        if elt.ty not in ir.SCALARS:
+        if elt.ty not in ir.WORDS:
             raise Unsupported(f"{kind} of {elt.ty}", n.span)
         own = isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var
         by = self.expr(gen.by, inner) if gen.by is not None else None
@@ -590,7 +593,7 @@ class Lowering:
         if isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var:
             return ir.Picked(gen.var, src, cond, src.ty)
         elt = self.expr(gen.elt, inner)
-        if elt.ty not in ir.SCALARS:
+        if elt.ty not in ir.WORDS:
             raise Unsupported(f"a list of {elt.ty}", n.span)
         return ir.Picked(gen.var, src, cond, f"list[{elt.ty}]", elt)
 
