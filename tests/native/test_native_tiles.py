@@ -26,11 +26,17 @@ EDGES, TURNED = ROOT / "tests" / "games" / "edges", ROOT / "tests" / "games" / "
 CARCASSONNE = ROOT / "gamedefs" / "carcassonne"
 
 
+HELD = [
+    (EDGES, {}),
+    (TURNED, {}),
+    (TURNED, {"shown": False}),
+    (CARCASSONNE, {}),
+    (CARCASSONNE, {"farmers": True}),
+]
+
+
 @pytest.mark.slow  # each game loaded and lowered
-@pytest.mark.parametrize(
-    ("folder", "options"),
-    [(EDGES, {}), (TURNED, {}), (TURNED, {"shown": False}), (CARCASSONNE, {}), (CARCASSONNE, {"farmers": True})],
-)
+@pytest.mark.parametrize(("folder", "options"), HELD)
 def test_nothing_left(folder: Path, options: dict[str, Any]) -> None:
     _, walk = lower_game(load_game(folder, options=options or None))
     assert [d.message for d in walk.report.diagnostics] == []

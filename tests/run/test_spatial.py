@@ -121,4 +121,5 @@ def test_the_native_backend_reports_spatial_builtins_as_n001_at_their_place(tmp_
     (tmp_path / "game.yaml").write_text(UNHELD)
     _, walk = lower_game(load_game(tmp_path))
     found = [(d.code, d.span.line if d.span else 0, d.message) for d in walk.report.diagnostics]
-    assert ("N001", 7, "not in the native backend yet: the builtin 'bounding_box' with 1 argument(s)") in found
+    said = "not in the native backend yet: the builtin 'bounding_box' with 1 argument(s)"
+    assert ("N001", 7, said) in found
