@@ -1,9 +1,12 @@
-"""The C of tiles with sides: `tile_on`, `rotations`, `turned`, `fits` and `side`.
+"""The C of tiles with sides: `tile_on`, `rotations`, `turned`, `fits`, `side`, and the features
+`feature`, `features` and `open_ends`.
 
 Stage: compile (native). Appended after the boards' C (units.py) when the game's rules use a tile
 builtin (lowering/tiles.py made the `TL_*` tables). Each charges the work budget as run/tiles.py
 does; what Python reports as R015 (no tile, no cell, a rotation or a side out of range, a tile on
-a board of another shape) stops native code and Python runs the decision again.
+a board of another shape) stops native code and Python runs the decision again. A feature is the
+number of its sorted pairs in a thread's table of interned lists (FT_*), emptied at the first
+feature after an entry point (flow.c sets `ft_fresh`); a full table stops native code (E_SIZE).
 """
 
 from __future__ import annotations
