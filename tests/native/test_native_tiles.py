@@ -161,3 +161,23 @@ def test_texts_of_the_rules_become_symbols_after_the_game_s() -> None:
     symbols = walk.low.symbols
     assert "c" in symbols and symbols.index("c") > symbols.index("road")
     assert {"n1", "n", "n2", "w2"} <= set(symbols)
+
+
+@pytest.mark.slow  # Carcassonne loaded and lowered
+def test_parts_tabled_as_counted_by_hand() -> None:
+    """Carcassonne's tile D (city, road, field, road; a road side is field|road|field) turned once:
+    the parts facing n1 n n2 e1 ... w2 are the west side's, then the north's (its city), and so on;
+    its groups (joins) are the city, the road e-w, the field north of it and the field south."""
+    game = load_game(CARCASSONNE)
+    _, walk = lower_game(game)
+    low = walk.low
+    (width, room), _ = low.tables["TL_W"]
+    d = next(c for c in game.components if c.name == "D")
+    row = low.tables["TL_S"][0][(d.id * room + 1) * width :][:12]
+    assert [low.symbols[s] for s in row] == ["field", "road", "field", *["city"] * 3, "field", "road"] + [
+        "field"
+    ] * 4
+    groups = low.tables["TL_G"][0][d.id * room * width :][:12]  # not turned: n1 n n2 e1 e e2 ... w2
+    city, road, north, south = groups[0], groups[4], groups[3], groups[5]
+    assert groups == [city] * 3 + [north, road, south] + [south] * 3 + [south, road, north]
+    assert len({city, road, north, south}) == 4
