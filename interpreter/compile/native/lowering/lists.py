@@ -65,11 +65,25 @@ class ListLowering(AbilityLowering):
         return ir.CallF("l_with", (src, at, value), ty)
 
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> ir.Expr:
+        """`list(e for v in L)` as `[e for v in L]`; `first(e for v in L)` of an item of a word."""
         assert isinstance(n.func, ast.Name)
         if n.func.id == "list" and n.gen.by is None and n.gen.default is None:
             return self._ListComp(ast.ListComp(n.span, n.gen), scope)  # the same list, charged alike
         out: ir.Expr = super()._CallGen(n, scope)
+        if n.func.id == "first" and out.ty not in (*ir.WORDS, "none"):
+            raise Unsupported(f"first of {out.ty}", n.span)
         return out
+
+    def flatten(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
+        """`flatten([e for q in L where c])` of lists (their items, list after list), else of zones."""
+        gen = n.gen
+        src = self.source(gen.iter, scope)
+        inner = {**scope, gen.var: ir.elem(src.ty)}
+        elt = self.expr(gen.elt, inner)
+        if not elt.ty.startswith("list[") or elt.ty == ANY_LIST:
+            return super().flatten(n, scope)
+        cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
+        return ir.Flat(gen.var, src, cond, elt, elt.ty)
 
     def _Name(self, n: ast.Name, scope: Scope) -> ir.Expr:
         """An enum's name, where nothing else has it, is the list of its symbols (`for k in colour`)."""

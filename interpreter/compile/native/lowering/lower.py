@@ -91,9 +91,7 @@ class Lowering:
         return ir.Lit(n.value, INT)
 
     def _String(self, n: ast.String, scope: Scope) -> ir.Expr:
-        """A text is a symbol (a symbol and its text are one value); a text no symbol has becomes
-        one, numbered after the others, and the game is lowered again knowing it from the start
-        (tables over the symbols made before it would miss it: support.lower_game)."""
+        """A text is a symbol; one no symbol has becomes one, numbered last (support.lower_game)."""
         if n.value not in self.symbols:
             self.symbols.append(n.value)
             self.texts_learned.append(n.value)
@@ -544,21 +542,16 @@ class Lowering:
             raise Unsupported(f"{kind} of {elt.ty}", n.span)
         if kind in ("any", "all") and elt.ty != BOOL:
             raise Unsupported(f"{kind} of {elt.ty}", n.span)
-        if kind == "first" and elt.ty not in (*ir.WORDS, "none"):
-            raise Unsupported(f"first of {elt.ty}", n.span)
         ty = {"count": INT, "sum": INT, "any": BOOL, "all": BOOL}.get(kind, elt.ty)
         return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
 
     def flatten(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
-        """`flatten([Z(q) for q in L where c])` of zones (their components, zone after zone) or of
-        lists (their items, list after list)."""
+        """`flatten([Z(q) for q in L where c])` of zones: their components, zone after zone."""
         gen = n.gen
         src = self.source(gen.iter, scope)
         inner = {**scope, gen.var: ir.elem(src.ty)}
         cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
         zone = self.expr(gen.elt, inner)
-        if zone.ty.startswith("list[") and zone.ty != ANY_LIST:
-            return ir.Flat(gen.var, src, cond, zone, zone.ty)
         if zone.ty != ZONE:
             raise Unsupported(f"flatten of a list of {zone.ty}", n.span)
         return ir.CallF("l_zones", (ir.Picked(gen.var, src, cond, "list[int]", zone),), COMPS)
