@@ -39,7 +39,9 @@ def c_source(game: CompiledGame) -> tuple[str | None, list[str]]:
     if walk.report.diagnostics:
         return None, [d.message for d in walk.report.diagnostics]
     kinds = var_kinds(game, walk.low.list_vars, walk.low.any_vars)
-    layout = Layout(game, kinds, walk.low.mark_kinds, until=list(prog.until_events or []))
+    layout = Layout(
+        game, kinds, walk.low.mark_kinds, symbols=walk.low.symbols, until=list(prog.until_events or [])
+    )
     return unit(CGen(game, prog, layout, walk.low.tables)), []
 
 
@@ -98,7 +100,7 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     lib.tb_meta.restype = ctypes.c_char_p
     meta = json.loads(lib.tb_meta().decode())
     kinds = var_kinds(game, meta.get("lists", {}), meta.get("anys", {}))
-    layout = Layout(game, kinds, meta["marks"], until=meta.get("until", []))
+    layout = Layout(game, kinds, meta["marks"], symbols=meta.get("symbols", []), until=meta.get("until", []))
     if meta["words"] != layout.size:
         raise build.BuildError(f"the library native-{key}.so does not match the game's layout")
     args = {int(k): v for k, v in meta.get("args", {}).items()}

@@ -47,6 +47,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabula.interpreter.load.tiles import part_names
 from tabula.interpreter.model.game import CompiledGame
 
 NONE = -(1 << 63)
@@ -77,7 +78,9 @@ QCAP = 256  # answers a segment can hold (a longer one stops native code: the Py
 
 
 def symbol_table(game: CompiledGame) -> list[str]:
-    """Every symbol the game can hold: enum symbols, then texts of properties and constants."""
+    """Every symbol the game can hold: enum symbols, then texts of properties and constants, then
+    the names of its tiles' sides and parts (appended last: the numbers before them stay). Texts a
+    rule writes that none of these has are appended after them (Lowering._String)."""
     out: dict[str, None] = {}
     for syms in game.enums.values():
         out.update(dict.fromkeys(syms))
@@ -97,6 +100,11 @@ def symbol_table(game: CompiledGame) -> list[str]:
         spec = game.option_specs.get(name)
         texts = [value, *((spec.choices or ()) if spec is not None else ())]
         out.update({x: None for x in texts if isinstance(x, str)})
+    for tile in game.boards.tiles.values():  # the names of its sides and parts, as features give them
+        out.update(dict.fromkeys(part_names(tile.count, 1)))
+        out.update(dict.fromkeys(part_names(tile.count, tile.per)))
+        for terrains in (tile.parts or {}).values():
+            out.update({x: None for x in terrains if isinstance(x, str)})
     return list(out)
 
 

@@ -344,9 +344,17 @@ def lower_game(game: CompiledGame, source: GameSource | None = None) -> tuple[ir
     source = source or read_source(game)
     walk = Walk(game, source)
     prog = walk.program()
-    if walk.low.mark_learned or walk.low.var_learned:  # read before a `set` gave the type: again
-        learned, items = dict(walk.low.mark_learned), dict(walk.low.var_learned)
+    learned: dict[str, str] = {}
+    items: dict[str, str] = {}
+    for _ in range(3):
+        # read before a `set` gave the type, or a text of the rules met after tables over the
+        # symbols were made: again, knowing them from the start
+        if not (walk.low.mark_learned or walk.low.var_learned or walk.low.texts_learned):
+            break
+        learned, items = learned | walk.low.mark_learned, items | walk.low.var_learned
+        symbols = list(walk.low.symbols)
         walk = Walk(game, source)
-        walk.low.mark_hints, walk.low.var_hints = learned, items
+        walk.low.mark_hints, walk.low.var_hints = dict(learned), dict(items)
+        walk.low.symbols = symbols
         prog = walk.program()
     return prog, walk

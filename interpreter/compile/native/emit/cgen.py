@@ -202,6 +202,18 @@ class CGen:
     def _Source(self, e: ir.Source, env: Env) -> str:
         return self.lval(e, env)
 
+    def _Flat(self, e: ir.Flat, env: Env) -> str:
+        """flatten of a comprehension of lists: its source and then every item and list charged."""
+        setup, item, n = self.loop(e.src, env, False)
+        out, part, i, j, v = (self.fresh(k) for k in ("l", "l", "i", "j", "v_" + e.var))
+        inner = {**env, e.var: v}
+        cond = self.expr(e.cond, inner) if e.cond is not None else "1"
+        lines = [*setup, f"L {out}; {out}.n = 0; CHARGE({n});"]
+        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {item.format(i=i)}; (void){v};")
+        lines.append(f"if ({cond}) {{ L {part} = {self.lval(e.elt, inner)}; CHARGE(1 + {part}.n);")
+        lines.append(f"for (i64 {j} = 0; {j} < {part}.n; {j}++) l_push(x, &{out}, {part}.v[{j}]); }} }}")
+        return "({ " + " ".join(lines) + f" {out}; }})"
+
     def _Picked(self, e: ir.Picked, env: Env) -> str:
         setup, item, n = self.loop(e.src, env, False)
         out, i, v = self.fresh("l"), self.fresh("i"), self.fresh("v_" + e.var)
@@ -592,6 +604,7 @@ class CGen:
         return {
             "anys": anys,
             "until": self.lay.until,
+            "symbols": self.lay.symbols,
             "words": self.lay.size,
             "marks": self.lay.mark_kinds,
             "lists": lists,

@@ -86,10 +86,8 @@ def _tables(gen: CGen) -> list[str]:
 def _list_cap(gen: CGen) -> int:
     """The room of a list value: the longest list the game can make of its components, symbols,
     players or constant tables (a longer one, from `range`, stops native code: E_SIZE)."""
-    g = gen.g
-    longest = max((len(w) for w, _ in gen.tables.values()), default=0)
-    room = place_room(g, gen.tables)
-    return max(len(g.components), len(gen.lay.symbols), g.max_players, longest, room, 16) + 1
+    room = place_room(gen.g, gen.tables)
+    return max(stackroom.list_cap(gen.g, len(gen.lay.symbols), gen.tables), room + 1)
 
 
 def _functions(gen: CGen) -> list[str]:

@@ -100,9 +100,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
     def phase(self, stmts: ast.Block, scope: Scope) -> ir.Phase:
         """A phase's effect, split around its one top-level window (if any)."""
         at = [i for i, s in enumerate(stmts) if isinstance(s, ast.Window)]
-        if len(at) > 1:
-            raise Unsupported("two windows in one phase", stmts[at[1]].span)
-        if not at:
+        if not at or len(at) > 1:  # two windows or more: each a window inside the phase's block
             return ir.Phase(self.block(stmts, scope), None, ())
         i = at[0]
         before = stmts[:i]
@@ -280,6 +278,8 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
             return self.assign(target, value, s)
         if not isinstance(target, ir.Slot) or not target.base.startswith(("VAR_", "MARK_")):
             raise Unsupported("'set' of this target", s.target.span)
+        if ir.elem(value.ty) in (ir.PAIR, ir.FEAT):  # a number of this run of native code only
+            raise Unsupported(f"a {value.ty} (of tile features) kept in the state", s.value.span)
         if s.op in ("+=", "-="):
             if target.ty != INT or value.ty != INT:
                 raise Unsupported(f"'{s.op}' on a {target.ty}", s.span)

@@ -17,6 +17,11 @@ from tabula.interpreter.base.source import Span
 INT, BOOL, PLAYER, COMP, SYM, ZONE = "int", "bool", "player", "comp", "sym", "zone"
 COMPS, PLAYERS, ANY_LIST = "list[comp]", "list[player]", "list[any]"
 SCALARS = (INT, BOOL, PLAYER, COMP, SYM)
+# a tile feature's [cell, side] pair (cell << 20 | the side's symbol) and a feature (a list of
+# pairs, interned: one number per distinct list while native code runs, lowering/tiles.py); words
+# a list may hold and a function may take, never kept in the state
+PAIR, FEAT = "pair", "feat"
+WORDS = (*SCALARS, PAIR, FEAT)
 
 
 class Expr:
@@ -155,6 +160,17 @@ class Picked(Expr):
     ty: str = COMPS
     elt: Expr | None = None
     by: Expr | None = None  # distinct's key: the first item of each key is kept
+
+
+@dataclass(frozen=True)
+class Flat(Expr):
+    """`flatten([elt for var in src where cond])` of lists: their items, list after list."""
+
+    var: str
+    src: Source
+    cond: Expr | None
+    elt: Expr
+    ty: str
 
 
 @dataclass(frozen=True)

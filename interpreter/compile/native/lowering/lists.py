@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.interpreter.base.source import Span
-from tabula.interpreter.compile.native.lowering import ir, spatial
+from tabula.interpreter.compile.native.lowering import ir, spatial, tiles
 from tabula.interpreter.compile.native.lowering.abilities import AbilityLowering
-from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, INT, PLAYER, SYM, ZONE
+from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, FEAT, INT, PLAYER, SYM, ZONE
 from tabula.interpreter.compile.native.lowering.lower import MISSING, Scope, Unsupported
 from tabula.interpreter.compile.native.slots import NONE
 from tabula.interpreter.dsl import ast
@@ -65,11 +65,25 @@ class ListLowering(AbilityLowering):
         return ir.CallF("l_with", (src, at, value), ty)
 
     def _CallGen(self, n: ast.CallGen, scope: Scope) -> ir.Expr:
+        """`list(e for v in L)` as `[e for v in L]`; `first(e for v in L)` of an item of a word."""
         assert isinstance(n.func, ast.Name)
         if n.func.id == "list" and n.gen.by is None and n.gen.default is None:
             return self._ListComp(ast.ListComp(n.span, n.gen), scope)  # the same list, charged alike
         out: ir.Expr = super()._CallGen(n, scope)
+        if n.func.id == "first" and out.ty not in (*ir.WORDS, "none"):
+            raise Unsupported(f"first of {out.ty}", n.span)
         return out
+
+    def flatten(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
+        """`flatten([e for q in L where c])` of lists (their items, list after list), else of zones."""
+        gen = n.gen
+        src = self.source(gen.iter, scope)
+        inner = {**scope, gen.var: ir.elem(src.ty)}
+        elt = self.expr(gen.elt, inner)
+        if not elt.ty.startswith("list[") or elt.ty == ANY_LIST:
+            return super().flatten(n, scope)
+        cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
+        return ir.Flat(gen.var, src, cond, elt, elt.ty)
 
     def _Name(self, n: ast.Name, scope: Scope) -> ir.Expr:
         """An enum's name, where nothing else has it, is the list of its symbols (`for k in colour`)."""
@@ -117,9 +131,23 @@ class ListLowering(AbilityLowering):
             if not u.what.startswith("indexing other than"):
                 raise
             obj = self.expr(n.obj, scope)
+            pair = tiles.index(self, obj, n.key, scope)
+            if pair is not None:
+                return pair
             if obj.ty != ZONE:
                 raise
             return ir.CallF("zone_at", (obj, self.number(n.key, scope)), COMP)
+        return out
+
+    def source(self, n: ast.Expr, scope: Scope) -> ir.Source:
+        """What a loop walks; a tile feature (lowering/tiles.py), its pairs."""
+        try:
+            out: ir.Source = super().source(n, scope)
+        except Unsupported as u:
+            if u.what != f"a loop over {FEAT}":
+                raise
+            pairs = tiles.pairs(self.expr(n, scope))
+            return ir.Source("list", pairs, "", pairs.ty)
         return out
 
     def _CondExpr(self, n: ast.CondExpr, scope: Scope) -> ir.Expr:

@@ -49,6 +49,7 @@ class Lowering:
         self.g = game
         self.defs = functions  # name -> (params, body expr, span), from the game's data
         self.symbols = symbol_table(game)
+        self.texts_learned: list[str] = []  # texts of the rules made symbols (after the game's)
         self.functions: dict[str, tuple[list[tuple[str, str]], ir.Expr]] = {}
         self._making: set[str] = set()
         self.mark_kinds: dict[str, str] = {}
@@ -90,9 +91,11 @@ class Lowering:
         return ir.Lit(n.value, INT)
 
     def _String(self, n: ast.String, scope: Scope) -> ir.Expr:
+        """A text is a symbol; one no symbol has becomes one, numbered last (support.lower_game)."""
         if n.value not in self.symbols:
-            raise Unsupported("a text that is not a symbol of the game", n.span)
-        return ir.Lit(self.symbols.index(n.value), SYM)  # a symbol and its text are one value
+            self.symbols.append(n.value)
+            self.texts_learned.append(n.value)
+        return ir.Lit(self.symbols.index(n.value), SYM)
 
     def _Bool(self, n: ast.Bool, scope: Scope) -> ir.Expr:
         return ir.Lit(int(n.value), BOOL)
@@ -170,8 +173,8 @@ class Lowering:
     def _Call(self, n: ast.Call, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)  # checked
         name, g, args = n.func.id, self.g, n.args
-        if name == "option" and len(args) == 1 and isinstance(args[0], ast.Name):
-            opt = args[0].id
+        if name == "option" and len(args) == 1 and isinstance(args[0], (ast.Name, ast.String)):
+            opt = args[0].id if isinstance(args[0], ast.Name) else args[0].value
             v = g.options.get(opt)
             if not isinstance(v, int) and v not in self.symbols:
                 raise Unsupported(f"option '{opt}' that is not a number or a text", n.span)
@@ -540,8 +543,6 @@ class Lowering:
         if kind in ("any", "all") and elt.ty != BOOL:
             raise Unsupported(f"{kind} of {elt.ty}", n.span)
         ty = {"count": INT, "sum": INT, "any": BOOL, "all": BOOL}.get(kind, elt.ty)
-        if kind == "first" and elt.ty not in ir.SCALARS:  # the item's value, of the first passing
-            raise Unsupported(f"first(...) of a {elt.ty}", n.span)
         return ir.Agg(kind, gen.var, src, elt, cond, default, ty)
 
     def flatten(self, n: ast.ListComp, scope: Scope) -> ir.Expr:
@@ -563,7 +564,7 @@ class Lowering:
         inner = {**scope, gen.var: ir.elem(src.ty)}
         cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
         elt = self.expr(gen.elt, inner)
-        if elt.ty not in ir.SCALARS:
+        if elt.ty not in ir.WORDS:
             raise Unsupported(f"{kind} of {elt.ty}", n.span)
         own = isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var
         by = self.expr(gen.by, inner) if gen.by is not None else None
@@ -585,7 +586,7 @@ class Lowering:
         if isinstance(gen.elt, ast.Name) and gen.elt.id == gen.var:
             return ir.Picked(gen.var, src, cond, src.ty)
         elt = self.expr(gen.elt, inner)
-        if elt.ty not in ir.SCALARS:
+        if elt.ty not in ir.WORDS:
             raise Unsupported(f"a list of {elt.ty}", n.span)
         return ir.Picked(gen.var, src, cond, f"list[{elt.ty}]", elt)
 

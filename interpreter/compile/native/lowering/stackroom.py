@@ -52,8 +52,10 @@ def list_nodes(node: Any) -> int:
 
 def list_cap(game: CompiledGame, symbols: int, tables: dict[str, tuple[list[int], str]]) -> int:
     """LCAP as units.py writes it: the longest list the game can make, plus one."""
-    longest = max((len(w) for w, _ in tables.values()), default=0)
-    return max(len(game.components), symbols, game.max_players, longest, 16) + 1
+    longest = max((len(w) for k, (w, _) in tables.items() if not k.startswith("TL_")), default=0)
+    # a tile feature: at most every part of every tile (TL_N: each tile's parts; tables only)
+    tiles = sum(n for n in tables.get("TL_N", ([], ""))[0] if n > 0)
+    return max(len(game.components), symbols, game.max_players, longest, tiles, 16) + 1
 
 
 def frame_bytes(node: Any, cap: int) -> int:

@@ -129,7 +129,7 @@ int tb_words(void) { return STATE_WORDS; }
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
     x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
-    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0;
+    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0; ft_fresh = 1;
 }
 int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
@@ -188,7 +188,7 @@ int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budg
 int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine.reoffer) */
     X xx, *x = &xx;
     int code;
-    x->s = s;
+    x->s = s; ft_fresh = 1;
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] != 1) return 0;
     S[T_BUDGET] = INT64_MAX;
@@ -198,7 +198,7 @@ int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine
 int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
     X xx, *x = &xx;
     int code;
-    x->s = s;
+    x->s = s; ft_fresh = 1;
     if ((code = setjmp(x->jb)) != 0) return code;
     S[T_BUDGET] = INT64_MAX;
     g_score(x, p, out);
@@ -249,7 +249,7 @@ int tb_has_eval(void) { return g_has_eval(); }  /* the bots' evaluation is nativ
 int tb_eval(i64 *s, i64 n, i64 *out) {  /* the bots' evaluation (`bots: evaluate:`) of each player */
     X xx, *x = &xx;
     int code;
-    x->s = s;
+    x->s = s; ft_fresh = 1;
     if ((code = setjmp(x->jb)) != 0) return code;
     S[T_BUDGET] = INT64_MAX;
     for (i64 p = 0; p < n; p++) out[p] = g_eval(x, p);

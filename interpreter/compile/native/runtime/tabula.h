@@ -35,5 +35,6 @@ typedef struct {
     const i64 *world;
 } X;
 #define S (x->s)
+static __thread int ft_fresh;  /* set at each entry point: the tile features interned before are dead */
 static void fail(X *x, int code) { longjmp(x->jb, code); }
 #define CHARGE(n) do { S[T_BUDGET] -= (n); if (S[T_BUDGET] < 0) fail(x, E_BUDGET); } while (0)
