@@ -71,7 +71,7 @@ def load_game(
             key = same if cache.enabled() else None
             cached = cache.load(key) if key else None
             if cached is not None:
-                return _keep(key, cached, instrument)
+                return _keep(same, cached, instrument)
     game = _compile(folder, options, variant, expansions, instrument, key)
     game.cache_key = key
     if key is not None:
