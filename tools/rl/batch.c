@@ -15,7 +15,8 @@
      one column a component reads as its key when another component of its name is offered there,
      as model/choices.py option_ids names it. A choose site's table holds whole indices. */
 typedef int (*rl_apply_fn)(i64 *, i64, i64, i64 *);
-enum { RL_OK = 0, RL_OVER = 1, RL_FAILED = 3, RL_UNINDEXED = 4 };
+typedef int (*rl_nocopy_fn)(i64 *, i64, i64);
+enum { RL_OK = 0, RL_OVER = 1, RL_FAILED = 3, RL_UNINDEXED = 4, E_ILLEGAL_RL = 1, RL_E_LIMIT = 12 };
 
 static i64 rl_idx[DEC_CAP > 0 ? DEC_CAP : 1];
 static i64 rl_first[NCOMP > 0 ? NCOMP : 1];
@@ -83,57 +84,111 @@ int rl_mask_one(const i64 *w, const i64 *T, signed char *m, i64 size) {
     return RL_OK;
 }
 
-/* Row i after a step or a reset: the player to move, their observation and mask, and a status. */
+/* Row i after a step or a reset: the player to move, their observation and mask, and a status
+   (`clear`: the mask row is zeroed first, else it is zero already). */
 static void rl_row(i64 **S, i64 i, const i64 *T, float *obs, signed char *mask, i64 msize, i64 *player,
-                   i64 *status) {
+                   i64 *status, int clear) {
     const i64 *w = S[i];
-    float *o = obs + i * RL_OBS_SIZE;
+    signed char *m = mask + i * msize;
+    if (clear) memset(m, 0, (size_t)msize);
     if (w[D_K] == 0) {
         player[i] = -1;
         status[i] = RL_OVER;
         return;
     }
     player[i] = w[D_P];
-    rl_observe_one(w, w[D_P], o);
-    status[i] = rl_mask_one(w, T, mask + i * msize, msize);
+    rl_observe_one(w, w[D_P], obs + i * RL_OBS_SIZE);
+    i64 n = rl_legal(w, T);
+    if (n < 0) { status[i] = RL_UNINDEXED; return; }
+    for (i64 k = 0; k < n; k++) m[rl_idx[k]] = 1;
+    status[i] = RL_OK;
 }
 
 /* Every row of the batch (states NULL are left to Python). */
 void rl_observe(i64 **S, i64 n, const i64 *T, float *obs, signed char *mask, i64 msize, i64 *player,
                 i64 *status) {
     for (i64 i = 0; i < n; i++)
-        if (S[i]) rl_row(S, i, T, obs, mask, msize, player, status);
+        if (S[i]) rl_row(S, i, T, obs, mask, msize, player, status, 1);
 }
 
-/* Which option each action stands for (chosen[i]; -1 for a state that is NULL). Returns -1, or
-   the first state whose action is not legal or whose options have no index (nothing applied). */
-i64 rl_choose(i64 **S, i64 n, const i64 *T, const i64 *act, i64 *chosen) {
-    for (i64 i = 0; i < n; i++) {
-        chosen[i] = -1;
-        if (!S[i]) continue;
-        i64 m = rl_legal(S[i], T);
-        for (i64 k = 0; k < m; k++)
-            if (rl_idx[k] == act[i]) { chosen[i] = k; break; }
-        if (chosen[i] < 0) return i;
+/* The words a state's game is in, compactly (what lies past a zone's or the options' length is
+   never read): the words before the zones, each zone's components, the options, the queue. */
+static i64 rl_saved[KEEP_WORDS];
+static void rl_save(const i64 *w) {
+    i64 at = ZONE;
+    memcpy(rl_saved, w, sizeof(i64) * ZONE);
+    for (i64 z = 0; z < NZONES; z++) {
+        memcpy(rl_saved + at, w + ZONE + z * NCOMP, sizeof(i64) * (size_t)w[ZLEN + z]);
+        at += w[ZLEN + z];
     }
-    return -1;
+    memcpy(rl_saved + at, w + DOPT, sizeof(i64) * (size_t)(w[D_N] * DSTRIDE));
+    at += w[D_N] * DSTRIDE;
+    memcpy(rl_saved + at, w + Q_LEN, sizeof(i64) * (size_t)(QUEUE - Q_LEN + w[Q_LEN]));
+}
+static void rl_load(i64 *w) {
+    memcpy(w, rl_saved, sizeof(i64) * ZONE);
+    i64 at = ZONE;
+    for (i64 z = 0; z < NZONES; z++) {
+        memcpy(w + ZONE + z * NCOMP, rl_saved + at, sizeof(i64) * (size_t)w[ZLEN + z]);
+        at += w[ZLEN + z];
+    }
+    memcpy(w + DOPT, rl_saved + at, sizeof(i64) * (size_t)(w[D_N] * DSTRIDE));
+    at += w[D_N] * DSTRIDE;
+    memcpy(w + Q_LEN, rl_saved + at, sizeof(i64) * (size_t)(QUEUE - Q_LEN));
+    memcpy(w + QUEUE, rl_saved + at + QUEUE - Q_LEN, sizeof(i64) * (size_t)w[Q_LEN]);
+}
+/* Answer option k without tb_apply's copy of the whole state (`before`, KEEP_WORDS): the compact
+   copy above is kept instead, and put back, with `before` written from it, only on an error (a
+   failing segment leaves SNAP, the first state of a segment stopped at a choice, as it was). At a
+   window, `nocopy` (the game's tb_apply_nocopy) does not copy the state into SNAP either; it is
+   used while few windows lead to a choice (E_LIMIT: the window answered again through tb_apply). */
+static i64 rl_windows, rl_limits;
+static int rl_apply(i64 *w, i64 k, rl_apply_fn f, rl_nocopy_fn nocopy, i64 budget, i64 *before) {
+    rl_save(w);
+    int c;
+    if (nocopy && w[D_K] == 1 && rl_limits * 4 <= rl_windows + 16) {
+        rl_windows++;
+        c = nocopy(w, k, budget);
+        if (!c) return 0;
+        rl_load(w);
+        if (c == RL_E_LIMIT) rl_limits++;
+        else {
+            memcpy(before, w, sizeof(i64) * KEEP_WORDS);
+            return c;
+        }
+    }
+    c = f(w, k, budget, 0);
+    if (c) {
+        rl_load(w);
+        memcpy(before, w, sizeof(i64) * KEEP_WORDS);
+    }
+    return c;
 }
 
-/* Apply chosen[i] to every state from `from` on, then write its row. Returns n, or the first
-   state where native code stopped (status RL_FAILED, code[i] its error): `before` then holds that
-   state as it was, and Python replays the decision (Engine's own fallback), then calls again. */
-i64 rl_step(i64 **S, i64 n, i64 from, const i64 *chosen, const i64 *T, void *apply, i64 budget,
-            i64 *before, float *obs, signed char *mask, i64 msize, i64 *player, i64 *status, i64 *code) {
+/* Apply act[i] (a legal index: the caller checked the mask) to every state from `from` on, then
+   write its row; its mask row held the options of the state before (only they are cleared).
+   Returns n, or the first state where native code stopped (status RL_FAILED, code[i] the error,
+   chosen[i] the option): `before` then holds that state as it was, and Python replays the
+   decision (the engine's own fallback), then calls again from the next state. */
+i64 rl_step(i64 **S, i64 n, i64 from, const i64 *act, i64 *chosen, const i64 *T, void *apply, void *nocopy,
+            i64 budget, i64 *before, float *obs, signed char *mask, i64 msize, i64 *player, i64 *status, i64 *code) {
     rl_apply_fn f = (rl_apply_fn)apply;
     for (i64 i = from; i < n; i++) {
         if (!S[i]) continue;
-        int c = f(S[i], chosen[i], budget, before);
+        signed char *m = mask + i * msize;
+        i64 opts = rl_legal(S[i], T), k = -1;
+        for (i64 j = 0; j < opts; j++) {
+            if (rl_idx[j] == act[i]) k = j;
+            m[rl_idx[j]] = 0;
+        }
+        chosen[i] = k;
+        int c = k < 0 ? E_ILLEGAL_RL : rl_apply(S[i], k, f, (rl_nocopy_fn)nocopy, budget, before);
         if (c) {
             status[i] = RL_FAILED;
             code[i] = c;
             return i;
         }
-        rl_row(S, i, T, obs, mask, msize, player, status);
+        rl_row(S, i, T, obs, mask, msize, player, status, opts < 0);
     }
     return n;
 }

@@ -23,10 +23,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import COMP, PLAYER
 from tabula.interpreter.compile.native import build
 from tabula.interpreter.compile.native.bridge import NativeGame, NativeState
 from tabula.interpreter.engine import Engine
+from tabula.interpreter.model.state import new_state
+from tabula.interpreter.run import validate
 from tabula.rl.actions import ActionIndex, UnindexedChoice, Universe
 from tabula.rl.encoding import Encoder
 from tabula.rl.native_obs import NotHeld, obs_source
@@ -129,16 +132,17 @@ class NativeRL:
         self.encoder = enc
         self.table = table  # kept alive: C reads it
         self.table_p = table.ctypes.data
+        self._template: tuple[Any, NativeState] | None = None  # restart's state before setup
         self.apply_p = ctypes.cast(nat.lib.tb_apply, _P).value
+        nocopy = getattr(nat.lib, "tb_apply_nocopy", None)  # a library built before it: tb_apply alone
+        self.nocopy_p = None if nocopy is None else ctypes.cast(nocopy, _P).value
         lib.rl_observe_one.argtypes = [_P, _I64, _P]
         lib.rl_observe_one.restype = None
         lib.rl_mask_one.argtypes = [_P, _P, _P, _I64]
         lib.rl_mask_one.restype = ctypes.c_int
         lib.rl_observe.argtypes = [_P, _I64, _P, _P, _P, _I64, _P, _P]
         lib.rl_observe.restype = None
-        lib.rl_choose.argtypes = [_P, _I64, _P, _P, _P]
-        lib.rl_choose.restype = _I64
-        lib.rl_step.argtypes = [_P, _I64, _I64, _P, _P, _P, _I64, _P, _P, _P, _I64, _P, _P, _P]
+        lib.rl_step.argtypes = [_P, _I64, _I64, _P, _P, _P, _P, _P, _I64, _P, _P, _P, _I64, _P, _P, _P]
         lib.rl_step.restype = _I64
 
     @classmethod
@@ -178,6 +182,23 @@ class NativeRL:
         return cls(engine, nat, build.load(data), enc, table), ""
 
     # ------------------------------------------------------------ one state
+    def restart(self, st: NativeState, seed: int) -> bool:
+        """`st`'s own words started again as a new game with engine seed `seed`, as Engine.new_game
+        starts one (the state before setup for its names and options, the generator, setup run
+        natively), without allocating; False when native code stopped (Engine.new_game then)."""
+        seed = validate.seed(seed)
+        nat = self.nat
+        key = (tuple(st.names), repr(sorted(st.o.items())))
+        if self._template is None or self._template[0] != key:
+            g, names, opts = nat.g, list(st.names), dict(st.o)
+            made = nat.initial(names, opts, [0, 0], lambda: new_state(g, names, seed, opts))
+            self._template = (key, made)
+        ctypes.memmove(st.words, self._template[1].words, 8 * nat.keep)
+        at = nat.lay.offsets["RNG"]
+        for k, word in enumerate(rng.seed_state(seed)):
+            st.words[at + k] = word - (1 << 64) if word >> 63 else word
+        return bool(nat.start(st.words, nat.g.work_budget) == 0)
+
     def live(self, st: Any) -> bool:
         """Is `st` a state in native words (else it is encoded from its Python view)?"""
         return st.__class__ is NativeState and st.plain is None

@@ -124,7 +124,8 @@ class ObsWriter:
         n = self.n
         self.lines += [
             "if (w[D_K] == 0) o[1] = 1; else {",
-            f"  i64 p = w[D_P]; if (p >= 0 && p < {n}) {{ i64 r = (p - v + {n}) % {n}; o[0] = r == 0; o[2 + r] = 1; }}",
+            f"  i64 p = w[D_P]; if (p >= 0 && p < {n}) {{ i64 r = (p - v + {n}) % {n}; "
+            "o[0] = r == 0; o[2 + r] = 1; }",
             "}",
             "{ i64 x = w[T_ACTIVE]; " + self.scalar_c(PLAYER, "int", "x", str(at + 2 + n)) + " }",
             f"o[{at + 3 + 2 * n}] = (float)w[T_ROUND]; o[{at + 4 + 2 * n}] = (float)w[T_TURN];",
@@ -145,7 +146,8 @@ class ObsWriter:
             else:
                 sees = _sees(cnt.visibility, None)
                 self.lines.append(
-                    f"if ({sees}) for (i64 k = 0; k < {wd}; k++) o[{at} + k] = (float)w[CNT + {cnt.base} + k];"
+                    f"if ({sees}) for (i64 k = 0; k < {wd}; k++) "
+                    f"o[{at} + k] = (float)w[CNT + {cnt.base} + k];"
                 )
                 at += wd
         return at
@@ -215,8 +217,9 @@ class ObsWriter:
 
     def zones(self, at: int) -> int:
         self.lines.append(
-            "for (i64 zi = 0; zi < NZONES; zi++) { i64 col = zcol(zi, v); if (col < 0 || !zsized(zi, v)) continue; "
-            "i64 len = w[ZLEN + zi], hid = 0; for (i64 i = 0; i < len; i++) hid += !seen[w[ZONE + zi * NCOMP + i]]; "
+            "for (i64 zi = 0; zi < NZONES; zi++) { i64 col = zcol(zi, v); "
+            "if (col < 0 || !zsized(zi, v)) continue; i64 len = w[ZLEN + zi], hid = 0; "
+            "for (i64 i = 0; i < len; i++) hid += !seen[w[ZONE + zi * NCOMP + i]]; "
             f"o[{at} + 2 * col] = (float)len; o[{at} + 2 * col + 1] = (float)hid; }}"
         )
         return at + 2 * self.nz
@@ -261,7 +264,8 @@ class ObsWriter:
             )
             self.lines.append(
                 f"for (i64 j = 0; j < {len(marked)}; j++) {{ i64 cc = MARKED_{k}[j], a = {at} + j * {width}; "
-                f"if (!seen[cc]) {{ {self.none_c(t, 'a')} continue; }} i64 x = w[{base} + cc]; {scrub}{write} }}"
+                f"if (!seen[cc]) {{ {self.none_c(t, 'a')} continue; }} "
+                f"i64 x = w[{base} + cc]; {scrub}{write} }}"
             )
             at += width * len(marked)
         return at
@@ -285,7 +289,8 @@ class ObsWriter:
         for var in self.enc._secret_vars():
             if var.per_player:
                 self.lines.append(
-                    f"for (i64 r = 0; r < {n}; r++) {{ i64 p = (v + r) % {n}; if (!({_sees(var.visibility, 'p')})) "
+                    f"for (i64 r = 0; r < {n}; r++) {{ i64 p = (v + r) % {n}; "
+                    f"if (!({_sees(var.visibility, 'p')})) "
                     f"o[{at} + r] = 1; }}"
                 )
                 at += n
@@ -295,7 +300,8 @@ class ObsWriter:
         for z in self.enc._secret_sizes():
             if z.per_player:
                 self.lines.append(
-                    f"for (i64 r = 0; r < {n}; r++) if (!zsized({z.base} + (v + r) % {n}, v)) o[{at} + r] = 1;"
+                    f"for (i64 r = 0; r < {n}; r++) "
+                    f"if (!zsized({z.base} + (v + r) % {n}, v)) o[{at} + r] = 1;"
                 )
                 at += n
             else:
@@ -331,7 +337,8 @@ class ObsWriter:
             f"#define RL_N {n}",
             "static inline int zsee(i64 l, i64 v) { switch (ZVIS[l]) { case 0: return 1; "
             "case 1: return ZOWN[l] == v; case 2: return ZOWN[l] != v; default: return 0; } }",
-            f"static inline i64 zcol(i64 zi, i64 v) {{ i64 b = ZCOLB[zi]; if (b < 0 || ZSEAT[zi] < 0) return b; "
+            "static inline i64 zcol(i64 zi, i64 v) { i64 b = ZCOLB[zi]; "
+            "if (b < 0 || ZSEAT[zi] < 0) return b; "
             f"return b + (ZSEAT[zi] - v + {n}) % {n}; }}",
         ]
         body = "\n  ".join(self.lines)
