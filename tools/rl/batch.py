@@ -34,7 +34,6 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from tabula.interpreter.engine import Engine
 from tabula.rl.actions import DEFAULT_NUMBERS, IdMapper
 from tabula.rl.encoding import Encoder
 from tabula.rl.match import DEFAULT_MAX_LENGTH, Ruleset, Setup
