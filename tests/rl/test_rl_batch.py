@@ -60,6 +60,7 @@ def _check_games(game: str, players: int, seeds: list[int]) -> int:
     return checked
 
 
+@pytest.mark.slow  # the libraries are built (or read from the cache) first
 def test_the_c_tensor_and_mask_equal_python_on_a_short_game() -> None:
     assert _check_games("high-card", 3, [1, 2]) > 10
 
@@ -67,11 +68,11 @@ def test_the_c_tensor_and_mask_equal_python_on_a_short_game() -> None:
 @pytest.mark.slow  # several whole random games, every seat at every decision
 @pytest.mark.parametrize(
     ("game", "players", "least"),
-    [("porta-nigra", 2, 300), ("porta-nigra", 3, 300), ("glory-to-rome", 2, 60), ("glory-to-rome", 4, 60),
+    [("porta-nigra", 2, 300), ("porta-nigra", 3, 200), ("glory-to-rome", 2, 60), ("glory-to-rome", 4, 40),
      ("coup", 3, 60), ("coup", 5, 60), ("hanabi", 2, 40), ("hanabi", 4, 40)],
 )  # fmt: skip
 def test_the_c_tensor_and_mask_equal_python(game: str, players: int, least: int) -> None:
-    assert _check_games(game, players, [1, 2, 3]) >= least
+    assert _check_games(game, players, [1, 2, 3] if players < 3 else [1, 2]) >= least
 
 
 def _swap(rules: Ruleset, st: Any, a: int, b: int) -> Any:
@@ -95,6 +96,7 @@ def _tensor(nrl: NativeRL, st: Any, viewer: int) -> Any:
     return out
 
 
+@pytest.mark.slow  # three games of each, a swap at a dozen decisions
 @pytest.mark.parametrize(
     ("game", "players", "hidden", "seer"),
     [
