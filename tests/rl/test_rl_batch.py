@@ -210,3 +210,16 @@ def test_without_auto_reset_a_finished_game_waits() -> None:
     with pytest.raises(ValueError, match="the game is over"):
         env.step([0])
     assert env.reset([2]).current_player[0] >= 0
+
+
+@pytest.mark.slow  # builds the fixture game's library (once)
+def test_a_visible_to_expression_leaves_the_tensor_to_python() -> None:
+    """tests/games/secrets shows a zone to the players an expression names: the C observation does
+    not compute it, so the rows are the Python view's tensor (the rules still run natively)."""
+    env = BatchEnv("tests/games/secrets", 2, 2)
+    assert env.native is None and "visible_to" in env.note
+    b = env.reset([1, 2])
+    b = env.step([int(np.flatnonzero(row)[0]) for row in b.action_mask])
+    for i in range(2):
+        p = int(b.current_player[i])
+        assert np.array_equal(b.observation[i], env.encoder.tensor(env.engine.view(env.states[i], p)))
