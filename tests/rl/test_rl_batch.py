@@ -152,6 +152,7 @@ def _play(env: BatchEnv, seeds: list[int], steps: int, gen: random.Random) -> li
     return out
 
 
+@pytest.mark.slow  # two batches of three games each (the first builds the libraries)
 @pytest.mark.parametrize(
     ("game", "players", "steps", "length"), [("high-card", 3, 40, 10_000), ("coup", 2, 30, 12)]
 )
@@ -176,6 +177,7 @@ def test_a_native_batch_gives_the_arrays_of_a_python_batch(
     assert ended >= 2  # the test can fail: games ended and started again
 
 
+@pytest.mark.slow  # compiles Coup (once)
 def test_a_batch_row_is_the_players_view() -> None:
     env = BatchEnv("coup", 3, 2)
     b = env.reset([3, 4])
