@@ -24,6 +24,6 @@ for _ in range(steps):
     batch = env.step(actions)
     cpu += time.process_time() - start
     games += int(batch.terminated.sum() + batch.truncated.sum())
-print(f"{env.rules.game.name}, {players} players, 64 games at once, on {env.engine.backend}:")
+print(f"{env.rules.game.name}, {players} players, 64 games at once")
 print(f"observation {batch.observation.shape}, mask {batch.action_mask.shape}, {games} games ended")
-print(f"{64 * steps / cpu:,.0f} steps a CPU-second")
+print(f"on the {env.engine.backend} backend: {64 * steps / cpu:,.0f} steps a CPU-second")
