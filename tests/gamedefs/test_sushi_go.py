@@ -94,7 +94,7 @@ def test_the_swap_test_with_a_pending_answer_for_rl_observations() -> None:
         assert seen(a, p) == seen(b, p)
     assert seen(a, 0) != seen(b, 0)
     # and two cards of P1's hand exchanged with each other's places in hand and picked
-    st = a.st
+    st = rules.engine.plain(a.st)  # the engine's state may be native words
     picked, hand = (rules.game.zones[z].index(0) for z in ("picked", "hand"))
     c, d = st["z"][picked][0], st["z"][hand][-1]
     swapped = rules.engine.clone(st)

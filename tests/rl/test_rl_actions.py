@@ -157,7 +157,7 @@ def test_the_id_mapper_checks_each_decision() -> None:
     rules = Ruleset.get(Setup("high-card"))
     engine: Engine = rules.engine
     st = engine.new_game(2, 1)
-    m = IdMapper(rules.index, st["names"])
+    m = IdMapper(rules.index, engine.player_names(st))
     legal = m.legal(engine.legal_ids(st))
     assert sorted(legal.values()) == sorted(engine.legal_ids(st))
     with pytest.raises(UnindexedChoice, match="share action"):

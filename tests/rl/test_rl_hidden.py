@@ -40,7 +40,7 @@ def _seen(rules: Ruleset, m: Match, p: int, encoder: Encoder) -> tuple[Any, str,
 def test_a_swap_between_an_opponents_hand_and_deck_is_invisible() -> None:
     rules = Ruleset.get(Setup("porta-nigra"))
     encoder = Encoder(rules.game, 3)
-    st = Match.start(rules, 3, 7).st
+    st = rules.engine.plain(Match.start(rules, 3, 7).st)
     hand, deck = st["z"][_zone(rules, "hand", 1)], st["z"][_zone(rules, "deck", 1)]
     changed = _swap(st, hand[0], deck[-1])
     a, b = Match.from_state(rules, st), Match.from_state(rules, changed)
@@ -54,7 +54,7 @@ def test_a_swap_between_an_opponents_hand_and_deck_is_invisible() -> None:
 def test_a_swap_with_my_own_hand_is_visible() -> None:
     rules = Ruleset.get(Setup("high-card"))
     encoder = Encoder(rules.game, 2)
-    st = Match.start(rules, 2, 3).st
+    st = rules.engine.plain(Match.start(rules, 2, 3).st)
     mine, deck = st["z"][_zone(rules, "hand", 0)], st["z"][_zone(rules, "deck")]
     a, b = Match.from_state(rules, st), Match.from_state(rules, _swap(st, mine[0], deck[0]))
     assert _seen(rules, a, 0, encoder)[0] != _seen(rules, b, 0, encoder)[0]
@@ -69,7 +69,7 @@ def test_games_differing_only_in_the_deck_look_the_same_to_everyone() -> None:
 
     game = load("glory-to-rome", 3, options={"surrender_allowed": False})
     rules = game.rules
-    st = game.state_with_seed(11).match.st
+    st = rules.engine.plain(game.state_with_seed(11).match.st)
     deck = st["z"][_zone(rules, "deck")]
     a = game.state_of(Match.from_state(rules, st))
     b = game.state_of(Match.from_state(rules, _swap(st, deck[-1], deck[-2])))
@@ -95,8 +95,9 @@ def test_pettingzoo_observations_hide_the_same() -> None:
     m = env.match
     assert m is not None
     before = {a: env.observe(a)["observation"].copy() for a in env.agents}
-    hand, deck = m.st["z"][_zone(env.rules, "hand", 1)], m.st["z"][_zone(env.rules, "deck", 1)]
-    env.match = Match.from_state(env.rules, _swap(m.st, hand[0], deck[0]))
+    st = env.rules.engine.plain(m.st)  # the engine's state may be native words
+    hand, deck = st["z"][_zone(env.rules, "hand", 1)], st["z"][_zone(env.rules, "deck", 1)]
+    env.match = Match.from_state(env.rules, _swap(st, hand[0], deck[0]))
     assert (env.observe("player_0")["observation"] == before["player_0"]).all()
     assert not (env.observe("player_1")["observation"] == before["player_1"]).all()
 
@@ -133,12 +134,13 @@ def test_coup_a_swap_of_characters_a_player_cannot_see_is_invisible_to_them(play
         gen = random.Random(seed)
         while not m.is_over():
             if m.depth % 3 == 0:
+                st = rules.engine.plain(m.st)  # the engine's state may be native words
                 for p in range(players):
-                    for a, b in _coup_hidden_pairs(rules, m.st, p):
-                        other = Match.from_state(rules, _swap(m.st, a, b))
-                        here = Match.from_state(rules, m.st)
+                    for a, b in _coup_hidden_pairs(rules, st, p):
+                        other = Match.from_state(rules, _swap(st, a, b))
+                        here = Match.from_state(rules, st)
                         assert _seen(rules, other, p, encoder) == _seen(rules, here, p, encoder)
-                        holder = m.st["loc"][a]
+                        holder = st["loc"][a]
                         owner = next(q for q in range(players) if _zone(rules, "hand", q) == holder)
                         holders_saw += other.view(owner) != here.view(owner)
                         swaps += 1

@@ -76,9 +76,18 @@ class Ruleset:
         problems = [p for k, v in self.options.items() if (p := _option_problem(self.game, k, v))]
         if problems:
             raise ValueError("; ".join(problems))
-        self.engine = Engine(self.game)
+        # the native backend where it holds the game (it gives the same games; else Python plays)
+        self.engine = Engine(self.game, backend="native")
+        self._python: Engine | None = None
         chosen = [v for v in self.options.values() if isinstance(v, str)]
         self.index = ActionIndex(self.game, sorted({*strings, *chosen}), setup.numbers)
+
+    @property
+    def python_engine(self) -> Engine:
+        """An engine of the same game on the Python backend."""
+        if self._python is None:
+            self._python = self.engine if self.engine.backend == "python" else Engine(self.game)
+        return self._python
 
     @classmethod
     def compiled(cls, game: str, variant: str, expansions: tuple[str, ...]) -> tuple[CompiledGame, list[str]]:
@@ -146,7 +155,7 @@ class Match:
         self.first = first  # the engine JSON of the match's first state (for replays)
         self.trail = trail
         self.max_length = max_length
-        self.names: list[str] = list(st["names"])
+        self.names: list[str] = rules.engine.player_names(st)
         self.ids = IdMapper(rules.index, self.names)
         self._legal: dict[int, str] | None = None
         self._views: dict[int, dict[str, Any]] = {}  # views of the current state, by player
@@ -165,7 +174,9 @@ class Match:
 
     @classmethod
     def from_state(cls, rules: Ruleset, st: State, max_length: int = DEFAULT_MAX_LENGTH) -> Match:
-        """A match whose first state is `st` (any state; the match owns it; recall starts here)."""
+        """A match whose first state is `st` (any state, in the engine's form when it converts; the
+        match owns it; recall starts here)."""
+        st = rules.engine.backend_form(st)
         return cls(rules, st, rules.engine.to_json(st), Trail(None, -1, "", 0), max_length)
 
     # ------------------------------------------------------------ copies and text

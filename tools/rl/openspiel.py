@@ -40,6 +40,7 @@ from tabula.interpreter.base.source import AuthorError
 from tabula.rl.actions import DEFAULT_NUMBERS
 from tabula.rl.encoding import Encoder
 from tabula.rl.match import DEFAULT_MAX_LENGTH, Match, Ruleset, Setup
+from tabula.rl.native import NativeRL, observation
 from tabula.rl.text import observation_string
 
 SHORT_NAME = "tabula"
@@ -172,6 +173,8 @@ class TabulaGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"seeds: at least one deal is needed, not {self.seeds}")
         self.max_length = int(params["max_game_length"])
         self.encoder = Encoder(g, players)
+        # the observation in C when the game runs natively (tabula.rl.native), else from the view
+        self.native, _ = NativeRL.get(self.rules.engine, self.rules.index, names)
         super().__init__(
             GAME_TYPE,
             pyspiel.GameInfo(
@@ -275,6 +278,7 @@ class TabulaObserver:
 
     def __init__(self, game: TabulaGame, perfect_recall: bool) -> None:
         self.encoder = game.encoder
+        self.native = game.native
         self.perfect_recall = perfect_recall
         self.dict: dict[str, Any] = {}
         self.tensor: Any = None
@@ -291,7 +295,8 @@ class TabulaObserver:
         if state.match is None:
             self.tensor.fill(0.0)  # before the deal nothing is known
         else:
-            self.encoder.tensor(state.match.view(player), self.tensor)
+            m = state.match
+            observation(m.rules.engine, self.native, self.encoder, m.st, player, self.tensor)
 
     def string_from(self, state: TabulaState, player: int) -> str:
         m = state.match

@@ -25,6 +25,7 @@ from pettingzoo import AECEnv
 from tabula.rl.actions import DEFAULT_NUMBERS
 from tabula.rl.encoding import Encoder
 from tabula.rl.match import DEFAULT_MAX_LENGTH, Match, Ruleset, Setup
+from tabula.rl.native import NativeRL, observation
 from tabula.rl.text import observation_string
 
 
@@ -57,6 +58,8 @@ class TabulaEnv(AECEnv):  # type: ignore[misc]
         self.n = n
         self.max_length = max_game_length
         self.encoder = Encoder(g, n)
+        # the observation in C when the game runs natively (tabula.rl.native), else from the view
+        self.native, _ = NativeRL.get(self.rules.engine, self.rules.index, self.rules.seat_names(n))
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         size = self.rules.index.size
@@ -124,7 +127,8 @@ class TabulaEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(self.rules.index.size, np.int8)
         if m.current_player() == p:
             mask[list(m.legal())] = 1
-        return {"observation": self.encoder.tensor(m.view(p)), "action_mask": mask}
+        obs = observation(self.rules.engine, self.native, self.encoder, m.st, p)
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

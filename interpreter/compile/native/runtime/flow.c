@@ -185,6 +185,10 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     return 0;
 }
 int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0, 0); }
+/* Answer k to a pending window without copying the state first (the RL batch, tools/rl/batch.c, keeps
+   its own smaller copy): a segment that stops at a choice returns E_LIMIT with the words mid-segment
+   and no first state kept, and the caller puts its copy back and calls tb_apply. */
+int tb_apply_nocopy(i64 *s, i64 k, i64 budget) { return apply_k(s, k, budget, 0, 0, 0, 0, 1); }
 int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine.reoffer) */
     X xx, *x = &xx;
     int code;
