@@ -11,6 +11,7 @@ decision always stands for the same two frames: the flow's and its phase's, at t
 from __future__ import annotations
 
 import ctypes
+import mmap
 from collections.abc import Callable
 from sys import getrefcount
 from typing import Any
@@ -138,7 +139,8 @@ class NativeGame:
         made = self._starts.get(key)
         if made is None:
             made = self._starts[key] = self.from_plain(make())
-        ns = NativeState(self.array.from_buffer_copy(made.words), made.names, made.o)
+        ns = NativeState(self.fresh(), made.names, made.o, self.pool)
+        self.copy(ns.words, made.words, 1)
         at = self.lay.offsets["RNG"]
         ns.words[at] = rng[0] - (1 << 64) if rng[0] >> 63 else rng[0]
         ns.words[at + 1] = rng[1] - (1 << 64) if rng[1] >> 63 else rng[1]
@@ -168,10 +170,17 @@ class NativeGame:
             out = NativeState(ns.words, ns.names, ns.o)
             out.plain = clone(ns.plain)
             return out
-        pool = self.pool
-        words = pool.pop() if pool else self.array()
+        words = self.fresh()
         self.copy(words, ns.words, 1)
-        return NativeState(words, ns.names, ns.o, pool)
+        return NativeState(words, ns.names, ns.o, self.pool)
+
+    def fresh(self) -> Any:
+        """Words for a new state, their contents undefined: a dropped state's, else an anonymous
+        mapping (pages are zeroed by the system as they are first written, and only those: an
+        allocator's zeroed array writes all of them, hundreds of kB in a large game)."""
+        if self.pool:
+            return self.pool.pop()
+        return self.array.from_buffer(mmap.mmap(-1, 8 * self.lay.size))
 
     def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending decision computed again from the state (in a copy), as plain data."""
