@@ -129,6 +129,7 @@ class NativeGame:
         # the pending options' words (and who the players are) -> their ids and each id's index
         self._ids: dict[tuple[Any, ...], _Named] = {}
         self.sizeof_option = 8 * self.stride
+        self.zone_at = [layout.zone(z) for z in range(len(game.zone_layouts))]
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -180,7 +181,10 @@ class NativeGame:
         allocator's zeroed array writes all of them, hundreds of kB in a large game)."""
         if self.pool:
             return self.pool.pop()
-        return self.array.from_buffer(mmap.mmap(-1, 8 * self.lay.size))
+        try:
+            return self.array.from_buffer(mmap.mmap(-1, 8 * self.lay.size))
+        except OSError:  # no mapping left (a process holding tens of thousands of states)
+            return self.array()
 
     def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending decision computed again from the state (in a copy), as plain data."""
@@ -362,7 +366,8 @@ class NativeGame:
         g, lay, w = self.g, self.lay, ns.words
         off, ncomp, at = lay.offsets, len(g.components), self.at
         n = w[at["N"]]
-        zones = [w[lay.zone(z) : lay.zone(z) + w[off["ZLEN"] + z]] for z in range(len(g.zone_layouts))]
+        zlen = off["ZLEN"]
+        zones = [w[z0 : z0 + w[zlen + z]] for z, z0 in enumerate(self.zone_at)]
         t: dict[str, Any] = {
             k.lower(): w[at[k]] for k in ("ROUND", "TURN", "PHASE", "N", "NEXT", "SKIPS", "DECISIONS")
         }
@@ -383,10 +388,7 @@ class NativeGame:
             "loc": w[off["LOC"] : off["LOC"] + ncomp],
             "c": w[off["CNT"] : off["CNT"] + g.counter_count],
             "v": {name: self._var(w, name, n) for name in g.vars},
-            "m": {
-                name: [lay.decode(x, lay.mark_kinds.get(name, "int")) for x in w[b : b + ncomp]]
-                for name, b in lay.mark_base.items()
-            },
+            "m": {name: self._marks(w[b : b + ncomp], name) for name, b in lay.mark_base.items()},
             "rv": w[off["RV"] : off["RV"] + ncomp],
             "rng": [w[off["RNG"]] & _MASK, w[off["RNG"] + 1] & _MASK],
             "stk": self._frames(w),
@@ -413,6 +415,15 @@ class NativeGame:
             "v": values,
             "prompt": "choose an action",
         }
+
+    def _marks(self, words: list[int], name: str) -> list[Any]:
+        """A mark's words as its plain values (numbers and flags without a call per component)."""
+        kind = self.lay.mark_kinds.get(name, "int")
+        if kind == "int":
+            return [None if x == NONE else x for x in words] if NONE in words else words
+        if kind == "bool":
+            return [None if x == NONE else x != 0 for x in words]
+        return [self.lay.decode(x, kind) for x in words]
 
     def _var(self, w: Any, name: str, n: int) -> Any:
         v = self.g.vars[name]
