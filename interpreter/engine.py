@@ -281,13 +281,13 @@ class Engine:
             nat = self.native
             if ns.plain is None and nat is not None and log is None and self.watch is None:
                 if choice.__class__ is str:  # an id: its index (the ids of the same options are kept)
-                    k = nat.index(ns, choice)  # type: ignore[arg-type]
+                    k = nat.index(ns, choice)
                     if k is None:  # a name without its '#' (or IllegalChoice), as on Python
                         validate.choice(choice)
                         if nat.options(ns) == 0:
                             raise IllegalChoice(str(choice), "the game is over")
                         kind = "window" if nat.window(ns) else "choose"
-                        k = self._match_name({"ids": nat.ids(ns), "k": kind}, choice)  # type: ignore[arg-type]
+                        k = self._match_name({"ids": nat.ids(ns), "k": kind}, choice)
                     choice = k
                 if choice.__class__ is int:  # the usual case first: an index, from a bot
                     code = nat.apply(ns.words, choice, self.game.work_budget, nat.before)
