@@ -214,7 +214,7 @@ class Engine:
         return self.plain(st)["dec"] is None
 
     def legal_actions(self, st: State) -> list[Choice]:
-        if (live := self._live(st)) is not None and not live[0].choosing(live[1]):
+        if (live := self._live(st)) is not None and live[0].window(live[1]):
             p = live[0].current_player(live[1])
             return [] if p is None else [Choice(i, p, "choose an action") for i in live[0].ids(live[1])]
         dec = self.plain(st)["dec"]
@@ -260,8 +260,12 @@ class Engine:
         """The decision the state's frames pose, computed again from the rest of the state (the
         state is not changed): equal to `st["dec"]` for any state the engine made. Saves are checked
         with it, and benchmarks time it as one legal-choice enumeration."""
-        if (live := self._live(st)) is not None and not live[0].choosing(live[1]):
-            return live[0].recompute_decision(live[1])
+        if (live := self._live(st)) is not None:
+            nat, ns = live
+            if not nat.choosing(ns):
+                return nat.recompute_decision(ns)
+            if nat.window(ns) and (dec := nat.recompute_window(ns, self.game.work_budget)) is not None:
+                return dec
         return decisions.recompute_decision(self.game, self.plain(st))
 
     # ------------------------------------------------------------ acting
@@ -276,8 +280,15 @@ class Engine:
             ns: NativeState = st
             nat = self.native
             if ns.plain is None and nat is not None and log is None and self.watch is None:
-                if isinstance(choice, str) and choice in (named := nat.ids(ns)):
-                    choice = named.index(choice)  # an id: its index
+                if choice.__class__ is str:  # an id: its index (the ids of the same options are kept)
+                    k = nat.index(ns, choice)
+                    if k is None:  # a name without its '#' (or IllegalChoice), as on Python
+                        validate.choice(choice)
+                        if nat.options(ns) == 0:
+                            raise IllegalChoice(str(choice), "the game is over")
+                        kind = "window" if nat.window(ns) else "choose"
+                        k = self._match_name({"ids": nat.ids(ns), "k": kind}, choice)
+                    choice = k
                 if choice.__class__ is int:  # the usual case first: an index, from a bot
                     code = nat.apply(ns.words, choice, self.game.work_budget, nat.before)
                     if code:

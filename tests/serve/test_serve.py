@@ -7,6 +7,7 @@ replay (same positions, diverged, failed, broken files) and every refusal are ch
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import shutil
@@ -140,6 +141,30 @@ def test_every_bot_kind_can_sit_at_the_table() -> None:
     assert seat is not None
     choice = pick(engine, st, seat, "ismcts:10")
     assert choice in engine.legal_ids(st) and pick(engine, st, seat, "ismcts:10") == choice
+
+
+def test_search_bots_think_on_the_native_backend() -> None:
+    """A table's game stays on Python; its search bots think on the native backend (their
+    iterations in the game's library) and choose what they would choose on Python."""
+    from tabula.bots.base import Observation
+    from tabula.bots.spec import make_bot
+    from tabula.interpreter.base import rng
+    from tabula.interpreter.compile.native.bridge import NativeState
+    from tabula.serve.bots import search_engine
+
+    table, _ = client("porta-nigra", [("P1", "human"), ("P2", "human")])
+    engine = table.engine
+    assert engine.backend == "python"
+    native = search_engine(engine)
+    assert native.backend == "native" and search_engine(engine) is native
+    st = table.state
+    seat = engine.current_player(st)
+    assert seat is not None and isinstance(native.backend_form(st), NativeState)
+    choice = pick(engine, st, seat, "mcts:30")
+    python_bot = make_bot("mcts:30", engine)
+    view = json.dumps(engine.view(st, seat), sort_keys=True).encode()
+    gen = rng.seed_state(int.from_bytes(hashlib.sha256(view).digest()[:8], "big") ^ seat)
+    assert python_bot.choose(Observation(engine, st, seat), gen) == choice
 
 
 def test_refusals_say_why() -> None:

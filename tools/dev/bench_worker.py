@@ -5,9 +5,9 @@ per player count, CPU seconds for a fixed set of random games (seeds 1..N, the b
 `tabula simulate`) played two ways, `step_cpu` (one decision at a time through the engine's API:
 `apply_inplace`) and `playout_cpu` (whole games in one call: `Engine.playout`, native code end to
 end on the native backend), the decisions they took, enumerations (the pending window's legal
-choices recomputed), clones, and the CPU time of loading the game. TABULA_BENCH_PLAY_ONLY=step (or
-1) plays only the games step by step, =playout only the playouts (`tabula bench --instructions`
-counts each apart); `decisions` is then that way's count.
+choices recomputed, at windows only on both backends), clones, and the CPU time of loading the
+game. TABULA_BENCH_PLAY_ONLY=step (or 1) plays only the games step by step, =playout only the
+playouts (`tabula bench --instructions` counts each apart); `decisions` is then that way's count.
 
     python bench_worker.py GAME PLAYERS GAMES [KEY=VALUE ...]
 """
@@ -72,6 +72,14 @@ def _load(load_game: Any, game: str, options: dict[str, Any]) -> Any:
     return load_game(game, options or None, packs.get("variant"), tuple(packs.get("with") or ()))
 
 
+def _window(engine: Any, st: Any) -> bool:
+    """Whether the pending decision of `st` is a window (the one legal-choice enumeration timed)."""
+    plain = engine.plain(st) if hasattr(engine, "plain") else st
+    if not isinstance(plain, dict):  # a native state of a commit without plain(): every decision
+        return True
+    return plain["dec"] is not None and plain["dec"]["k"] == "window"
+
+
 def measure(game: str, players: list[int], games: int, options: dict[str, Any]) -> dict[str, Any]:
     try:
         from tabula.interpreter.base import rng
@@ -123,7 +131,8 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
                 if only == "playout":
                     decisions += played
         playout_cpu = time.process_time() - t0 if hasattr(engine, "playout") else play_cpu
-        windows = sample if native is not None else [s for s in sample if s["dec"]["k"] == "window"]
+        # windows only, on both backends (a choice's decision is the Python replay's on native)
+        windows = [s for s in sample if _window(engine, s)]
         t0 = time.process_time()
         for _ in range(5):
             for s in windows:

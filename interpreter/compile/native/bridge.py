@@ -11,7 +11,9 @@ decision always stands for the same two frames: the flow's and its phase's, at t
 from __future__ import annotations
 
 import ctypes
+import mmap
 from collections.abc import Callable
+from sys import getrefcount
 from typing import Any
 
 from tabula.interpreter.compile.native.slots import (
@@ -34,6 +36,7 @@ _I64 = ctypes.c_int64
 _DEFAULT_T = no_ending()
 # a choice's value type as the Python backend names it (model/choices.py)
 _PY_TYPES = {"sym": "symbol", "place": "list[comp]"}
+POOL_KEPT = 32  # word arrays kept for clones, per game
 _T_KEYS = {"stage", "round", "turn", "active", "phase", "phase_id", "n", "next", "skips", "decisions"}
 
 
@@ -42,15 +45,27 @@ class NotNative(Exception):
 
 
 class NativeState:
-    """A game state in native words; `plain` holds the state instead once it left the native form."""
+    """A game state in native words; `plain` holds the state instead once it left the native form.
 
-    __slots__ = ("names", "o", "plain", "words")
+    `pool`: where its words go back when the state is dropped (clones reuse them: a fresh array of
+    a large game's words costs more than the copy of the words a state reads), or None."""
 
-    def __init__(self, words: Any, names: list[str], o: dict[str, Any]) -> None:
+    __slots__ = ("names", "o", "plain", "pool", "words")
+
+    def __init__(
+        self, words: Any, names: list[str], o: dict[str, Any], pool: list[Any] | None = None
+    ) -> None:
         self.words = words
         self.names = names
         self.o = o
         self.plain: State | None = None
+        self.pool = pool
+
+    def __del__(self) -> None:
+        pool = self.pool
+        # only words nothing else holds (the slot and the call's argument: 2 references)
+        if pool is not None and len(pool) < POOL_KEPT and getrefcount(self.words) == 2:
+            pool.append(self.words)
 
 
 class NativeGame:
@@ -90,6 +105,10 @@ class NativeGame:
             getattr(lib, fn).argtypes = [ctypes.c_void_p, *args]
             getattr(lib, fn).restype = ctypes.c_int
         lib.tb_score.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
+        lib.tb_copy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, _I64]
+        lib.tb_copy.restype = None
+        self.copy = lib.tb_copy
+        self.pool: list[Any] = []  # word arrays of dropped clones, reused (NativeState.pool)
         lib.tb_eval.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
         self.has_evaluation = bool(lib.tb_has_eval())
         lib.tb_playout.argtypes = [
@@ -107,7 +126,10 @@ class NativeGame:
         self.dk, self.dn = self.at["DK"], self.at["DN"]
         self.keep = layout.keep
         self.scratch = self.array()  # the words recompute_decision works on
-        self._ids: dict[tuple[Any, ...], list[str]] = {}  # options -> their ids (see `ids`)
+        # the pending options' words (and who the players are) -> their ids and each id's index
+        self._ids: dict[tuple[Any, ...], _Named] = {}
+        self.sizeof_option = 8 * self.stride
+        self.zone_at = [layout.zone(z) for z in range(len(game.zone_layouts))]
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -118,7 +140,8 @@ class NativeGame:
         made = self._starts.get(key)
         if made is None:
             made = self._starts[key] = self.from_plain(make())
-        ns = NativeState(self.array.from_buffer_copy(made.words), made.names, made.o)
+        ns = NativeState(self.fresh(), made.names, made.o, self.pool)
+        self.copy(ns.words, made.words, 1)
         at = self.lay.offsets["RNG"]
         ns.words[at] = rng[0] - (1 << 64) if rng[0] >> 63 else rng[0]
         ns.words[at + 1] = rng[1] - (1 << 64) if rng[1] >> 63 else rng[1]
@@ -142,20 +165,61 @@ class NativeGame:
         return list(ns.words[at : at + len(self.g.components)])
 
     def clone(self, ns: NativeState) -> NativeState:
+        """A copy of `ns`: the words that are read (runtime tb_copy: a few kB where the whole
+        array is hundreds), into an array of a dropped clone when there is one."""
         if ns.plain is not None:
             out = NativeState(ns.words, ns.names, ns.o)
             out.plain = clone(ns.plain)
             return out
-        return NativeState(self.array.from_buffer_copy(ns.words), ns.names, ns.o)
+        words = self.fresh()
+        self.copy(words, ns.words, 1)
+        return NativeState(words, ns.names, ns.o, self.pool)
+
+    def fresh(self) -> Any:
+        """Words for a new state, their contents undefined: a dropped state's, else an anonymous
+        mapping (pages are zeroed by the system as they are first written, and only those: an
+        allocator's zeroed array writes all of them, hundreds of kB in a large game)."""
+        if self.pool:
+            return self.pool.pop()
+        try:
+            return self.array.from_buffer(mmap.mmap(-1, 8 * self.lay.size))
+        except OSError:  # no mapping left (a process holding tens of thousands of states)
+            return self.array()
 
     def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending decision computed again from the state (in a copy), as plain data."""
-        # a window's decision needs no segment: the words but the segment's first state, in a
-        # scratch array kept for it (a fresh 135 kB array costs more than the window itself)
-        ctypes.memmove(self.scratch, ns.words, 8 * self.keep)
+        # a window's decision needs no segment: the words read but the segment's first state, in a
+        # scratch array kept for it (a fresh array costs more than the window itself)
+        self.copy(self.scratch, ns.words, 0)
         if self.lib.tb_reoffer(self.scratch) != 0:
             return None
         return self.plain_decision(NativeState(self.scratch, ns.names, ns.o))
+
+    def window(self, ns: NativeState) -> bool:
+        """The pending decision is a window (at a phase's top or inside a block): its plain form is
+        the same as Python's, named from the options' words."""
+        dk = ns.words[self.dk]
+        return bool(dk == 1 or (dk == 2 and ns.words[self.at["DSITE"]] < 0))
+
+    def recompute_window(self, ns: NativeState, budget: int) -> dict[str, Any] | None:
+        """The pending window inside a block computed again: its segment replayed in the scratch
+        words (the last answer given again, or the segment run again from its phase's start when
+        none was given), as plain data; None when native code stops (Python then recomputes it)."""
+        w, off = self.scratch, self.lay.offsets
+        self.copy(w, ns.words, 1)
+        q = w[off["Q_LEN"]]
+        if q > 0:  # (the answer is checked against the options it answered, in the replay)
+            k = w[off["QUEUE"] + q - 1]
+            w[off["Q_LEN"]], w[self.dn] = q - 1, max(w[self.dn], k + 1)
+            code = self.apply(w, k, budget, None)
+        elif w[off["Q_START"]]:
+            ctypes.memmove(w, ctypes.addressof(w) + 8 * off["SNAP"], 8 * self.lay.main)
+            code = self.start(w, budget)
+        else:
+            return None
+        if code != 0 or not self.window(NativeState(w, ns.names, ns.o)):
+            return None
+        return self.plain_decision(NativeState(w, ns.names, ns.o))
 
     def ranking_keys(self, ns: NativeState) -> list[tuple[Any, ...]] | None:
         """Score and tiebreaks per player, or None when native code stops (Python then says why)."""
@@ -212,18 +276,29 @@ class NativeGame:
     def ids(self, ns: NativeState) -> list[str]:
         """The pending decision's choice ids (named only when asked; the names of the same options
         are kept: a search asks for them at every node it walks through)."""
+        return list(self._named(ns).ids)
+
+    def index(self, ns: NativeState, cid: str) -> int | None:
+        """The index of choice id `cid` among the pending decision's (the first one so named), or
+        None when no legal choice has that id."""
+        return self._named(ns).first.get(cid)
+
+    def _named(self, ns: NativeState) -> _Named:
+        """The pending options' ids and values, kept per options' words: the key is the options'
+        bytes (one C copy), the decision's kind, site and player, and the players' names."""
         w = ns.words
         dk = w[self.dk]
         if dk == 0:
-            return []
+            return _NOTHING
         site = w[self.at["DSITE"]] if dk == 2 else -1
-        key = (dk, site, tuple(ns.names), *w[self.dopt : self.dopt + self.stride * w[self.dn]])
+        raw = ctypes.string_at(ctypes.addressof(w) + 8 * self.dopt, self.sizeof_option * w[self.dn])
+        key = (raw, dk, site, w[self.at["DP"]], *ns.names)
         known = self._ids.get(key)
         if known is None:
             if len(self._ids) >= IDS_KEPT:
                 self._ids.clear()
-            known = self._ids[key] = self._name_ids(ns)
-        return list(known)
+            known = self._ids[key] = _Named(self._name_ids(ns), self.decision(ns))
+        return known
 
     def _name_ids(self, ns: NativeState) -> list[str]:
         dec = self.decision(ns)
@@ -291,7 +366,8 @@ class NativeGame:
         g, lay, w = self.g, self.lay, ns.words
         off, ncomp, at = lay.offsets, len(g.components), self.at
         n = w[at["N"]]
-        zones = [w[lay.zone(z) : lay.zone(z) + w[off["ZLEN"] + z]] for z in range(len(g.zone_layouts))]
+        zlen = off["ZLEN"]
+        zones = [w[z0 : z0 + w[zlen + z]] for z, z0 in enumerate(self.zone_at)]
         t: dict[str, Any] = {
             k.lower(): w[at[k]] for k in ("ROUND", "TURN", "PHASE", "N", "NEXT", "SKIPS", "DECISIONS")
         }
@@ -312,10 +388,7 @@ class NativeGame:
             "loc": w[off["LOC"] : off["LOC"] + ncomp],
             "c": w[off["CNT"] : off["CNT"] + g.counter_count],
             "v": {name: self._var(w, name, n) for name in g.vars},
-            "m": {
-                name: [lay.decode(x, lay.mark_kinds.get(name, "int")) for x in w[b : b + ncomp]]
-                for name, b in lay.mark_base.items()
-            },
+            "m": {name: self._marks(w[b : b + ncomp], name) for name, b in lay.mark_base.items()},
             "rv": w[off["RV"] : off["RV"] + ncomp],
             "rng": [w[off["RNG"]] & _MASK, w[off["RNG"] + 1] & _MASK],
             "stk": self._frames(w),
@@ -331,12 +404,26 @@ class NativeGame:
 
     def plain_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending decision as `state["dec"]` (ids named, values as [action, [arguments]])."""
-        dec = self.decision(ns)
-        if dec is None:
+        named = self._named(ns)
+        if named.dec is None:
             return None
-        values = [[ai, list(args)] for ai, args in dec[1]]
-        ids = self.choice_ids(dec[1], ns.names)
-        return {"k": "window", "p": dec[0], "ids": ids, "v": values, "prompt": "choose an action"}
+        values = [[ai, list(args)] for ai, args in named.dec[1]]
+        return {
+            "k": "window",
+            "p": named.dec[0],
+            "ids": list(named.ids),
+            "v": values,
+            "prompt": "choose an action",
+        }
+
+    def _marks(self, words: list[int], name: str) -> list[Any]:
+        """A mark's words as its plain values (numbers and flags without a call per component)."""
+        kind = self.lay.mark_kinds.get(name, "int")
+        if kind == "int":
+            return [None if x == NONE else x for x in words] if NONE in words else words
+        if kind == "bool":
+            return [None if x == NONE else x != 0 for x in words]
+        return [self.lay.decode(x, kind) for x in words]
 
     def _var(self, w: Any, name: str, n: int) -> Any:
         v = self.g.vars[name]
@@ -436,6 +523,21 @@ class NativeGame:
                 words[at + 1 + j] = self.lay.encode(args[j], kind)
 
 
+class _Named:
+    """A pending decision's options as named once: ids, each id's first index, and the decision
+    (player, decoded options) as `NativeGame.decision` gives it."""
+
+    __slots__ = ("dec", "first", "ids")
+
+    def __init__(self, ids: list[str], dec: tuple[int, list[tuple[int, Any]]] | None) -> None:
+        self.ids = ids
+        self.dec = dec
+        self.first: dict[str, int] = {}
+        for k, cid in enumerate(ids):
+            self.first.setdefault(cid, k)
+
+
+_NOTHING = _Named([], None)
 IDS_KEPT = 4096  # option lists whose ids are kept (a search meets a few hundred a decision)
 
 

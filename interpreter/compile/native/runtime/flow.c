@@ -126,6 +126,13 @@ static void run(X *x, i64 ai, i64 p, i64 arg, i64 arg2) {
 }
 
 int tb_words(void) { return STATE_WORDS; }
+/* A copy of state `src` into `dst` (the bridge's clones, the words a window's options are computed
+   again in): the words that are read (copy_keep), and the segment's first state when a choice
+   inside an effect is pending and `snap` is set; the rest of `dst` is left as it was (never read). */
+void tb_copy(i64 *dst, const i64 *src, i64 snap) {
+    copy_keep(dst, src);
+    if (snap && src[D_K] == 2) copy_read(dst + SNAP, src + SNAP);
+}
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
     x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
@@ -135,7 +142,7 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
     int code;
     init_x(x, s, budget, 0, 0, 0);
-    memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
+    copy_read(S + SNAP, S);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
     if ((code = setjmp(x->jb)) != 0) return code;
     if (setjmp(x->susp)) return 0;
@@ -165,17 +172,17 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE;
     init_x(x, s, budget, gen, done, max);
     x->nosnap = nosnap;
-    if (before) memcpy(before, s, sizeof(i64) * KEEP_WORDS);
+    if (before) copy_keep(before, s);
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
     if (S[D_K] == 1) {
         if (before) x->base = before;
-        else if (!nosnap) memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
+        else if (!nosnap) copy_read(S + SNAP, S);
         S[Q_LEN] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     }
     if (S[Q_LEN] >= QCAP) return E_SIZE;
     S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
-    if (S[D_K] == 2) memcpy(S, S + SNAP, sizeof(i64) * MAIN_WORDS);
+    if (S[D_K] == 2) copy_read(S, S + SNAP);
     S[Q_POS] = 0;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;

@@ -1,0 +1,124 @@
+"""The step-by-step path on the native backend (issue 33): choices applied by id, legal ids, views,
+hashes, recomputed decisions and clones give what the Python backend gives, decision by decision,
+in random games of Glory to Rome and Porta Nigra; clones are independent of their original and of
+each other (their words are reused once dropped: NativeState.pool)."""
+
+from __future__ import annotations
+
+import gc
+import os
+from typing import Any
+
+import pytest
+
+from tabula.interpreter.base import rng
+from tabula.interpreter.compile.native.bridge import NativeState
+from tabula.interpreter.engine import Engine, load_game
+
+GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "2"))
+LIMIT = 120  # decisions compared per game (views of every seat at each: the Python side is slow)
+_ENGINES: dict[str, tuple[Engine, Engine]] = {}
+
+
+def engines(name: str) -> tuple[Engine, Engine]:
+    if name not in _ENGINES:
+        game = load_game(name)
+        native = Engine(game, backend="native")
+        assert native.backend == "native", native.backend_note
+        _ENGINES[name] = (Engine(game), native)
+    return _ENGINES[name]
+
+
+def step_both(py: Engine, nat: Engine, players: int, seed: int) -> int:
+    """One random game, applied by id on both backends; compared at every decision. The windows
+    recomputed natively (at a phase's top or inside a block) are counted."""
+    a, b = py.new_game(players, seed), nat.new_game(players, seed)
+    assert isinstance(b, NativeState)
+    gen = rng.seed_state(seed + 0xB07)
+    native_windows = 0
+    for k in range(LIMIT):
+        ids = py.legal_ids(a)
+        assert nat.legal_ids(b) == ids, (seed, k)
+        assert nat.hash(b) == py.hash(a), (seed, k)
+        assert nat.legal_actions(b) == py.legal_actions(a), (seed, k)
+        for seat in range(players):
+            assert nat.view(b, seat) == py.view(a, seat), (seed, k, seat)
+        assert nat.recompute_decision(b) == a["dec"], (seed, k)
+        native_windows += nat.native is not None and nat.native.window(b) and b.plain is None
+        if py.is_terminal(a):
+            assert nat.is_terminal(b)
+            break
+        cid = ids[py.random_choice(a, gen)]
+        before = nat.hash(b)
+        twin = nat.clone(b)
+        py.apply_inplace(a, cid)
+        nat.apply_inplace(b, cid)
+        assert nat.hash(twin) == before, (seed, k)  # the clone did not move with its original
+        nat.apply_inplace(twin, cid)
+        assert nat.hash(twin) == nat.hash(b) == py.hash(a), (seed, k)
+    return native_windows
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("name", ["glory-to-rome", "porta-nigra"])
+def test_steps_by_id_match_python(name: str, players: int) -> None:
+    py, nat = engines(name)
+    windows = sum(step_both(py, nat, players, seed) for seed in range(1, GAMES + 1))
+    assert windows > 0  # some decisions were windows recomputed in native code
+
+
+def walk(nat: Engine, players: int, seed: int, n: int) -> list[Any]:
+    """The first `n` states of a random game on the native backend, as clones."""
+    st, gen, out = nat.new_game(players, seed), rng.seed_state(seed), []
+    while len(out) < n and not nat.is_terminal(st):
+        out.append(nat.clone(st))
+        nat.apply_inplace(st, nat.random_choice(st, gen))
+    return out
+
+
+@pytest.mark.parametrize("name", ["glory-to-rome", "porta-nigra"])
+def test_clones_reuse_dropped_words_and_stay_independent(name: str) -> None:
+    py, nat = engines(name)
+    assert nat.native is not None
+    states = walk(nat, 3, 7, 40)
+    hashes = [nat.hash(s) for s in states]
+    plain = [py.from_json(nat.to_json(s)) for s in states]
+    # clones of clones, dropped at once: their words go back to the pool and are written over
+    for _ in range(3):
+        for s in states:
+            nat.clone(nat.clone(s))
+    gc.collect()
+    assert nat.native.pool  # the dropped clones' words are kept for the next ones
+    again = [nat.clone(s) for s in states]
+    assert [nat.hash(s) for s in again] == hashes
+    assert [nat.hash(s) for s in states] == hashes
+    assert [py.hash(s) for s in plain] == hashes
+    # a clone that goes on is a game of its own (and so is its original)
+    gen = rng.seed_state(3)
+    for s in again:
+        if not nat.is_terminal(s):
+            nat.apply_inplace(s, nat.random_choice(s, gen))
+    assert [nat.hash(s) for s in states] == hashes
+
+
+def test_words_held_elsewhere_are_not_reused() -> None:
+    """A dropped state whose words something else still holds does not give them to the pool."""
+    _, nat = engines("porta-nigra")
+    assert nat.native is not None
+    st = nat.new_game(2, 1)
+    twin = nat.clone(st)
+    assert isinstance(twin, NativeState)
+    held = twin.words
+    nat.native.pool.clear()
+    del twin
+    gc.collect()
+    assert all(w is not held for w in nat.native.pool)
+
+
+def test_an_unknown_id_is_refused_with_the_legal_ones() -> None:
+    from tabula.interpreter.engine import IllegalChoice
+
+    _, nat = engines("porta-nigra")
+    st = nat.new_game(2, 1)
+    with pytest.raises(IllegalChoice, match="legal now"):
+        nat.apply_inplace(st, "no-such-action")
