@@ -90,6 +90,9 @@ class NativeGame:
             getattr(lib, fn).argtypes = [ctypes.c_void_p, *args]
             getattr(lib, fn).restype = ctypes.c_int
         lib.tb_score.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
+        lib.tb_copy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
+        lib.tb_copy.restype = None
+        self.copy = lib.tb_copy  # the words that are read, not all (flow.c tb_copy)
         lib.tb_eval.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
         self.has_evaluation = bool(lib.tb_has_eval())
         lib.tb_playout.argtypes = [
@@ -118,7 +121,8 @@ class NativeGame:
         made = self._starts.get(key)
         if made is None:
             made = self._starts[key] = self.from_plain(make())
-        ns = NativeState(self.array.from_buffer_copy(made.words), made.names, made.o)
+        ns = NativeState(self.array(), made.names, made.o)
+        self.copy(ns.words, made.words, 1)
         at = self.lay.offsets["RNG"]
         ns.words[at] = rng[0] - (1 << 64) if rng[0] >> 63 else rng[0]
         ns.words[at + 1] = rng[1] - (1 << 64) if rng[1] >> 63 else rng[1]
@@ -146,13 +150,15 @@ class NativeGame:
             out = NativeState(ns.words, ns.names, ns.o)
             out.plain = clone(ns.plain)
             return out
-        return NativeState(self.array.from_buffer_copy(ns.words), ns.names, ns.o)
+        out = NativeState(self.array(), ns.names, ns.o)
+        self.copy(out.words, ns.words, 1)
+        return out
 
     def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending decision computed again from the state (in a copy), as plain data."""
-        # a window's decision needs no segment: the words but the segment's first state, in a
-        # scratch array kept for it (a fresh 135 kB array costs more than the window itself)
-        ctypes.memmove(self.scratch, ns.words, 8 * self.keep)
+        # a window's decision needs no segment: the words read but the segment's first state, in
+        # a scratch array kept for it (a fresh 275 kB array costs more than the window itself)
+        self.copy(self.scratch, ns.words, 0)
         if self.lib.tb_reoffer(self.scratch) != 0:
             return None
         return self.plain_decision(NativeState(self.scratch, ns.names, ns.o))

@@ -135,7 +135,7 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
     int code;
     init_x(x, s, budget, 0, 0, 0);
-    memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
+    copy_read(S + SNAP, S);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
     if ((code = setjmp(x->jb)) != 0) return code;
     if (setjmp(x->susp)) return 0;
@@ -165,17 +165,17 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE;
     init_x(x, s, budget, gen, done, max);
     x->nosnap = nosnap;
-    if (before) memcpy(before, s, sizeof(i64) * KEEP_WORDS);
+    if (before) copy_keep(before, s);
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
     if (S[D_K] == 1) {
         if (before) x->base = before;
-        else if (!nosnap) memcpy(S + SNAP, S, sizeof(i64) * MAIN_WORDS);
+        else if (!nosnap) copy_read(S + SNAP, S);
         S[Q_LEN] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     }
     if (S[Q_LEN] >= QCAP) return E_SIZE;
     S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
-    if (S[D_K] == 2) memcpy(S, S + SNAP, sizeof(i64) * MAIN_WORDS);
+    if (S[D_K] == 2) copy_read(S, S + SNAP);
     S[Q_POS] = 0;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
@@ -185,6 +185,14 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     return 0;
 }
 int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0, 0); }
+/* A copy of the state `src` into `dst` by the words that are read (copy_keep), with the segment's
+   first state when a choice inside an effect is pending and `snap` asks for it (a state's clone;
+   without: a window's options computed again in a scratch array). Copying every word (549 kB in
+   Glory to Rome) cost more than the decisions of a whole playout's first phase. */
+void tb_copy(i64 *dst, const i64 *src, int snap) {
+    copy_keep(dst, src);
+    if (snap && src[D_K] == 2) copy_read(dst + SNAP, src + SNAP);
+}
 int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine.reoffer) */
     X xx, *x = &xx;
     int code;
@@ -265,7 +273,7 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
     u64 g0 = gen[0], g1 = gen[1];
     i64 segs = 0, k;
     int code = 0;
-    memcpy(before, s, sizeof(i64) * KEEP_WORDS);
+    copy_keep(before, s);
     done[0] = 0;
     while (done[0] < max_decisions && s[D_K] != 0) {
         k = below(gen, s[D_N]);
@@ -274,7 +282,7 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
         segs += 1;
     }
     if (code == 0) return 0;
-    memcpy(s, before, sizeof(i64) * KEEP_WORDS);
+    copy_keep(s, before);
     gen[0] = g0; gen[1] = g1; done[0] = 0;
     for (i64 j = 0; j < segs; j++) {  /* as before: these segments went through */
         k = below(gen, s[D_N]);

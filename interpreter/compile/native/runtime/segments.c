@@ -15,6 +15,13 @@ static void copy_read(i64 *dst, const i64 *src) {
         memcpy(dst + ZONE + z * NCOMP, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)src[ZLEN + z]);
     memcpy(dst + DOPT, src + DOPT, sizeof(i64) * DSTRIDE * (size_t)src[D_N]);
 }
+/* copy_read, then the segment's queue (Q_LEN to the answers queued): the KEEP_WORDS that are read,
+   a state but the segment's first one. Copying by these is what keeps a state's words from being
+   copied whole: Glory to Rome's 34k main words read as about 4k (docs/ARCHITECTURE.md). */
+static void copy_keep(i64 *dst, const i64 *src) {
+    copy_read(dst, src);
+    memcpy(dst + Q_LEN, src + Q_LEN, sizeof(i64) * (QUEUE - Q_LEN + (size_t)src[Q_LEN]));
+}
 static __thread i64 CKBUF[MAIN_WORDS];  /* the words at the last phase start (see checkpoint) */
 /* A phase starts (its frame alone on the flow's, at its first statement): a state that converts
    to plain data as it is, so the segment under way may start here instead. The answers read so far
@@ -35,7 +42,7 @@ static void stop_at(X *x, i64 by, i64 site) {
     if (x->nosnap == 1) fail(x, E_LIMIT);
     if (x->nosnap) {}  /* 2: a search's rollout ends here, evaluated, not answered (search.c) */
     else if (x->ck) copy_read(x->seg, CKBUF);
-    else if (x->base) memcpy(S + SNAP, x->base, sizeof(i64) * MAIN_WORDS);
+    else if (x->base) copy_read(S + SNAP, x->base);
     S[D_K] = 2; S[D_P] = by; S[D_SITE] = site;
     longjmp(x->susp, 1);
 }
