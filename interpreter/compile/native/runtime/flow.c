@@ -276,7 +276,7 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
     u64 g0 = gen[0], g1 = gen[1];
     i64 segs = 0, k;
     int code = 0;
-    memcpy(before, s, sizeof(i64) * KEEP_WORDS);
+    copy_keep(before, s);
     done[0] = 0;
     while (done[0] < max_decisions && s[D_K] != 0) {
         k = below(gen, s[D_N]);
@@ -285,7 +285,7 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
         segs += 1;
     }
     if (code == 0) return 0;
-    memcpy(s, before, sizeof(i64) * KEEP_WORDS);
+    copy_keep(s, before);
     gen[0] = g0; gen[1] = g1; done[0] = 0;
     for (i64 j = 0; j < segs; j++) {  /* as before: these segments went through */
         k = below(gen, s[D_N]);

@@ -281,10 +281,7 @@ static int t_rewards(const SA *a, i64 *w, double *r) {
     return 0;
 }
 static void t_copy_main(i64 *dst, const i64 *src) { copy_read(dst, src); }
-static void t_copy(i64 *dst, const i64 *src) {
-    t_copy_main(dst, src);
-    memcpy(dst + Q_LEN, src + Q_LEN, sizeof(i64) * (QUEUE - Q_LEN + (size_t)src[Q_LEN]));
-}
+static void t_copy(i64 *dst, const i64 *src) { copy_keep(dst, src); }
 /* apply_k without SNAP: a window's answer keeps the segment's first state in `seg` by t_copy_main
    (`keep`: only where the segment may stop at a choice), and a choice's answer replays the segment
    from it, the answers queued (apply_k copies all MAIN_WORDS into SNAP and back). */
