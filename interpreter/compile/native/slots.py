@@ -235,7 +235,7 @@ class Layout:
             return v
         raise ValueError(f"{v!r} is not a native {kind}")
 
-    def encode_list(self, values: list[Any], kind: str) -> list[int]:
+    def encode_list(self, values: list[Any], kind: str) -> list[Any]:  # words, for a ctypes slice
         """`encode` of each value (a mark's column, the counters): the same words, the common kinds
         without a call per value (a state's conversion runs this over every mark of every card)."""
         if kind == "int":
