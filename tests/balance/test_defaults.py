@@ -16,9 +16,17 @@ def test_the_default_bot_is_the_strongest_that_fits(monkeypatch: pytest.MonkeyPa
     assert failure is None
     assert spec == defaults.LADDER[0] and note.startswith(f"default bots: {spec}, the strongest")
     monkeypatch.setattr(defaults, "BUDGET_SECONDS", 1e-9)  # nothing but random fits
+    monkeypatch.setattr(defaults, "ANSWER_SECONDS", 1e-9)
     spec, note, _ = defaults.default_bot(config, seed=1, games=1000, jobs=1)
     assert spec == "random"
     assert "ismcts:200 would need about" in note and "greedy would need about" in note
+
+
+def test_one_worker_may_spend_what_two_do() -> None:
+    """The allowance: 150 CPU s a worker process, and 5 CPU-minutes at least (issue 36's price of an
+    answer), so `--jobs 1` is not held to half of what `--jobs 2` spends."""
+    assert defaults.allowance_seconds(1) == defaults.allowance_seconds(2) == 300.0
+    assert defaults.allowance_seconds(4) == 600.0
 
 
 def test_simulate_names_its_default_bots_and_warns_about_random_play(

@@ -68,6 +68,26 @@ def test_a_native_deal_is_the_world_determinize_deals(game: str, fits: Any) -> N
     assert checked > 20
 
 
+def test_a_world_inside_an_effect_is_dealt_plain_without_a_native_deal() -> None:
+    """Glory to Rome decides inside procedures: there a native deal's worlds are for native search
+    trees only, so a bot's world is `determinize`'s plain one, and no deal is built for it (it cost
+    greedy:1:depth=1 more than half of its time a decision)."""
+    engine = native("glory-to-rome")
+    nat = engine.native
+    assert nat is not None
+    st, gen, inside = engine.new_game(2, 4), bot_generator(4), 0
+    for _ in range(40):
+        seat = int(engine.current_player(st))  # type: ignore[arg-type]
+        obs = Observation(engine, st, seat)
+        world = obs.world(bot_generator(7))
+        if nat.choosing(st):
+            inside += 1
+            assert obs._native_deal is None  # the deal was not built
+            assert world == determinize(engine.game, engine.plain(st), seat, bot_generator(7))
+        engine.apply_inplace(st, engine.random_choice(st, gen))
+    assert inside > 10
+
+
 @pytest.mark.slow
 def test_the_native_evaluation_is_pythons() -> None:
     engine = native("porta-nigra")

@@ -67,7 +67,9 @@ def side_defaults(args: argparse.Namespace) -> str:
         return ""
     base = side_args(args, args.a)[0]
     base.bot = []
-    note, _ = default_bots(base, 2 * args.games)  # a failing rule: the run reports it
+    # every game the run may play: with --until-decided up to --max-games a side, as simulate counts
+    games = args.max_games if getattr(args, "until_decided", False) else args.games
+    note, _ = default_bots(base, 2 * games)  # a failing rule: the run reports it
     if not any(side.bot for side in sides):
         args.bot = base.bot  # the shared flags: the sides' labels stay what was typed
         return note

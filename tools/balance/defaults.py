@@ -1,7 +1,8 @@
 """The default bots of `simulate` and `compare`: the strongest whose cost fits the run.
 
 When no `--bot` is given, every seat gets the first bot of the ladder (strongest first) whose
-estimated CPU time for the requested games fits BUDGET_SECONDS per worker process. The ladder is
+estimated CPU time for the requested games fits BUDGET_SECONDS per worker process, and at least
+ANSWER_SECONDS in all (5 CPU-minutes, the price issue 36 sets on an answer). The ladder is
 LADDER, or the game's own `bots: ladder:` (its bot specs, strongest first, with `random` added last
 when it lacks it): a game where greedy plays better than IS-MCTS at 200 playouts says so there
 (Hanabi), and the chooser trusts it rather than a probe of strength, which would cost games. The
@@ -33,7 +34,8 @@ from tabula.interpreter.run.runtime import GameRuntimeError
 # the last greedy rung, one world and one ply, costs a few times a random game: it is what a large run
 # of a slow game can afford (docs/balancing.md measures it against random in every bundled game)
 LADDER = ("ismcts:200", "greedy", "greedy:1:depth=1", "random")
-BUDGET_SECONDS = 150.0
+BUDGET_SECONDS = 150.0  # per worker process (--jobs)
+ANSWER_SECONDS = 300.0  # at least this in all: the 5 CPU-minutes an answer may cost (issue 36)
 FAILED = "default bots: random (a random game of this configuration failed)"
 PROBE_SECONDS = 1.0
 PROBE_POSITIONS = 8
@@ -52,6 +54,7 @@ class Probe:
     searched: int
     positions: list[tuple[State, int]]
     failure: GameRecord | None = None  # a rule failed: this is game 0 of the run with random bots
+    chosen: float = 0.0  # of `seconds`, the random bots' choices at the searched decisions
 
 
 def probe_game(engine: Engine, players: int, seed: int, limit: int) -> Probe:
@@ -75,7 +78,10 @@ def probe_game(engine: Engine, players: int, seed: int, limit: int) -> Probe:
                     if len(probe.positions) == 2 * PROBE_POSITIONS:
                         probe.positions, stride = probe.positions[1::2], stride * 2
             seat = int(engine.current_player(st) or 0)
+            before = time.process_time()
             choice = bot.choose(Observation(engine, st, seat), gen)
+            if len(ids) > 1:
+                probe.chosen += time.process_time() - before
             made.append((engine.player_names(st)[seat], choice))
             engine.apply_inplace(st, choice)
             probe.decisions += 1
@@ -89,7 +95,11 @@ def probe_game(engine: Engine, players: int, seed: int, limit: int) -> Probe:
 
 
 def cost_per_game(spec: str, engine: Engine, probe: Probe) -> float:
-    """Estimated CPU seconds of one game with `spec` at every seat."""
+    """Estimated CPU seconds of one game with `spec` at every seat: the random game, less what its
+    random bots spent on the decisions with a real choice, plus what `spec` spends on as many
+    (measured on some of them). The random bots' part is not small: held to the concession policy,
+    a bot applies its choice to a determinisation (bots/policy.py), most of a random Glory to Rome
+    game's time."""
     if spec == "random" or not probe.positions:
         return probe.seconds
     bot = make_bot(spec, engine)
@@ -103,7 +113,7 @@ def cost_per_game(spec: str, engine: Engine, probe: Probe) -> float:
         if time.process_time() - started > PROBE_SECONDS:
             break
     per_decision = (time.process_time() - started) / measured
-    return probe.seconds + per_decision * probe.searched
+    return max(probe.seconds - probe.chosen, 0.0) + per_decision * probe.searched
 
 
 def ladder(game: CompiledGame) -> tuple[str, ...]:
@@ -123,6 +133,12 @@ def ladder(game: CompiledGame) -> tuple[str, ...]:
     return (*specs, "random") if specs[-1] != "random" else tuple(specs)
 
 
+def allowance_seconds(jobs: int) -> float:
+    """The CPU seconds the default bots' run may cost: BUDGET_SECONDS per worker process, and at
+    least ANSWER_SECONDS (one process gets the 5 CPU-minutes two get)."""
+    return max(ANSWER_SECONDS, BUDGET_SECONDS * max(1, jobs))
+
+
 def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, str, GameRecord | None]:
     """(the spec every seat gets, a sentence saying why, the record of the run's first game when a
     rule failed in it) for a run without --bot."""
@@ -138,7 +154,7 @@ def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, 
     probe = probe_game(engine, players, seed, config.max_decisions)
     if probe.failure is not None:
         return "random", FAILED, probe.failure
-    allowance = BUDGET_SECONDS * max(1, jobs)
+    allowance = allowance_seconds(jobs)
     costs: list[str] = []
     rungs = ladder(game)
     for spec in rungs:

@@ -69,6 +69,8 @@ class Observation:
         """`determinize(gen)` in the engine's own form: on the native backend the same world dealt
         straight into native words (compile/native/deal.py), the plain one where it does not convert.
         `reuse`: a world from this method the caller no longer needs (its words are written over)."""
+        if self._native_deal is None and self._inside():
+            return self.determinize(gen)  # a deal would be built only to be refused (below)
         deal = self.native_deal()
         if deal is None or deal.inside:  # inside an effect the native tree alone deals its worlds
             return self.determinize(gen)
@@ -80,6 +82,12 @@ class Observation:
         if self._native_deal is None:
             self._native_deal = self._make_native_deal()
         return self._native_deal if isinstance(self._native_deal, NativeDeal) else None
+
+    def _inside(self) -> bool:
+        """The decision is inside an effect on native words: a `NativeDeal` there is `inside`, its
+        worlds for native search trees only (what NativeDeal computes, read before building one)."""
+        native, st = self.engine.native, self._state
+        return native is not None and isinstance(st, NativeState) and st.plain is None and native.choosing(st)
 
     def _make_native_deal(self) -> NativeDeal | bool:
         native = self.engine.native

@@ -475,7 +475,7 @@ class NativeGame:
         words[off["FIRED"] : off["FIRED"] + len(t["fired"])] = [self.check_ids.index(c) for c in t["fired"]]
         for i, name in enumerate(g.options):
             words[off["OPT"] + i] = lay.encode(st["o"][name], option_kind(g.options[name]))
-        words[off["CNT"] : off["CNT"] + g.counter_count] = [lay.encode(x, "int") for x in st["c"]]
+        words[off["CNT"] : off["CNT"] + g.counter_count] = lay.encode_list(st["c"], "int")
         for name, var in g.vars.items():
             kind, at_, width = lay.var_kinds[name], lay.var_base[name], lay.var_width(name)
             value = st["v"][name]
@@ -484,7 +484,7 @@ class NativeGame:
                 for i, word in enumerate(encoded):
                     words[at_ + j * width + i] = word
         for name, b in lay.mark_base.items():
-            words[b : b + ncomp] = [lay.encode(x, lay.mark_kinds.get(name, "int")) for x in st["m"][name]]
+            words[b : b + ncomp] = lay.encode_list(st["m"][name], lay.mark_kinds.get(name, "int"))
         words[off["RV"] : off["RV"] + ncomp] = list(st["rv"])
         if "ru" in st:
             ends = st["ru"]

@@ -45,6 +45,7 @@ is what an error restores.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tabula.interpreter.load.tiles import part_names
@@ -265,6 +266,49 @@ class Layout:
         elif isinstance(v, int) and not isinstance(v, bool) and -(1 << 62) < v < 1 << 62:
             return v
         raise ValueError(f"{v!r} is not a native {kind}")
+
+    def encode_list(self, values: list[Any], kind: str) -> list[Any]:  # words, for a ctypes slice
+        """`encode` of each value (a mark's column, the counters): the same words, the common kinds
+        without a call per value (a state's conversion runs this over every mark of every card)."""
+        if kind == "int":
+            return [
+                NONE
+                if v is None
+                else v
+                if v.__class__ is int and -(1 << 62) < v < 1 << 62
+                else self.encode(v, kind)
+                for v in values
+            ]
+        if kind == "bool":
+            return [
+                NONE if v is None else int(v) if v.__class__ is bool else self.encode(v, kind) for v in values
+            ]
+        if kind == "sym":
+            index = self.symbol_index
+            return [
+                NONE if v is None else index[v] if v.__class__ is str and v in index else self.encode(v, kind)
+                for v in values
+            ]
+        return [self.encode(v, kind) for v in values]
+
+    def decode_list(self, words: list[int], kind: str) -> list[Any]:
+        """`decode` of each word, as `encode_list` (the same values)."""
+        if kind == "int":
+            return [None if w == NONE else w for w in words]
+        if kind == "bool":
+            return [None if w == NONE else w != 0 for w in words]
+        if kind == "sym":
+            symbols = self.symbols
+            return [None if w == NONE else symbols[w] for w in words]
+        return [self.decode(w, kind) for w in words]
+
+    @cached_property
+    def symbol_index(self) -> dict[str, int]:
+        """Each symbol's number (its first place in `symbols`, as list.index gives)."""
+        index: dict[str, int] = {}
+        for i, name in enumerate(self.symbols):
+            index.setdefault(name, i)
+        return index
 
     def decode(self, w: int, kind: str) -> Any:
         if kind == "plist":
