@@ -83,7 +83,7 @@ def test_the_swap_changes_nothing_in_my_observation(engine: Engine) -> None:
     from tabula.rl.match import Match, Ruleset, Setup
 
     rules = Ruleset.get(Setup("hanabi"))
-    st = Match.start(rules, 2, 9).st
+    st = rules.engine.plain(Match.start(rules, 2, 9).st)  # the RL engine is native: its plain data
     mine = st["z"][rules.game.zones["hand"].index(0)]
     a, b = different_pair(rules.engine, list(mine))
     for p, same in ((0, True), (1, False)):

@@ -110,6 +110,7 @@ def test_the_swap_changes_nothing_in_the_observation_of_who_did_not_pay() -> Non
 
     rules = Ruleset.get(Setup(str(GAME)))
     st, _ = play(rules.engine, rules.engine.new_game(3, seed=1), ["pay_to_look"])
+    st = rules.engine.plain(st)  # the RL engine is native: exchange in its plain data
     other = exchanged(rules.engine, st)
     assert rl_sees_the_same(rules, st, other, 1) and rl_sees_the_same(rules, st, other, 2)
     assert not rl_sees_the_same(rules, st, other, 0)

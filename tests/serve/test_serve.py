@@ -149,7 +149,6 @@ def test_search_bots_think_on_the_native_backend() -> None:
     from tabula.bots.base import Observation
     from tabula.bots.spec import make_bot
     from tabula.interpreter.base import rng
-    from tabula.interpreter.compile.native.bridge import NativeState
     from tabula.serve.bots import search_engine
 
     table, _ = client("porta-nigra", [("P1", "human"), ("P2", "human")])
@@ -159,7 +158,7 @@ def test_search_bots_think_on_the_native_backend() -> None:
     assert native.backend == "native" and search_engine(engine) is native
     st = table.state
     seat = engine.current_player(st)
-    assert seat is not None and isinstance(native.backend_form(st), NativeState)
+    assert seat is not None  # (a state at a `choose`, as here, stays plain: it does not convert)
     choice = pick(engine, st, seat, "mcts:30")
     python_bot = make_bot("mcts:30", engine)
     view = json.dumps(engine.view(st, seat), sort_keys=True).encode()

@@ -33,7 +33,7 @@ __all__ = ["BOT_KINDS", "HUMAN", "SEAT_KINDS", "SeatKindError", "pick", "seat_ki
 BOT_KINDS = tuple(SPEC_KINDS)  # the bot kinds by name (a seat may add a budget: `ismcts:0.2s`)
 SEAT_KINDS = (HUMAN, *BOT_KINDS)  # what the page offers; any bot spec is accepted
 
-_LOCK = threading.Lock()  # bots think in worker threads: one bot is built once per engine and kind
+_LOCK = threading.RLock()  # bots think in worker threads: one bot is built once per engine and kind
 _BOTS: dict[tuple[int, str], tuple[Engine, Bot]] = {}
 _SEARCH: dict[int, tuple[Engine, Engine]] = {}  # the table's engine -> its search bots' engine
 SEARCHING = ("mcts", "ismcts")  # the kinds whose thinking runs on the native backend
