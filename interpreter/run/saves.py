@@ -39,7 +39,6 @@ from tabula.interpreter.model.state import State
 from tabula.interpreter.run.decisions import recompute_decision
 from tabula.interpreter.run.flow import STAGES as FLOW_STAGES
 from tabula.interpreter.run.runtime import MAX_DEPTH
-from tabula.interpreter.run.savelayout import layout_digest
 from tabula.interpreter.run.savetypes import (
     Sizes,
     expected,
@@ -47,6 +46,7 @@ from tabula.interpreter.run.savetypes import (
     grant_ends_fit,
     is_int,
     is_number_kept,
+    layout_digest,
     mark_type,
     misfit,
     type_words,

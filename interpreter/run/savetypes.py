@@ -3,14 +3,19 @@
 `saves.py` walks a state with these and reports each problem at its path inside the document
 (`state.dec.k: expected a text, got a list`), so that nothing of the wrong type reaches the engine:
 a value the rules could never have stored would fail later, far from the save, in Python's words.
+And the digest of a state's shape (`layout_digest`) that a save must match to load into a game.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import weakref
 from typing import Any, NamedTuple
 
 from tabula.interpreter.base import limits
 from tabula.interpreter.base.types import ANY, BOOL, COMP, INT, NONE, PLAYER, STR, ZONE, type_of_value
+from tabula.interpreter.model.game import CompiledGame
 
 _JSON_WORDS: dict[type, str] = {
     bool: "true/false",
@@ -150,3 +155,31 @@ def grant_ends_fit(ends: Any, ncomp: int, grants: int) -> bool:
         return ok and all(type(x) is int for x in e[1:]) and 0 <= e[1] < ncomp and 0 < e[2] < grants
 
     return isinstance(ends, list) and bool(ends) and all(fits(e) for e in ends)
+
+
+_digests: dict[int, tuple[weakref.ReferenceType[CompiledGame], str]] = {}
+
+
+def layout_digest(game: CompiledGame) -> str:
+    """A digest of everything a state's shape depends on: a save fits a game iff the digests match.
+    Worked out once per game object (about a millisecond, at every save of the web table)."""
+    known = _digests.get(id(game))
+    if known is not None and known[0]() is game:
+        return known[1]
+    digest = _layout_digest(game)
+    _digests[id(game)] = (weakref.ref(game), digest)
+    return digest
+
+
+def _layout_digest(game: CompiledGame) -> str:
+    layout = {
+        "components": [c.key for c in game.components],
+        "zones": [[z.name, owner] for z, owner in game.zone_instances()],
+        "counters": sorted([c.name, c.base, c.width, c.per_player] for c in game.counters.values()),
+        "vars": sorted([v.name, v.per_player] for v in game.vars.values()),
+        "marks": sorted(game.marks),
+        "options": sorted(game.options),
+        "actions": [[a.name, len(a.params)] for a in game.action_list],
+        "players": [game.min_players, game.max_players],
+    }
+    return hashlib.sha256(json.dumps(layout, sort_keys=True).encode()).hexdigest()[:16]

@@ -81,7 +81,7 @@ def test_an_edited_pending_decision_cannot_play_another_players_card() -> None:
 
 def test_the_layout_digest_is_worked_out_once_per_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """Saving (every move of the web table) no longer re-digests the game's layout each time."""
-    from tabula.interpreter.run import savelayout
+    from tabula.interpreter.run import savetypes as savelayout
 
     calls: list[str] = []
     digest = savelayout._layout_digest
