@@ -11,6 +11,7 @@ const page = {
   version: -1,     // the table's version last drawn
   data: null,      // the last answer for the seat
   busy: false,
+  asked: 0,        // requests for a board made so far: only the newest one's answer is drawn
 };
 
 const $ = (id) => document.getElementById(id);
@@ -396,8 +397,11 @@ function boardPath() {
 
 async function refresh() {
   const at = page.at === null ? "" : `?at=${page.at}`;
+  const asked = ++page.asked;
   try {
-    draw(await api(`${boardPath()}${at}`));
+    const data = await api(`${boardPath()}${at}`);
+    // a poll's answer that arrives after a choice's would draw the board before the choice
+    if (asked === page.asked) draw(data);
   } catch (e) {
     say(e.message);
   }
@@ -410,7 +414,9 @@ async function choose(id) {
   const watch = setInterval(poll, 250);  // while the bots answer: who thinks, and for how long
   try {
     const body = JSON.stringify({ choice: id, decision: page.data.decisions });
-    draw(await api(`/api/seat/${page.seat}/choose`, { method: "POST", body }));
+    const asked = ++page.asked;
+    const data = await api(`/api/seat/${page.seat}/choose`, { method: "POST", body });
+    if (asked === page.asked) draw(data);
     say("");
   } catch (e) {
     say(e.message);
