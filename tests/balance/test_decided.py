@@ -14,6 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 PLANTED = ROOT / "tests" / "balance" / "fixtures" / "planted-honour.yaml"
 
 
+def data_share(line: str) -> float:
+    """The win rate in a "smallest effect" line, as a fraction."""
+    return float(line.split("a seat's win rate ")[1].split("%")[0]) / 100
+
+
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
     assert cli.main(list(argv)) == 0
     data: dict[str, object] = json.loads(capsys.readouterr().out)
@@ -91,6 +96,17 @@ def test_until_decided_on_a_null_difference_says_how_large_none_was(
     assert "in a seat's win share or 0.00 points in a seat's score found in 100 games" in line
     assert "the smallest these games would have found (80 % power)" in line
     assert "smallest effect these 100 games find with 80 % power" in text
+    # the same games on both sides: no paired spread to read, so the win rate's is that of the
+    # two-proportion test the seat table runs (about 20 % here; a stand-in sd of 1.0 gave 28 %) and the
+    # score's that of the scores themselves (not 0.00 points); then what the games rule out
+    smallest = next(x for x in text.splitlines() if x.startswith("smallest effect"))
+    assert "(A and B played the same games" in smallest and " 0.00 points" not in smallest, smallest
+    assert 0.15 < data_share(smallest) < 0.25, smallest
+    assert any(
+        x.startswith("no difference larger than ")
+        and x.endswith("found in 100 games (the widest ends of their 95 % intervals)")
+        for x in text.splitlines()
+    )
 
 
 @pytest.mark.slow
