@@ -19,7 +19,7 @@ def test_the_default_bot_is_the_strongest_that_fits(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(defaults, "ANSWER_SECONDS", 1e-9)
     spec, note, _ = defaults.default_bot(config, seed=1, games=1000, jobs=1)
     assert spec == "random"
-    assert "ismcts:200 would need about" in note and "greedy would need about" in note
+    assert "ismcts:200 would need" in note and "greedy would need" in note
 
 
 def test_one_worker_may_spend_what_two_do() -> None:
@@ -82,3 +82,33 @@ def test_a_games_ladder_orders_its_default_bots(tmp_path: pytest.TempPathFactory
         defaults.default_bot(Config(str(folder), 2), seed=1, games=2, jobs=1)
     text = str(err.value)
     assert "B002" in text and "scoring.yaml:" in text and "unknown bot 'dragon'" in text
+
+
+def test_the_chooser_skips_a_bot_whose_applies_alone_cannot_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the Python backend (Carcassonne's) a bot's every apply costs what a decision of the random
+    game did: a bot whose fewest applies pass the allowance is not probed at all (a decision of
+    IS-MCTS at 200 Python playouts took longer to probe there than the whole answer may cost)."""
+    probed: list[str] = []
+    real = defaults.cost_per_game
+    monkeypatch.setattr(
+        defaults, "cost_per_game", lambda spec, *a, **k: probed.append(spec) or real(spec, *a, **k)
+    )
+    monkeypatch.setattr(defaults, "ANSWER_SECONDS", 1e-9)
+    monkeypatch.setattr(defaults, "BUDGET_SECONDS", 1e-9)
+    spec, note, _ = defaults.default_bot(Config("high-card", 2, backend="python"), seed=1, games=1000, jobs=1)
+    assert spec == "random" and probed == ["random"], probed
+    assert (
+        "ismcts:200 would need at least" in note
+        and "greedy:1:depth=1:ties=random would need at least" in note
+    )
+    # on the native backend a search runs in C: no bound, every rung is probed
+    probed.clear()
+    defaults.default_bot(Config("high-card", 2, backend="native"), seed=1, games=1000, jobs=1)
+    assert probed == list(defaults.LADDER), probed
+
+
+def test_the_probe_samples_the_whole_game_first() -> None:
+    """A probe cut short by its time has still measured positions spread over the game."""
+    assert defaults.spread_order(8) == [0, 4, 2, 6, 1, 5, 3, 7]
+    assert sorted(defaults.spread_order(11)) == list(range(11))
+    assert defaults.spread_order(1) == [0]
