@@ -17,10 +17,10 @@ every replay command carries the bots explicitly.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tabula.balance.match import Config, GameRecord
-from tabula.bots.base import Observation, bot_generator
+from tabula.bots.base import Budget, Observation, bot_generator
 from tabula.bots.policy import span_of
 from tabula.bots.spec import DEFAULT_SEARCH_PLAYOUTS, BotSpecError, greedy_samples, make_bot, parse_bot_spec
 from tabula.common import load, runtime_error_text
@@ -133,6 +133,24 @@ def spread_order(n: int) -> list[int]:
     return [i for i in order if i < n]
 
 
+def scaled_down(spec: str, engine: Engine) -> tuple[str, float] | None:
+    """A bot that costs at most 1/factor of `spec` a decision, and the factor: a search bot at a
+    tenth of its playouts, greedy of k worlds as one world and one ply that breaks ties at random.
+    One decision of it bounds what a decision of `spec` costs before `spec` plays one: on
+    Carcassonne a decision of IS-MCTS at 200 playouts took half a minute (its worlds inside an
+    effect are applied from Python)."""
+    bot = parse_bot_spec(spec)
+    if bot.kind in ("mcts", "ismcts") and (bot.budget is None or bot.budget.playouts is not None):
+        playouts = bot.budget.playouts if bot.budget and bot.budget.playouts else DEFAULT_SEARCH_PLAYOUTS
+        if playouts >= 20:
+            return replace(bot, budget=Budget(playouts=playouts // 10)).text, playouts / (playouts // 10)
+    cheapest = "greedy:1:depth=1:ties=random"
+    if bot.kind == "greedy" and replace(bot, concede=False).text != cheapest:
+        worlds = bot.budget.playouts if bot.budget and bot.budget.playouts else greedy_samples(engine)
+        return cheapest, float(worlds)
+    return None
+
+
 def cost_per_game(spec: str, engine: Engine, probe: Probe, most: float = float("inf")) -> float:
     """Estimated CPU seconds of one game with `spec` at every seat: the random game, less what its
     random bots spent on the decisions with a real choice, plus what `spec` spends on as many
@@ -142,9 +160,18 @@ def cost_per_game(spec: str, engine: Engine, probe: Probe, most: float = float("
     random Glory to Rome game's time."""
     if spec == "random" or not probe.positions:
         return probe.seconds
+    base = max(probe.seconds - probe.chosen, 0.0)
+    smaller = scaled_down(spec, engine)
+    if smaller is not None and most < float("inf"):  # one decision of a tenth of it first
+        small, factor = smaller
+        st, seat = probe.positions[len(probe.positions) // 2]
+        started = time.process_time()
+        make_bot(small, engine).choose(Observation(engine, st, seat), bot_generator(0))
+        floor = base + (time.process_time() - started) * factor * probe.searched
+        if floor > most:
+            return floor
     bot = make_bot(spec, engine)
     gen = bot_generator(0)
-    base = max(probe.seconds - probe.chosen, 0.0)
     started = time.process_time()
     measured = 0
     for i in spread_order(len(probe.positions)):
