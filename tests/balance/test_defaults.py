@@ -86,25 +86,29 @@ def test_a_games_ladder_orders_its_default_bots(tmp_path: pytest.TempPathFactory
 
 def test_the_chooser_skips_a_bot_whose_applies_alone_cannot_fit(monkeypatch: pytest.MonkeyPatch) -> None:
     """On the Python backend (Carcassonne's) a bot's every apply costs what a decision of the random
-    game did: a bot whose fewest applies pass the allowance is not probed at all (a decision of
-    IS-MCTS at 200 Python playouts took longer to probe there than the whole answer may cost)."""
-    probed: list[str] = []
-    real = defaults.cost_per_game
-    monkeypatch.setattr(
-        defaults, "cost_per_game", lambda spec, *a, **k: probed.append(spec) or real(spec, *a, **k)
-    )
+    game did: a bot whose fewest applies pass the allowance is not played at all (a decision of
+    IS-MCTS at 200 Python playouts took longer to probe there than the whole answer may cost). On
+    the native backend a search runs in C: no such bound, but one decision of a tenth of it (a
+    tenth of the playouts) bounds it before a whole probe."""
+    played: list[str] = []
+    for name in ("cost_per_game", "scaled_cost"):
+        real = getattr(defaults, name)
+        monkeypatch.setattr(
+            defaults, name, lambda spec, *a, f=real, n=name: played.append(f"{n} {spec}") or f(spec, *a)
+        )
     monkeypatch.setattr(defaults, "ANSWER_SECONDS", 1e-9)
     monkeypatch.setattr(defaults, "BUDGET_SECONDS", 1e-9)
     spec, note, _ = defaults.default_bot(Config("high-card", 2, backend="python"), seed=1, games=1000, jobs=1)
-    assert spec == "random" and probed == ["random"], probed
+    assert spec == "random" and played == ["cost_per_game random"], played
     assert (
         "ismcts:200 would need at least" in note
         and "greedy:1:depth=1:ties=random would need at least" in note
     )
-    # on the native backend a search runs in C: no bound, every rung is probed
-    probed.clear()
-    defaults.default_bot(Config("high-card", 2, backend="native"), seed=1, games=1000, jobs=1)
-    assert probed == list(defaults.LADDER), probed
+    played.clear()
+    _, note, _ = defaults.default_bot(Config("high-card", 2, backend="native"), seed=1, games=1000, jobs=1)
+    assert "at least" not in note and "ismcts:200 would need more than" in note
+    assert played[:2] == ["scaled_cost ismcts:200", "scaled_cost greedy"], played
+    assert "cost_per_game ismcts:200" not in played  # a tenth of it passed twice the allowance
 
 
 def test_the_probe_samples_the_whole_game_first() -> None:

@@ -135,20 +135,36 @@ def spread_order(n: int) -> list[int]:
 
 def scaled_down(spec: str, engine: Engine) -> tuple[str, float] | None:
     """A bot that costs at most 1/factor of `spec` a decision, and the factor: a search bot at a
-    tenth of its playouts, greedy of k worlds as one world and one ply that breaks ties at random.
-    One decision of it bounds what a decision of `spec` costs before `spec` plays one: on
-    Carcassonne a decision of IS-MCTS at 200 playouts took half a minute (its worlds inside an
-    effect are applied from Python)."""
+    tenth of its playouts (factor 1: a decision has a fixed part, 8 ms of Glory to Rome's 14 at 200
+    playouts, so only "no less" holds), greedy of k worlds as one world and one ply that breaks ties
+    at random (factor k). One decision of it bounds what a decision of `spec` costs before `spec`
+    plays one: on Carcassonne a decision of IS-MCTS at 200 playouts took half a minute (its worlds
+    inside an effect are applied from Python)."""
     bot = parse_bot_spec(spec)
     if bot.kind in ("mcts", "ismcts") and (bot.budget is None or bot.budget.playouts is not None):
         playouts = bot.budget.playouts if bot.budget and bot.budget.playouts else DEFAULT_SEARCH_PLAYOUTS
         if playouts >= 20:
-            return replace(bot, budget=Budget(playouts=playouts // 10)).text, playouts / (playouts // 10)
+            return replace(bot, budget=Budget(playouts=playouts // 10)).text, 1.0
     cheapest = "greedy:1:depth=1:ties=random"
     if bot.kind == "greedy" and replace(bot, concede=False).text != cheapest:
         worlds = bot.budget.playouts if bot.budget and bot.budget.playouts else greedy_samples(engine)
         return cheapest, float(worlds)
     return None
+
+
+def scaled_cost(spec: str, engine: Engine, probe: Probe) -> float:
+    """About what `spec` costs a game by one decision of `scaled_down(spec)` (at the middle kept
+    position) times its factor; 0 when there is nothing smaller to play."""
+    smaller = scaled_down(spec, engine)
+    if smaller is None or not probe.positions:
+        return 0.0
+    small, factor = smaller
+    bot, gen = make_bot(small, engine), bot_generator(0)
+    bot.choose(Observation(engine, *probe.positions[0]), gen)  # what a first decision sets up
+    st, seat = probe.positions[len(probe.positions) // 2]
+    started = time.process_time()
+    bot.choose(Observation(engine, st, seat), gen)
+    return max(probe.seconds - probe.chosen, 0.0) + (time.process_time() - started) * factor * probe.searched
 
 
 def cost_per_game(spec: str, engine: Engine, probe: Probe, most: float = float("inf")) -> float:
@@ -161,20 +177,14 @@ def cost_per_game(spec: str, engine: Engine, probe: Probe, most: float = float("
     if spec == "random" or not probe.positions:
         return probe.seconds
     base = max(probe.seconds - probe.chosen, 0.0)
-    smaller = scaled_down(spec, engine)
-    if smaller is not None and most < float("inf"):  # one decision of a tenth of it first
-        small, factor = smaller
-        st, seat = probe.positions[len(probe.positions) // 2]
-        started = time.process_time()
-        make_bot(small, engine).choose(Observation(engine, st, seat), bot_generator(0))
-        floor = base + (time.process_time() - started) * factor * probe.searched
-        if floor > most:
-            return floor
     bot = make_bot(spec, engine)
     gen = bot_generator(0)
+    order = spread_order(len(probe.positions))
+    if len(order) > 1:  # what a first decision sets up is no part of a decision's cost
+        bot.choose(Observation(engine, *probe.positions[order.pop()]), gen)
     started = time.process_time()
     measured = 0
-    for i in spread_order(len(probe.positions)):
+    for i in order:
         st, seat = probe.positions[i]
         bot.choose(Observation(engine, st, seat), gen)
         measured += 1
@@ -230,6 +240,10 @@ def default_bot(config: Config, seed: int, games: int, jobs: int) -> tuple[str, 
         floor = least_cost(spec, engine, probe) * games
         if floor > allowance and spec != rungs[-1]:  # not worth a probe: its applies alone pass
             costs.append(f"{spec} would need at least {floor:.0f} s (its applies alone)")
+            continue
+        scaled = scaled_cost(spec, engine, probe) * games if spec != rungs[-1] else 0.0
+        if scaled > 2 * allowance:  # one decision of a smaller bot says enough
+            costs.append(f"{spec} would need more than {scaled:.0f} s (a smaller bot's decision)")
             continue
         need = cost_per_game(spec, engine, probe, 2 * allowance / games) * games
         if need <= allowance or spec == rungs[-1]:
