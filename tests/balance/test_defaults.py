@@ -84,6 +84,7 @@ def test_a_games_ladder_orders_its_default_bots(tmp_path: pytest.TempPathFactory
     assert "B002" in text and "scoring.yaml:" in text and "unknown bot 'dragon'" in text
 
 
+@pytest.mark.slow  # about 1.2 CPU s
 def test_the_chooser_skips_a_bot_whose_applies_alone_cannot_fit(monkeypatch: pytest.MonkeyPatch) -> None:
     """On the Python backend (Carcassonne's) a bot's every apply costs what a decision of the random
     game did: a bot whose fewest applies pass the allowance is not played at all (a decision of

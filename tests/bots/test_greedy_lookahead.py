@@ -50,6 +50,7 @@ def test_a_lookahead_past_its_applies_is_done_one_decision_shallower(
     assert first_choice(engine, "greedy:1") == ("prepare", 4)
 
 
+@pytest.mark.slow  # about 1.1 CPU s: loads Sushi Go
 def test_ties_random_breaks_a_tie_without_playing_on() -> None:
     """Sushi Go's first pick: every card ties right after it (picks are revealed together), so greedy
     plays on past the other player's pick (18 applies for 6 choices); `ties=random` picks among the
