@@ -70,6 +70,9 @@ def test_bot_specs_parse_and_refuse() -> None:
         and parse_bot_spec("ismcts:reuse=no").text == "ismcts:reuse=no"
     )
     assert parse_bot_spec("mcts:10:depth=0").effective_depth == 0
+    # greedy's ties: played on by default (not shown), or broken at random at once
+    assert parse_bot_spec("greedy:1:depth=1:ties=random").text == "greedy:1:depth=1:ties=random"
+    assert parse_bot_spec("greedy:ties=play").text == "greedy"
     for bad, word in [
         ("alphazero", "unknown bot"),
         ("random:3", "no budget"),
@@ -78,6 +81,8 @@ def test_bot_specs_parse_and_refuse() -> None:
         ("mcts:10:depth=x", "does not take"),
         ("greedy:depth=0", "does not take"),
         ("random:depth=2", "does not take"),
+        ("ismcts:ties=random", "does not take"),
+        ("greedy:ties=never", "does not take"),
     ]:
         with pytest.raises(BotSpecError, match=word):
             parse_bot_spec(bad)

@@ -19,7 +19,7 @@ def test_the_default_bot_is_the_strongest_that_fits(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(defaults, "ANSWER_SECONDS", 1e-9)
     spec, note, _ = defaults.default_bot(config, seed=1, games=1000, jobs=1)
     assert spec == "random"
-    assert "ismcts:200 would need about" in note and "greedy would need about" in note
+    assert "ismcts:200 would need" in note and "greedy would need" in note
 
 
 def test_one_worker_may_spend_what_two_do() -> None:
@@ -82,3 +82,38 @@ def test_a_games_ladder_orders_its_default_bots(tmp_path: pytest.TempPathFactory
         defaults.default_bot(Config(str(folder), 2), seed=1, games=2, jobs=1)
     text = str(err.value)
     assert "B002" in text and "scoring.yaml:" in text and "unknown bot 'dragon'" in text
+
+
+@pytest.mark.slow  # about 1.2 CPU s
+def test_the_chooser_skips_a_bot_whose_applies_alone_cannot_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the Python backend (Carcassonne's) a bot's every apply costs what a decision of the random
+    game did: a bot whose fewest applies pass the allowance is not played at all (a decision of
+    IS-MCTS at 200 Python playouts took longer to probe there than the whole answer may cost). On
+    the native backend a search runs in C: no such bound, but one decision of a tenth of it (a
+    tenth of the playouts) bounds it before a whole probe."""
+    played: list[str] = []
+    for name in ("cost_per_game", "scaled_cost"):
+        real = getattr(defaults, name)
+        monkeypatch.setattr(
+            defaults, name, lambda spec, *a, f=real, n=name: played.append(f"{n} {spec}") or f(spec, *a)
+        )
+    monkeypatch.setattr(defaults, "ANSWER_SECONDS", 1e-9)
+    monkeypatch.setattr(defaults, "BUDGET_SECONDS", 1e-9)
+    spec, note, _ = defaults.default_bot(Config("high-card", 2, backend="python"), seed=1, games=1000, jobs=1)
+    assert spec == "random" and played == ["cost_per_game random"], played
+    assert (
+        "ismcts:200 would need at least" in note
+        and "greedy:1:depth=1:ties=random would need at least" in note
+    )
+    played.clear()
+    _, note, _ = defaults.default_bot(Config("high-card", 2, backend="native"), seed=1, games=1000, jobs=1)
+    assert "at least" not in note and "ismcts:200 would need more than" in note
+    assert played[:2] == ["scaled_cost ismcts:200", "scaled_cost greedy"], played
+    assert "cost_per_game ismcts:200" not in played  # a tenth of it passed twice the allowance
+
+
+def test_the_probe_samples_the_whole_game_first() -> None:
+    """A probe cut short by its time has still measured positions spread over the game."""
+    assert defaults.spread_order(8) == [0, 4, 2, 6, 1, 5, 3, 7]
+    assert sorted(defaults.spread_order(11)) == list(range(11))
+    assert defaults.spread_order(1) == [0]

@@ -48,3 +48,21 @@ def test_a_lookahead_past_its_applies_is_done_one_decision_shallower(
     assert first_choice(engine, "greedy:1") == ("quick", 2)
     monkeypatch.setattr(simple, "LOOKAHEAD_APPLIES", 4)
     assert first_choice(engine, "greedy:1") == ("prepare", 4)
+
+
+@pytest.mark.slow  # about 1.1 CPU s: loads Sushi Go
+def test_ties_random_breaks_a_tie_without_playing_on() -> None:
+    """Sushi Go's first pick: every card ties right after it (picks are revealed together), so greedy
+    plays on past the other player's pick (18 applies for 6 choices); `ties=random` picks among the
+    tied at once (6 applies, one a choice)."""
+    from tabula.common import load
+
+    sushi = Engine(load("sushi-go", [], None, []))
+    st = sushi.new_game(2, 0)
+    seat = int(sushi.current_player(st) or 0)
+    applies = []
+    for spec in ("greedy:1:depth=1", "greedy:1:depth=1:ties=random"):
+        bot = make_bot(spec, sushi)
+        bot.choose(Observation(sushi, st, seat), bot_generator(0))
+        applies.append(bot.stats.playouts)
+    assert applies[1] == len(sushi.legal_ids(st)) < applies[0], applies

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shlex
 import sys
 from collections.abc import Callable
@@ -276,12 +277,7 @@ def compare_lines(result: dict[str, Any]) -> list[str]:
         lines += [f"  warning ({label}): {w}" for w in side["summary"]["warnings"]]
     lines += card_diff_lines(result["cards"])
     m = result["minimum_detectable"]
-    lines += [
-        "",
-        f"smallest effect these {m['games']} games find with 80 % power "
-        "(two-sided 5 % tests, paired by seed): "
-        f"a seat's win rate {m['win_share']:.1%}, a player's mean score {m['score']:.2f} points",
-    ]
+    lines += ["", *minimum_lines(m, result["verdict"].startswith("verdict: B differs"))]
     if result.get("until_decided"):
         lines.append(compare_status_line(result["until_decided"], m))
     lines += ["", result["verdict"]]
@@ -345,9 +341,9 @@ def run_compare(args: argparse.Namespace) -> int:
         "end_values": measure_diffs(ra, rb, lambda r: r.counters),
         "table_values": table_diffs(ra, rb),
         "cards": card_diffs(ra, rb, changed_cards(load_folder(ca), cb.variant)),
-        "minimum_detectable": minimum_effects(ra, rb),
         **({"until_decided": decided} if decided else {}),
     }
+    result["minimum_detectable"] = minimum_effects(ra, rb, result["seats"])
     result["verdict"] = verdict(result)
     lines = compare_lines(result)
     if args.json:
@@ -399,20 +395,66 @@ def play_sides(
     return (records[0], records[1]), seconds, decided
 
 
-def minimum_effects(ra: list[GameRecord], rb: list[GameRecord]) -> dict[str, float]:
-    """The smallest true differences these games find with 80 % power (two-sided 5 % tests, paired
-    by seed): of a seat's win share, and of a player's mean score."""
+def minimum_effects(
+    ra: list[GameRecord], rb: list[GameRecord], seats: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The smallest true differences these games find with 80 % power (two-sided 5 % tests), each
+    for the test the seat table runs: a seat's win rate by the two-proportion z-test (unpaired, at
+    the seat's pooled win rate; the largest over the seats), a player's mean score paired by seed
+    (the sd of a seat's paired differences). When A and B played the same games (every paired
+    difference 0, as random bots do under a rule that changes no move), that sd is 0 and says
+    nothing of a change that would alter the games: the sd of the scores themselves stands in.
+    `largest`: how large a difference the 95 % intervals of the seat table still allow."""
     n = min(len(ra), len(rb))
-    seats = len(ra[0].names)
-    win = [share(b, s) - share(a, s) for a, b in zip(ra, rb, strict=False) for s in range(seats)]
-    score = [b.scores[s] - a.scores[s] for a, b in zip(ra, rb, strict=False) for s in range(seats)]
-    # the seats of one game are not independent: n games, the sd of one seat's difference
+    players = len(ra[0].names)
+    win = 0.0
+    for s in range(players):
+        pooled = sum(share(r, s) for r in [*ra[:n], *rb[:n]]) / (2 * n)
+        win = max(win, minimum_detectable(math.sqrt(2 * pooled * (1 - pooled)), n))
+    score = [b.scores[s] - a.scores[s] for a, b in zip(ra, rb, strict=False) for s in range(players)]
+    same = not any(score) and all(a.winners == b.winners for a, b in zip(ra, rb, strict=False))
+    if same:
+        sd = math.sqrt(
+            sum(
+                mean_interval([r.scores[s] for r in side])["sd"] ** 2
+                for side in (ra, rb)
+                for s in range(players)
+            )
+            / players
+        )
+    else:
+        sd = mean_interval(score)["sd"]  # the seats of one game are not independent: n games
     return {
         "games": n,
         "power": 0.8,
-        "win_share": minimum_detectable(mean_interval(win)["sd"] or 1.0, n),
-        "score": minimum_detectable(mean_interval(score)["sd"], n),
+        "win_share": win,
+        "score": minimum_detectable(sd, n),
+        "same_games": same,
+        "largest_win_rate": max(abs(r["win_rate_diff"][k]) for r in seats for k in ("low", "high")),
+        "largest_score": max(abs(r["score_diff"][k]) for r in seats for k in ("low", "high")),
     }
+
+
+def minimum_lines(m: dict[str, Any], found: bool) -> list[str]:
+    """The smallest effects the games find (80 % power) and, when nothing was found, how large a
+    difference the games rule out."""
+    same = (
+        " (A and B played the same games: no paired difference, so the spread of the scores stands in)"
+        if m["same_games"]
+        else ""
+    )
+    lines = [
+        f"smallest effect these {m['games']} games find with 80 % power (two-sided 5 % tests): a seat's "
+        f"win rate {m['win_share']:.1%} (two-proportion test), a player's mean score {m['score']:.2f} "
+        f"points (paired by seed){same}"
+    ]
+    if not found:
+        lines.append(
+            f"no difference larger than {m['largest_win_rate']:.1%} in a seat's win rate or "
+            f"{m['largest_score']:.2f} points in a seat's mean score found in {m['games']} games "
+            "(the widest ends of their 95 % intervals)"
+        )
+    return lines
 
 
 def add_compare_arguments(p: argparse.ArgumentParser) -> None:

@@ -19,7 +19,9 @@ where the evaluation already tells the choices apart is not touched, nor one of 
 `TIE_BREAK_CHOICES` choices (Patchwork's placements, Carcassonne's tiles: every placement ties on
 their evaluations; playing on after each of hundreds made greedy:1:depth=1 cost 5.2 s of CPU a
 Patchwork game instead of 1.5 s). Measured in Sushi Go (2
-players, docs/balancing.md): greedy won about half its games against random before.
+players, docs/balancing.md): greedy won about half its games against random before. `ties=random`
+skips this (about 40 % of one-ply greedy's CPU in Glory to Rome at 4 players): the default bots'
+cheapest greedy rung.
 Its budget is the number of determinisations; `depth=1` is the one-ply bot.
 
 One-ply greedy cannot see what a turn of several decisions builds: in Porta Nigra buying a brick is
@@ -63,11 +65,17 @@ class GreedyBot(EvaluatingBot):
     `samples` determinisations."""
 
     def __init__(
-        self, engine: Engine, spec: str = "greedy", samples: int = GREEDY_SAMPLES, depth: int = GREEDY_DEPTH
+        self,
+        engine: Engine,
+        spec: str = "greedy",
+        samples: int = GREEDY_SAMPLES,
+        depth: int = GREEDY_DEPTH,
+        play_ties: bool = True,
     ) -> None:
         super().__init__(engine, spec)
         self.samples = max(1, samples)
         self.depth = max(1, depth)
+        self.play_ties = play_ties  # False (`ties=random`): a tie is broken at random at once
 
     def choose(self, obs: Observation, gen: list[int]) -> str:
         ids = obs.legal_ids
@@ -88,7 +96,7 @@ class GreedyBot(EvaluatingBot):
                 made = self._ids(world, failed.path)
                 raise PlayoutFailure(self.spec, obs.seat, dealt_with, made, failed.error) from None
         if (
-            len(set(totals)) == 1 and TIE_BREAK_DECISIONS and len(ids) <= TIE_BREAK_CHOICES
+            len(set(totals)) == 1 and self.play_ties and TIE_BREAK_DECISIONS and len(ids) <= TIE_BREAK_CHOICES
         ):  # no choice told from another: look further
             totals = [0.0] * len(ids)
             for dealt_with, world in worlds:

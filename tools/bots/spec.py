@@ -5,7 +5,8 @@ number of determinisations averaged (`greedy:3`). Search bots also take `depth=N
 before the evaluation is read) and `rollout=random|greedy`: `mcts:0.2s:depth=10:rollout=greedy`,
 and `reuse=no` (start every decision from an empty tree, see `tabula.bots.search`);
 greedy takes `depth=N` too, how many of its own decisions in a row it looks ahead (`greedy:depth=1`:
-one ply).
+one ply), and `ties=random`: where every choice ties, pick at random rather than play on past the
+others' decisions (`tabula.bots.simple`; cheaper, weaker where ties are common).
 A playout budget makes games reproducible from their seed; a seconds budget does not (it depends on
 the machine's speed). Any bot may end in `:concede` (`random:concede`): only then does it offer or
 accept a concession in a game that declares one (`tabula.bots.policy`). `parse_seat` reads what may
@@ -46,6 +47,7 @@ class BotSpec:
     rollout: str = "random"
     reuse: bool = True
     concede: bool = False
+    ties: str = "play"  # greedy: "random" breaks a tie at random without playing on
 
     @property
     def text(self) -> str:
@@ -58,6 +60,8 @@ class BotSpec:
             parts.append(f"rollout={self.rollout}")
         if self.kind in ("mcts", "ismcts") and not self.reuse:
             parts.append("reuse=no")
+        if self.kind == "greedy" and self.ties != "play":
+            parts.append(f"ties={self.ties}")
         if self.concede:
             parts.append("concede")
         return ":".join(parts)
@@ -95,7 +99,7 @@ def parse_bot_spec(text: str) -> BotSpec:
         raise BotSpecError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
     budget: Budget | None = None
     depth: int | None = None
-    rollout, concede, reuse = "random", False, True
+    rollout, concede, reuse, ties = "random", False, True, "play"
     for part in rest:
         key, sep, value = part.partition("=")
         if part == "concede":
@@ -112,13 +116,15 @@ def parse_bot_spec(text: str) -> BotSpec:
             rollout = value
         elif kind in ("mcts", "ismcts") and key == "reuse" and value in ("yes", "no"):
             reuse = value == "yes"
+        elif kind == "greedy" and key == "ties" and value in ("play", "random"):
+            ties = value
         else:
             raise BotSpecError(
                 f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy, "
                 "reuse=yes|no; "
-                "greedy takes depth=N)"
+                "greedy takes depth=N, ties=play|random)"
             )
-    return BotSpec(kind, budget, depth, rollout, reuse, concede)
+    return BotSpec(kind, budget, depth, rollout, reuse, concede, ties)
 
 
 def parse_seat(text: str) -> str:
@@ -159,7 +165,7 @@ def _make(spec: BotSpec, engine: Engine) -> Bot:
         return RandomBot(engine, spec.text)
     if spec.kind == "greedy":
         samples = spec.budget.playouts if spec.budget and spec.budget.playouts else greedy_samples(engine)
-        return GreedyBot(engine, spec.text, samples, spec.effective_depth)
+        return GreedyBot(engine, spec.text, samples, spec.effective_depth, spec.ties == "play")
     budget = spec.budget or Budget(playouts=DEFAULT_SEARCH_PLAYOUTS)
     depth = spec.depth if spec.depth is not None else rollout_depth(engine)
     settings = SearchSettings(
