@@ -48,24 +48,50 @@ class NativeState:
     """A game state in native words; `plain` holds the state instead once it left the native form.
 
     `pool`: where its words go back when the state is dropped (clones reuse them: a fresh array of
-    a large game's words costs more than the copy of the words a state reads), or None."""
+    a large game's words costs more than the copy of the words a state reads), or None;
+    `co`: the game's `Release`, which frees the segment suspended on the words when they are
+    dropped (runtime/segments.c: a state stopped inside an effect keeps its C frames), or None."""
 
-    __slots__ = ("names", "o", "plain", "pool", "words")
+    __slots__ = ("co", "names", "o", "plain", "pool", "words")
 
     def __init__(
-        self, words: Any, names: list[str], o: dict[str, Any], pool: list[Any] | None = None
+        self,
+        words: Any,
+        names: list[str],
+        o: dict[str, Any],
+        pool: list[Any] | None = None,
+        co: Release | None = None,
     ) -> None:
         self.words = words
         self.names = names
         self.o = o
         self.plain: State | None = None
         self.pool = pool
+        self.co = co
 
     def __del__(self) -> None:
-        pool = self.pool
         # only words nothing else holds (the slot and the call's argument: 2 references)
-        if pool is not None and len(pool) < POOL_KEPT and getrefcount(self.words) == 2:
+        if getrefcount(self.words) != 2:
+            return
+        co = self.co
+        if co is not None and self.words[co.at]:
+            co.free(self.words)
+        pool = self.pool
+        if pool is not None and len(pool) < POOL_KEPT:
             pool.append(self.words)
+
+
+class Release:
+    """Frees the segment suspended on a state's words (runtime tb_release), if any: `at` is the
+    word of its ticket (T_CO, 0 when none), `free` the library's tb_release."""
+
+    __slots__ = ("at", "free")
+
+    def __init__(self, lib: ctypes.CDLL, at: int) -> None:
+        lib.tb_release.argtypes = [ctypes.c_void_p]
+        lib.tb_release.restype = None
+        self.free = lib.tb_release
+        self.at = at
 
 
 class NativeGame:
@@ -109,6 +135,7 @@ class NativeGame:
         lib.tb_copy.restype = None
         self.copy = lib.tb_copy
         self.pool: list[Any] = []  # word arrays of dropped clones, reused (NativeState.pool)
+        self.co = Release(lib, off["T_CO"])  # frees a dropped state's suspended segment
         lib.tb_eval.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
         self.has_evaluation = bool(lib.tb_has_eval())
         lib.tb_playout.argtypes = [
@@ -140,7 +167,7 @@ class NativeGame:
         made = self._starts.get(key)
         if made is None:
             made = self._starts[key] = self.from_plain(make())
-        ns = NativeState(self.fresh(), made.names, made.o, self.pool)
+        ns = NativeState(self.fresh(), made.names, made.o, self.pool, self.co)
         self.copy(ns.words, made.words, 1)
         at = self.lay.offsets["RNG"]
         ns.words[at] = rng[0] - (1 << 64) if rng[0] >> 63 else rng[0]
@@ -173,7 +200,7 @@ class NativeGame:
             return out
         words = self.fresh()
         self.copy(words, ns.words, 1)
-        return NativeState(words, ns.names, ns.o, self.pool)
+        return NativeState(words, ns.names, ns.o, self.pool, self.co)
 
     def fresh(self) -> Any:
         """Words for a new state, their contents undefined: a dropped state's, else an anonymous
@@ -498,7 +525,7 @@ class NativeGame:
             words[lay.zone(z) : lay.zone(z) + len(items)] = list(items)
         if not data_only:
             self._read_decision(st["dec"], words)
-        return NativeState(words, list(st["names"]), dict(st["o"]))
+        return NativeState(words, list(st["names"]), dict(st["o"]), co=self.co)
 
     def _pc(self, st: State) -> int:
         stk = st["stk"]

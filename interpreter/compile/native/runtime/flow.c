@@ -130,18 +130,21 @@ int tb_words(void) { return STATE_WORDS; }
    again in): the words that are read (copy_keep), and the segment's first state when a choice
    inside an effect is pending and `snap` is set; the rest of `dst` is left as it was (never read). */
 void tb_copy(i64 *dst, const i64 *src, i64 snap) {
+    if (co_n) co_drop(dst);
     copy_keep(dst, src);
     if (snap && src[D_K] == 2) copy_read(dst + SNAP, src + SNAP);
 }
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
     x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
-    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0; ft_fresh = 1;
+    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0; x->co = 0; ft_fresh = 1;
 }
 int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
     int code;
     init_x(x, s, budget, 0, 0, 0);
+    if (co_n) co_drop(s);
+    S[T_CO] = 0;
     copy_read(S + SNAP, S);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
     if ((code = setjmp(x->jb)) != 0) return code;
@@ -166,12 +169,17 @@ static void first_answer(X *x, i64 *ai, i64 *p, i64 *arg, i64 *arg2) {
     if (ACTION_CLOSES[*ai]) S[T_FR_PC] = 2;
     CHARGE(1);
 }
-static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap) {
+/* `co`: the coroutine this runs in (tb_apply), where a stop at a choice suspends, or NULL. */
+static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap,
+                   Co *co) {
     X xx, *x = &xx;
     int code;
     i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE;
     init_x(x, s, budget, gen, done, max);
     x->nosnap = nosnap;
+    if (co) { x->co = co; co->x = x; }
+    else if (co_n) co_drop(s);  /* the words change: a coroutine suspended on them never resumes */
+    S[T_CO] = 0;
     if (before) copy_keep(before, s);
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
@@ -191,11 +199,79 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     return 0;
 }
-int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0, 0); }
+static __thread Co *co_cur;  /* the coroutine co_main starts in, co_switch resumes */
+static void co_main(void) {
+    Co *c = co_cur;
+    c->code = apply_k(c->s, c->k, c->budget, c->before, 0, 0, 0, 0, c);
+    c->state = CO_DONE;
+}  /* ... and back to tb_apply's caller (uc_link) */
+__attribute__((noinline)) static void co_switch(void) { swapcontext(&co_cur->back, &co_cur->ctx); }
+__attribute__((noinline)) static void co_make(void) {  /* co_cur's context: co_main on its stack */
+    getcontext(&co_cur->ctx);
+    co_cur->ctx.uc_stack.ss_sp = co_cur->stack; co_cur->ctx.uc_stack.ss_size = CO_STACK;
+    co_cur->ctx.uc_link = &co_cur->back;
+    makecontext(&co_cur->ctx, co_main, 0);
+}
+static int co_back(Co *c) {  /* after a coroutine ran: suspended at a choice (0), or ended */
+    if (c->state == CO_SUSP) return 0;
+    int code = c->code;
+    co_free(c);
+    return code;
+}
+/* A resumed segment failed: the words as they stood at its decision, by the replay of its segment
+   from SNAP (which the failed run did not write) with the counters and answers `q` (saved when it
+   was resumed), then kept in `before`, as apply_k leaves them on an error. */
+static void co_undo(i64 *s, const i64 *q, i64 budget, i64 *before) {
+    i64 n = q[0];
+    memcpy(s + Q_LEN, q, sizeof(i64) * (size_t)(QUEUE - Q_LEN + n));
+    if (n > 0) {  /* the last answer given again (checked against D_N: any one passes) */
+        s[Q_LEN] = n - 1; s[D_K] = 2; s[D_N] = s[QUEUE + n - 1] + 1;
+        apply_k(s, s[QUEUE + n - 1], budget, 0, 0, 0, 0, 0, 0);
+    } else {  /* a segment from a phase's start (Q_START), stopped before any answer */
+        copy_read(s, s + SNAP);
+        s[Q_LEN] = 0; s[Q_POS] = 0;
+        tb_start(s, budget);
+    }
+    if (before) copy_keep(before, s);
+}
+/* Answer k to the pending decision (apply_k): the segment suspended on these words resumed with
+   the answer, else a segment run in a new coroutine (segments.c), where a stop suspends it. */
+int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) {
+    Co *c = co_find(s);
+    if (c) {  /* no copy of the words before: an error puts them back by a replay (co_undo) */
+        int code;
+        if (s[D_K] != 2 || k < 0 || k >= s[D_N]) {
+            if (before) copy_keep(before, s);
+            return E_ILLEGAL;
+        }
+        if (s[Q_LEN] >= QCAP) { co_free(c); if (before) copy_keep(before, s); return E_SIZE; }
+        memcpy(c->q, s + Q_LEN, sizeof(i64) * (size_t)(QUEUE - Q_LEN + s[Q_LEN]));
+        s[QUEUE + s[Q_LEN]] = k; s[Q_LEN] += 1;
+        s[T_CO] = 0; co_unlive(c); c->state = CO_RUN;
+        c->x->budget = budget; s[T_BUDGET] = budget;
+        co_cur = c;
+        co_switch();
+        if (c->state == CO_SUSP) return 0;
+        if ((code = c->code) != 0) co_undo(s, c->q, budget, before);
+        co_free(c);
+        return code;
+    }
+    if (co_n) co_drop(s);
+    if (!(c = co_new())) return apply_k(s, k, budget, before, 0, 0, 0, 0, 0);
+    c->s = s; c->k = k; c->budget = budget; c->before = before; c->state = CO_RUN;
+    co_cur = c;
+    co_make();
+    co_switch();
+    return co_back(c);
+}
+/* The words `s` are dropped (NativeState.__del__): the segment suspended on them, if any, freed. */
+void tb_release(i64 *s) { if (co_n) co_drop(s); }
+/* Whether a segment is suspended on the words `s` as they stand (NULL: how many in this thread). */
+int tb_suspended(const i64 *s) { return s ? co_find(s) != 0 : co_n; }
 /* Answer k to a pending window without copying the state first (the RL batch, tools/rl/batch.c, keeps
    its own smaller copy): a segment that stops at a choice returns E_LIMIT with the words mid-segment
    and no first state kept, and the caller puts its copy back and calls tb_apply. */
-int tb_apply_nocopy(i64 *s, i64 k, i64 budget) { return apply_k(s, k, budget, 0, 0, 0, 0, 1); }
+int tb_apply_nocopy(i64 *s, i64 k, i64 budget) { return apply_k(s, k, budget, 0, 0, 0, 0, 1, 0); }
 int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine.reoffer) */
     X xx, *x = &xx;
     int code;
@@ -281,7 +357,7 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
     while (done[0] < max_decisions && s[D_K] != 0) {
         k = below(gen, s[D_N]);
         done[0] += 1;
-        if ((code = apply_k(s, k, budget, 0, gen, done, max_decisions, 1)) != 0) break;
+        if ((code = apply_k(s, k, budget, 0, gen, done, max_decisions, 1, 0)) != 0) break;
         segs += 1;
     }
     if (code == 0) return 0;
@@ -290,10 +366,10 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
     for (i64 j = 0; j < segs; j++) {  /* as before: these segments went through */
         k = below(gen, s[D_N]);
         done[0] += 1;
-        apply_k(s, k, budget, 0, gen, done, max_decisions, 1);
+        apply_k(s, k, budget, 0, gen, done, max_decisions, 1, 0);
     }
     if (code != E_LIMIT) return code;
     k = below(gen, s[D_N]);  /* the last segment again, stopping at its choice */
     done[0] += 1;
-    return apply_k(s, k, budget, 0, gen, done, max_decisions, 0);
+    return apply_k(s, k, budget, 0, gen, done, max_decisions, 0, 0);
 }

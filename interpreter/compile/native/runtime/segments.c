@@ -34,14 +34,103 @@ static void checkpoint(X *x) {
     if (S[Q_DEAL]) S[Q_DEAL] = q >= S[Q_DEAL] ? 0 : S[Q_DEAL] - q;  /* past it: the words are the world's */
     if (!x->nosnap) { copy_read(CKBUF, S); x->ck = 1; }
 }
+/* Segments resumed, not replayed (docs/ARCHITECTURE.md, "A decision inside an effect resumed").
+   tb_apply runs its segment in a coroutine, on a stack of its own (ucontext): where the segment
+   stops at a decision inside an effect the coroutine is suspended there, the C frames of the
+   effect under way kept, and the state's word T_CO holds its ticket (unique in the process). The
+   next tb_apply on the same words with that ticket in them resumes it with the answer queued, as
+   the replay from SNAP would reach it; anything else (a clone or copy of the words, a state from
+   plain data, another thread, the oldest past CO_MAX) finds no coroutine and replays as before,
+   SNAP and the queue being kept the same way. A stack is CO_STACK bytes mapped (pages touched
+   only as used: the probes keep a run within STACK_ROOM plus a frame, as on a thread's 8 MB) with
+   a guard page below; it is freed when its segment ends or fails, when its words are written by
+   another entry point or dropped (tb_release), or reused. */
+#define CO_STACK ((size_t)8 << 20)
+#define CO_GUARD ((size_t)4096)
+#define CO_MAX 64   /* suspended segments kept per thread (the oldest dropped past it) */
+#define CO_SPARE 4  /* stacks kept for the next segment */
+enum { CO_RUN, CO_SUSP, CO_DONE };
+typedef struct Co {
+    ucontext_t ctx, back;    /* the segment's context, and the caller's it suspends or ends to */
+    char *stack; i64 *s; i64 ticket; X *x;
+    i64 k, budget; i64 *before; int code, state;
+    i64 q[QUEUE - Q_LEN + QCAP];  /* the segment's counters and queue as they were when resumed */
+} Co;
+static __thread Co *co_live[CO_MAX];  /* suspended, oldest first */
+static __thread int co_n;
+static __thread Co *co_spare[CO_SPARE];
+static __thread int co_nspare;
+static i64 co_tickets;
+static void co_unlive(Co *c) {
+    for (int i = 0; i < co_n; i++)
+        if (co_live[i] == c) {
+            memmove(co_live + i, co_live + i + 1, sizeof(Co *) * (size_t)(co_n - i - 1));
+            co_n -= 1;
+            return;
+        }
+}
+static void co_free(Co *c) {  /* a coroutine that is not running: its stack kept or unmapped */
+    co_unlive(c);
+    if (co_nspare < CO_SPARE) { co_spare[co_nspare++] = c; return; }
+    munmap(c->stack - CO_GUARD, CO_STACK + CO_GUARD);
+    free(c);
+}
+/* The suspended coroutine of the words `s` as they stand (its ticket in them), or NULL. */
+static Co *co_find(const i64 *s) {
+    i64 t = s[T_CO];
+    if (!t) return 0;
+    for (int i = 0; i < co_n; i++)
+        if (co_live[i]->s == s && co_live[i]->ticket == t) return co_live[i];
+    return 0;
+}
+/* The words `s` are written by something else than their coroutine: it can never resume. */
+static void co_drop(const i64 *s) {
+    for (int i = co_n - 1; i >= 0; i--)
+        if (co_live[i]->s == s) co_free(co_live[i]);
+}
+static Co *co_new(void) {  /* a coroutine with a stack, or NULL (no memory: run on the caller's) */
+    if (co_nspare) return co_spare[--co_nspare];
+    Co *c = malloc(sizeof(Co));
+    if (!c) return 0;
+    char *m = mmap(0, CO_STACK + CO_GUARD, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED || mprotect(m, CO_GUARD, PROT_NONE) != 0) {
+        if (m != MAP_FAILED) munmap(m, CO_STACK + CO_GUARD);
+        free(c);
+        return 0;
+    }
+    c->stack = m + CO_GUARD;
+    return c;
+}
+/* The segment stops here, suspended: back to tb_apply's caller until its words are answered.
+   (The context switches are in functions of their own, nothing of theirs used after a switch.) */
+__attribute__((noinline)) static void co_suspend(X *x) {
+    Co *c = x->co;
+    if (co_n == CO_MAX) co_free(co_live[0]);  /* the oldest: its state replays when stepped */
+    c->ticket = __atomic_add_fetch(&co_tickets, 1, __ATOMIC_RELAXED);
+    S[T_CO] = c->ticket;
+    c->state = CO_SUSP;
+    co_live[co_n++] = c;
+    swapcontext(&c->ctx, &c->back);
+}
 /* A decision inside an effect without an answer: posed (its options already in DOPT), and the
-   segment stops (the state words are then mid-effect; its first state and the queue stand for it). */
-static void stop_at(X *x, i64 by, i64 site) {
+   segment stops (the state words are then mid-effect; its first state and the queue stand for it).
+   In a coroutine it is suspended instead, and returns once answered, the decision's words put back
+   as they were before it was posed (`dn`: D_N then), as the replay leaves them. */
+static void stop_at(X *x, i64 by, i64 site, i64 dn) {
     if (S[D_N] > DEC_CAP) fail(x, E_SIZE);
     if (x->nosnap == 1) fail(x, E_LIMIT);
     if (x->nosnap) {}  /* 2: a search's rollout ends here, evaluated, not answered (search.c) */
     else if (x->ck) copy_read(x->seg, CKBUF);
     else if (x->base) copy_read(x->seg, x->base);
+    if (x->co) {
+        i64 dk = S[D_K], dp = S[D_P], ds = S[D_SITE];
+        x->ck = 0; x->base = 0;  /* the segment's first state is kept: later stops keep it */
+        S[D_K] = 2; S[D_P] = by; S[D_SITE] = site;
+        co_suspend(x);
+        S[D_K] = dk; S[D_N] = dn; S[D_P] = dp; S[D_SITE] = ds;
+        return;
+    }
     S[D_K] = 2; S[D_P] = by; S[D_SITE] = site;
     longjmp(x->susp, 1);
 }
@@ -68,7 +157,8 @@ static i64 answer(X *x, i64 n) {
 static i64 pick(X *x, i64 site, i64 by, const L *o) {
     i64 k;
     if (o->n == 0) fail(x, E_EMPTY);
-    if ((k = answer(x, o->n)) < 0) {
+    while ((k = answer(x, o->n)) < 0) {  /* again once a suspended segment is answered */
+        i64 dn = S[D_N];
         if (o->n > DEC_CAP) fail(x, E_SIZE);
         S[D_N] = o->n;
         for (i64 i = 0; i < o->n; i++) {
@@ -76,14 +166,14 @@ static i64 pick(X *x, i64 site, i64 by, const L *o) {
             opt[0] = site; opt[1] = o->v[i];
             if (DSTRIDE > 2) opt[2] = NONE;
         }
-        stop_at(x, by, site);
+        stop_at(x, by, site, dn);
     }
     return o->v[k];
 }
 /* A window inside a block (its options in DOPT, `iw_<site>`): the index of its answer, else the
    window posed, its site kept as -1 - site (bridge.py tells it from a choice's by the sign). */
 static i64 pick_action(X *x, i64 site, i64 p) {
-    i64 k = answer(x, S[D_N]);
-    if (k < 0) stop_at(x, p, -1 - site);
+    i64 k;
+    while ((k = answer(x, S[D_N])) < 0) stop_at(x, p, -1 - site, S[D_N]);
     return k;
 }
