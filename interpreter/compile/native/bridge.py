@@ -50,9 +50,11 @@ class NativeState:
     `pool`: where its words go back when the state is dropped (clones reuse them: a fresh array of
     a large game's words costs more than the copy of the words a state reads), or None;
     `co`: the game's `Release`, which frees the segment suspended on the words when they are
-    dropped (runtime/segments.c: a state stopped inside an effect keeps its C frames), or None."""
+    dropped (runtime/segments.c: a state stopped inside an effect keeps its C frames), or None.
+    A clone is kept packed (`NativeGame.clone`: the words it reads, end to end, in an immutable
+    bytes object its own clones share) until its words are first asked for."""
 
-    __slots__ = ("co", "names", "o", "plain", "pool", "words")
+    __slots__ = ("_w", "co", "names", "o", "packed", "plain", "pool")
 
     def __init__(
         self,
@@ -61,37 +63,57 @@ class NativeState:
         o: dict[str, Any],
         pool: list[Any] | None = None,
         co: Release | None = None,
+        packed: bytes | None = None,
     ) -> None:
-        self.words = words
+        self._w = words
+        self.packed = packed
         self.names = names
         self.o = o
         self.plain: State | None = None
         self.pool = pool
         self.co = co
 
+    @property
+    def words(self) -> Any:
+        """The state's word array (a packed clone's made now, in words of a dropped state)."""
+        w = self._w
+        if w is None:
+            co = self.co
+            assert co is not None and self.packed is not None
+            w = self._w = co.unpack(self.packed)
+            self.packed = None
+        return w
+
+    @words.setter
+    def words(self, w: Any) -> None:
+        self._w, self.packed = w, None
+
     def __del__(self) -> None:
-        # only words nothing else holds (the slot and the call's argument: 2 references)
-        if getrefcount(self.words) != 2:
+        w = self._w
+        # only words nothing else holds (the slot, `w` and the call's argument: 3 references)
+        if w is None or getrefcount(w) != 3:
             return
         co = self.co
-        if co is not None and self.words[co.at]:
-            co.free(self.words)
+        if co is not None and w[co.at]:
+            co.free(w)
         pool = self.pool
         if pool is not None and len(pool) < POOL_KEPT:
-            pool.append(self.words)
+            pool.append(w)
 
 
 class Release:
     """Frees the segment suspended on a state's words (runtime tb_release), if any: `at` is the
-    word of its ticket (T_CO, 0 when none), `free` the library's tb_release."""
+    word of its ticket (T_CO, 0 when none), `free` the library's tb_release; `unpack` makes a
+    packed clone's words (NativeGame.unpack)."""
 
-    __slots__ = ("at", "free")
+    __slots__ = ("at", "free", "unpack")
 
-    def __init__(self, lib: ctypes.CDLL, at: int) -> None:
+    def __init__(self, lib: ctypes.CDLL, at: int, unpack: Callable[[bytes], Any]) -> None:
         lib.tb_release.argtypes = [ctypes.c_void_p]
         lib.tb_release.restype = None
         self.free = lib.tb_release
         self.at = at
+        self.unpack = unpack
 
 
 class NativeGame:
@@ -135,7 +157,12 @@ class NativeGame:
         lib.tb_copy.restype = None
         self.copy = lib.tb_copy
         self.pool: list[Any] = []  # word arrays of dropped clones, reused (NativeState.pool)
-        self.co = Release(lib, off["T_CO"])  # frees a dropped state's suspended segment
+        self.co = Release(lib, off["T_CO"], self.unpack)  # frees a dropped state's suspended segment
+        lib.tb_pack.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        lib.tb_pack.restype = _I64
+        lib.tb_unpack.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        lib.tb_unpack.restype = None
+        self._packbuf: Any = None  # the words a clone is packed in before it is kept as bytes
         lib.tb_eval.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
         self.has_evaluation = bool(lib.tb_has_eval())
         lib.tb_playout.argtypes = [
@@ -191,16 +218,34 @@ class NativeGame:
         at = self.lay.offsets["LOC"]
         return list(ns.words[at : at + len(self.g.components)])
 
-    def clone(self, ns: NativeState) -> NativeState:
+    def clone(self, ns: NativeState, packed: bool = True) -> NativeState:
         """A copy of `ns`: the words that are read (runtime tb_copy: a few kB where the whole
-        array is hundreds), into an array of a dropped clone when there is one."""
+        array is hundreds), into an array of a dropped clone when there is one; else, with
+        `packed`, kept packed (runtime tb_pack: the words end to end, in bytes shared with a packed
+        original and with its own clones) until its words are asked for, since a fresh array
+        costs its pages (a clone stepped at once is copied: `packed` False)."""
         if ns.plain is not None:
             out = NativeState(ns.words, ns.names, ns.o)
             out.plain = clone(ns.plain)
             return out
+        data = ns.packed
+        if data is not None and packed:  # a packed clone's clone shares its bytes
+            return NativeState(None, ns.names, ns.o, self.pool, self.co, data)
+        if packed and not self.pool:  # no dropped words to copy into: packed (no fresh pages)
+            buf = self._packbuf
+            if buf is None:
+                buf = self._packbuf = self.array()
+            n = self.lib.tb_pack(buf, ns.words)
+            return NativeState(None, ns.names, ns.o, self.pool, self.co, ctypes.string_at(buf, 8 * n))
         words = self.fresh()
         self.copy(words, ns.words, 1)
         return NativeState(words, ns.names, ns.o, self.pool, self.co)
+
+    def unpack(self, data: bytes) -> Any:
+        """A packed clone's words (runtime tb_unpack), in an array of a dropped clone if any."""
+        words = self.fresh()
+        self.lib.tb_unpack(words, data)
+        return words
 
     def fresh(self) -> Any:
         """Words for a new state, their contents undefined: a dropped state's, else an anonymous

@@ -134,6 +134,50 @@ void tb_copy(i64 *dst, const i64 *src, i64 snap) {
     copy_keep(dst, src);
     if (snap && src[D_K] == 2) copy_read(dst + SNAP, src + SNAP);
 }
+/* The words copy_read reads, packed end to end into `dst` from `src` (their lengths are in the
+   words before the zones, written first); the number of words written. */
+static i64 pack_read(i64 *dst, const i64 *src) {
+    i64 n = ZONE, len;
+    memcpy(dst, src, sizeof(i64) * ZONE);
+    for (i64 z = 0; z < NZONES; z++) {
+        len = src[ZLEN + z];
+        memcpy(dst + n, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)len);
+        n += len;
+    }
+    len = DSTRIDE * src[D_N];
+    memcpy(dst + n, src + DOPT, sizeof(i64) * (size_t)len);
+    return n + len;
+}
+static i64 unpack_read(i64 *dst, const i64 *src) {  /* pack_read's words back in place */
+    i64 n = ZONE, len;
+    memcpy(dst, src, sizeof(i64) * ZONE);
+    for (i64 z = 0; z < NZONES; z++) {
+        len = src[ZLEN + z];
+        memcpy(dst + ZONE + z * NCOMP, src + n, sizeof(i64) * (size_t)len);
+        n += len;
+    }
+    len = DSTRIDE * src[D_N];
+    memcpy(dst + DOPT, src + n, sizeof(i64) * (size_t)len);
+    return n + len;
+}
+/* A clone kept compact (NativeState's packed form): the words tb_copy copies (copy_keep, and the
+   segment's first state at a pending choice), packed end to end into `dst` (room for STATE_WORDS);
+   the number of words written. A state's words are sparse (zones and options have room for every
+   component), so a clone kept this way touches a few pages where a copy touches tens. */
+i64 tb_pack(i64 *dst, const i64 *src) {
+    i64 n = pack_read(dst, src), q = QUEUE - Q_LEN + src[Q_LEN];
+    memcpy(dst + n, src + Q_LEN, sizeof(i64) * (size_t)q);
+    n += q;
+    if (src[D_K] == 2) n += pack_read(dst + n, src + SNAP);
+    return n;
+}
+void tb_unpack(i64 *dst, const i64 *src) {  /* tb_pack's words back into a state's words `dst` */
+    if (co_n) co_drop(dst);
+    i64 n = unpack_read(dst, src);
+    memcpy(dst + Q_LEN, src + n, sizeof(i64) * (size_t)(QUEUE - Q_LEN + src[n]));
+    n += QUEUE - Q_LEN + src[n];
+    if (dst[D_K] == 2) unpack_read(dst + SNAP, src + n);
+}
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
     x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
@@ -204,7 +248,25 @@ static void co_main(void) {
     Co *c = co_cur;
     c->code = apply_k(c->s, c->k, c->budget, c->before, 0, 0, 0, 0, c);
     c->state = CO_DONE;
-}  /* ... and back to tb_apply's caller (uc_link) */
+#ifdef CO_ASM
+    co_swap(&c->sp, c->back);  /* never resumed: its stack is freed or reused */
+    __builtin_unreachable();
+#endif
+}  /* ... and back to tb_apply's caller (ucontext: uc_link) */
+#ifdef CO_ASM
+__attribute__((noinline)) static void co_switch(void) { co_swap(&co_cur->back, co_cur->sp); }
+/* co_cur's stack made as co_swap leaves one, so that switching to it enters co_main: its return
+   address at a 16-byte boundary (the ABI's alignment at a call), six registers, the control words
+   (the defaults: 0x1F80, 0x37F). */
+__attribute__((noinline)) static void co_make(void) {
+    void **a = (void **)(((uintptr_t)(co_cur->stack + CO_STACK) & ~(uintptr_t)15) - 16);
+    a[0] = (void *)(uintptr_t)co_main;
+    for (int i = 1; i <= 6; i++) a[-i] = 0;
+    uint32_t cw[2] = {0x1F80, 0x037F};
+    memcpy(a - 7, cw, sizeof cw);
+    co_cur->sp = a - 7;
+}
+#else
 __attribute__((noinline)) static void co_switch(void) { swapcontext(&co_cur->back, &co_cur->ctx); }
 __attribute__((noinline)) static void co_make(void) {  /* co_cur's context: co_main on its stack */
     getcontext(&co_cur->ctx);
@@ -212,6 +274,7 @@ __attribute__((noinline)) static void co_make(void) {  /* co_cur's context: co_m
     co_cur->ctx.uc_link = &co_cur->back;
     makecontext(&co_cur->ctx, co_main, 0);
 }
+#endif
 static int co_back(Co *c) {  /* after a coroutine ran: suspended at a choice (0), or ended */
     if (c->state == CO_SUSP) return 0;
     int code = c->code;

@@ -50,8 +50,26 @@ static void checkpoint(X *x) {
 #define CO_MAX 64   /* suspended segments kept per thread (the oldest dropped past it) */
 #define CO_SPARE 4  /* stacks kept for the next segment */
 enum { CO_RUN, CO_SUSP, CO_DONE };
+#if defined(__x86_64__) && !defined(TB_UCONTEXT)
+#define CO_ASM 1
+/* x86-64: a switch pushes what the calling convention keeps (rbp, rbx, r12-r15, the SSE and x87
+   control words) on the stack it leaves, keeps that stack pointer in *from and takes `to`'s, where
+   the same was pushed: no system call (glibc's swapcontext saves the signal mask with one). */
+__attribute__((naked, noinline)) static void co_swap(__attribute__((unused)) void **from,
+                                                   __attribute__((unused)) void *to) {
+    __asm__("pushq %rbp\n\tpushq %rbx\n\tpushq %r12\n\tpushq %r13\n\tpushq %r14\n\tpushq %r15\n\t"
+            "subq $8, %rsp\n\tstmxcsr (%rsp)\n\tfnstcw 4(%rsp)\n\t"
+            "movq %rsp, (%rdi)\n\tmovq %rsi, %rsp\n\t"
+            "ldmxcsr (%rsp)\n\tfldcw 4(%rsp)\n\taddq $8, %rsp\n\t"
+            "popq %r15\n\tpopq %r14\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tpopq %rbp\n\tret");
+}
+#endif
 typedef struct Co {
+#ifdef CO_ASM
+    void *sp, *back;         /* the segment's stack pointer, and the caller's it suspends or ends to */
+#else
     ucontext_t ctx, back;    /* the segment's context, and the caller's it suspends or ends to */
+#endif
     char *stack; i64 *s; i64 ticket; X *x;
     i64 k, budget; i64 *before; int code, state;
     i64 q[QUEUE - Q_LEN + QCAP];  /* the segment's counters and queue as they were when resumed */
@@ -111,7 +129,11 @@ __attribute__((noinline)) static void co_suspend(X *x) {
     S[T_CO] = c->ticket;
     c->state = CO_SUSP;
     co_live[co_n++] = c;
+#ifdef CO_ASM
+    co_swap(&c->sp, c->back);
+#else
     swapcontext(&c->ctx, &c->back);
+#endif
 }
 /* A decision inside an effect without an answer: posed (its options already in DOPT), and the
    segment stops (the state words are then mid-effect; its first state and the queue stand for it).
