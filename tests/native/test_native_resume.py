@@ -34,10 +34,11 @@ def suspended(nat: NativeGame, words: Any) -> int:
 
 def read_words(nat: NativeGame, ns: NativeState) -> list[int]:
     """The words of a state that are read (runtime copy_keep, SNAP's at a choice), but the
-    coroutine's ticket: what must be the same whether the state resumed or replayed."""
+    coroutine's ticket and the generation: what must be the same whether the state resumed or
+    replayed."""
     off, w = nat.lay.offsets, ns.words
     out = list(w[: off["ZONE"]])
-    out[off["T_CO"]] = 0
+    out[off["T_CO"]] = out[off["T_GEN"]] = 0  # unique per coroutine, per run that wrote the words
     for z, z0 in enumerate(nat.zone_at):
         out += w[z0 : z0 + w[off["ZLEN"] + z]]
     out += w[nat.dopt : nat.dopt + nat.stride * w[nat.dn]]
@@ -46,7 +47,7 @@ def read_words(nat: NativeGame, ns: NativeState) -> list[int]:
         snap = list(w[off["SNAP"] : off["SNAP"] + off["ZONE"]])
         # the budget left when the segment's first state was kept: never read (a run from SNAP
         # starts with the whole budget), and a replay keeps it again where it starts
-        snap[off["T_CO"]] = snap[off["T_BUDGET"]] = 0
+        snap[off["T_CO"]] = snap[off["T_GEN"]] = snap[off["T_BUDGET"]] = 0
         out += snap
     return out
 
@@ -114,3 +115,19 @@ def test_a_dropped_state_frees_its_segment() -> None:
     del st
     gc.collect()
     assert suspended(nat, None) == held
+
+
+def test_clones_share_packed_words_until_the_state_changes() -> None:
+    """Clones are kept packed; clones of words that did not change since share one packed copy
+    (their generation, T_GEN, is new at every native run that writes them)."""
+    eng = engine("glory-to-rome")
+    st, gen = eng.new_game(2, 5), rng.seed_state(5)
+    eng.apply_inplace(st, eng.random_choice(st, gen))
+    a, b = eng.clone(st), eng.clone(st)
+    assert isinstance(a, NativeState) and isinstance(b, NativeState)
+    assert a.packed is not None and a.packed is b.packed
+    was = eng.hash(st)
+    eng.apply_inplace(st, eng.random_choice(st, gen))
+    c = eng.clone(st)
+    assert isinstance(c, NativeState) and c.packed is not None and c.packed is not b.packed
+    assert eng.hash(a) == eng.hash(b) == was != eng.hash(c) == eng.hash(st)

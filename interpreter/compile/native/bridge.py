@@ -52,9 +52,10 @@ class NativeState:
     `co`: the game's `Release`, which frees the segment suspended on the words when they are
     dropped (runtime/segments.c: a state stopped inside an effect keeps its C frames), or None.
     A clone is kept packed (`NativeGame.clone`: the words it reads, end to end, in an immutable
-    bytes object its own clones share) until its words are first asked for."""
+    bytes object its own clones share) until its words are first asked for; `kept` is the packed
+    form last made of this state's words, with their generation then (T_GEN), or None."""
 
-    __slots__ = ("_w", "co", "names", "o", "packed", "plain", "pool")
+    __slots__ = ("_w", "co", "kept", "names", "o", "packed", "plain", "pool")
 
     def __init__(
         self,
@@ -67,6 +68,7 @@ class NativeState:
     ) -> None:
         self._w = words
         self.packed = packed
+        self.kept: tuple[int, bytes] | None = None
         self.names = names
         self.o = o
         self.plain: State | None = None
@@ -163,6 +165,7 @@ class NativeGame:
         lib.tb_unpack.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
         lib.tb_unpack.restype = None
         self._packbuf: Any = None  # the words a clone is packed in before it is kept as bytes
+        self.gen_at = off["T_GEN"]
         lib.tb_eval.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
         self.has_evaluation = bool(lib.tb_has_eval())
         lib.tb_playout.argtypes = [
@@ -220,23 +223,29 @@ class NativeGame:
 
     def clone(self, ns: NativeState, packed: bool = True) -> NativeState:
         """A copy of `ns`: the words that are read (runtime tb_copy: a few kB where the whole
-        array is hundreds), into an array of a dropped clone when there is one; else, with
-        `packed`, kept packed (runtime tb_pack: the words end to end, in bytes shared with a packed
-        original and with its own clones) until its words are asked for, since a fresh array
-        costs its pages (a clone stepped at once is copied: `packed` False)."""
+        array is hundreds). `packed`: kept packed (runtime tb_pack: the words end to end, in
+        bytes) until its words are asked for, since a fresh array costs its pages; the bytes are
+        shared with the original's other clones while the original's words do not change (their
+        generation, T_GEN, is new at every native run that writes them). Else (a clone stepped
+        at once) copied into an array of a dropped clone when there is one."""
         if ns.plain is not None:
             out = NativeState(ns.words, ns.names, ns.o)
             out.plain = clone(ns.plain)
             return out
-        data = ns.packed
-        if data is not None and packed:  # a packed clone's clone shares its bytes
+        if packed:
+            data = ns.packed
+            if data is None:  # the packed form made of these words, while they have not changed
+                w = ns.words
+                gen, kept = w[self.gen_at], ns.kept
+                if kept is not None and gen and kept[0] == gen:
+                    data = kept[1]
+                else:
+                    buf = self._packbuf
+                    if buf is None:
+                        buf = self._packbuf = self.array()
+                    data = ctypes.string_at(buf, 8 * self.lib.tb_pack(buf, w))
+                    ns.kept = (gen, data) if gen else None
             return NativeState(None, ns.names, ns.o, self.pool, self.co, data)
-        if packed and not self.pool:  # no dropped words to copy into: packed (no fresh pages)
-            buf = self._packbuf
-            if buf is None:
-                buf = self._packbuf = self.array()
-            n = self.lib.tb_pack(buf, ns.words)
-            return NativeState(None, ns.names, ns.o, self.pool, self.co, ctypes.string_at(buf, 8 * n))
         words = self.fresh()
         self.copy(words, ns.words, 1)
         return NativeState(words, ns.names, ns.o, self.pool, self.co)

@@ -188,7 +188,7 @@ int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     int code;
     init_x(x, s, budget, 0, 0, 0);
     if (co_n) co_drop(s);
-    S[T_CO] = 0;
+    S[T_CO] = 0; S[T_GEN] = new_ticket();
     copy_read(S + SNAP, S);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
     if ((code = setjmp(x->jb)) != 0) return code;
@@ -225,6 +225,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     else if (co_n) co_drop(s);  /* the words change: a coroutine suspended on them never resumes */
     S[T_CO] = 0;
     if (before) copy_keep(before, s);
+    S[T_GEN] = new_ticket();  /* the words change: a packed copy of them (bridge.py) is old */
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
     if (S[D_K] == 1) {
@@ -234,7 +235,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     }
     if (S[Q_LEN] >= QCAP) return E_SIZE;
     S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
-    if (S[D_K] == 2) copy_read(S, S + SNAP);
+    if (S[D_K] == 2) { copy_read(S, S + SNAP); S[T_GEN] = new_ticket(); }  /* not SNAP's */
     S[Q_POS] = 0;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
@@ -310,7 +311,7 @@ int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) {
         if (s[Q_LEN] >= QCAP) { co_free(c); if (before) copy_keep(before, s); return E_SIZE; }
         memcpy(c->q, s + Q_LEN, sizeof(i64) * (size_t)(QUEUE - Q_LEN + s[Q_LEN]));
         s[QUEUE + s[Q_LEN]] = k; s[Q_LEN] += 1;
-        s[T_CO] = 0; co_unlive(c); c->state = CO_RUN;
+        s[T_CO] = 0; s[T_GEN] = new_ticket(); co_unlive(c); c->state = CO_RUN;
         c->x->budget = budget; s[T_BUDGET] = budget;
         co_cur = c;
         co_switch();
@@ -341,7 +342,7 @@ int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine
     x->s = s; ft_fresh = 1;
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] != 1) return 0;
-    S[T_BUDGET] = INT64_MAX;
+    S[T_BUDGET] = INT64_MAX; S[T_GEN] = new_ticket();
     g_window(x, S[T_PHASE] - 1, S[D_P]);
     return 0;
 }

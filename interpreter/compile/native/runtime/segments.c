@@ -78,7 +78,8 @@ static __thread Co *co_live[CO_MAX];  /* suspended, oldest first */
 static __thread int co_n;
 static __thread Co *co_spare[CO_SPARE];
 static __thread int co_nspare;
-static i64 co_tickets;
+static i64 co_tickets;  /* the last ticket given, and the last generation (T_GEN) */
+static i64 new_ticket(void) { return __atomic_add_fetch(&co_tickets, 1, __ATOMIC_RELAXED); }
 static void co_unlive(Co *c) {
     for (int i = 0; i < co_n; i++)
         if (co_live[i] == c) {
@@ -125,7 +126,7 @@ static Co *co_new(void) {  /* a coroutine with a stack, or NULL (no memory: run 
 __attribute__((noinline)) static void co_suspend(X *x) {
     Co *c = x->co;
     if (co_n == CO_MAX) co_free(co_live[0]);  /* the oldest: its state replays when stepped */
-    c->ticket = __atomic_add_fetch(&co_tickets, 1, __ATOMIC_RELAXED);
+    c->ticket = new_ticket();
     S[T_CO] = c->ticket;
     c->state = CO_SUSP;
     co_live[co_n++] = c;
@@ -162,7 +163,7 @@ static i64 answer(X *x, i64 n) {
     i64 k;
     if (S[Q_DEAL] == S[Q_POS] + 1) {  /* a search's world is dealt at this decision (search.c t_world) */
         if (!x->world) fail(x, E_FLOW);  /* never the true state's words: the world stays the search's */
-        copy_read(S, x->world); S[D_K] = 0;
+        copy_read(S, x->world); S[D_K] = 0; S[T_GEN] = new_ticket();
     }
     if (S[Q_POS] < S[Q_LEN]) k = S[QUEUE + S[Q_POS]];
     else {
