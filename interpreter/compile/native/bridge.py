@@ -13,7 +13,6 @@ from __future__ import annotations
 import ctypes
 import mmap
 from collections.abc import Callable
-from sys import getrefcount
 from typing import Any
 
 from tabula.interpreter.compile.native.slots import (
@@ -26,6 +25,7 @@ from tabula.interpreter.compile.native.slots import (
     pack_players,
     unpack_players,
 )
+from tabula.interpreter.compile.native.states import NativeState, NotNative, Release
 from tabula.interpreter.model.choices import option_ids
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, no_ending
@@ -36,86 +36,7 @@ _I64 = ctypes.c_int64
 _DEFAULT_T = no_ending()
 # a choice's value type as the Python backend names it (model/choices.py)
 _PY_TYPES = {"sym": "symbol", "place": "list[comp]"}
-POOL_KEPT = 32  # word arrays kept for clones, per game
 _T_KEYS = {"stage", "round", "turn", "active", "phase", "phase_id", "n", "next", "skips", "decisions"}
-
-
-class NotNative(Exception):
-    """A plain state the native state cannot hold (a scenario's rig, a pause, an ending under way)."""
-
-
-class NativeState:
-    """A game state in native words; `plain` holds the state instead once it left the native form.
-
-    `pool`: where its words go back when the state is dropped (clones reuse them: a fresh array of
-    a large game's words costs more than the copy of the words a state reads), or None;
-    `co`: the game's `Release`, which frees the segment suspended on the words when they are
-    dropped (runtime/segments.c: a state stopped inside an effect keeps its C frames), or None.
-    A clone is kept packed (`NativeGame.clone`: the words it reads, end to end, in an immutable
-    bytes object its own clones share) until its words are first asked for; `kept` is the packed
-    form last made of this state's words, with their generation then (T_GEN), or None."""
-
-    __slots__ = ("_w", "co", "kept", "names", "o", "packed", "plain", "pool")
-
-    def __init__(
-        self,
-        words: Any,
-        names: list[str],
-        o: dict[str, Any],
-        pool: list[Any] | None = None,
-        co: Release | None = None,
-        packed: bytes | None = None,
-    ) -> None:
-        self._w = words
-        self.packed = packed
-        self.kept: tuple[int, bytes] | None = None
-        self.names = names
-        self.o = o
-        self.plain: State | None = None
-        self.pool = pool
-        self.co = co
-
-    @property
-    def words(self) -> Any:
-        """The state's word array (a packed clone's made now, in words of a dropped state)."""
-        w = self._w
-        if w is None:
-            co = self.co
-            assert co is not None and self.packed is not None
-            w = self._w = co.unpack(self.packed)
-            self.packed = None
-        return w
-
-    @words.setter
-    def words(self, w: Any) -> None:
-        self._w, self.packed = w, None
-
-    def __del__(self) -> None:
-        w = self._w
-        # only words nothing else holds (the slot, `w` and the call's argument: 3 references)
-        if w is None or getrefcount(w) != 3:
-            return
-        co = self.co
-        if co is not None and w[co.at]:
-            co.free(w)
-        pool = self.pool
-        if pool is not None and len(pool) < POOL_KEPT:
-            pool.append(w)
-
-
-class Release:
-    """Frees the segment suspended on a state's words (runtime tb_release), if any: `at` is the
-    word of its ticket (T_CO, 0 when none), `free` the library's tb_release; `unpack` makes a
-    packed clone's words (NativeGame.unpack)."""
-
-    __slots__ = ("at", "free", "unpack")
-
-    def __init__(self, lib: ctypes.CDLL, at: int, unpack: Callable[[bytes], Any]) -> None:
-        lib.tb_release.argtypes = [ctypes.c_void_p]
-        lib.tb_release.restype = None
-        self.free = lib.tb_release
-        self.at = at
-        self.unpack = unpack
 
 
 class NativeGame:
