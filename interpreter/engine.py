@@ -271,9 +271,11 @@ class Engine:
     # ------------------------------------------------------------ acting
     def apply(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> State:
         """A new state after `choice` (an id, or an index into the legal choices)."""
-        # stepped at once: its words copied, not packed (NativeGame.clone)
         live = self._live(st)
-        new = live[0].clone(live[1], packed=False) if live is not None else self.clone(st)
+        if live is not None:  # its words copied, not packed: stepped at once (NativeGame.clone)
+            new: State = live[0].clone(live[1], packed=False)  # type: ignore[assignment]  # opaque to callers
+        else:
+            new = self.clone(st)
         self.apply_inplace(new, choice, log)
         return new
 
