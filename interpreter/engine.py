@@ -271,7 +271,11 @@ class Engine:
     # ------------------------------------------------------------ acting
     def apply(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> State:
         """A new state after `choice` (an id, or an index into the legal choices)."""
-        new = self.clone(st)
+        live = self._live(st)
+        if live is not None:  # its words copied, not packed: stepped at once (NativeGame.clone)
+            new: State = live[0].clone(live[1], packed=False)  # type: ignore[assignment]  # opaque to callers
+        else:
+            new = self.clone(st)
         self.apply_inplace(new, choice, log)
         return new
 

@@ -83,10 +83,20 @@ def test_clones_reuse_dropped_words_and_stay_independent(name: str) -> None:
     states = walk(nat, 3, 7, 40)
     hashes = [nat.hash(s) for s in states]
     plain = [py.from_json(nat.to_json(s)) for s in states]
-    # clones of clones, dropped at once: their words go back to the pool and are written over
+    # without dropped words to copy into, a clone is kept packed; a clone of it shares its bytes
+    nat.native.pool.clear()
+    packed = nat.clone(states[-1])
+    assert isinstance(packed, NativeState) and packed.packed is not None
+    twin = nat.clone(packed)
+    assert isinstance(twin, NativeState) and twin.packed is packed.packed
+    assert nat.hash(twin) == hashes[-1] and twin.packed is None  # its words made when read
+    # clones of clones, their words made, dropped at once: the words go back to the pool and are
+    # written over
     for _ in range(3):
         for s in states:
-            nat.clone(nat.clone(s))
+            made = nat.clone(nat.clone(s))
+            assert isinstance(made, NativeState) and made.words is not None
+            del made
     gc.collect()
     assert nat.native.pool  # the dropped clones' words are kept for the next ones
     again = [nat.clone(s) for s in states]

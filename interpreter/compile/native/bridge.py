@@ -13,7 +13,6 @@ from __future__ import annotations
 import ctypes
 import mmap
 from collections.abc import Callable
-from sys import getrefcount
 from typing import Any
 
 from tabula.interpreter.compile.native.slots import (
@@ -26,6 +25,9 @@ from tabula.interpreter.compile.native.slots import (
     pack_players,
     unpack_players,
 )
+from tabula.interpreter.compile.native.states import NativeState as NativeState  # re-exported
+from tabula.interpreter.compile.native.states import NotNative as NotNative  # re-exported
+from tabula.interpreter.compile.native.states import Release
 from tabula.interpreter.model.choices import option_ids
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, no_ending
@@ -36,36 +38,7 @@ _I64 = ctypes.c_int64
 _DEFAULT_T = no_ending()
 # a choice's value type as the Python backend names it (model/choices.py)
 _PY_TYPES = {"sym": "symbol", "place": "list[comp]"}
-POOL_KEPT = 32  # word arrays kept for clones, per game
 _T_KEYS = {"stage", "round", "turn", "active", "phase", "phase_id", "n", "next", "skips", "decisions"}
-
-
-class NotNative(Exception):
-    """A plain state the native state cannot hold (a scenario's rig, a pause, an ending under way)."""
-
-
-class NativeState:
-    """A game state in native words; `plain` holds the state instead once it left the native form.
-
-    `pool`: where its words go back when the state is dropped (clones reuse them: a fresh array of
-    a large game's words costs more than the copy of the words a state reads), or None."""
-
-    __slots__ = ("names", "o", "plain", "pool", "words")
-
-    def __init__(
-        self, words: Any, names: list[str], o: dict[str, Any], pool: list[Any] | None = None
-    ) -> None:
-        self.words = words
-        self.names = names
-        self.o = o
-        self.plain: State | None = None
-        self.pool = pool
-
-    def __del__(self) -> None:
-        pool = self.pool
-        # only words nothing else holds (the slot and the call's argument: 2 references)
-        if pool is not None and len(pool) < POOL_KEPT and getrefcount(self.words) == 2:
-            pool.append(self.words)
 
 
 class NativeGame:
@@ -109,6 +82,13 @@ class NativeGame:
         lib.tb_copy.restype = None
         self.copy = lib.tb_copy
         self.pool: list[Any] = []  # word arrays of dropped clones, reused (NativeState.pool)
+        self.co = Release(lib, off["T_CO"], self.unpack)  # frees a dropped state's suspended segment
+        lib.tb_pack.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        lib.tb_pack.restype = _I64
+        lib.tb_unpack.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        lib.tb_unpack.restype = None
+        self._packbuf: Any = None  # the words a clone is packed in before it is kept as bytes
+        self.gen_at = off["T_GEN"]
         lib.tb_eval.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
         self.has_evaluation = bool(lib.tb_has_eval())
         lib.tb_playout.argtypes = [
@@ -140,7 +120,7 @@ class NativeGame:
         made = self._starts.get(key)
         if made is None:
             made = self._starts[key] = self.from_plain(make())
-        ns = NativeState(self.fresh(), made.names, made.o, self.pool)
+        ns = NativeState(self.fresh(), made.names, made.o, self.pool, self.co)
         self.copy(ns.words, made.words, 1)
         at = self.lay.offsets["RNG"]
         ns.words[at] = rng[0] - (1 << 64) if rng[0] >> 63 else rng[0]
@@ -164,16 +144,40 @@ class NativeGame:
         at = self.lay.offsets["LOC"]
         return list(ns.words[at : at + len(self.g.components)])
 
-    def clone(self, ns: NativeState) -> NativeState:
+    def clone(self, ns: NativeState, packed: bool = True) -> NativeState:
         """A copy of `ns`: the words that are read (runtime tb_copy: a few kB where the whole
-        array is hundreds), into an array of a dropped clone when there is one."""
+        array is hundreds). `packed`: kept packed (runtime tb_pack: the words end to end, in
+        bytes) until its words are asked for, since a fresh array costs its pages; the bytes are
+        shared with the original's other clones while the original's words do not change (their
+        generation, T_GEN, is new at every native run that writes them). Else (a clone stepped
+        at once) copied into an array of a dropped clone when there is one."""
         if ns.plain is not None:
             out = NativeState(ns.words, ns.names, ns.o)
             out.plain = clone(ns.plain)
             return out
+        if packed:
+            data = ns.packed
+            if data is None:  # the packed form made of these words, while they have not changed
+                w = ns.words
+                gen, kept = w[self.gen_at], ns.kept
+                if kept is not None and gen and kept[0] == gen:
+                    data = kept[1]
+                else:
+                    buf = self._packbuf
+                    if buf is None:
+                        buf = self._packbuf = self.array()
+                    data = ctypes.string_at(buf, 8 * self.lib.tb_pack(buf, w))
+                    ns.kept = (gen, data) if gen else None
+            return NativeState(None, ns.names, ns.o, self.pool, self.co, data)
         words = self.fresh()
         self.copy(words, ns.words, 1)
-        return NativeState(words, ns.names, ns.o, self.pool)
+        return NativeState(words, ns.names, ns.o, self.pool, self.co)
+
+    def unpack(self, data: bytes) -> Any:
+        """A packed clone's words (runtime tb_unpack), in an array of a dropped clone if any."""
+        words = self.fresh()
+        self.lib.tb_unpack(words, data)
+        return words
 
     def fresh(self) -> Any:
         """Words for a new state, their contents undefined: a dropped state's, else an anonymous
@@ -498,7 +502,7 @@ class NativeGame:
             words[lay.zone(z) : lay.zone(z) + len(items)] = list(items)
         if not data_only:
             self._read_decision(st["dec"], words)
-        return NativeState(words, list(st["names"]), dict(st["o"]))
+        return NativeState(words, list(st["names"]), dict(st["o"]), co=self.co)
 
     def _pc(self, st: State) -> int:
         stk = st["stk"]

@@ -130,18 +130,65 @@ int tb_words(void) { return STATE_WORDS; }
    again in): the words that are read (copy_keep), and the segment's first state when a choice
    inside an effect is pending and `snap` is set; the rest of `dst` is left as it was (never read). */
 void tb_copy(i64 *dst, const i64 *src, i64 snap) {
+    if (co_n) co_drop(dst);
     copy_keep(dst, src);
     if (snap && src[D_K] == 2) copy_read(dst + SNAP, src + SNAP);
+}
+/* The words copy_read reads, packed end to end into `dst` from `src` (their lengths are in the
+   words before the zones, written first); the number of words written. */
+static i64 pack_read(i64 *dst, const i64 *src) {
+    i64 n = ZONE, len;
+    memcpy(dst, src, sizeof(i64) * ZONE);
+    for (i64 z = 0; z < NZONES; z++) {
+        len = src[ZLEN + z];
+        memcpy(dst + n, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)len);
+        n += len;
+    }
+    len = DSTRIDE * src[D_N];
+    memcpy(dst + n, src + DOPT, sizeof(i64) * (size_t)len);
+    return n + len;
+}
+static i64 unpack_read(i64 *dst, const i64 *src) {  /* pack_read's words back in place */
+    i64 n = ZONE, len;
+    memcpy(dst, src, sizeof(i64) * ZONE);
+    for (i64 z = 0; z < NZONES; z++) {
+        len = src[ZLEN + z];
+        memcpy(dst + ZONE + z * NCOMP, src + n, sizeof(i64) * (size_t)len);
+        n += len;
+    }
+    len = DSTRIDE * src[D_N];
+    memcpy(dst + DOPT, src + n, sizeof(i64) * (size_t)len);
+    return n + len;
+}
+/* A clone kept compact (NativeState's packed form): the words tb_copy copies (copy_keep, and the
+   segment's first state at a pending choice), packed end to end into `dst` (room for STATE_WORDS);
+   the number of words written. A state's words are sparse (zones and options have room for every
+   component), so a clone kept this way touches a few pages where a copy touches tens. */
+i64 tb_pack(i64 *dst, const i64 *src) {
+    i64 n = pack_read(dst, src), q = QUEUE - Q_LEN + src[Q_LEN];
+    memcpy(dst + n, src + Q_LEN, sizeof(i64) * (size_t)q);
+    n += q;
+    if (src[D_K] == 2) n += pack_read(dst + n, src + SNAP);
+    return n;
+}
+void tb_unpack(i64 *dst, const i64 *src) {  /* tb_pack's words back into a state's words `dst` */
+    if (co_n) co_drop(dst);
+    i64 n = unpack_read(dst, src);
+    memcpy(dst + Q_LEN, src + n, sizeof(i64) * (size_t)(QUEUE - Q_LEN + src[n]));
+    n += QUEUE - Q_LEN + src[n];
+    if (dst[D_K] == 2) unpack_read(dst + SNAP, src + n);
 }
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
     x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
-    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0; ft_fresh = 1;
+    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0; x->co = 0; ft_fresh = 1;
 }
 int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
     int code;
     init_x(x, s, budget, 0, 0, 0);
+    if (co_n) co_drop(s);
+    S[T_CO] = 0; S[T_GEN] = new_ticket();
     copy_read(S + SNAP, S);
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
     if ((code = setjmp(x->jb)) != 0) return code;
@@ -166,13 +213,19 @@ static void first_answer(X *x, i64 *ai, i64 *p, i64 *arg, i64 *arg2) {
     if (ACTION_CLOSES[*ai]) S[T_FR_PC] = 2;
     CHARGE(1);
 }
-static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap) {
+/* `co`: the coroutine this runs in (tb_apply), where a stop at a choice suspends, or NULL. */
+static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, i64 max, int nosnap,
+                   Co *co) {
     X xx, *x = &xx;
     int code;
     i64 ai = -1, arg = NONE, arg2 = NONE, p = NONE;
     init_x(x, s, budget, gen, done, max);
     x->nosnap = nosnap;
+    if (co) { x->co = co; co->x = x; }
+    else if (co_n) co_drop(s);  /* the words change: a coroutine suspended on them never resumes */
+    S[T_CO] = 0;
     if (before) copy_keep(before, s);
+    S[T_GEN] = new_ticket();  /* the words change: a packed copy of them (bridge.py) is old */
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] == 0 || k < 0 || k >= S[D_N]) return E_ILLEGAL;
     if (S[D_K] == 1) {
@@ -182,7 +235,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     }
     if (S[Q_LEN] >= QCAP) return E_SIZE;
     S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;
-    if (S[D_K] == 2) copy_read(S, S + SNAP);
+    if (S[D_K] == 2) { copy_read(S, S + SNAP); S[T_GEN] = new_ticket(); }  /* not SNAP's */
     S[Q_POS] = 0;
     if (setjmp(x->susp)) return 0;
     S[T_BUDGET] = budget;
@@ -191,18 +244,105 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
     S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
     return 0;
 }
-int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) { return apply_k(s, k, budget, before, 0, 0, 0, 0); }
+static __thread Co *co_cur;  /* the coroutine co_main starts in, co_switch resumes */
+static void co_main(void) {
+    Co *c = co_cur;
+    c->code = apply_k(c->s, c->k, c->budget, c->before, 0, 0, 0, 0, c);
+    c->state = CO_DONE;
+#ifdef CO_ASM
+    co_swap(&c->sp, c->back);  /* never resumed: its stack is freed or reused */
+    __builtin_unreachable();
+#endif
+}  /* ... and back to tb_apply's caller (ucontext: uc_link) */
+#ifdef CO_ASM
+__attribute__((noinline)) static void co_switch(void) { co_swap(&co_cur->back, co_cur->sp); }
+/* co_cur's stack made as co_swap leaves one, so that switching to it enters co_main: its return
+   address at a 16-byte boundary (the ABI's alignment at a call), six registers, the control words
+   (the defaults: 0x1F80, 0x37F). */
+__attribute__((noinline)) static void co_make(void) {
+    void **a = (void **)(((uintptr_t)(co_cur->stack + CO_STACK) & ~(uintptr_t)15) - 16);
+    a[0] = (void *)(uintptr_t)co_main;
+    for (int i = 1; i <= 6; i++) a[-i] = 0;
+    uint32_t cw[2] = {0x1F80, 0x037F};
+    memcpy(a - 7, cw, sizeof cw);
+    co_cur->sp = a - 7;
+}
+#else
+__attribute__((noinline)) static void co_switch(void) { swapcontext(&co_cur->back, &co_cur->ctx); }
+__attribute__((noinline)) static void co_make(void) {  /* co_cur's context: co_main on its stack */
+    getcontext(&co_cur->ctx);
+    co_cur->ctx.uc_stack.ss_sp = co_cur->stack; co_cur->ctx.uc_stack.ss_size = CO_STACK;
+    co_cur->ctx.uc_link = &co_cur->back;
+    makecontext(&co_cur->ctx, co_main, 0);
+}
+#endif
+static int co_back(Co *c) {  /* after a coroutine ran: suspended at a choice (0), or ended */
+    if (c->state == CO_SUSP) return 0;
+    int code = c->code;
+    co_free(c);
+    return code;
+}
+/* A resumed segment failed: the words as they stood at its decision, by the replay of its segment
+   from SNAP (which the failed run did not write) with the counters and answers `q` (saved when it
+   was resumed), then kept in `before`, as apply_k leaves them on an error. */
+static void co_undo(i64 *s, const i64 *q, i64 budget, i64 *before) {
+    i64 n = q[0];
+    memcpy(s + Q_LEN, q, sizeof(i64) * (size_t)(QUEUE - Q_LEN + n));
+    if (n > 0) {  /* the last answer given again (checked against D_N: any one passes) */
+        s[Q_LEN] = n - 1; s[D_K] = 2; s[D_N] = s[QUEUE + n - 1] + 1;
+        apply_k(s, s[QUEUE + n - 1], budget, 0, 0, 0, 0, 0, 0);
+    } else {  /* a segment from a phase's start (Q_START), stopped before any answer */
+        copy_read(s, s + SNAP);
+        s[Q_LEN] = 0; s[Q_POS] = 0;
+        tb_start(s, budget);
+    }
+    if (before) copy_keep(before, s);
+}
+/* Answer k to the pending decision (apply_k): the segment suspended on these words resumed with
+   the answer, else a segment run in a new coroutine (segments.c), where a stop suspends it. */
+int tb_apply(i64 *s, i64 k, i64 budget, i64 *before) {
+    Co *c = co_find(s);
+    if (c) {  /* no copy of the words before: an error puts them back by a replay (co_undo) */
+        int code;
+        if (s[D_K] != 2 || k < 0 || k >= s[D_N]) {
+            if (before) copy_keep(before, s);
+            return E_ILLEGAL;
+        }
+        if (s[Q_LEN] >= QCAP) { co_free(c); if (before) copy_keep(before, s); return E_SIZE; }
+        memcpy(c->q, s + Q_LEN, sizeof(i64) * (size_t)(QUEUE - Q_LEN + s[Q_LEN]));
+        s[QUEUE + s[Q_LEN]] = k; s[Q_LEN] += 1;
+        s[T_CO] = 0; s[T_GEN] = new_ticket(); co_unlive(c); c->state = CO_RUN;
+        c->x->budget = budget; s[T_BUDGET] = budget;
+        co_cur = c;
+        co_switch();
+        if (c->state == CO_SUSP) return 0;
+        if ((code = c->code) != 0) co_undo(s, c->q, budget, before);
+        co_free(c);
+        return code;
+    }
+    if (co_n) co_drop(s);
+    if (!(c = co_new())) return apply_k(s, k, budget, before, 0, 0, 0, 0, 0);
+    c->s = s; c->k = k; c->budget = budget; c->before = before; c->state = CO_RUN;
+    co_cur = c;
+    co_make();
+    co_switch();
+    return co_back(c);
+}
+/* The words `s` are dropped (NativeState.__del__): the segment suspended on them, if any, freed. */
+void tb_release(i64 *s) { if (co_n) co_drop(s); }
+/* Whether a segment is suspended on the words `s` as they stand (NULL: how many in this thread). */
+int tb_suspended(const i64 *s) { return s ? co_find(s) != 0 : co_n; }
 /* Answer k to a pending window without copying the state first (the RL batch, tools/rl/batch.c, keeps
    its own smaller copy): a segment that stops at a choice returns E_LIMIT with the words mid-segment
    and no first state kept, and the caller puts its copy back and calls tb_apply. */
-int tb_apply_nocopy(i64 *s, i64 k, i64 budget) { return apply_k(s, k, budget, 0, 0, 0, 0, 1); }
+int tb_apply_nocopy(i64 *s, i64 k, i64 budget) { return apply_k(s, k, budget, 0, 0, 0, 0, 1, 0); }
 int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine.reoffer) */
     X xx, *x = &xx;
     int code;
     x->s = s; ft_fresh = 1;
     if ((code = setjmp(x->jb)) != 0) return code;
     if (S[D_K] != 1) return 0;
-    S[T_BUDGET] = INT64_MAX;
+    S[T_BUDGET] = INT64_MAX; S[T_GEN] = new_ticket();
     g_window(x, S[T_PHASE] - 1, S[D_P]);
     return 0;
 }
@@ -281,7 +421,7 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
     while (done[0] < max_decisions && s[D_K] != 0) {
         k = below(gen, s[D_N]);
         done[0] += 1;
-        if ((code = apply_k(s, k, budget, 0, gen, done, max_decisions, 1)) != 0) break;
+        if ((code = apply_k(s, k, budget, 0, gen, done, max_decisions, 1, 0)) != 0) break;
         segs += 1;
     }
     if (code == 0) return 0;
@@ -290,10 +430,10 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
     for (i64 j = 0; j < segs; j++) {  /* as before: these segments went through */
         k = below(gen, s[D_N]);
         done[0] += 1;
-        apply_k(s, k, budget, 0, gen, done, max_decisions, 1);
+        apply_k(s, k, budget, 0, gen, done, max_decisions, 1, 0);
     }
     if (code != E_LIMIT) return code;
     k = below(gen, s[D_N]);  /* the last segment again, stopping at its choice */
     done[0] += 1;
-    return apply_k(s, k, budget, 0, gen, done, max_decisions, 0);
+    return apply_k(s, k, budget, 0, gen, done, max_decisions, 0, 0);
 }

@@ -11,6 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <setjmp.h>
+#include <stdlib.h>
+#include <ucontext.h>
+#include <sys/mman.h>
 typedef int64_t i64;
 typedef uint64_t u64;
 #define NONE INT64_MIN
@@ -28,11 +31,13 @@ enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_
    seg: where a stopped segment's first state goes (SNAP, or the search tree's copy);
    ck: a phase started since the segment's first state, and CKBUF holds its words (checkpoint);
    depth: the emits running inside one another (triggers.py: past EMIT_DEPTH, E_DEPTH);
-   world: a search's dealt world, which replaces the words where Q_DEAL says (tree_c.py). */
+   world: a search's dealt world, which replaces the words where Q_DEAL says (tree_c.py);
+   co: the coroutine the segment runs in (segments.c, tb_apply), where a stop suspends it, or NULL. */
+struct Co;
 typedef struct {
     i64 *s; jmp_buf jb; jmp_buf endjb; jmp_buf susp;
     u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap; i64 *seg; int ck; int depth;
-    const i64 *world;
+    const i64 *world; struct Co *co;
 } X;
 #define S (x->s)
 static __thread int ft_fresh;  /* set at each entry point: the tile features interned before are dead */
