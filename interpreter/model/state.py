@@ -28,6 +28,8 @@ import hashlib
 import json
 from typing import Any
 
+import orjson
+
 from tabula.interpreter.base import rng
 from tabula.interpreter.model.game import CompiledGame
 
@@ -127,11 +129,26 @@ def clone(st: State) -> State:
 
 def canonical(st: State) -> str:
     """The canonical JSON text: equal states have equal text."""
-    return json.dumps(st, sort_keys=True, separators=(",", ":"))
+    return _canonical_bytes(st).decode()
+
+
+def _canonical_bytes(doc: Any) -> bytes:
+    """`json.dumps(doc, sort_keys=True, separators=(",", ":"))` as bytes, byte for byte. orjson writes
+    the same text about 8x faster where the two agree: ASCII text with nothing escaped, string keys,
+    integers within 64 bits, no floats (a state holds none: the language has no fractions). Anything
+    else (a non-ASCII name, an escaped quote, a number key, a huge integer) is written by json, so a
+    hash never depends on which of the two wrote it."""
+    try:
+        raw = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # a key that is not a string, an integer past 64 bits
+        raw = b""
+    if raw and raw.isascii() and b"\\" not in raw:
+        return raw
+    return json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
 
 
 def state_hash(st: State) -> str:
-    return hashlib.sha256(canonical(st).encode()).hexdigest()
+    return hashlib.sha256(_canonical_bytes(st)).hexdigest()
 
 
 SEMANTIC_HASH_CHARS = 10
@@ -142,8 +159,7 @@ def semantic_hash(st: State) -> str:
     its place inside a running effect, an encoding of its own that may change while the game does
     not. Trace files (tabula.dev.traces) and the replays of `tabula serve` compare positions by it."""
     body = {k: v for k, v in st.items() if k != "stk"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:SEMANTIC_HASH_CHARS]
+    return hashlib.sha256(_canonical_bytes(body)).hexdigest()[:SEMANTIC_HASH_CHARS]
 
 
 def from_json(text: str) -> State:
