@@ -297,3 +297,52 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
     done[0] += 1;
     return apply_k(s, k, budget, 0, gen, done, max_decisions, 0);
 }
+/* rng.seed_state: a game's generator words from its seed (splitmix64), into w[0], w[1]. */
+static void seed_words(u64 seed, u64 *w) {
+    u64 x = seed, z;
+    for (int j = 0; j < 2; j++) {
+        x += 0x9E3779B97F4A7C15ULL;
+        z = x;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        w[j] = z ^ (z >> 31);
+    }
+    if (w[0] == 0 && w[1] == 0) { w[0] = 1; w[1] = 2; }
+}
+/* One game of tb_playouts in the words `s`: 0 or the error that stopped it. */
+static int playout_new(i64 *s, const i64 *init, u64 seed, u64 *gen, i64 budget, i64 max, i64 *done) {
+    X xx, *x = &xx;
+    u64 w[2];
+    int code;
+    copy_keep(s, init);
+    seed_words(seed, w);
+    s[RNG] = (i64)w[0]; s[RNG + 1] = (i64)w[1];
+    done[0] = 0;
+    init_x(x, s, budget, gen, done, max);
+    x->nosnap = 1;
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (setjmp(x->susp)) return E_LIMIT;  /* stopped at a choice (never: nosnap 1 fails first) */
+    S[T_BUDGET] = budget;
+    run(x, -1, NONE, NONE, NONE);
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
+    while (done[0] < max && s[D_K] != 0) {
+        i64 k = below(gen, s[D_N]);
+        done[0] += 1;
+        if ((code = apply_k(s, k, budget, 0, gen, done, max, 1)) != 0) return code;
+    }
+    return 0;
+}
+/* Whole random games in one call (Engine.playouts), played one after the other in the words `s`:
+   game i is `init` (a new game's words before setup) with the generator words of seeds[i], set up
+   and played to its end or `max_decisions` with the bot generator gens[2i], gens[2i + 1], as
+   tb_start then tb_playout play it (a choice inside the setup is the playout's first decision,
+   answered inline from that generator, where tb_start stops and tb_playout replays the segment:
+   the same draws and the same budget). done[i]: its decisions; codes[i]: 0, or the error that
+   stopped it (E_LIMIT: the limit reached inside a segment), the caller then plays that game again
+   on its own. No first state is kept (nosnap): a game is started again rather than replayed. */
+void tb_playouts(i64 *s, const i64 *init, i64 n, const u64 *seeds, u64 *gens, i64 budget,
+                 i64 max_decisions, i64 *done, i64 *codes) {
+    for (i64 i = 0; i < n; i++)
+        codes[i] = playout_new(s, init, seeds[i], gens + 2 * i, budget, max_decisions, done + i);
+}
