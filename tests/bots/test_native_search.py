@@ -13,6 +13,7 @@ import pytest
 
 from tabula.bots.base import Observation, PlayoutFailure, bot_generator
 from tabula.bots.evaluation import Evaluation
+from tabula.bots.native_search import NativeSearch
 from tabula.bots.spec import make_bot
 from tabula.interpreter.compile.native.deal import NativeDeal
 from tabula.interpreter.engine import Engine, load_game
@@ -131,3 +132,25 @@ def test_a_rule_failing_in_a_native_playout_is_replayed_on_python() -> None:
     with pytest.raises(GameRuntimeError) as again:
         py.apply_inplace(world, on_native.choices[-1])
     assert again.value.code == err.code
+
+
+@pytest.mark.slow
+def test_hanabi_searches_natively_as_on_python() -> None:
+    """Hanabi's `bots: deal:` conditions (what each player was told) deal natively (runtime tb_deal
+    as determinize's _deal_fitting), and its clues (`tell_rank:Bob,1`: a player, then a number)
+    are native tree keys: the same visits, move and generator words as the Python tree."""
+    nat = native("hanabi")
+    py = Engine(nat.game)
+    checked = 0
+    for (st, seat), gen_seed in zip(window_states(nat, 2, 2, 24), range(2), strict=False):
+        g_nat, g_py = bot_generator(gen_seed), bot_generator(gen_seed)
+        obs = Observation(nat, st, seat)
+        on_native, on_python = make_bot("ismcts:25", nat), make_bot("ismcts:25", py)
+        a = on_native.choose(obs, g_nat)
+        assert obs.native_deal() is not None and obs.native_deal().fits is not None  # type: ignore[union-attr]
+        s = on_native.settings  # type: ignore[attr-defined]
+        assert NativeSearch.make(nat, obs, on_native.evaluation, s.depth, s.rollout, True) is not None  # type: ignore[attr-defined]
+        b = on_python.choose(Observation(py, nat.plain(st), seat), g_py)
+        assert (a, g_nat, on_native.visits) == (b, g_py, on_python.visits)
+        checked += any(i.startswith("tell_rank:") for i in on_native.visits)
+    assert checked

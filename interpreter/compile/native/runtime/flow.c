@@ -218,33 +218,58 @@ int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
 /* One determinisation for a search bot (compile/native/deal.py; run/determinize.py draws the
    same): `out` holds a copy of the decision's base words; `plan` lists `ngroups` groups of hidden
    components of one back, each as its size k, its k components sorted, then k (component, word of
-   its place) pairs in state order. Each group is shuffled with `gen` (rng.shuffle) and dealt into
-   its places, `loc` and `rv` following; the `nnaming` (word, component) pairs that name a dealt
-   component are renamed; the generator words are drawn last (next_u64 | 1, twice). */
+   its place) pairs in state order, then 0, or 1 when `bots: deal:` conditions constrain a place:
+   the k places in the order they are dealt (the most constrained first), then per place (state
+   order) 1 if a condition covers it, and k words: whether the i-th sorted component fits it. Each
+   group is shuffled with `gen` (rng.shuffle) and dealt into its places (determinize's
+   _deal_fitting: each place the first free component that fits it, else the first free one, in
+   the shuffled order), `loc` and `rv` following; the `nnaming` (word, component) pairs that name a
+   dealt component are renamed; the generator words are drawn last (next_u64 | 1, twice). */
 void tb_deal(i64 *out, u64 *gen, const i64 *plan, i64 ngroups, const i64 *naming, i64 nnaming) {
-    i64 pi[NCOMP], dealt[NCOMP], loc[NCOMP], rv[NCOMP], tmp;
+    i64 pi[NCOMP], dealt[NCOMP], sorted_at[NCOMP], got[NCOMP], loc[NCOMP], rv[NCOMP], tmp;
+    char used[NCOMP];
     u64 s1 = gen[0], s0 = gen[1], t, w[2];
     const i64 *p = plan;
     for (i64 g = 0; g < ngroups; g++) {
         i64 k = *p++;
-        for (i64 j = 0; j < k; j++) dealt[j] = p[j];
+        for (i64 j = 0; j < k; j++) { dealt[j] = p[j]; sorted_at[j] = j; }
         for (i64 i = k - 1; i > 0; i--) {
             s1 ^= s1 << 23;
             s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
             u64 j = (s1 + s0) % (u64)(i + 1);
             t = s1; s1 = s0; s0 = t;
             tmp = dealt[i]; dealt[i] = dealt[j]; dealt[j] = tmp;
+            tmp = sorted_at[i]; sorted_at[i] = sorted_at[j]; sorted_at[j] = tmp;
         }
         p += k;
+        const i64 *pairs = p;
+        p += 2 * k;
+        if (*p++ == 0) {
+            for (i64 j = 0; j < k; j++) got[j] = dealt[j];
+        } else {  /* _deal_fitting */
+            const i64 *order = p, *rows = p + k;
+            p += k + k * (k + 1);
+            for (i64 i = 0; i < k; i++) used[i] = 0;
+            for (i64 r = 0; r < k; r++) {
+                i64 j = order[r], pick = -1;
+                const i64 *row = rows + j * (k + 1);
+                if (row[0])
+                    for (i64 i = 0; i < k && pick < 0; i++)
+                        if (!used[i] && row[1 + sorted_at[i]]) pick = i;
+                for (i64 i = 0; i < k && pick < 0; i++)
+                    if (!used[i]) pick = i;
+                used[pick] = 1;
+                got[j] = dealt[pick];
+            }
+        }
         for (i64 j = 0; j < k; j++) {  /* every old place read before any is written */
-            i64 c = p[2 * j];
-            loc[j] = out[LOC + c]; rv[j] = out[RV + c]; pi[c] = dealt[j];
+            i64 c = pairs[2 * j];
+            loc[j] = out[LOC + c]; rv[j] = out[RV + c]; pi[c] = got[j];
         }
         for (i64 j = 0; j < k; j++) {
-            out[p[2 * j + 1]] = dealt[j];
-            out[LOC + dealt[j]] = loc[j]; out[RV + dealt[j]] = rv[j];
+            out[pairs[2 * j + 1]] = got[j];
+            out[LOC + got[j]] = loc[j]; out[RV + got[j]] = rv[j];
         }
-        p += 2 * k;
     }
     for (i64 j = 0; j < nnaming; j++) out[naming[2 * j]] = pi[naming[2 * j + 1]];
     for (int j = 0; j < 2; j++) {

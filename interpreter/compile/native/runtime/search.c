@@ -209,10 +209,13 @@ static int t_keys(Tree *t, const SA *a, const i64 *w) {
             if ((code = t_key(a, row, cls, v, usekey, &t->ka[i], &t->kb[i])) != 0) return code;
         }
         cls = dk == 2 && w[D_SITE] >= 0 ? -1 : a->act_cls2[id];
-        if (cls >= 0) {  /* a second parameter: its value id + 1 (Naming.id_of joins it with a comma) */
+        if (cls >= 0) {  /* a second parameter: its value id + 1 (Naming.id_of joins it with a comma),
+                            a number itself (NONE: none) */
             if (cls == VC_COMP) t_dups(t, a, w, k, j, 2);
             for (i = k; i < j; i++) {
                 v = w[DOPT + DSTRIDE * i + 2];
+                if (t->ka[i] < 0) return E_KIND;  /* the first value a number: Naming refuses it */
+                if (cls == VC_NUM) { t->kb[i] = v; continue; }
                 if (cls == VC_COMP && v != NONE && (v < 0 || v >= NCOMP)) return E_KIND;
                 int usekey = cls == VC_COMP && v != NONE && t->dup[a->comp_name[v]] == t->stamp;
                 if ((code = t_val(a, cls, v, usekey, &nm)) != 0) return code;
