@@ -154,3 +154,28 @@ def test_hanabi_searches_natively_as_on_python() -> None:
         assert (a, g_nat, on_native.visits) == (b, g_py, on_python.visits)
         checked += any(i.startswith("tell_rank:") for i in on_native.visits)
     assert checked
+
+
+@pytest.mark.slow
+def test_a_simultaneous_step_searches_natively_as_on_python() -> None:
+    """Sushi Go's picks are a simultaneous step: a seat searching after another answered searches in
+    native code (the true segment replayed to its decision, the dealt world replacing its words;
+    the other's answer never read), with the same visits, move and generator words as Python's tree
+    on its plain state (the others' answers hidden)."""
+    nat = native("sushi-go")
+    py = Engine(nat.game)
+    st, gen, after_another = nat.new_game(3, 3), bot_generator(3), 0
+    for k in range(12):
+        plain, seat = nat.plain(st), int(nat.current_player(st))  # type: ignore[arg-type]
+        if k % 3 == 1:
+            obs = Observation(nat, st, seat)
+            on_native, on_python = make_bot("ismcts:20", nat), make_bot("ismcts:20", py)
+            s = on_native.settings  # type: ignore[attr-defined]
+            assert NativeSearch.make(nat, obs, on_native.evaluation, s.depth, s.rollout, True) is not None  # type: ignore[attr-defined]
+            g_nat, g_py = bot_generator(k), bot_generator(k)
+            a = on_native.choose(obs, g_nat)
+            b = on_python.choose(Observation(py, plain, seat), g_py)
+            assert (a, g_nat, on_native.visits) == (b, g_py, on_python.visits)
+            after_another += any(q != seat for q, _ in plain["t"]["sim"]["a"])
+        nat.apply_inplace(st, nat.random_choice(st, gen))
+    assert after_another

@@ -27,10 +27,13 @@ from tabula.interpreter.run.determinize import Fits, apply_mapping, deal_plan, g
 class NativeDeal:
     """Worlds consistent with `player`'s view of the plain state `st`, as native words.
 
-    NotNative when the state does not convert (a simultaneous step). At a decision inside an effect
-    (`real`: the true state's native words, kind 2) the worlds are for native search trees only
-    (`inside`, `segment`: runtime/search.c `t_world` deals them where the true segment's replay reaches
-    the decision); their words alone would replay the true segment, so they are never handed out."""
+    NotNative when the state does not convert (a simultaneous step, but inside an effect). At a
+    decision inside an effect (`real`: the true state's native words, kind 2) the worlds are for
+    native search trees only (`inside`, `segment`: runtime/search.c `t_world` deals them where the
+    true segment's replay reaches the decision); their words alone would replay the true segment, so
+    they are never handed out. There the true words stand for an open simultaneous step (`t.sim`
+    is not converted): the replay reads the others' answers, and the dealt world's words replace
+    all it made of them, as `determinize` hides them."""
 
     def __init__(
         self,
@@ -41,7 +44,8 @@ class NativeDeal:
         fits: Fits | None = None,
         real: NativeState | None = None,
     ) -> None:
-        if "sim" in st["t"]:
+        self.inside = real is not None and real.plain is None and native.choosing(real)
+        if "sim" in st["t"] and not self.inside:  # inside, the true words stand for the open step
             raise NotNative("a simultaneous step")
         if secret_sizes(game):  # each world spreads the hidden components anew: no one plan
             raise NotNative("secret zone sizes")
@@ -54,9 +58,9 @@ class NativeDeal:
         # the marks of every dealt component reset, the secrets guessed: the same in every world
         base = apply_mapping(game, st, {c: c for c in dealt})
         guess_secrets(game, base, player)
-        self.inside = real is not None and real.plain is None and native.choosing(real)
         self.segment: Any = None
-        made = native.from_plain(base, data_only=self.inside)
+        data = {**base, "t": {k: v for k, v in base["t"].items() if k != "sim"}} if self.inside else base
+        made = native.from_plain(data, data_only=self.inside)
         self.base, self.names, self.o = made.words, made.names, made.o
         lay = native.lay
         if self.inside:
