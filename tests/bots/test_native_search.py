@@ -179,3 +179,27 @@ def test_a_simultaneous_step_searches_natively_as_on_python() -> None:
             after_another += any(q != seat for q, _ in plain["t"]["sim"]["a"])
         nat.apply_inplace(st, nat.random_choice(st, gen))
     assert after_another
+
+
+@pytest.mark.slow
+def test_placements_are_native_tree_keys() -> None:
+    """Patchwork asks where a patch goes (a placement: one word natively, its cells' names joined
+    with + as an id): the native tree keys it by its word and names it by its cells, with the same
+    visits, move and generator words as the Python tree."""
+    nat = native("patchwork")
+    py = Engine(nat.game)
+    st, gen, placed = nat.new_game(2, 3), bot_generator(3), 0
+    for k in range(11):
+        plain, seat = nat.plain(st), int(nat.current_player(st))  # type: ignore[arg-type]
+        if plain["dec"]["k"] == "choose" and len(plain["dec"]["ids"]) > 1:
+            obs = Observation(nat, st, seat)
+            on_native, on_python = make_bot("ismcts:15", nat), make_bot("ismcts:15", py)
+            s = on_native.settings  # type: ignore[attr-defined]
+            assert NativeSearch.make(nat, obs, on_native.evaluation, s.depth, s.rollout, True) is not None  # type: ignore[attr-defined]
+            g_nat, g_py = bot_generator(k), bot_generator(k)
+            a = on_native.choose(obs, g_nat)
+            b = on_python.choose(Observation(py, plain, seat), g_py)
+            assert (a, g_nat, on_native.visits) == (b, g_py, on_python.visits)
+            placed += "+" in a
+        nat.apply_inplace(st, nat.random_choice(st, gen))
+    assert placed

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <math.h>
 #include <time.h>
-enum { VC_NOPARAM, VC_COMP, VC_PLAYER, VC_NUM, VC_RAW, VC_BOOL, VC_SYM };
+enum { VC_NOPARAM, VC_COMP, VC_PLAYER, VC_NUM, VC_RAW, VC_BOOL, VC_SYM, VC_PLACE };
+#define PLACE_KA (-((i64)1 << 40))  /* a placement's key: (PLACE_KA - prefix row, its word), tree.py */
 enum { R_EVAL, R_SCORE };
 #define TB_EXPLORE 0.7
 #define TB_MAXTIE 32
@@ -147,6 +148,9 @@ static int t_val(const SA *a, i64 cls, i64 v, int usekey, i64 *s) {
     case VC_RAW:
         *s = -1;
         return 0;
+    case VC_PLACE:
+        *s = v == NONE ? a->v_none : -1;
+        return 0;
     case VC_BOOL:
         *s = v == NONE ? a->v_none : v ? a->v_true : a->v_false;
         return 0;
@@ -165,7 +169,7 @@ static int t_key(const SA *a, i64 row, i64 cls, i64 v, int usekey, i64 *ka, i64 
     i64 s;
     int code = t_val(a, cls, v, usekey, &s);
     if (code) return code;
-    if (s < 0) { *ka = -1 - row; *kb = v; return 0; }
+    if (s < 0) { *ka = cls == VC_PLACE ? PLACE_KA - row : -1 - row; *kb = v; return 0; }
     *ka = a->full[row * a->nval + s]; *kb = 0;
     return 0;
 }
