@@ -85,10 +85,7 @@ class Engine:
         names = validate.player_names(g, players)  # the count first: nothing is allocated before
         seed = validate.seed(seed)
         validate.pause(g, pause)
-        report = Report()
-        chosen = checked_values(g.option_specs or declared_specs(g.options), options, report)
-        report.raise_if_errors()
-        opts = {**g.options, **chosen}
+        opts = self._options(options)
         nat = self.native
         if nat is not None and pause is None and log is None and self.watch is None:
             try:  # options given here may hold what native words cannot (a number past 2^62)
@@ -103,6 +100,16 @@ class Engine:
             st["t"]["pause"] = pause
         Runtime(g, st, log, self.watch).run()
         return st
+
+    def _options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """The rules options of a new game: the game's, with `options` checked over them."""
+        g = self.game
+        if not options:
+            return dict(g.options)
+        report = Report()
+        chosen = checked_values(g.option_specs or declared_specs(g.options), options, report)
+        report.raise_if_errors()
+        return {**g.options, **chosen}
 
     # ------------------------------------------------------------ native states
     def plain(self, st: State) -> State:
@@ -552,6 +559,37 @@ class Engine:
             self.apply_inplace(st, self.random_choice(st, gen))
             done += 1
         return done
+
+    def playouts(
+        self,
+        players: int | list[str],
+        seeds: list[int],
+        gens: list[list[int]],
+        options: dict[str, Any] | None = None,
+        limit: int = 1 << 40,
+    ) -> list[int]:
+        """Whole random games, one a seed: `playout(new_game(players, seed, options), gens[i], limit)`
+        (gens[i] updated as `playout` updates it), none kept; the decisions each took. On the native
+        backend they run one after the other in one native call, each in the same words (a game that
+        native code stops is played again alone, as `playout` plays it)."""
+        if len(gens) != len(seeds):
+            raise ValueError(f"playouts needs one generator a seed, not {len(gens)} for {len(seeds)}")
+        done: list[int | None] = [None] * len(seeds)
+        nat = self.native
+        if nat is not None and self.watch is None and seeds:
+            names = validate.player_names(self.game, players)
+            seeds = [validate.seed(seed) for seed in seeds]
+            opts = self._options(options)
+            try:
+                start = nat.start_state(names, opts, lambda: new_state(self.game, names, seeds[0], opts))
+            except NotNative:
+                start = None
+            if start is not None:
+                done = nat.playouts(start, seeds, gens, self.game.work_budget, limit)
+        return [
+            self.playout(self.new_game(players, seed, options), gen, limit) if took is None else took
+            for seed, gen, took in zip(seeds, gens, done, strict=True)
+        ]
 
     def random_choice(self, st: State, gen: list[int]) -> int:
         """An index among the legal choices, drawn with a bot's own generator words."""

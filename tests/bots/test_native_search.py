@@ -13,6 +13,7 @@ import pytest
 
 from tabula.bots.base import Observation, PlayoutFailure, bot_generator
 from tabula.bots.evaluation import Evaluation
+from tabula.bots.native_search import NativeSearch
 from tabula.bots.spec import make_bot
 from tabula.interpreter.compile.native.deal import NativeDeal
 from tabula.interpreter.engine import Engine, load_game
@@ -131,3 +132,74 @@ def test_a_rule_failing_in_a_native_playout_is_replayed_on_python() -> None:
     with pytest.raises(GameRuntimeError) as again:
         py.apply_inplace(world, on_native.choices[-1])
     assert again.value.code == err.code
+
+
+@pytest.mark.slow
+def test_hanabi_searches_natively_as_on_python() -> None:
+    """Hanabi's `bots: deal:` conditions (what each player was told) deal natively (runtime tb_deal
+    as determinize's _deal_fitting), and its clues (`tell_rank:Bob,1`: a player, then a number)
+    are native tree keys: the same visits, move and generator words as the Python tree."""
+    nat = native("hanabi")
+    py = Engine(nat.game)
+    checked = 0
+    for (st, seat), gen_seed in zip(window_states(nat, 2, 2, 24), range(2), strict=False):
+        g_nat, g_py = bot_generator(gen_seed), bot_generator(gen_seed)
+        obs = Observation(nat, st, seat)
+        on_native, on_python = make_bot("ismcts:25", nat), make_bot("ismcts:25", py)
+        a = on_native.choose(obs, g_nat)
+        assert obs.native_deal() is not None and obs.native_deal().fits is not None  # type: ignore[union-attr]
+        s = on_native.settings  # type: ignore[attr-defined]
+        assert NativeSearch.make(nat, obs, on_native.evaluation, s.depth, s.rollout, True) is not None  # type: ignore[attr-defined]
+        b = on_python.choose(Observation(py, nat.plain(st), seat), g_py)
+        assert (a, g_nat, on_native.visits) == (b, g_py, on_python.visits)
+        checked += any(i.startswith("tell_rank:") for i in on_native.visits)
+    assert checked
+
+
+@pytest.mark.slow
+def test_a_simultaneous_step_searches_natively_as_on_python() -> None:
+    """Sushi Go's picks are a simultaneous step: a seat searching after another answered searches in
+    native code (the true segment replayed to its decision, the dealt world replacing its words;
+    the other's answer never read), with the same visits, move and generator words as Python's tree
+    on its plain state (the others' answers hidden)."""
+    nat = native("sushi-go")
+    py = Engine(nat.game)
+    st, gen, after_another = nat.new_game(3, 3), bot_generator(3), 0
+    for k in range(12):
+        plain, seat = nat.plain(st), int(nat.current_player(st))  # type: ignore[arg-type]
+        if k % 3 == 1:
+            obs = Observation(nat, st, seat)
+            on_native, on_python = make_bot("ismcts:20", nat), make_bot("ismcts:20", py)
+            s = on_native.settings  # type: ignore[attr-defined]
+            assert NativeSearch.make(nat, obs, on_native.evaluation, s.depth, s.rollout, True) is not None  # type: ignore[attr-defined]
+            g_nat, g_py = bot_generator(k), bot_generator(k)
+            a = on_native.choose(obs, g_nat)
+            b = on_python.choose(Observation(py, plain, seat), g_py)
+            assert (a, g_nat, on_native.visits) == (b, g_py, on_python.visits)
+            after_another += any(q != seat for q, _ in plain["t"]["sim"]["a"])
+        nat.apply_inplace(st, nat.random_choice(st, gen))
+    assert after_another
+
+
+@pytest.mark.slow
+def test_placements_are_native_tree_keys() -> None:
+    """Patchwork asks where a patch goes (a placement: one word natively, its cells' names joined
+    with + as an id): the native tree keys it by its word and names it by its cells, with the same
+    visits, move and generator words as the Python tree."""
+    nat = native("patchwork")
+    py = Engine(nat.game)
+    st, gen, placed = nat.new_game(2, 3), bot_generator(3), 0
+    for k in range(11):
+        plain, seat = nat.plain(st), int(nat.current_player(st))  # type: ignore[arg-type]
+        if plain["dec"]["k"] == "choose" and len(plain["dec"]["ids"]) > 1:
+            obs = Observation(nat, st, seat)
+            on_native, on_python = make_bot("ismcts:15", nat), make_bot("ismcts:15", py)
+            s = on_native.settings  # type: ignore[attr-defined]
+            assert NativeSearch.make(nat, obs, on_native.evaluation, s.depth, s.rollout, True) is not None  # type: ignore[attr-defined]
+            g_nat, g_py = bot_generator(k), bot_generator(k)
+            a = on_native.choose(obs, g_nat)
+            b = on_python.choose(Observation(py, plain, seat), g_py)
+            assert (a, g_nat, on_native.visits) == (b, g_py, on_python.visits)
+            placed += "+" in a
+        nat.apply_inplace(st, nat.random_choice(st, gen))
+    assert placed

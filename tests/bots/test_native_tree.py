@@ -116,9 +116,10 @@ def test_ids_that_read_as_numbers_keep_the_python_tree() -> None:
         Naming(nat.native, ["ann", "12"])
 
 
-def test_worlds_dealt_in_python_under_deal_conditions_search_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With `bots: deal:` conditions each world is dealt in Python and its iteration runs natively:
-    the same search as the Python tree's (a condition that odd places take odd components)."""
+def test_worlds_dealt_natively_under_deal_conditions_search_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `bots: deal:` conditions each world is dealt in native code too (runtime tb_deal as
+    determinize's _deal_fitting): the same search as the Python tree's (a condition that odd places
+    take odd components)."""
     from tabula.bots import base
 
     def odd_places(c: int, zi: int, pos: int) -> bool | None:
@@ -128,13 +129,13 @@ def test_worlds_dealt_in_python_under_deal_conditions_search_alike(monkeypatch: 
     monkeypatch.setattr(base.Observation, "deal_filter", lambda self: odd_places)
     nat, py = engines("porta-nigra")
     dealt: list[Any] = []
-    real = native_search.NativeSearch._run_dealt
+    real = native_search.NativeSearch.run
 
-    def counting(self: Any, gen: list[int], max_iter: int, until: float) -> int:
+    def counting(self: Any, gen: list[int], timer: Any, playouts: int) -> int:
         dealt.append(self.deal.fits)
-        return real(self, gen, max_iter, until)
+        return real(self, gen, timer, playouts)
 
-    monkeypatch.setattr(native_search.NativeSearch, "_run_dealt", counting)
+    monkeypatch.setattr(native_search.NativeSearch, "run", counting)
     for k, (st, seat) in enumerate(positions(nat, 5, 3, 3)):
         on_native, on_python = search_both(nat, py, "ismcts:60", st, seat, k)
         assert on_native == on_python

@@ -15,7 +15,7 @@ from tabula.dev import traces
 from tabula.interpreter.base import rng
 from tabula.interpreter.compile.native.backend import prepare
 from tabula.interpreter.engine import Engine, load_game
-from tabula.interpreter.model.state import semantic_hash
+from tabula.interpreter.model.state import new_state, semantic_hash
 from tabula.interpreter.run.runtime import GameRuntimeError
 
 HERE = Path(__file__).resolve().parent
@@ -219,3 +219,26 @@ def test_a_list_of_players_packs_into_one_word_and_back() -> None:
     for bad in ([0] * 16, [15], [None], [True], "0", None):
         with pytest.raises(ValueError):
             pack_players(bad)
+
+
+@pytest.mark.parametrize("limit", [1 << 40, 2])
+def test_playouts_in_one_native_call_play_as_playout(limit: int) -> None:
+    """Engine.playouts (the games one after the other in one native call) against each game's
+    Engine.playout on Python: the same decisions and generator words. tests/native/games/pick: a
+    choice in setup (answered inline, where new_game stops at it), choices inside effects; a limit
+    that falls inside a segment stops native code, and that game is played again alone."""
+    game = load_game(HERE / "games" / "pick")
+    py, nat = engines(game)
+    assert nat.native is not None
+    seeds = list(range(1, 13))
+    for players in (2, 3):
+        ga = [rng.seed_state(seed + 0xB07) for seed in seeds]
+        gb = [rng.seed_state(seed + 0xB07) for seed in seeds]
+        took = [py.playout(py.new_game(players, seed), g, limit) for seed, g in zip(seeds, ga, strict=True)]
+        assert nat.playouts(players, seeds, gb, limit=limit) == took and ga == gb
+        names = nat.new_game(players).names  # type: ignore[attr-defined]
+        start = nat.native.start_state(names, dict(game.options), lambda n=names: new_state(game, n, 1, {}))
+        gc = [rng.seed_state(seed + 0xB07) for seed in seeds]
+        again = nat.native.playouts(start, seeds, gc, game.work_budget, limit)
+        assert (None in again) == (limit < 100), again  # native code stopped inside a segment
+    assert py.playouts(2, [3], [rng.seed_state(3)]) == nat.playouts(2, [3], [rng.seed_state(3)])

@@ -104,3 +104,9 @@ def test_a_failing_choice_is_reported_by_python(trap: int, code: str) -> None:
         while not py.is_terminal(st):
             py.apply_inplace(st, 0)
     assert err.value.code == code and err.value.span is not None
+    # in a batch of playouts (one native call), that game is played again alone: Python says so too
+    with pytest.raises(GameRuntimeError) as want:
+        py.playouts(2, [1, 2], [rng.seed_state(1), rng.seed_state(2)])
+    with pytest.raises(GameRuntimeError) as got:
+        nat.playouts(2, [1, 2], [rng.seed_state(1), rng.seed_state(2)])
+    assert (got.value.message, got.value.code, got.value.span) == (want.value.message, code, want.value.span)

@@ -6,8 +6,9 @@ down the tree, expansion, rollout, rewards, backup) runs in the game's library, 
 as the budget's `Timer.batch` allows; the tree stays in C and only the root's visits come back.
 Otherwise (the Python backend, greedy rollouts, an evaluation read in Python, ids native code
 cannot tell apart) the answer is None and the bot walks its Python tree. The worlds are those of
-search.py's loop: with `bots: deal:` conditions each is still dealt in Python (`Observation.world`)
-and the iteration on it runs natively; `mcts` deals one world per decision and copies it.
+search.py's loop, `bots: deal:` conditions included (runtime tb_deal deals as determinize's
+`_deal_fitting`, the conditions evaluated once a decision); `mcts` deals one world per decision
+and copies it.
 
 An iteration native code cannot finish (a rule's error, the work budget) is undone there with the
 generator, and the bot carries on in Python from that iteration (`failed`: the tree as rows, the
@@ -16,7 +17,6 @@ world, the generator words it was dealt from), which then fails or goes on exact
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from tabula.bots.base import Observation, Timer
@@ -39,7 +39,7 @@ class NativeSearch:
         self.dealt_with: list[int] = []
         # failed: an iteration native code could not finish; (rows, world, dealt_with) for search.py
         self.failed: tuple[list[tuple[Any, ...]], Any, list[int]] | None = None
-        if redeterminize and deal.fits is None:  # every world dealt in native code
+        if redeterminize:  # every world dealt in native code (`bots: deal:` conditions included)
             tree.deal_from(
                 deal.base, deal.c_plan, len(deal.plan), deal.c_naming, len(deal.naming), deal.segment
             )
@@ -61,7 +61,7 @@ class NativeSearch:
         deal = obs.native_deal()
         if rewards is None or deal is None:
             return None
-        if deal.inside and (not redeterminize or deal.fits is not None):
+        if deal.inside and not redeterminize:
             return None  # inside an effect only whole native iterations deal their worlds
         try:
             tree = NativeTree(
@@ -82,37 +82,18 @@ class NativeSearch:
         """Iterations until the budget's next check (`Timer.batch`); how many ran. After an
         iteration native code could not finish, `failed` is set and `gen` is as it was before it."""
         max_iter, until = timer.batch(playouts)
-        if self.redeterminize and self.deal.fits is None:
+        if self.redeterminize:
             done, code = self.tree.run(gen, max_iter, until)
             if code:
                 self._fail(None, list(gen))
             return done
-        if not self.redeterminize and self.world is None:  # mcts: one world, copied each iteration
+        if self.world is None:  # mcts: one world, copied each iteration
             self.dealt_with = list(gen)
             self.world = self._world(gen)
             self.tree.deal_from(self.world.words)
-        if not self.redeterminize:
-            done, code = self.tree.run(gen, max_iter, until)
-            if code:
-                self._fail(self.world, self.dealt_with)
-            return done
-        return self._run_dealt(gen, max_iter, until)
-
-    def _run_dealt(self, gen: list[int], max_iter: int, until: float) -> int:
-        """ismcts with `bots: deal:` conditions: each world dealt in Python, its iteration natively."""
-        done = 0
-        while done < max_iter:
-            dealt_with = list(gen)
-            self.world = self._world(gen, self.world)
-            self.tree.deal_from(self.world.words)
-            one, code = self.tree.run(gen, 1, 0.0)
-            if code:
-                gen[:] = dealt_with
-                self._fail(None, dealt_with)
-                return done
-            done += one
-            if until and time.perf_counter() >= until:
-                break
+        done, code = self.tree.run(gen, max_iter, until)
+        if code:
+            self._fail(self.world, self.dealt_with)
         return done
 
     def _world(self, gen: list[int], reuse: NativeState | None = None) -> NativeState:

@@ -3,11 +3,12 @@
 It uses only the public engine API (so it can measure an older commit too) and prints one JSON object:
 per player count, CPU seconds for a fixed set of random games (seeds 1..N, the bots' generator of
 `tabula simulate`) played two ways, `step_cpu` (one decision at a time through the engine's API:
-`apply_inplace`) and `playout_cpu` (whole games in one call: `Engine.playout`, native code end to
-end on the native backend), the decisions they took, enumerations (the pending window's legal
-choices recomputed, at windows only on both backends), clones, and the CPU time of loading the
-game. TABULA_BENCH_PLAY_ONLY=step (or 1) plays only the games step by step, =playout only the
-playouts (`tabula bench --instructions` counts each apart); `decisions` is then that way's count.
+`apply_inplace`) and `playout_cpu` (whole games: `Engine.playouts`, on the native backend all of
+them in one native call; `Engine.playout` a game on a commit before it), the decisions they took,
+enumerations (the pending window's legal choices recomputed, at windows only on both backends),
+clones, and the CPU time of loading the game. TABULA_BENCH_PLAY_ONLY=step (or 1) plays only the
+games step by step, =playout only the playouts (`tabula bench --instructions` counts each apart);
+`decisions` is then that way's count.
 
     python bench_worker.py GAME PLAYERS GAMES [KEY=VALUE ...]
 """
@@ -126,10 +127,16 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
         # whole random games in one call (native code end to end); counting instructions, one way
         # alone, so that its count goes with its own decisions
         if hasattr(engine, "playout") and only in ("", "playout"):
-            for seed in range(1, games + 1):
-                played = engine.playout(engine.new_game(n, seed), rng.seed_state(seed + 0xB07))
-                if only == "playout":
-                    decisions += played
+            seeds = list(range(1, games + 1))
+            gens = [rng.seed_state(seed + 0xB07) for seed in seeds]
+            if hasattr(engine, "playouts"):  # the games in one call (on the native backend)
+                played = sum(engine.playouts(n, seeds, gens))
+            else:  # a commit before Engine.playouts
+                played = sum(
+                    engine.playout(engine.new_game(n, s), g) for s, g in zip(seeds, gens, strict=True)
+                )
+            if only == "playout":
+                decisions += played
         playout_cpu = time.process_time() - t0 if hasattr(engine, "playout") else play_cpu
         # windows only, on both backends (a choice's decision is the Python replay's on native)
         windows = [s for s in sample if _window(engine, s)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import mmap
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -99,6 +100,9 @@ class NativeGame:
             ctypes.c_void_p,
             ctypes.c_void_p,
         ]
+        vp = ctypes.c_void_p
+        lib.tb_playouts.argtypes = [vp, vp, _I64, vp, vp, _I64, _I64, vp, vp]
+        lib.tb_playouts.restype = None
         self.apply = lib.tb_apply
         self.start = lib.tb_start
         self.before = self.array()  # the state before the last native apply (replayed on Python)
@@ -116,16 +120,24 @@ class NativeGame:
     ) -> NativeState:
         """The native form of a new game's state before setup: `make()`'s state (model/state.py
         new_state), converted once per players and options, with the generator words `rng`."""
-        key = repr((names, sorted(options.items())))
-        made = self._starts.get(key)
-        if made is None:
-            made = self._starts[key] = self.from_plain(make())
+        made = self.start_state(names, options, make)
         ns = NativeState(self.fresh(), made.names, made.o, self.pool, self.co)
         self.copy(ns.words, made.words, 1)
         at = self.lay.offsets["RNG"]
         ns.words[at] = rng[0] - (1 << 64) if rng[0] >> 63 else rng[0]
         ns.words[at + 1] = rng[1] - (1 << 64) if rng[1] >> 63 else rng[1]
         return ns
+
+    def start_state(
+        self, names: list[str], options: dict[str, Any], make: Callable[[], State]
+    ) -> NativeState:
+        """A new game's state before setup (its generator words those `make()` gave), converted once
+        per players and options (NotNative: it does not convert)."""
+        key = repr((names, sorted(options.items())))
+        made = self._starts.get(key)
+        if made is None:
+            made = self._starts[key] = self.from_plain(make())
+        return made
 
     # ------------------------------------------------------------ reading
     def is_terminal(self, ns: NativeState) -> bool:
@@ -344,6 +356,40 @@ class NativeGame:
         code = self.lib.tb_playout(ns.words, words, budget, limit, self.before, ctypes.byref(done))
         gen[0], gen[1] = words[0], words[1]
         return done.value, code
+
+    def playouts(
+        self, start: NativeState, seeds: list[int], gens: list[list[int]], budget: int, limit: int
+    ) -> list[int | None]:
+        """Whole random games in one native call (runtime tb_playouts): each seed's new game from
+        `start` (start_state), played as `playout` plays it with its generator in `gens` (updated);
+        the decisions each took, None for a game native code stopped (its generator untouched: the
+        caller plays it again on its own)."""
+        n = len(seeds)
+        # plain arrays, not ctypes ones: a ctypes array type of a new length costs tens of us
+        flat = array("Q", [w for g in gens for w in g])
+        done, codes, seed_words = array("q", bytes(8 * n)), array("q", bytes(8 * n)), array("Q", seeds)
+        words = self.fresh()
+        self.lib.tb_playouts(
+            words,
+            start.words,
+            n,
+            seed_words.buffer_info()[0],
+            flat.buffer_info()[0],
+            budget,
+            limit,
+            done.buffer_info()[0],
+            codes.buffer_info()[0],
+        )
+        if len(self.pool) < POOL_KEPT:
+            self.pool.append(words)
+        out: list[int | None] = []
+        for i, g in enumerate(gens):
+            if codes[i]:
+                out.append(None)
+                continue
+            g[0], g[1] = flat[2 * i], flat[2 * i + 1]
+            out.append(done[i])
+        return out
 
     def evaluation(self, ns: NativeState) -> list[int] | None:
         """The game's `bots: evaluate:` of every player in native code; None where native code

@@ -16,22 +16,24 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-from tabula.interpreter.base import rng
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State
 from tabula.interpreter.model.view import component_marks, secret_sizes
-from tabula.interpreter.run.determinize import Fits, apply_mapping, deal_plan, draw_mapping, guess_secrets
+from tabula.interpreter.run.determinize import Fits, apply_mapping, deal_plan, guess_secrets
 
 
 class NativeDeal:
     """Worlds consistent with `player`'s view of the plain state `st`, as native words.
 
-    NotNative when the state does not convert (a simultaneous step). At a decision inside an effect
-    (`real`: the true state's native words, kind 2) the worlds are for native search trees only
-    (`inside`, `segment`: runtime/search.c `t_world` deals them where the true segment's replay reaches
-    the decision); their words alone would replay the true segment, so they are never handed out."""
+    NotNative when the state does not convert (a simultaneous step, but inside an effect). At a
+    decision inside an effect (`real`: the true state's native words, kind 2) the worlds are for
+    native search trees only (`inside`, `segment`: runtime/search.c `t_world` deals them where the
+    true segment's replay reaches the decision); their words alone would replay the true segment, so
+    they are never handed out. There the true words stand for an open simultaneous step (`t.sim`
+    is not converted): the replay reads the others' answers, and the dealt world's words replace
+    all it made of them, as `determinize` hides them."""
 
     def __init__(
         self,
@@ -42,7 +44,8 @@ class NativeDeal:
         fits: Fits | None = None,
         real: NativeState | None = None,
     ) -> None:
-        if "sim" in st["t"]:
+        self.inside = real is not None and real.plain is None and native.choosing(real)
+        if "sim" in st["t"] and not self.inside:  # inside, the true words stand for the open step
             raise NotNative("a simultaneous step")
         if secret_sizes(game):  # each world spreads the hidden components anew: no one plan
             raise NotNative("secret zone sizes")
@@ -55,28 +58,23 @@ class NativeDeal:
         # the marks of every dealt component reset, the secrets guessed: the same in every world
         base = apply_mapping(game, st, {c: c for c in dealt})
         guess_secrets(game, base, player)
-        self.inside = real is not None and real.plain is None and native.choosing(real)
         self.segment: Any = None
-        made = native.from_plain(base, data_only=self.inside)
+        data = {**base, "t": {k: v for k, v in base["t"].items() if k != "sim"}} if self.inside else base
+        made = native.from_plain(data, data_only=self.inside)
         self.base, self.names, self.o = made.words, made.names, made.o
         lay = native.lay
         if self.inside:
             assert real is not None
             self.base, self.segment = _inside(native, made.words, real.words)
-        self.places = [
-            (c, lay.zone(zi) + pos)
-            for occupants, where in self.plan
-            for c, (zi, pos) in zip(occupants, where, strict=True)
-        ]
-        self.loc = lay.offsets["LOC"]
-        self.rv = lay.offsets["RV"]
-        self.rng = lay.offsets["RNG"]
         self.naming = self._naming(game, base, set(dealt))
         # the plan and the naming as flat words for native code (tb_deal in runtime/flow.c)
         flat: list[int] = []
-        for occupants, _ in self.plan:
+        for occupants, where in self.plan:
             flat += [len(occupants), *sorted(occupants)]
-            flat += [x for c, at in self.places if c in occupants for x in (c, at)]
+            flat += [
+                x for c, (zi, pos) in zip(occupants, where, strict=True) for x in (c, lay.zone(zi) + pos)
+            ]
+            flat += _fitting(occupants, where, fits)
         naming = [x for pair in self.naming for x in pair]
         self.c_plan = (ctypes.c_int64 * max(1, len(flat)))(*flat)
         self.c_naming = (ctypes.c_int64 * max(1, len(naming)))(*naming)
@@ -116,23 +114,9 @@ class NativeDeal:
             words: Any = into.words
         else:
             words = self.native.array.from_buffer_copy(self.base)
-        if self.fits is None:  # the whole deal in native code
-            g = (ctypes.c_uint64 * 2)(*gen)
-            self.tb_deal(words, g, self.c_plan, len(self.plan), self.c_naming, len(self.naming))
-            gen[0], gen[1] = g[0], g[1]
-            return NativeState(words, self.names, self.o)
-        pi = draw_mapping(self.plan, gen, self.fits)
-        w0, w1 = rng.next_u64(gen) | 1, rng.next_u64(gen) | 1
-        base, loc, rv = self.base, self.loc, self.rv
-        for c, at in self.places:
-            new = pi[c]
-            words[at] = new
-            words[loc + new] = base[loc + c]
-            words[rv + new] = base[rv + c]
-        for at, c in self.naming:
-            words[at] = pi[c]
-        words[self.rng] = w0 - (1 << 64) if w0 >> 63 else w0
-        words[self.rng + 1] = w1 - (1 << 64) if w1 >> 63 else w1
+        g = (ctypes.c_uint64 * 2)(*gen)  # the whole deal in native code, `fits` included
+        self.tb_deal(words, g, self.c_plan, len(self.plan), self.c_naming, len(self.naming))
+        gen[0], gen[1] = g[0], g[1]
         return NativeState(words, self.names, self.o)
 
 
@@ -152,3 +136,25 @@ def _inside(native: NativeGame, data: Any, true: Any) -> tuple[Any, Any]:
     words[off["Q_DEAL"]] = words[off["Q_LEN"]] + 1
     segment = (ctypes.c_int64 * lay.main).from_buffer_copy(true, 8 * off["SNAP"])
     return words, segment
+
+
+def _fitting(occupants: list[int], where: list[tuple[int, int]], fits: Fits | None) -> list[int]:
+    """How runtime tb_deal deals a group as determinize's `_deal_fitting` does: [0] where no
+    condition covers any of its places, else 1, the places in the order they are dealt (the fewest
+    fitting components first, stable), then per place whether a condition covers it and, per
+    component in sorted order, whether it fits there. `fits` answers None for a place whatever the
+    component (a `bots: deal:` condition covers a zone or not: bots/deal.py DealFilter)."""
+    if fits is None:
+        return [0]
+    comps = sorted(occupants)
+    rows: list[list[int]] = []
+    for zi, pos in where:
+        if fits(comps[0], zi, pos) is None:
+            rows.append([0] * (1 + len(comps)))
+        else:
+            rows.append([1, *(1 if fits(c, zi, pos) else 0 for c in comps)])
+    if not any(row[0] for row in rows):
+        return [0]
+    size = [sum(row[1:]) if row[0] else len(comps) + 1 for row in rows]
+    order = sorted(range(len(occupants)), key=lambda k: size[k])
+    return [1, *order, *(w for row in rows for w in row)]

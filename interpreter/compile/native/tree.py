@@ -20,10 +20,13 @@ from typing import Any
 
 from tabula.interpreter.base.types import ANY, COMP, INT, PLAYER, ZONE
 from tabula.interpreter.compile.native.bridge import NativeGame, NotNative
+from tabula.interpreter.compile.native.lowering.spatial import decode_place
+from tabula.interpreter.compile.native.slots import NONE
 
 _I64 = ctypes.c_int64
 _P = ctypes.c_void_p
-VC_NOPARAM, VC_COMP, VC_PLAYER, VC_NUM, VC_RAW, VC_BOOL, VC_SYM = range(7)
+VC_NOPARAM, VC_COMP, VC_PLAYER, VC_NUM, VC_RAW, VC_BOOL, VC_SYM, VC_PLACE = range(8)
+PLACE_KA = -(1 << 40)  # a placement's key: (PLACE_KA - prefix row, its word), runtime/search.c
 R_EVAL, R_SCORE = 0, 1
 MAX_TIEBREAKS = 32  # TB_MAXTIE in runtime/search.c
 
@@ -90,6 +93,8 @@ def _value_class(t: str, kind: str | None) -> int:
         return VC_SYM
     if kind == "bool":
         return VC_BOOL
+    if kind == "place":  # a piece's placement: keyed by its word, named by the cells it covers
+        return VC_PLACE
     if kind not in (None, "int") or t not in (COMP, PLAYER, INT, ANY, ZONE, "sym"):
         raise NotNative(f"values of type {t} ({kind}) have no native ids")
     if t == COMP:
@@ -104,6 +109,7 @@ class Naming:
 
     def __init__(self, native: NativeGame, names: list[str]) -> None:
         g = native.g
+        self.game, self.comp_names = g, [c.name for c in g.components]
         values: dict[str, int] = {}
 
         def val(text: str) -> int:
@@ -134,6 +140,7 @@ class Naming:
         self.full = _words([intern(p + v) for p in self.prefixes for v in texts])
         self.act_full = _words([intern(a.name) if not a.params else -1 for a in acts])
         classes, second = [], []
+        self.num2: set[int] = set()  # first words of keys whose second word is a number (or NONE)
         for ai, a in enumerate(acts):
             kinds = native.arg_kinds.get(ai) or []  # one kind per parameter
             if not a.params:
@@ -142,12 +149,16 @@ class Naming:
                 raise NotNative(f"action {a.name} takes {len(a.params)} parameters")
             else:
                 classes.append(_value_class(a.params[0][2], kinds[0] if kinds else None))
-            if len(a.params) == 2:  # a key (the first value's id, the second value + 1): no numbers
+            if len(a.params) == 2:  # a key (the first value's id, the second value + 1 or a number)
                 second.append(_value_class(a.params[1][2], kinds[1] if len(kinds) > 1 else None))
-                if {classes[-1], second[-1]} & {VC_NUM, VC_RAW, VC_PLAYER}:
-                    raise NotNative(f"action {a.name}: two parameters, one a number or a player")
+                if classes[-1] in (VC_NUM, VC_RAW, VC_PLACE) or second[-1] in (VC_RAW, VC_PLACE):
+                    raise NotNative(f"action {a.name}: two parameters, the first a number or one untyped")
+                if second[-1] == VC_NUM:  # the key's second word is the number: its first tells it
+                    self.num2.update(self.full[(1 + ai) * len(texts) + s] for s in range(len(texts)))
             else:
                 second.append(-1)
+        if self.num2 & {self.full[s] for s in range(len(texts))}:  # a choice's value reads as such a key
+            raise NotNative("a value's id reads as an action's first value")
         self.act_cls = _words(classes)
         self.act_cls2 = _words(second)
         self.texts = texts
@@ -162,8 +173,15 @@ class Naming:
 
     def id_of(self, ka: int, kb: int) -> str:
         """The choice id of a node's key."""
+        if ka <= PLACE_KA:
+            cells = (
+                "none" if kb == NONE else "+".join(self.comp_names[c] for c in decode_place(self.game, kb))
+            )
+            return self.prefixes[PLACE_KA - ka] + cells
         if ka < 0:
             return self.prefixes[-1 - ka] + str(kb)
+        if ka in self.num2:
+            return self.ids[ka] + "," + ("none" if kb == NONE else str(kb))
         return self.ids[ka] + ("," + self.texts[kb - 1] if kb > 0 else "")
 
 

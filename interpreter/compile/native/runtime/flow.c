@@ -358,33 +358,58 @@ int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
 /* One determinisation for a search bot (compile/native/deal.py; run/determinize.py draws the
    same): `out` holds a copy of the decision's base words; `plan` lists `ngroups` groups of hidden
    components of one back, each as its size k, its k components sorted, then k (component, word of
-   its place) pairs in state order. Each group is shuffled with `gen` (rng.shuffle) and dealt into
-   its places, `loc` and `rv` following; the `nnaming` (word, component) pairs that name a dealt
-   component are renamed; the generator words are drawn last (next_u64 | 1, twice). */
+   its place) pairs in state order, then 0, or 1 when `bots: deal:` conditions constrain a place:
+   the k places in the order they are dealt (the most constrained first), then per place (state
+   order) 1 if a condition covers it, and k words: whether the i-th sorted component fits it. Each
+   group is shuffled with `gen` (rng.shuffle) and dealt into its places (determinize's
+   _deal_fitting: each place the first free component that fits it, else the first free one, in
+   the shuffled order), `loc` and `rv` following; the `nnaming` (word, component) pairs that name a
+   dealt component are renamed; the generator words are drawn last (next_u64 | 1, twice). */
 void tb_deal(i64 *out, u64 *gen, const i64 *plan, i64 ngroups, const i64 *naming, i64 nnaming) {
-    i64 pi[NCOMP], dealt[NCOMP], loc[NCOMP], rv[NCOMP], tmp;
+    i64 pi[NCOMP], dealt[NCOMP], sorted_at[NCOMP], got[NCOMP], loc[NCOMP], rv[NCOMP], tmp;
+    char used[NCOMP];
     u64 s1 = gen[0], s0 = gen[1], t, w[2];
     const i64 *p = plan;
     for (i64 g = 0; g < ngroups; g++) {
         i64 k = *p++;
-        for (i64 j = 0; j < k; j++) dealt[j] = p[j];
+        for (i64 j = 0; j < k; j++) { dealt[j] = p[j]; sorted_at[j] = j; }
         for (i64 i = k - 1; i > 0; i--) {
             s1 ^= s1 << 23;
             s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26);
             u64 j = (s1 + s0) % (u64)(i + 1);
             t = s1; s1 = s0; s0 = t;
             tmp = dealt[i]; dealt[i] = dealt[j]; dealt[j] = tmp;
+            tmp = sorted_at[i]; sorted_at[i] = sorted_at[j]; sorted_at[j] = tmp;
         }
         p += k;
+        const i64 *pairs = p;
+        p += 2 * k;
+        if (*p++ == 0) {
+            for (i64 j = 0; j < k; j++) got[j] = dealt[j];
+        } else {  /* _deal_fitting */
+            const i64 *order = p, *rows = p + k;
+            p += k + k * (k + 1);
+            for (i64 i = 0; i < k; i++) used[i] = 0;
+            for (i64 r = 0; r < k; r++) {
+                i64 j = order[r], pick = -1;
+                const i64 *row = rows + j * (k + 1);
+                if (row[0])
+                    for (i64 i = 0; i < k && pick < 0; i++)
+                        if (!used[i] && row[1 + sorted_at[i]]) pick = i;
+                for (i64 i = 0; i < k && pick < 0; i++)
+                    if (!used[i]) pick = i;
+                used[pick] = 1;
+                got[j] = dealt[pick];
+            }
+        }
         for (i64 j = 0; j < k; j++) {  /* every old place read before any is written */
-            i64 c = p[2 * j];
-            loc[j] = out[LOC + c]; rv[j] = out[RV + c]; pi[c] = dealt[j];
+            i64 c = pairs[2 * j];
+            loc[j] = out[LOC + c]; rv[j] = out[RV + c]; pi[c] = got[j];
         }
         for (i64 j = 0; j < k; j++) {
-            out[p[2 * j + 1]] = dealt[j];
-            out[LOC + dealt[j]] = loc[j]; out[RV + dealt[j]] = rv[j];
+            out[pairs[2 * j + 1]] = got[j];
+            out[LOC + got[j]] = loc[j]; out[RV + got[j]] = rv[j];
         }
-        p += 2 * k;
     }
     for (i64 j = 0; j < nnaming; j++) out[naming[2 * j]] = pi[naming[2 * j + 1]];
     for (int j = 0; j < 2; j++) {
@@ -436,4 +461,53 @@ int tb_playout(i64 *s, u64 *gen, i64 budget, i64 max_decisions, i64 *before, i64
     k = below(gen, s[D_N]);  /* the last segment again, stopping at its choice */
     done[0] += 1;
     return apply_k(s, k, budget, 0, gen, done, max_decisions, 0, 0);
+}
+/* rng.seed_state: a game's generator words from its seed (splitmix64), into w[0], w[1]. */
+static void seed_words(u64 seed, u64 *w) {
+    u64 x = seed, z;
+    for (int j = 0; j < 2; j++) {
+        x += 0x9E3779B97F4A7C15ULL;
+        z = x;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        w[j] = z ^ (z >> 31);
+    }
+    if (w[0] == 0 && w[1] == 0) { w[0] = 1; w[1] = 2; }
+}
+/* One game of tb_playouts in the words `s`: 0 or the error that stopped it. */
+static int playout_new(i64 *s, const i64 *init, u64 seed, u64 *gen, i64 budget, i64 max, i64 *done) {
+    X xx, *x = &xx;
+    u64 w[2];
+    int code;
+    copy_keep(s, init);
+    seed_words(seed, w);
+    s[RNG] = (i64)w[0]; s[RNG + 1] = (i64)w[1];
+    done[0] = 0;
+    init_x(x, s, budget, gen, done, max);
+    x->nosnap = 1;
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 1; S[Q_DEAL] = 0;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (setjmp(x->susp)) return E_LIMIT;  /* stopped at a choice (never: nosnap 1 fails first) */
+    S[T_BUDGET] = budget;
+    run(x, -1, NONE, NONE, NONE);
+    S[Q_LEN] = 0; S[Q_POS] = 0; S[Q_START] = 0;
+    while (done[0] < max && s[D_K] != 0) {
+        i64 k = below(gen, s[D_N]);
+        done[0] += 1;
+        if ((code = apply_k(s, k, budget, 0, gen, done, max, 1)) != 0) return code;
+    }
+    return 0;
+}
+/* Whole random games in one call (Engine.playouts), played one after the other in the words `s`:
+   game i is `init` (a new game's words before setup) with the generator words of seeds[i], set up
+   and played to its end or `max_decisions` with the bot generator gens[2i], gens[2i + 1], as
+   tb_start then tb_playout play it (a choice inside the setup is the playout's first decision,
+   answered inline from that generator, where tb_start stops and tb_playout replays the segment:
+   the same draws and the same budget). done[i]: its decisions; codes[i]: 0, or the error that
+   stopped it (E_LIMIT: the limit reached inside a segment), the caller then plays that game again
+   on its own. No first state is kept (nosnap): a game is started again rather than replayed. */
+void tb_playouts(i64 *s, const i64 *init, i64 n, const u64 *seeds, u64 *gens, i64 budget,
+                 i64 max_decisions, i64 *done, i64 *codes) {
+    for (i64 i = 0; i < n; i++)
+        codes[i] = playout_new(s, init, seeds[i], gens + 2 * i, budget, max_decisions, done + i);
 }

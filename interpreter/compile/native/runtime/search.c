@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <math.h>
 #include <time.h>
-enum { VC_NOPARAM, VC_COMP, VC_PLAYER, VC_NUM, VC_RAW, VC_BOOL, VC_SYM };
+enum { VC_NOPARAM, VC_COMP, VC_PLAYER, VC_NUM, VC_RAW, VC_BOOL, VC_SYM, VC_PLACE };
+#define PLACE_KA (-((i64)1 << 40))  /* a placement's key: (PLACE_KA - prefix row, its word), tree.py */
 enum { R_EVAL, R_SCORE };
 #define TB_EXPLORE 0.7
 #define TB_MAXTIE 32
@@ -147,6 +148,9 @@ static int t_val(const SA *a, i64 cls, i64 v, int usekey, i64 *s) {
     case VC_RAW:
         *s = -1;
         return 0;
+    case VC_PLACE:
+        *s = v == NONE ? a->v_none : -1;
+        return 0;
     case VC_BOOL:
         *s = v == NONE ? a->v_none : v ? a->v_true : a->v_false;
         return 0;
@@ -165,7 +169,7 @@ static int t_key(const SA *a, i64 row, i64 cls, i64 v, int usekey, i64 *ka, i64 
     i64 s;
     int code = t_val(a, cls, v, usekey, &s);
     if (code) return code;
-    if (s < 0) { *ka = -1 - row; *kb = v; return 0; }
+    if (s < 0) { *ka = cls == VC_PLACE ? PLACE_KA - row : -1 - row; *kb = v; return 0; }
     *ka = a->full[row * a->nval + s]; *kb = 0;
     return 0;
 }
@@ -209,10 +213,13 @@ static int t_keys(Tree *t, const SA *a, const i64 *w) {
             if ((code = t_key(a, row, cls, v, usekey, &t->ka[i], &t->kb[i])) != 0) return code;
         }
         cls = dk == 2 && w[D_SITE] >= 0 ? -1 : a->act_cls2[id];
-        if (cls >= 0) {  /* a second parameter: its value id + 1 (Naming.id_of joins it with a comma) */
+        if (cls >= 0) {  /* a second parameter: its value id + 1 (Naming.id_of joins it with a comma),
+                            a number itself (NONE: none) */
             if (cls == VC_COMP) t_dups(t, a, w, k, j, 2);
             for (i = k; i < j; i++) {
                 v = w[DOPT + DSTRIDE * i + 2];
+                if (t->ka[i] < 0) return E_KIND;  /* the first value a number: Naming refuses it */
+                if (cls == VC_NUM) { t->kb[i] = v; continue; }
                 if (cls == VC_COMP && v != NONE && (v < 0 || v >= NCOMP)) return E_KIND;
                 int usekey = cls == VC_COMP && v != NONE && t->dup[a->comp_name[v]] == t->stamp;
                 if ((code = t_val(a, cls, v, usekey, &nm)) != 0) return code;
