@@ -494,7 +494,7 @@ static int playout_new(i64 *s, const i64 *init, u64 seed, u64 *gen, i64 budget, 
     while (done[0] < max && s[D_K] != 0) {
         i64 k = below(gen, s[D_N]);
         done[0] += 1;
-        if ((code = apply_k(s, k, budget, 0, gen, done, max, 1)) != 0) return code;
+        if ((code = apply_k(s, k, budget, 0, gen, done, max, 1, 0)) != 0) return code;
     }
     return 0;
 }
