@@ -26,9 +26,9 @@ from tabula.interpreter.compile.native.slots import (
     pack_players,
     unpack_players,
 )
+from tabula.interpreter.compile.native.states import POOL_KEPT, Release
 from tabula.interpreter.compile.native.states import NativeState as NativeState  # re-exported
 from tabula.interpreter.compile.native.states import NotNative as NotNative  # re-exported
-from tabula.interpreter.compile.native.states import Release
 from tabula.interpreter.model.choices import option_ids
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, no_ending
