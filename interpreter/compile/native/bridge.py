@@ -75,6 +75,7 @@ class NativeGame:
             ("tb_start", [_I64]),
             ("tb_apply", [_I64, _I64, ctypes.c_void_p]),
             ("tb_reoffer", []),
+            ("tb_reoffer_inner", []),
         ):
             getattr(lib, fn).argtypes = [ctypes.c_void_p, *args]
             getattr(lib, fn).restype = ctypes.c_int
@@ -218,22 +219,13 @@ class NativeGame:
         return bool(dk == 1 or (dk == 2 and ns.words[self.at["DSITE"]] < 0))
 
     def recompute_window(self, ns: NativeState, budget: int) -> dict[str, Any] | None:
-        """The pending window inside a block computed again: its segment replayed in the scratch
-        words (the last answer given again, or the segment run again from its phase's start when
-        none was given), as plain data; None when native code stops (Python then recomputes it)."""
-        w, off = self.scratch, self.lay.offsets
-        self.copy(w, ns.words, 1)
-        q = w[off["Q_LEN"]]
-        if q > 0:  # (the answer is checked against the options it answered, in the replay)
-            k = w[off["QUEUE"] + q - 1]
-            w[off["Q_LEN"]], w[self.dn] = q - 1, max(w[self.dn], k + 1)
-            code = self.apply(w, k, budget, None)
-        elif w[off["Q_START"]]:
-            ctypes.memmove(w, ctypes.addressof(w) + 8 * off["SNAP"], 8 * self.lay.main)
-            code = self.start(w, budget)
-        else:
-            return None
-        if code != 0 or not self.window(NativeState(w, ns.names, ns.o)):
+        """The pending window inside a block computed again from the state's words, as plain data
+        (runtime tb_reoffer_inner: its actions' conditions read the state and `me` alone, so its
+        options need no replay of the segment, in the scratch words); None when native code stops
+        (Python then recomputes it). `budget` is unused: the window's options are not charged."""
+        w = self.scratch
+        self.copy(w, ns.words, 0)
+        if self.lib.tb_reoffer_inner(w) != 0:
             return None
         return self.plain_decision(NativeState(w, ns.names, ns.o))
 

@@ -2,7 +2,7 @@
 
    The flow driver is flow.py's stage machine written in C, stage for stage (the same numbering as
    flow.STAGES, the same budget charges: FLOW_STEP a step, 1 an effect pushed), calling the game's
-   generated parts: g_has, g_effect, g_value, g_skip, g_fire, g_phase, g_window, g_action, g_score,
+   generated parts: g_has, g_effect, g_value, g_skip, g_fire, g_phase, g_window, g_inner_window, g_action, g_score,
    g_has_eval, g_eval (emit/units.py), and ACTION_CLOSES, HAS_ROUNDS, NPHASES, META. */
 static int push_run(X *x, int which, i64 p) {  /* an effect that cannot wait: pushed and run */
     if (!g_has(which)) return 0;
@@ -387,6 +387,20 @@ int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine
     S[T_BUDGET] = INT64_MAX; S[T_GEN] = new_ticket();
     g_window(x, S[T_PHASE] - 1, S[D_P]);
     return 0;
+}
+/* A pending window inside a block (D_K 2, D_SITE -1 - site): its options computed again from the
+   words (g_inner_window: `iw_<site>`, as pick_action's loop computed them; an action's condition
+   reads the state and `me` alone, and the words of a state stopped there are those it was computed
+   on but the decision's D_K, D_P, D_SITE). E_FLOW: no such window pending, or no option now. */
+int tb_reoffer_inner(i64 *s) {
+    X xx, *x = &xx;
+    int code;
+    memset(x, 0, sizeof xx);
+    x->s = s; ft_fresh = 1;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (S[D_K] != 2 || S[D_SITE] >= 0) return E_FLOW;
+    S[T_BUDGET] = INT64_MAX; S[T_GEN] = new_ticket();
+    return g_inner_window(x, -1 - S[D_SITE], S[D_P]) ? 0 : E_FLOW;
 }
 int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
     X xx, *x = &xx;
