@@ -216,8 +216,9 @@ class Engine:
         return [] if st["dec"] is None else [int(st["dec"]["p"])]
 
     def is_terminal(self, st: State) -> bool:
-        if (live := self._live(st)) is not None:
-            return live[0].is_terminal(live[1])
+        # native words first, written out (a step's Python share: no call but the words' property)
+        if isinstance(st, NativeState) and st.plain is None and (nat := self.native) is not None:
+            return bool(st.words[nat.dk] == 0)
         return self.plain(st)["dec"] is None
 
     def legal_actions(self, st: State) -> list[Choice]:
@@ -287,6 +288,18 @@ class Engine:
         return new
 
     def apply_inplace(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> None:
+        if (  # the usual native step first: an index into native words, nothing logged or watched
+            choice.__class__ is int
+            and isinstance(st, NativeState)
+            and st.plain is None
+            and log is None
+            and (nat := self.native) is not None
+            and self.watch is None
+        ):
+            code = nat.apply(st.words, choice, self.game.work_budget, nat.before)
+            if code:
+                self._native_failed(st, choice, code)
+            return
         if isinstance(st, NativeState):
             ns: NativeState = st
             nat = self.native
@@ -593,8 +606,9 @@ class Engine:
 
     def random_choice(self, st: State, gen: list[int]) -> int:
         """An index among the legal choices, drawn with a bot's own generator words."""
-        if (live := self._live(st)) is not None:
-            return rng.below(gen, live[0].options(live[1]))
+        if isinstance(st, NativeState) and st.plain is None and (nat := self.native) is not None:
+            w = st.words  # NativeGame.options written out: the pending options' count, 0 at the end
+            return rng.below(gen, 0 if w[nat.dk] == 0 else w[nat.dn])
         return rng.below(gen, len(self.plain(st)["dec"]["ids"]))
 
 

@@ -35,8 +35,14 @@ def next_u64(rng: list[int]) -> int:
 
 
 def below(rng: list[int], n: int) -> int:
-    """A uniform integer in [0, n) (n > 0)."""
-    return next_u64(rng) % n
+    """A uniform integer in [0, n) (n > 0): next_u64's word modulo n (written out: a bot's draw
+    at every step)."""
+    s1, s0 = rng
+    s1 ^= (s1 << 23) & _MASK
+    s1 ^= s0 ^ (s1 >> 17) ^ (s0 >> 26)
+    rng[0] = s0
+    rng[1] = s1
+    return ((s1 + s0) & _MASK) % n
 
 
 def shuffle(rng: list[int], items: list[int]) -> None:

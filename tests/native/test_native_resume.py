@@ -131,3 +131,39 @@ def test_clones_share_packed_words_until_the_state_changes() -> None:
     c = eng.clone(st)
     assert isinstance(c, NativeState) and c.packed is not None and c.packed is not b.packed
     assert eng.hash(a) == eng.hash(b) == was != eng.hash(c) == eng.hash(st)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("name", ["glory-to-rome", "porta-nigra"])
+def test_a_packed_clone_unpacks_to_the_words_read(name: str, players: int) -> None:
+    """tb_pack's run-length code (runtime flow.c) gives back every word read, into words holding
+    anything: at every decision of a game, and with runs of every length up to past PK_RUN, values
+    that are NONE, 0 or large, written into the words of every component's RV (plain numbers)."""
+    eng = engine(name)
+    nat = eng.native
+    assert nat is not None
+    st, gen = eng.new_game(players, 3), rng.seed_state(3)
+    rv, ncomp = nat.lay.offsets["RV"], len(nat.g.components)
+    junk = rng.seed_state(11)
+    values = [0, 1, -(1 << 63), (1 << 62) + 5, -1]
+    steps = 0
+    while not eng.is_terminal(st):
+        w = st.words
+        was = w[rv : rv + ncomp]
+        if steps % 10 == 5:  # runs of 1 to 5 equal words, literal blocks between them
+            i = rv
+            while i < rv + ncomp:
+                n = 1 + rng.below(junk, 5)
+                w[i : min(i + n, rv + ncomp)] = [values[rng.below(junk, 5)]] * min(n, rv + ncomp - i)
+                i += n
+        clone = eng.clone(st)
+        assert isinstance(clone, NativeState) and clone.packed is not None
+        assert len(clone.packed) < 8 * nat.lay.size // 4  # coded, not copied: a fraction of the words
+        into = nat.fresh()
+        ctypes.memset(into, 0x5A, 8 * nat.lay.size)  # words that held anything
+        nat.lib.tb_unpack(into, clone.packed)
+        assert read_words(nat, NativeState(into, st.names, st.o)) == read_words(nat, st)
+        w[rv : rv + ncomp] = was  # the game goes on from its own words
+        eng.apply_inplace(st, eng.random_choice(st, gen))
+        steps += 1
+    assert steps > 30

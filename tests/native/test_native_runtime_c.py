@@ -34,6 +34,7 @@ static int g_skip(X *x, i64 p) { (void)x; (void)p; return 0; }
 static int g_fire(X *x) { (void)x; return 0; }
 static int g_phase(X *x, i64 k, i64 p) { (void)x; (void)k; (void)p; return 0; }
 static int g_window(X *x, i64 k, i64 p) { (void)x; (void)k; (void)p; return 0; }
+static int g_inner_window(X *x, i64 site, i64 p) { (void)x; (void)site; (void)p; return 0; }
 static void g_action(X *x, i64 ai, i64 p, i64 arg, i64 arg2) {
     (void)x; (void)ai; (void)p; (void)arg; (void)arg2;
 }

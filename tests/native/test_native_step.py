@@ -132,3 +132,26 @@ def test_an_unknown_id_is_refused_with_the_legal_ones() -> None:
     st = nat.new_game(2, 1)
     with pytest.raises(IllegalChoice, match="legal now"):
         nat.apply_inplace(st, "no-such-action")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_window_inside_a_block_is_recomputed_from_the_words(players: int) -> None:
+    """Glory to Rome poses most of its windows inside a block: their options computed again from
+    the state's words (runtime tb_reoffer_inner, no replay of the segment) are the decision the
+    Python backend poses there, for the state stepped (suspended) and for its clone."""
+    py, eng = engines("glory-to-rome")
+    nat = eng.native
+    assert nat is not None
+    a, b = py.new_game(players, 7), eng.new_game(players, 7)
+    assert isinstance(b, NativeState)
+    gen, inner = rng.seed_state(7), 0
+    while not py.is_terminal(a):
+        if nat.choosing(b) and nat.window(b):
+            assert nat.recompute_window(b, 0) == a["dec"]
+            twin = eng.clone(b)
+            assert isinstance(twin, NativeState) and nat.recompute_window(twin, 0) == a["dec"]
+            inner += 1
+        k = py.random_choice(a, gen)
+        py.apply_inplace(a, k)
+        eng.apply_inplace(b, k)
+    assert inner > 10

@@ -121,6 +121,10 @@ def _functions(gen: CGen) -> list[str]:
         defs += ["    default: break;", "    }", "}"]
     windows = [_window(gen, 0, w) for w in gen.prog.windows or []]
     protos += [f"static int iw_{w.site}(X *x, i64 p);" for w in gen.prog.windows or []]
+    # a window inside a block by its site (runtime flow.c tb_reoffer_inner: its options again)
+    inner = [f"    case {w.site}: return iw_{w.site}(x, p);" for w in gen.prog.windows or []]
+    top = ["static int g_inner_window(X *x, i64 site, i64 p) {", "    switch (site) {"]
+    windows.append([*top, *inner, "    }", "    (void)x; (void)p;", "    return 0;", "}"])
     head = ["static int g_fire(X *x);", "static void g_action(X *x, i64 ai, i64 p, i64 arg, i64 arg2);"]
     tprotos, tdefs = c_dispatchers(gen)
     return [*head, *protos, *tprotos, *defs, *tdefs, *(line for w in windows for line in w)]

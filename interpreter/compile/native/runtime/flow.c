@@ -2,7 +2,7 @@
 
    The flow driver is flow.py's stage machine written in C, stage for stage (the same numbering as
    flow.STAGES, the same budget charges: FLOW_STEP a step, 1 an effect pushed), calling the game's
-   generated parts: g_has, g_effect, g_value, g_skip, g_fire, g_phase, g_window, g_action, g_score,
+   generated parts: g_has, g_effect, g_value, g_skip, g_fire, g_phase, g_window, g_inner_window, g_action, g_score,
    g_has_eval, g_eval (emit/units.py), and ACTION_CLOSES, HAS_ROUNDS, NPHASES, META. */
 static int push_run(X *x, int which, i64 p) {  /* an effect that cannot wait: pushed and run */
     if (!g_has(which)) return 0;
@@ -134,49 +134,91 @@ void tb_copy(i64 *dst, const i64 *src, i64 snap) {
     copy_keep(dst, src);
     if (snap && src[D_K] == 2) copy_read(dst + SNAP, src + SNAP);
 }
-/* The words copy_read reads, packed end to end into `dst` from `src` (their lengths are in the
-   words before the zones, written first); the number of words written. */
-static i64 pack_read(i64 *dst, const i64 *src) {
-    i64 n = ZONE, len;
-    memcpy(dst, src, sizeof(i64) * ZONE);
-    for (i64 z = 0; z < NZONES; z++) {
-        len = src[ZLEN + z];
-        memcpy(dst + n, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)len);
-        n += len;
+/* A clone's packed words (tb_pack) are run-length coded, since most words a state reads are 0 or
+   NONE (marks and per-seat words laid out for every component and seat): a block is a header word h
+   and, for h > 0, h words as they are, for h < 0, one word repeated -h times. The segment's first
+   state (SNAP) is written as its difference (xor) from the main words before the zones, which it
+   mostly equals. Never longer than the words plus one: a block of words as they are is followed by
+   a run of at least PK_RUN words, coded in 2. */
+#define PK_RUN 3
+typedef struct { i64 *out, n, lit, v, c; } PackW;  /* out[lit]: the open literal block's header */
+static void pk_flush(PackW *w) {
+    if (w->c >= PK_RUN) {
+        w->out[w->n++] = -w->c; w->out[w->n++] = w->v; w->lit = -1;
+    } else {
+        for (i64 i = 0; i < w->c; i++) {
+            if (w->lit < 0) { w->lit = w->n++; w->out[w->lit] = 0; }
+            w->out[w->lit]++; w->out[w->n++] = w->v;
+        }
     }
-    len = DSTRIDE * src[D_N];
-    memcpy(dst + n, src + DOPT, sizeof(i64) * (size_t)len);
-    return n + len;
+    w->c = 0;
 }
-static i64 unpack_read(i64 *dst, const i64 *src) {  /* pack_read's words back in place */
-    i64 n = ZONE, len;
-    memcpy(dst, src, sizeof(i64) * ZONE);
-    for (i64 z = 0; z < NZONES; z++) {
-        len = src[ZLEN + z];
-        memcpy(dst + ZONE + z * NCOMP, src + n, sizeof(i64) * (size_t)len);
-        n += len;
+static inline void pk_put_(PackW *w, const i64 *src, i64 len, const i64 *x, int xo) {
+    i64 i = 0;
+    while (i < len) {
+        i64 v = xo ? src[i] ^ x[i] : src[i];
+        if (w->c && v == w->v) {  /* the run goes on: scanned in a tight loop (most words are runs) */
+            i64 j = i + 1;
+            if (xo) while (j < len && (src[j] ^ x[j]) == v) j++;
+            else while (j < len && src[j] == v) j++;
+            w->c += j - i; i = j;
+            continue;
+        }
+        if (w->c) pk_flush(w);
+        w->v = v; w->c = 1; i++;
     }
-    len = DSTRIDE * src[D_N];
-    memcpy(dst + DOPT, src + n, sizeof(i64) * (size_t)len);
-    return n + len;
+}
+static void pk_put(PackW *w, const i64 *src, i64 len, const i64 *x) {  /* x: xor'ed with, or 0 */
+    if (x) pk_put_(w, src, len, x, 1); else pk_put_(w, src, len, 0, 0);
+}
+typedef struct { const i64 *in; i64 n, lit, run, v; } PackR;  /* words left in the block read */
+static void pk_get(PackR *r, i64 *dst, i64 len, const i64 *x) {
+    while (len > 0) {
+        if (r->lit == 0 && r->run == 0) {
+            i64 h = r->in[r->n++];
+            if (h > 0) r->lit = h; else { r->run = -h; r->v = r->in[r->n++]; }
+        }
+        i64 k = r->lit ? r->lit : r->run;
+        if (k > len) k = len;
+        if (r->lit) { memcpy(dst, r->in + r->n, sizeof(i64) * (size_t)k); r->n += k; r->lit -= k; }
+        else { for (i64 i = 0; i < k; i++) dst[i] = r->v; r->run -= k; }
+        if (x) for (i64 i = 0; i < k; i++) dst[i] ^= x[i];
+        if (x) x += k;
+        dst += k; len -= k;
+    }
+}
+/* The words copy_read reads, into the packed stream (their lengths are in the words before the
+   zones, written first); `x`: the words the ones before the zones are written as a xor of, or 0. */
+static void pack_read(PackW *w, const i64 *src, const i64 *x) {
+    pk_put(w, src, ZONE, x);
+    for (i64 z = 0; z < NZONES; z++) pk_put(w, src + ZONE + z * NCOMP, src[ZLEN + z], 0);
+    pk_put(w, src + DOPT, DSTRIDE * src[D_N], 0);
+}
+static void unpack_read(PackR *r, i64 *dst, const i64 *x) {  /* pack_read's words back in place */
+    pk_get(r, dst, ZONE, x);
+    for (i64 z = 0; z < NZONES; z++) pk_get(r, dst + ZONE + z * NCOMP, dst[ZLEN + z], 0);
+    pk_get(r, dst + DOPT, DSTRIDE * dst[D_N], 0);
 }
 /* A clone kept compact (NativeState's packed form): the words tb_copy copies (copy_keep, and the
-   segment's first state at a pending choice), packed end to end into `dst` (room for STATE_WORDS);
+   segment's first state at a pending choice), run-length coded into `dst` (room for STATE_WORDS);
    the number of words written. A state's words are sparse (zones and options have room for every
-   component), so a clone kept this way touches a few pages where a copy touches tens. */
+   component) and mostly 0 or NONE, so a clone kept this way touches a page or two where a copy
+   touches tens (a kept clone's fresh pages were most of its cost). */
 i64 tb_pack(i64 *dst, const i64 *src) {
-    i64 n = pack_read(dst, src), q = QUEUE - Q_LEN + src[Q_LEN];
-    memcpy(dst + n, src + Q_LEN, sizeof(i64) * (size_t)q);
-    n += q;
-    if (src[D_K] == 2) n += pack_read(dst + n, src + SNAP);
-    return n;
+    PackW w = {dst, 0, -1, 0, 0};
+    pack_read(&w, src, 0);
+    pk_put(&w, src + Q_LEN, QUEUE - Q_LEN + src[Q_LEN], 0);
+    if (src[D_K] == 2) pack_read(&w, src + SNAP, src);
+    if (w.c) pk_flush(&w);
+    return w.n;
 }
 void tb_unpack(i64 *dst, const i64 *src) {  /* tb_pack's words back into a state's words `dst` */
     if (co_n) co_drop(dst);
-    i64 n = unpack_read(dst, src);
-    memcpy(dst + Q_LEN, src + n, sizeof(i64) * (size_t)(QUEUE - Q_LEN + src[n]));
-    n += QUEUE - Q_LEN + src[n];
-    if (dst[D_K] == 2) unpack_read(dst + SNAP, src + n);
+    PackR r = {src, 0, 0, 0, 0};
+    unpack_read(&r, dst, 0);
+    pk_get(&r, dst + Q_LEN, QUEUE - Q_LEN, 0);
+    pk_get(&r, dst + QUEUE, dst[Q_LEN], 0);
+    if (dst[D_K] == 2) unpack_read(&r, dst + SNAP, dst);
 }
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
@@ -345,6 +387,20 @@ int tb_reoffer(i64 *s) {  /* the pending window's options computed again (Engine
     S[T_BUDGET] = INT64_MAX; S[T_GEN] = new_ticket();
     g_window(x, S[T_PHASE] - 1, S[D_P]);
     return 0;
+}
+/* A pending window inside a block (D_K 2, D_SITE -1 - site): its options computed again from the
+   words (g_inner_window: `iw_<site>`, as pick_action's loop computed them; an action's condition
+   reads the state and `me` alone, and the words of a state stopped there are those it was computed
+   on but the decision's D_K, D_P, D_SITE). E_FLOW: no such window pending, or no option now. */
+int tb_reoffer_inner(i64 *s) {
+    X xx, *x = &xx;
+    int code;
+    memset(x, 0, sizeof xx);
+    x->s = s; ft_fresh = 1;
+    if ((code = setjmp(x->jb)) != 0) return code;
+    if (S[D_K] != 2 || S[D_SITE] >= 0) return E_FLOW;
+    S[T_BUDGET] = INT64_MAX; S[T_GEN] = new_ticket();
+    return g_inner_window(x, -1 - S[D_SITE], S[D_P]) ? 0 : E_FLOW;
 }
 int tb_score(i64 *s, i64 p, i64 *out) {  /* score, then each tiebreak */
     X xx, *x = &xx;
