@@ -311,7 +311,7 @@ class Engine:
                         if nat.options(ns) == 0:
                             raise IllegalChoice(str(choice), "the game is over")
                         kind = "window" if nat.window(ns) else "choose"
-                        k = self._match_name({"ids": nat.ids(ns), "k": kind}, choice)
+                        k = decisions.match_name(self.game, {"ids": nat.ids(ns), "k": kind}, choice)
                     choice = k
                 if choice.__class__ is int:  # the usual case first: an index, from a bot
                     code = nat.apply(ns.words, choice, self.game.work_budget, nat.before)
@@ -344,7 +344,7 @@ class Engine:
             elif choice in ids:
                 idx = ids.index(choice)
             else:
-                idx = self._match_name(dec, choice)
+                idx = decisions.match_name(self.game, dec, choice)
         value = dec["v"][idx]
         g = self.game
         rt = Runtime(g, st, log, self.watch)
@@ -354,7 +354,7 @@ class Engine:
             if secret:  # an answer to a simultaneous step: hidden from every other player until revealed
                 hidden = [q for q in range(st["t"]["n"]) if q != dec["p"]]
             else:
-                hidden = self._hidden_from(st, dec, value)
+                hidden = decisions.hidden_from(self.game, st, dec, value)
             masked = f"{who}: {ids[idx].split(':')[0]}:?" if dec["k"] == "window" else f"{who} chooses"
             rt.say(f"{who}: {ids[idx]}", hidden, masked)
         masked_entry = log[-1] if log and hidden and not secret else None
@@ -381,37 +381,8 @@ class Engine:
             rt.push(act.block, new_locals)
         rt.run()
         if masked_entry is not None:  # a card chosen unseen and then shown (played face up): named for all
-            still = set(self._hidden_from(st, dec, value))
+            still = set(decisions.hidden_from(self.game, st, dec, value))
             masked_entry["hidden_from"] = [q for q in masked_entry["hidden_from"] if q in still]
-
-    def _match_name(self, dec: dict[str, Any], choice: str) -> int:
-        ids: list[str] = dec["ids"]
-        for i, x in enumerate(ids):
-            if x.split("#")[0] == choice or x.replace("#", "") == choice:
-                return i
-        reason = f"legal now: {', '.join(ids[:12])}{' ...' if len(ids) > 12 else ''}"
-        if dec["k"] == "window":
-            action = choice.split(":")[0]
-            if action in self.game.actions:
-                reason = f"'{action}' is not possible now with these arguments; " + reason
-        raise IllegalChoice(choice, reason)
-
-    def _hidden_from(self, st: State, dec: dict[str, Any], value: Any) -> list[int]:
-        """Players who may not see which components were chosen (so the log line is masked for them)."""
-        from tabula.interpreter.base.types import COMP
-        from tabula.interpreter.model.view import visible_to
-
-        if dec["k"] == "choose":
-            typed = [(value, dec.get("t", ""))]
-        else:
-            act = self.game.action_list[value[0]]
-            typed = [(v, t) for (_, _, t), v in zip(act.params, value[1], strict=True)]
-        comps = [v for v, t in typed if t == COMP and isinstance(v, int)]
-        return [
-            q
-            for q in range(st["t"]["n"])
-            if q != dec["p"] and any(not visible_to(self.game, st, c, q) for c in comps)
-        ]
 
     def answer(
         self, st: State, seat: int, choice: str | int, log: list[dict[str, Any]] | None = None
@@ -437,7 +408,8 @@ class Engine:
                 ahead["ids"][choice] if isinstance(choice, int) and 0 <= choice < len(ahead["ids"]) else None
             )
             if cid is None:
-                cid = choice if choice in ahead["ids"] else ahead["ids"][self._match_name(ahead, str(choice))]
+                named = choice in ahead["ids"]
+                cid = choice if named else ahead["ids"][decisions.match_name(self.game, ahead, str(choice))]
             early_answer(st, seat, str(cid))
             return
         else:

@@ -12,7 +12,7 @@ from typing import Any
 
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone
-from tabula.interpreter.run.runtime import Runtime
+from tabula.interpreter.run.runtime import IllegalChoice, Runtime
 
 
 class _Probe(Runtime):
@@ -43,3 +43,33 @@ def recompute_decision(game: CompiledGame, st: State) -> dict[str, Any] | None:
     game.blocks[top[0]](rt, top)
     dec: dict[str, Any] | None = probe["dec"]
     return dec
+
+
+def match_name(game: CompiledGame, dec: dict[str, Any], choice: str) -> int:
+    """The index of the choice an id names without its '#' key (or with it dropped); IllegalChoice
+    with what is legal now otherwise."""
+    ids: list[str] = dec["ids"]
+    for i, x in enumerate(ids):
+        if x.split("#")[0] == choice or x.replace("#", "") == choice:
+            return i
+    reason = f"legal now: {', '.join(ids[:12])}{' ...' if len(ids) > 12 else ''}"
+    if dec["k"] == "window":
+        action = choice.split(":")[0]
+        if action in game.actions:
+            reason = f"'{action}' is not possible now with these arguments; " + reason
+    raise IllegalChoice(choice, reason)
+
+
+def hidden_from(game: CompiledGame, st: State, dec: dict[str, Any], value: Any) -> list[int]:
+    """Players who may not see which components were chosen (so the log line is masked for them)."""
+    from tabula.interpreter.base.types import COMP
+    from tabula.interpreter.model.view import visible_to
+
+    if dec["k"] == "choose":
+        typed = [(value, dec.get("t", ""))]
+    else:
+        act = game.action_list[value[0]]
+        typed = [(v, t) for (_, _, t), v in zip(act.params, value[1], strict=True)]
+    comps = [v for v, t in typed if t == COMP and isinstance(v, int)]
+    seats = range(st["t"]["n"])
+    return [q for q in seats if q != dec["p"] and any(not visible_to(game, st, c, q) for c in comps)]
