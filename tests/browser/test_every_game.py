@@ -111,8 +111,9 @@ def test_every_game_plays_from_its_page(browser: Any, serve: Any, game: str, wid
                 click(button)
             assert answer.value.status == 200
             # the answer is drawn once the page is no longer busy: until then the old buttons stay,
-            # and the next step would pick a choice the redraw takes away (a route Bob claimed)
-            page.wait_for_function("!document.body.classList.contains('busy')")
+            # and the next step would pick a choice the redraw takes away (a route Bob claimed); a
+            # selector, not a function: the page's CSP forbids eval
+            page.wait_for_selector("body:not(.busy)", state="attached")
             made += 1
             page.wait_for_function("document.getElementById('history-label').innerText.match(/^[0-9]+/)")
         over = page.locator("#final").is_visible()  # a fuse too many ends Hanabi early
