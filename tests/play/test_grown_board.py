@@ -98,3 +98,21 @@ def test_a_tile_laid_mirrored_is_drawn_mirrored_and_its_piece_previewed_so() -> 
     assert drawn is not None
     looks = {p.choice: (p.rotation, p.mirror) for p in drawn.places if p.cards}
     assert looks == {"b1": (180, True), "b2": (0, False)}  # the hook mirrored; the cross as it lies
+
+
+def test_two_boards_that_grow_are_drawn_one_under_the_other() -> None:
+    """tests/native/games/spread: a square board and a hex one that both grow, in one scope; the
+    second is drawn under the first, the gap of two boards apart, however the first has grown."""
+    engine = Engine(load_game(Path(__file__).resolve().parents[1] / "native" / "games" / "spread"))
+    st = engine.new_game(2, 4)
+    for choice in ("hive:comb1", "put:yard1", "put:yard5", "put:yard2"):
+        engine.apply_inplace(st, choice, [])
+    drawn = build_board(engine, st, 0).table.board
+    assert drawn is not None
+    yard = [p for p in drawn.places if p.name.startswith("on_yard(")]
+    comb = [p for p in drawn.places if p.name.startswith("on_comb(")]
+    assert len(yard) > 9 and len(comb) == 7  # three stones on the yard, one on the comb
+    bottom = max(p.y + p.h for p in yard)
+    # the yard's margin of a cell, the gap of two boards (half a cell), the comb's margin
+    assert min(p.y for p in comb) == bottom + 2.5
+    assert drawn.height == max(p.y + p.h for p in comb) + 1

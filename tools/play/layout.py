@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tabula.interpreter.authoring.boardlayout import spot
+from tabula.interpreter.authoring.boardlayout import GAP, spot
 from tabula.interpreter.authoring.display import Shown, render
 from tabula.interpreter.authoring.layout import Area, BoardLayout
 from tabula.interpreter.authoring.presentation import Presentation, Row
@@ -85,10 +85,13 @@ def draw_board(b: Filler, layout: BoardLayout, player: int | None) -> DrawnBoard
     """The board `layout` filled for `player` (None: the table's), as `b`'s seat sees it."""
     places = [_place(b, a, player) for a in layout.areas]
     width, height = layout.width, layout.height
+    below = 0.0  # the bottom of the board that grows drawn last: the next is drawn under it
     for board, top in layout.grows:
+        top = max(top, below)
         areas, wide, high = grown(b.g, b.view, board, top)
         places += [_place(b, a, player) for a in areas]
         width, height = max(width, wide), max(height, top + high)
+        below = top + high + GAP if areas else below
     return DrawnBoard(width, height, layout.cell, places, layout.grid)
 
 
