@@ -8,14 +8,17 @@ made by a click (a tap on the phone) on the board, never on an id button.
   40 px to tap, the gate above quarter 3 covering none of it; a quarter clicked places the builder.
 - Ticket to Ride: a route of the map claimed by a click (a tap), the map at 80 % or more.
 - A big board (tests/games/mosaic, 25x25): cells of 40 px or more, scrolling rather than shrunk, the
-  open cell in sight; tiles drawn turned, on cells coloured by who laid them; +, - and Fit change
-  the scale and it outlives a decision; Hide folds the board away and Show brings it back.
+  open cell in sight; tiles drawn turned, on cells coloured by who laid them; +, - and Fit (the whole
+  board in sight) change the scale and it outlives a decision; Hide folds the board away and Show
+  brings it back.
 - Carcassonne: the cells the drawn tile fits on are lit; pointing at one (the first tap on a phone)
   shows the tile there turned, Rotate turns it the next way it fits there, a click (the second tap)
   lays it so, and it lies drawn turned; where a follower may go reads as words.
 - Boards that grow (issue 37): tests/games/sprawl and Carcassonne's open-table, each cell drawn at
   its coordinates in the cells' bounding box and a margin, the frontier lit and played by clicks,
-  the board grown round each tile; choices and the log name cells by coordinates; zoom and Fit.
+  the board grown round each tile; choices and the log name cells by coordinates; zoomed in and
+  scrolled, a cell stays where it was on the page when the board grows left or up; Fit shows the
+  whole board and keeps it whole as it grows.
 - A tile laid mirrored (tests/games/turned --variant mirrored): previewed and drawn mirrored.
 
 Screenshots (artefacts/screenshots/): board-play-patchwork-preview-W, board-play-patchwork-sewn-W,
@@ -149,6 +152,19 @@ def table_scale(page: Any) -> float:
     return float(page.get_attribute("#table .board-frame", "data-scale") or 0)
 
 
+def in_sight(page: Any) -> None:
+    """Fit: the whole table's board in sight, its width or its height the most its frame has."""
+    board = page.eval_on_selector("#table .board-view svg", BOX)
+    view = page.eval_on_selector(
+        "#table .board-view",
+        "e => [e.clientWidth, parseFloat(getComputedStyle(e).maxHeight), e.scrollWidth, e.scrollHeight,"
+        " e.clientHeight]",
+    )
+    assert board[2] <= view[0] and board[3] <= view[1], (board, view)
+    assert view[2] <= view[0] and view[3] <= view[4], view  # nothing to scroll to
+    assert view[0] - board[2] < 10 or view[1] - board[3] < 10, (board, view)
+
+
 def disjoint(a: list[float], b: list[float]) -> bool:
     return a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
 
@@ -223,14 +239,13 @@ def test_a_big_board_scrolls_zooms_folds_and_draws_turned_tiles(screen: Any, ser
     assert {n: f for n, f, _ in drawn} == {n: seats[p] for n, p in cells.items()}
     turned = sorted(t.split(" ")[0] if t else "none" for _, _, t in drawn)
     assert turned == ["none", "rotate(180", "rotate(270", "rotate(90"], turned  # 0, 90, 180, 270
-    # zoom: + is 125 %, Fit the whole width; the scale outlives the next decision
+    # zoom: + is 125 %, Fit the whole board in sight; the scale outlives the next decision
     w0 = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
     press(page, width, page.locator("#table .zoom-in"))
     w1 = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
     assert w1 == pytest.approx(w0 * 1.25, rel=0.01)
     press(page, width, page.locator("#table .zoom-fit"))
-    fit = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
-    assert fit <= page.eval_on_selector(view, "e => e.clientWidth") < fit + 10
+    in_sight(page)
     press(page, width, page.locator("#table .zoom-in"))
     scale = page.get_attribute("#table .board-frame", "data-scale")
     before = len(table.choices)
@@ -336,9 +351,22 @@ def assert_drawn_where_they_lie(page: Any, table: Any, board: str) -> None:
     assert float(view[3]) == pytest.approx((max(ys) - min(ys) + 3) * 56)
 
 
+def edge_cell(page: Any, table: Any, axes: tuple[int, ...], low: bool) -> tuple[str, int]:
+    """A lit cell of the board that grows on its edge (the lowest x or y, or the highest), and the
+    axis (0: x, 1: y): a tile laid there grows the board that way."""
+    cells = grown_cells(table, "table")
+    lit = page.eval_on_selector_all(TARGET, "els => els.map(e => e.dataset.choice)")
+    for axis in axes:
+        edge = (min if low else max)(xy[axis] for xy in cells.values())
+        for name in lit:
+            if cells[name][axis] == edge:
+                return name, axis
+    raise AssertionError(f"no lit cell on the edge {axes}: {lit}")
+
+
 def test_sprawl_a_growing_board_is_drawn_and_played_by_clicks(screen: Any, serve: Any) -> None:
     page, width = screen
-    served = serve(str(GAMES / "sprawl"), [("Ann", "human"), ("Bob", "random")], seed=3)
+    served = serve(str(GAMES / "sprawl"), [("Ann", "human"), ("Bob", "random")], seed=1)
     table = served.table
     page.goto(served.link(0))
     page.wait_for_selector(TARGET)
@@ -349,7 +377,7 @@ def test_sprawl_a_growing_board_is_drawn_and_played_by_clicks(screen: Any, serve
         legal = {c.removeprefix("lay:") for c in table.engine.legal_ids(table.state)}
         lit = page.eval_on_selector_all(TARGET, "els => els.map(e => e.dataset.choice)")
         assert sorted(lit) == sorted(legal)  # the frontier cells the tile may go on, lit
-        cell = lit[-1]
+        cell = min(lit, key=grown_cells(table, "table").__getitem__)  # leftmost: it grows left
         before = len(table.choices)
         target = page.locator(f"#table g.place.target[data-choice='{cell}']")
         target.scroll_into_view_if_needed()
@@ -366,16 +394,45 @@ def test_sprawl_a_growing_board_is_drawn_and_played_by_clicks(screen: Any, serve
     xy = grown_cells(table, "table")[cell]
     log = page.eval_on_selector_all("#log-lines li", "els => els.map(e => e.innerText)")
     assert f"Ann: lay: x={xy[0]}, y={xy[1]}" in log, log
-    # zoom: + is 125 %, Fit the whole width, as on a board of fixed size
+    # zoom: + is 125 %, as on a board of fixed size
     board = "#table .board-view svg"
     w0 = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
     press(page, width, page.locator("#table .zoom-in"))
     assert page.eval_on_selector(board, "e => e.getBoundingClientRect().width") == pytest.approx(
         w0 * 1.25, rel=0.01
     )
+    # zoomed in and scrolled, a tile laid on the left edge grows the board left: what the seat looks
+    # at stays where it was (the view scrolls as far), rather than moving a cell right
+    while page.get_attribute("#table .board-frame", "data-scale") != "3.000":
+        press(page, width, page.locator("#table .zoom-in"))
+    cell, axis = edge_cell(page, table, (0, 1), low=True)
+    target = page.locator(f"#table g.place.target[data-choice='{cell}']")
+    target.scroll_into_view_if_needed()
+    shape = f"#table g.place[data-choice='{cell}'] .place-shape"  # (its title may stick out)
+    at = page.eval_on_selector(shape, BOX)
+    lowest = min(xy[axis] for xy in grown_cells(table, "table").values())
+    before = len(table.choices)
+    press(page, width, target)
+    wait_for_decisions(page, before)
+    page.wait_for_selector(TARGET)
+    assert min(xy[axis] for xy in grown_cells(table, "table").values()) < lowest  # grown left or up
+    now = page.eval_on_selector(shape, BOX)
+    assert now[:2] == pytest.approx(at[:2], abs=1.5), (at, now)
+    # Fit: the whole board in sight, and it stays so as the board grows the way it is fitted
     press(page, width, page.locator("#table .zoom-fit"))
-    fit = page.eval_on_selector(board, "e => e.getBoundingClientRect().width")
-    assert fit <= page.eval_on_selector("#table .board-view", "e => e.clientWidth") < fit + 10
+    in_sight(page)
+    fitted = float(page.get_attribute("#table .board-frame", "data-scale"))
+    box, view = (
+        page.eval_on_selector("#table .board-view svg", BOX),
+        page.eval_on_selector("#table .board-view", "e => e.clientWidth"),
+    )
+    lay, _ = edge_cell(page, table, (0,) if view - box[2] < 10 else (1,), low=False)
+    before = len(table.choices)
+    press(page, width, page.locator(f"#table g.place.target[data-choice='{lay}']"))
+    wait_for_decisions(page, before)
+    page.wait_for_selector(TARGET)
+    in_sight(page)
+    assert float(page.get_attribute("#table .board-frame", "data-scale")) < fitted  # refitted, smaller
     shot(page, f"board-play-sprawl-{width}")
 
 

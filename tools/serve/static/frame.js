@@ -2,10 +2,11 @@
 // no smaller than a fingertip, its text no smaller than 85 %) and scrolls inside the frame rather
 // than shrinking to the page; −, + and Fit zoom it (so do Ctrl + the wheel, a touchpad's pinch and
 // two fingers), Hide folds it away. Each board's zoom, scroll and folding outlive the redraw after a
-// decision. Uses el() of app.js.
+// decision: what the middle of the view showed stays there though a board that grows moved it, and
+// a board fitted stays fitted as it grows. Uses el() of app.js.
 "use strict";
 
-const VIEWS = new Map();  // board ("table", a seat's number) -> { scale, hidden, left, top }
+const VIEWS = new Map();  // board ("table", a seat's number) -> { scale, hidden, left, top, fit, spots }
 const ZOOM_STEP = 1.25;
 const ZOOM_MIN = 0.2;
 const ZOOM_MAX = 3;
@@ -30,6 +31,26 @@ function firstScale(b, width, map) {
   return Math.min(1, Math.max(fit, floor));
 }
 
+// where each cell of the board lies, by its component ids: its middle, in cells
+function spotsOf(b) {
+  const spots = new Map();
+  for (const p of b.places) if (p.ids && p.ids.length) spots.set(p.ids.join(","), [p.x + p.w / 2, p.y + p.h / 2]);
+  return spots;
+}
+
+// how far (in cells) the cell nearest (mx, my) moved from `before` to `after`: a board that grows
+// left or up is drawn further right or down, and the seat's view follows it
+function shiftOf(before, after, mx, my) {
+  let best = [0, 0];
+  let nearest = Infinity;
+  for (const [id, [x, y]] of before) {
+    const now = after.get(id);
+    const d = (x - mx) ** 2 + (y - my) ** 2;
+    if (now && d < nearest) [nearest, best] = [d, [now[0] - x, now[1] - y]];
+  }
+  return best;
+}
+
 function tool(cls, text, title, act) {
   const b = el("button", `board-tool ${cls}`, text);
   b.type = "button";
@@ -42,15 +63,16 @@ function tool(cls, text, title, act) {
 function boardFrame(b, key, root, map) {
   const width = b.width * b.cell;
   const height = b.height * b.cell;
-  if (!VIEWS.has(key)) VIEWS.set(key, { scale: firstScale(b, width, map), hidden: false, left: null, top: null });
+  if (!VIEWS.has(key)) VIEWS.set(key, { scale: firstScale(b, width, map), hidden: false, left: null, top: null, fit: false, spots: null });
   const state = VIEWS.get(key);
   const frame = el("div", "board-frame");
   frame.dataset.board = key;
   const view = el("div", "board-view");
   view.append(root);
   const level = el("span", "zoom-level", "");
-  const scaleTo = (s, px = view.clientWidth / 2, py = view.clientHeight / 2) => {
+  const scaleTo = (s, px = view.clientWidth / 2, py = view.clientHeight / 2, fit = false) => {
     s = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, s));
+    state.fit = fit;
     const [cx, cy] = [(view.scrollLeft + px) / state.scale, (view.scrollTop + py) / state.scale];
     state.scale = s;
     root.style.width = `${width * s}px`;
@@ -67,17 +89,22 @@ function boardFrame(b, key, root, map) {
     toggle.textContent = hidden ? "Show board" : "Hide";
     toggle.setAttribute("aria-expanded", String(!hidden));
   };
+  // the whole board in sight: its width in the frame's, its height in the most the frame may have
+  const fitAll = () => {
+    const high = parseFloat(getComputedStyle(view).maxHeight) || window.innerHeight;
+    scaleTo(Math.min(Math.max(view.clientWidth - 2, 50) / width, Math.max(high - 2, 50) / height), 0, 0, true);
+  };
   const toggle = tool("board-toggle", "Hide", "Hide or show the board", () => fold(!state.hidden));
   const bar = el("div", "board-bar");
   bar.append(
     tool("zoom-out", "−", "Zoom out (Ctrl + wheel, pinch)", () => scaleTo(state.scale / ZOOM_STEP)),
     level,
     tool("zoom-in", "+", "Zoom in (Ctrl + wheel, pinch)", () => scaleTo(state.scale * ZOOM_STEP)),
-    tool("zoom-fit", "Fit", "The whole board's width on the page", () => scaleTo(Math.max(view.clientWidth - 2, 50) / width, 0, 0)),
+    tool("zoom-fit", "Fit", "The whole board in sight", fitAll),
     toggle,
   );
   frame.append(bar, view);
-  scaleTo(state.scale, 0, 0);
+  scaleTo(state.scale, 0, 0, state.fit);
   fold(state.hidden);
   view.addEventListener("scroll", () => { state.left = view.scrollLeft; state.top = view.scrollTop; });
   view.addEventListener("wheel", (event) => {
@@ -87,8 +114,17 @@ function boardFrame(b, key, root, map) {
     scaleTo(state.scale * (event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP), event.clientX - r.left, event.clientY - r.top);
   }, { passive: false });
   pinch(view, state, scaleTo);
+  const spots = spotsOf(b);
   requestAnimationFrame(() => {  // in the page now: back where the seat left it
-    if (state.left !== null) { view.scrollLeft = state.left; view.scrollTop = state.top; }
+    if (state.fit && !state.hidden) fitAll();  // fitted: the board as it has grown
+    else if (state.left !== null) {
+      const unit = b.cell * state.scale;
+      const middle = [(state.left + view.clientWidth / 2) / unit, (state.top + view.clientHeight / 2) / unit];
+      const [dx, dy] = state.spots ? shiftOf(state.spots, spots, ...middle) : [0, 0];
+      view.scrollLeft = state.left + dx * unit;
+      view.scrollTop = state.top + dy * unit;
+    }
+    state.spots = spots;
   });
   return frame;
 }
