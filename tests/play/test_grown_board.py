@@ -18,6 +18,7 @@ from tabula.play.board import build_board
 from tabula.play.choicelog import apply_named
 from tabula.play.grid import grid_lines
 from tabula.play.layout import DrawnBoard
+from tabula.play.screen import choice_cell
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 
@@ -80,9 +81,10 @@ def test_carcassonne_open_table_labels_and_the_terminal_draw_the_growing_table()
         assert choice.label == f"lay the tile on x={x}, y={y}, turned {int(turn) * 90}°", choice
     start = next(p for p in board.table.board.places if p.title == "0,0")  # type: ignore[union-attr]
     assert start.cards[0].title == "Start" and (start.image or "").startswith("data:image/svg+xml")
-    # the terminal: the start tile in the middle, a dot on each free cell round it
+    # the terminal: the start tile in the middle, a dot on each free cell round it, the x of each
+    # column over them and the y of each row before them
     text = [line.plain.rstrip() for line in grid_lines(board.table.board)]  # type: ignore[arg-type]
-    assert [t.strip() for t in text] == ["·", "·   Sta ·", "·"], text
+    assert text == ["         -1  0   1", "-1           ·", " 0       ·   Sta ·", " 1           ·"], text
 
 
 def test_a_tile_laid_mirrored_is_drawn_mirrored_and_its_piece_previewed_so() -> None:
@@ -116,3 +118,21 @@ def test_two_boards_that_grow_are_drawn_one_under_the_other() -> None:
     # the yard's margin of a cell, the gap of two boards (half a cell), the comb's margin
     assert min(p.y for p in comb) == bottom + 2.5
     assert drawn.height == max(p.y + p.h for p in comb) + 1
+    # the terminal: the yard with its x and y written round it; the comb's rows are shifted half a
+    # cell (hex), so no column is one x: none written
+    text = [line.plain.rstrip() for line in grid_lines(drawn)]
+    assert text == [
+        "         -2  -1  0   1",
+        "-2           ·   ·   ·",
+        "-1       ·   ·   Blu ·",
+        " 0       ·   Blu Red ·",
+        " 1       ·   ·   ·   ·",
+        "           ·   ·",
+        "         ·   Blu ·",
+        "           ·   ·",
+    ], text
+    # a choice naming a cell by the order it was added in says where it lies
+    dec = build_board(engine, st, st["dec"]["p"]).decision
+    assert dec is not None
+    cells = [choice_cell(1, c).plain for c in dec.choices]
+    assert " 1) put:yard6 (put: x=1, y=-1)" in cells and " 1) look:0" in cells, cells

@@ -3,7 +3,7 @@ text at its place, row by row (docs/presentation.md, "Boards").
 
 A free cell shows its name, dimmed (a1, b1, ...: where a choice `lay:a1+b1` lies; a dot for
 a name that does not fit and for a cell of a board that grows, whose choices name its coordinates,
-`lay: x=-1, y=2`); a cell holding
+`lay: x=-1, y=2`, written along a square one's top and left side); a cell holding
 components shows the first one's title (and how many), a cell showing a mark its value, in the
 colour of the player it names. A hex grid's rows are shifted half a cell, a graph's spaces stand
 where its `at:` puts them, with its edges between them.
@@ -21,6 +21,7 @@ from tabula.play.layout import DrawnBoard, Place
 WIDTH = 4  # characters per cell
 COORDS = re.compile(r"-?\d+,-?\d+")  # the title of a cell of a board that grows (tabula.play.layout)
 NONE = ("none", "", "-")
+Ruler = list[tuple[int, str]]  # a column (in characters) and the x written over it
 
 
 def is_map(board: DrawnBoard) -> bool:
@@ -73,9 +74,17 @@ def grid_lines(board: DrawnBoard, indent: int = 2) -> list[Text]:
     rows: dict[int, list[tuple[int, Place]]] = {}
     for p in board.places:
         rows.setdefault(round(p.y / step), []).append((round(p.x * WIDTH), p))
+    rulers, ys_of = _rulers(rows)
+    gutter = max((len(y) + 1 for y in ys_of.values()), default=0)
+    indent += gutter
     out = []
     for r in sorted(rows):  # rows with no cell (between a graph's spaces) are left out
-        line = Text(" " * indent)
+        if r in rulers:  # the x of each column over a board that grows
+            top = Text(" " * indent, style="dim")
+            for col, x in rulers[r]:
+                top.append(" " * max(col + indent - top.cell_len, 1) + x, style="dim")
+            out.append(top)
+        line = Text(ys_of.get(r, "").rjust(gutter - 1).ljust(indent), style="dim")
         for col, place in sorted(rows.get(r, []), key=lambda cp: cp[0]):
             col += indent
             if col > line.cell_len:
@@ -83,6 +92,27 @@ def grid_lines(board: DrawnBoard, indent: int = 2) -> list[Text]:
             line.append_text(_cell(place))
         out.append(line)
     return out
+
+
+def _rulers(rows: dict[int, list[tuple[int, Place]]]) -> tuple[dict[int, Ruler], dict[int, str]]:
+    """Each square board that grows: the x of each of its columns (at its column in characters),
+    by its first row, and the y of each of its rows, read from its cells' titles; none for a hex
+    one, whose rows are shifted half a cell."""
+    boards: dict[str, tuple[dict[int, str], dict[int, str], set[float]]] = {}  # its cells' zone
+    for r, cells in rows.items():
+        for col, p in cells:
+            if COORDS.fullmatch(p.title):
+                xs, ys, offsets = boards.setdefault(p.name.split("(")[0], ({}, {}, set()))
+                x, y = p.title.split(",")
+                xs[col], ys[r] = x, y
+                offsets.add(round(p.x - int(x), 2))
+    rulers: dict[int, Ruler] = {}
+    ys_of: dict[int, str] = {}
+    for xs, ys, offsets in boards.values():
+        if len(offsets) == 1:
+            rulers[min(ys)] = sorted(xs.items())
+            ys_of.update(ys)
+    return rulers, ys_of
 
 
 def _cell(p: Place) -> Text:

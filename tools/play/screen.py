@@ -12,6 +12,7 @@ lines) is never read as markup, so `[blink]` or `[/]` in a name prints as it is.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -23,6 +24,9 @@ from tabula.play.grid import grid_lines, is_map, map_lines
 WIDTH, HEIGHT = 80, 24
 MIN_TABLE, MIN_CHOICE_ROWS, MAX_LOG = 2, 3, 8
 SEP = " · "
+# a cell of a board that grows in a choice's readable id (authoring/display.py grown_cell): its id
+# names the cell by the order it was added in (`lay:table7`), so the screen says where it lies
+GROWN_CELL = re.compile(r"x=-?\d+, y=-?\d+")
 
 
 @dataclass
@@ -280,13 +284,14 @@ def fit(text: Text, width: int) -> Text:
 
 
 def choice_cell(index: int, choice: Choice) -> Text:
-    """`12) use:buy_red (use buy red)`: the number, the id, and the game's label when it has one
+    """`12) use:buy_red (use buy red)`: the number, the id, and the game's label when it has one, or
+    the readable id where it names a cell of a board that grows, `7) lay:table7 (lay: x=2, y=-1)`
     (a cell too narrow for its column is cut at its end: the number and id first)."""
     out = Text(f"{index:>2}) ", style="cyan")
     if choice.given and (choice.id.isdigit() or choice.id == "none"):  # a position: the label says it
         return out.append(choice.label, style="bold")
     out.append(choice.id, style="bold")
-    if choice.given and choice.label != choice.id:
+    if (choice.given or GROWN_CELL.search(choice.label)) and choice.label != choice.id:
         out.append(f" ({choice.label})", style="dim")
     return out
 
