@@ -392,6 +392,8 @@ def test_sprawl_a_growing_board_is_drawn_and_played_by_clicks(screen: Any, serve
         assert cell in laid
         assert_drawn_where_they_lie(page, table, "table")
     xy = grown_cells(table, "table")[cell]
+    title = page.eval_on_selector(f"#table g.place[data-choice='{cell}'] .place-title", "e => e.textContent")
+    assert title == f"{xy[0]},{xy[1]}"  # its coordinates; the one tile on it needs no count
     log = page.eval_on_selector_all("#log-lines li", "els => els.map(e => e.innerText)")
     assert f"Ann: lay: x={xy[0]}, y={xy[1]}" in log, log
     # zoom: + is 125 %, as on a board of fixed size

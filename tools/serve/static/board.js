@@ -204,7 +204,9 @@ function drawBoard(b, owner) {
     let top = y + 4;
     if (p.title && !(p.ids && p.ids.length && p.image)) {  // a tile's picture is its face
       const title = svg("text", { x: x + w / 2, y: y + 17, class: "place-title", "text-anchor": "middle" });
-      title.textContent = p.kind === "cards" && (p.size || p.size === null) ? `${p.title} (${p.size ?? "?"})` : p.title;
+      // how many it holds; a board's cell holding one shows just that one (a small cell's title fits)
+      const counted = p.kind === "cards" && (p.size === null || p.size > (p.ids && p.ids.length ? 1 : 0));
+      title.textContent = counted ? `${p.title} (${p.size ?? "?"})` : p.title;
       g.append(title);
       top = y + TITLE_HEIGHT;
     }
