@@ -48,14 +48,17 @@ def test_simulate_names_its_default_bots_and_warns_about_random_play(
 def test_glory_to_rome_with_default_bots_ends_no_game_by_concession(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The default bots here are greedy (ismcts is left out to keep the test short); measured once by
-    hand over 200 games (see docs/balancing.md): no game ended by a concession."""
+    """The default bots here are the cheapest greedy rung, one ply (ismcts and full greedy, 20 s a
+    game, are left out to keep the test short); full greedy was measured once by hand over 200 games
+    (see docs/balancing.md): no game ended by a concession."""
     import json
 
-    monkeypatch.setattr(defaults, "LADDER", ("greedy", "random"))
+    cheapest = "greedy:1:depth=1"
+    monkeypatch.setattr(defaults, "LADDER", (cheapest, "random"))
     assert cli.main(["simulate", "glory-to-rome", "--games", "6", "--json", "--jobs", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["bots"] == ["greedy", "greedy"] and data["bot_choice"].startswith("default bots: greedy")
+    assert data["bots"] == [cheapest, cheapest], data["bots"]
+    assert data["bot_choice"].startswith(f"default bots: {cheapest}"), data["bot_choice"]
     assert not any("propose_concession" in ending for ending in data["endings"]), data["endings"]
     assert sum(data["endings"].values()) == 6
 

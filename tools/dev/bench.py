@@ -67,52 +67,46 @@ WAYS = ("step", "playout")  # a decision at a time through the engine's API; who
 
 
 def count_instructions(
-    path_entry: str | None, game: str, n: int, games: int, options: list[str], backend: str, way: str
-) -> tuple[float, str, str]:
-    """Machine instructions per decision of `games` random games at `n` players played one `way`
+    path_entry: str | None, game: str, n: int, games: int, options: list[str], backend: str
+) -> tuple[dict[str, float], str, str]:
+    """Machine instructions per decision of `games` random games at `n` players played each way
     (WAYS) on `backend`: valgrind's count (cachegrind) of the games minus that of the same program
-    playing none (start-up and loading); with the backend measured (python where native is not
-    there) and why not."""
+    playing none (start-up and loading, the same whichever way: counted once); with the backend
+    measured (python where native is not there) and why not."""
     from tabula.common import CliError
 
     if shutil.which("valgrind") is None:
         raise CliError("--instructions needs valgrind (apt-get install valgrind)")
-    env = dict(os.environ, TABULA_BENCH_PLAY_ONLY=way, TABULA_BENCH_BACKEND=backend, PYTHONHASHSEED="0")
+    env = dict(os.environ, TABULA_BENCH_BACKEND=backend, PYTHONHASHSEED="0")
     env.pop("TABULA_NO_CACHE", None)  # the same run each time, the game's library built once
     if path_entry is not None:
         env["PYTHONPATH"] = path_entry
     with tempfile.TemporaryDirectory(prefix="tabula-bench-cache-") as private:
         # a cache of its own (private: mkdtemp's 0700), so that no other process's pruning drops the
-        # game between the runs; compiled once first, so that both counted runs load it warm
+        # game between the runs; compiled once first, so that every counted run loads it warm
         env["TABULA_CACHE_DIR"] = private
         subprocess.run(
             [sys.executable, str(WORKER), game, str(n), "0", *options], env=env, capture_output=True
         )
-        return _counted(env, game, n, games, options)
+        start, _ = _counted(dict(env, TABULA_BENCH_PLAY_ONLY=WAYS[0]), game, n, 0, options)
+        out: dict[str, float] = {}
+        report: Any = {}
+        for way in WAYS:
+            count, report = _counted(dict(env, TABULA_BENCH_PLAY_ONLY=way), game, n, games, options)
+            decisions = report["players"][str(n)]["decisions"]
+            out[way] = (count - start) / max(decisions, 1)
+        return out, report.get("backend", "python"), report.get("note", "")
 
 
-def _counted(
-    env: dict[str, str], game: str, n: int, games: int, options: list[str]
-) -> tuple[float, str, str]:
-    """count_instructions' two runs under valgrind: no game, then `games` games."""
-    counts: list[int] = []
-    decisions = 0
-    report: Any = {}
-    for k in (0, games):
-        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-        cmd += [sys.executable, str(WORKER), game, str(n), str(k), *options]
-        done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
-        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-        if done.returncode != 0 or found is None:
-            raise RuntimeError(f"benchmark worker failed under valgrind:\n{done.stderr[-2000:]}")
-        counts.append(int(found.group(1).replace(",", "")))
-        report = json.loads(done.stdout.splitlines()[-1])
-        decisions = report["players"][str(n)]["decisions"]
-    return (
-        (counts[1] - counts[0]) / max(decisions, 1),
-        report.get("backend", "python"),
-        report.get("note", ""),
-    )
+def _counted(env: dict[str, str], game: str, n: int, games: int, options: list[str]) -> tuple[int, Any]:
+    """One run of the worker under valgrind playing `games` games: its instructions and report."""
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    cmd += [sys.executable, str(WORKER), game, str(n), str(games), *options]
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(f"benchmark worker failed under valgrind:\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", "")), json.loads(done.stdout.splitlines()[-1])
 
 
 def instructions(
@@ -123,11 +117,7 @@ def instructions(
     out: dict[str, dict[str, float]] = {}
     measured, note = backend, ""
     for n in players:
-        out[str(n)] = {}
-        for way in WAYS:
-            out[str(n)][way], measured, note = count_instructions(
-                path_entry, game, n, games, options, backend, way
-            )
+        out[str(n)], measured, note = count_instructions(path_entry, game, n, games, options, backend)
     return out, measured, note
 
 
