@@ -111,7 +111,9 @@ def test_k_x_lf_and_xdist(tmp_path: Path) -> None:
 def test_every_bundled_and_test_scenario_is_collected() -> None:
     paths = find_scenarios([str(ROOT / "gamedefs"), str(ROOT / "tests" / "games")])
     expected = sum(len(load_cases(p).cases) or 1 for p in paths)
-    run = pytest_in(ROOT, "--collect-only", "-m", "scenario", "-p", "no:cacheprovider")  # -q: addopts
+    # the two folders that hold scenario files (collecting the whole suite imported every test module)
+    args = ("--collect-only", "-m", "scenario", "-p", "no:cacheprovider", "gamedefs", "tests/games")
+    run = pytest_in(ROOT, *args)  # -q: addopts
     ids = [line for line in run.stdout.splitlines() if "::" in line]
     assert len(ids) == expected > 300, run.stdout[-2000:]
     assert any(i.startswith("gamedefs/glory-to-rome/scenarios/") for i in ids)
