@@ -1,4 +1,5 @@
-"""Greedy looks ahead over its own decisions in a row (`depth`, 3 by default; `depth=1`: one ply).
+"""Greedy looks ahead over its own decisions in a row (`depth`, 3 by default; `depth=1`: one ply),
+and past that depth plays `follow` more of them greedily before it evaluates.
 
 The game (tests/games/lookahead) has a turn of two decisions: `prepare` scores nothing by itself
 but lets the same turn `cash` 5 points, while `quick` scores 1 at once and ends the turn. One ply
@@ -48,6 +49,16 @@ def test_a_lookahead_past_its_applies_is_done_one_decision_shallower(
     assert first_choice(engine, "greedy:1") == ("quick", 2)
     monkeypatch.setattr(simple, "LOOKAHEAD_APPLIES", 4)
     assert first_choice(engine, "greedy:1") == ("prepare", 4)
+
+
+def test_follow_plays_the_seats_next_decisions_greedily_past_the_depth(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one ply, then prepare's follow-up (quick or cash) taken greedily: cash's 5 shows
+    assert first_choice(engine, "greedy:1:depth=1:follow=1") == ("prepare", 4)
+    assert first_choice(engine, "greedy:1:depth=1:follow=0") == ("quick", 2)
+    monkeypatch.setattr(simple, "FOLLOW_CHOICES", 1)  # a follow-up of 2 choices ends the chain
+    assert first_choice(engine, "greedy:1:depth=1:follow=1") == ("quick", 2)
 
 
 @pytest.mark.slow  # about 1.1 CPU s: loads Sushi Go

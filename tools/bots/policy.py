@@ -15,9 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from tabula.bots.base import Bot, BotStats, Observation
+from tabula.bots.deal import DealFilter
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.source import AuthorError, Report, Span
+from tabula.interpreter.compile.native.deal import NativeDeal
 from tabula.interpreter.engine import Engine
+from tabula.interpreter.model.state import State
 from tabula.interpreter.run.runtime import GameRuntimeError
 
 CHECK_SEED = 0
@@ -49,17 +52,29 @@ def span_of(origin: Any) -> Span | None:
 
 
 class _Allowed(Observation):
-    """The same observation with fewer legal choices."""
+    """The same observation with fewer legal choices. Its plain state and deals are the wrapped
+    observation's: converted once for the bot and the policy's check (in Glory to Rome a
+    conversion took about 0.8 ms, a sixth of one-ply greedy's decision)."""
 
-    __slots__ = ("_allowed",)
+    __slots__ = ("_allowed", "_obs")
 
     def __init__(self, obs: Observation, allowed: list[str]) -> None:
         super().__init__(obs.engine, obs._state, obs.seat)
         self._allowed = allowed
+        self._obs = obs
 
     @property
     def legal_ids(self) -> list[str]:
         return self._allowed
+
+    def plain_state(self) -> State:
+        return self._obs.plain_state()
+
+    def deal_filter(self) -> DealFilter:
+        return self._obs.deal_filter()
+
+    def native_deal(self) -> NativeDeal | None:
+        return self._obs.native_deal()
 
 
 class ConcessionPolicy:

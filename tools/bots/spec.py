@@ -5,8 +5,10 @@ number of determinisations averaged (`greedy:3`). Search bots also take `depth=N
 before the evaluation is read) and `rollout=random|greedy`: `mcts:0.2s:depth=10:rollout=greedy`,
 and `reuse=no` (start every decision from an empty tree, see `tabula.bots.search`);
 greedy takes `depth=N` too, how many of its own decisions in a row it looks ahead (`greedy:depth=1`:
-one ply), and `ties=random`: where every choice ties, pick at random rather than play on past the
-others' decisions (`tabula.bots.simple`; cheaper, weaker where ties are common).
+one ply), `ties=random`: where every choice ties, pick at random rather than play on past the
+others' decisions (`tabula.bots.simple`; cheaper, weaker where ties are common), and `follow=N`:
+where its lookahead stops with the seat still to decide, play up to N more of its decisions
+greedily before evaluating (default 0).
 A playout budget makes games reproducible from their seed; a seconds budget does not (it depends on
 the machine's speed). Any bot may end in `:concede` (`random:concede`): only then does it offer or
 accept a concession in a game that declares one (`tabula.bots.policy`). `parse_seat` reads what may
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from tabula.bots.base import Bot, Budget
 from tabula.bots.policy import with_policy
 from tabula.bots.search import DEFAULT_DEPTH, SearchBot, SearchSettings
-from tabula.bots.simple import GREEDY_DEPTH, GREEDY_SAMPLES, GreedyBot, RandomBot
+from tabula.bots.simple import GREEDY_DEPTH, GREEDY_FOLLOW, GREEDY_SAMPLES, GreedyBot, RandomBot
 from tabula.interpreter.engine import Engine
 
 BOT_KINDS = {
@@ -48,6 +50,7 @@ class BotSpec:
     reuse: bool = True
     concede: bool = False
     ties: str = "play"  # greedy: "random" breaks a tie at random without playing on
+    follow: int = GREEDY_FOLLOW  # greedy: its own follow-up decisions played greedily past the depth
 
     @property
     def text(self) -> str:
@@ -62,6 +65,8 @@ class BotSpec:
             parts.append("reuse=no")
         if self.kind == "greedy" and self.ties != "play":
             parts.append(f"ties={self.ties}")
+        if self.kind == "greedy" and self.follow != GREEDY_FOLLOW:
+            parts.append(f"follow={self.follow}")
         if self.concede:
             parts.append("concede")
         return ":".join(parts)
@@ -99,7 +104,7 @@ def parse_bot_spec(text: str) -> BotSpec:
         raise BotSpecError(f"unknown bot {kind!r}; bots: {', '.join(BOT_KINDS)}")
     budget: Budget | None = None
     depth: int | None = None
-    rollout, concede, reuse, ties = "random", False, True, "play"
+    rollout, concede, reuse, ties, follow = "random", False, True, "play", GREEDY_FOLLOW
     for part in rest:
         key, sep, value = part.partition("=")
         if part == "concede":
@@ -118,13 +123,15 @@ def parse_bot_spec(text: str) -> BotSpec:
             reuse = value == "yes"
         elif kind == "greedy" and key == "ties" and value in ("play", "random"):
             ties = value
+        elif kind == "greedy" and key == "follow" and value.isdigit():
+            follow = int(value)
         else:
             raise BotSpecError(
                 f"{kind} does not take {part!r} (search bots take depth=N, rollout=random|greedy, "
                 "reuse=yes|no; "
-                "greedy takes depth=N, ties=play|random)"
+                "greedy takes depth=N, ties=play|random, follow=N)"
             )
-    return BotSpec(kind, budget, depth, rollout, reuse, concede, ties)
+    return BotSpec(kind, budget, depth, rollout, reuse, concede, ties, follow)
 
 
 def parse_seat(text: str) -> str:
@@ -165,7 +172,7 @@ def _make(spec: BotSpec, engine: Engine) -> Bot:
         return RandomBot(engine, spec.text)
     if spec.kind == "greedy":
         samples = spec.budget.playouts if spec.budget and spec.budget.playouts else greedy_samples(engine)
-        return GreedyBot(engine, spec.text, samples, spec.effective_depth, spec.ties == "play")
+        return GreedyBot(engine, spec.text, samples, spec.effective_depth, spec.ties == "play", spec.follow)
     budget = spec.budget or Budget(playouts=DEFAULT_SEARCH_PLAYOUTS)
     depth = spec.depth if spec.depth is not None else rollout_depth(engine)
     settings = SearchSettings(
