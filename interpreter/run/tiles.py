@@ -19,6 +19,7 @@ show the same terrain. Every side visited charges the work budget one unit.
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 from typing import Any
 
 from tabula.interpreter.load.tiles import SIDE_NAMES, part_names
@@ -103,17 +104,29 @@ def turned(rt: Runtime, t: Any, r: Any = None) -> list[Any]:
 def rotations(rt: Runtime, t: Any) -> list[int]:
     """The rotations of tile t that differ (in sides or in how they join), smallest first."""
     spec = _spec(rt, t)
-    sides, groups = _listed(rt, spec, t), _groups(rt, spec, t)
+    ways = spec.count * (2 if spec.mirror else 1)
+    _charge(rt, spec.size * ways)  # each way compared: what the loop charged, one way at a time
+    return list(
+        _distinct_ways(spec.count, spec.per, ways, tuple(_listed(rt, spec, t)), tuple(_groups(rt, spec, t)))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _distinct_ways(
+    n: int, per: int, ways: int, sides: tuple[Any, ...], groups: tuple[int, ...]
+) -> tuple[int, ...]:
+    """rotations' answer for a tile listing `sides` joined as `groups`: a pure function of them, kept
+    (a search asks it of the same few tiles at every option)."""
+    size = len(sides)
     seen: set[tuple[Any, ...]] = set()
     out: list[int] = []
-    for r in range(spec.count * (2 if spec.mirror else 1)):
-        _charge(rt, spec.size)
-        p = _perm(spec.count, r, spec.per)
-        key = tuple((sides[k], tuple(j for j in range(spec.size) if groups[p[j]] == groups[k])) for k in p)
+    for r in range(ways):
+        p = _perm(n, r, per)
+        key = tuple((sides[k], tuple(j for j in range(size) if groups[p[j]] == groups[k])) for k in p)
         if key not in seen:
             seen.add(key)
             out.append(r)
-    return out
+    return tuple(out)
 
 
 def tile_on(rt: Runtime, c: Any) -> int | None:
