@@ -1,0 +1,148 @@
+"""The pending decision's choice ids of native words, named in C where the runtime can (names.c).
+
+Stage: compile (native). A step through the engine's API that names its legal choices named them
+in Python (decoding each option, then model/choices.py option_ids): more than the native step
+itself. runtime/names.c writes them as text in one call from tables given here once (the texts of
+components, keys, symbols and actions, and how each parameter's column is named); a column it
+does not name (a list, a place, a value type whose ids are not those of a number, a flag, a symbol,
+a component or a player) is named by the bridge in Python, as before (`NativeGame._name_ids`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from array import array
+from typing import Any
+
+from tabula.interpreter.base.types import COMP, PLAYER
+from tabula.interpreter.model.choices import option_ids
+from tabula.interpreter.model.game import CompiledGame
+
+# how a column is named (runtime/names.c NM_*): -1 by Python
+_PY, _COMP, _PLAYER, _INT, _BOOL, _SYM = -1, 1, 2, 3, 4, 5
+# a choice's value type as the Python backend names it (model/choices.py)
+PY_TYPES = {"sym": "symbol", "place": "list[comp]"}
+_ROOM = 1 << 16  # bytes of ids one call writes at most (more: named in Python)
+
+
+def column_mode(t: str, kind: str) -> int:
+    """How a column of values of type `t`, kept as word `kind`, is named (model/choices.py value_id
+    on the decoded values: a component by its name or key, a player by name, a number by its digits,
+    a flag and a symbol by their words; anything else by Python)."""
+    if kind == "int":
+        return _COMP if t == COMP else _PLAYER if t == PLAYER else _INT
+    if t == COMP:  # a component column holding a flag or a symbol: Python says what it is
+        return _PY
+    return {"bool": _BOOL, "sym": _SYM}.get(kind, _PY)
+
+
+class Namer:
+    """The library's tb_ids with its tables (kept alive here: the library holds their addresses)."""
+
+    def __init__(
+        self,
+        game: CompiledGame,
+        lib: ctypes.CDLL,
+        symbols: list[str],
+        stride: int,
+        arg_kinds: dict[int, list[str]],
+        sites: list[tuple[str, str]],
+    ) -> None:
+        width = stride - 1
+        modes: list[int] = []
+        for ai, act in enumerate(game.action_list):
+            kinds = arg_kinds.get(ai, [])
+            if len(kinds) != len(act.params) or len(kinds) > width:  # (never: Python names them)
+                row = [_PY] * width
+            else:
+                row = [column_mode(t, kind) for (_, _, t), kind in zip(act.params, kinds, strict=True)]
+            modes += row + [0] * (width - len(row))
+        modes += [column_mode(PY_TYPES.get(t, t), kind) for t, kind in sites]
+        numbers: dict[str, int] = {}
+        comps = game.components
+        texts = [c.name for c in comps] + [c.key for c in comps] + symbols
+        texts += [a.name for a in game.action_list]
+        self.ok = width > 0 and not any("\0" in t for t in texts)
+        self._mode = array("q", modes or [0])
+        self._name = array("q", [numbers.setdefault(c.name, len(numbers)) for c in comps] or [0])
+        self._off, self._text = _table(texts)
+        self._out = ctypes.create_string_buffer(_ROOM)
+        self._players: dict[tuple[str, ...], tuple[array[int], Any] | None] = {}
+        vp, i64 = ctypes.c_void_p, ctypes.c_int64
+        lib.tb_names.argtypes = [vp, vp, vp, vp, i64, i64]
+        lib.tb_names.restype = None
+        lib.tb_ids.argtypes = [vp, vp, vp, i64, vp, i64]
+        lib.tb_ids.restype = i64
+        self._ids = lib.tb_ids
+        address = self._mode.buffer_info()[0], self._name.buffer_info()[0], self._off.buffer_info()[0]
+        lib.tb_names(*address, self._text, len(symbols), len(game.action_list))
+
+    def ids(self, words: Any, names: list[str]) -> list[str] | None:
+        """The pending options' ids named in C, or None (Python names them)."""
+        if not self.ok:
+            return None
+        key = tuple(names)
+        if key in self._players:
+            players = self._players[key]
+        else:
+            players = self._players[key] = None if any("\0" in n for n in names) else _table(names)
+        if players is None:
+            return None
+        off, text = players
+        n = self._ids(words, off.buffer_info()[0], text, len(names), self._out, _ROOM)
+        if n <= 0:
+            return None
+        return ctypes.string_at(self._out, n - 1).decode().split("\0")
+
+
+def _table(texts: list[str]) -> tuple[array[int], Any]:
+    """Texts end to end in UTF-8 (a C buffer) and where each starts (one more: where the last ends)."""
+    data = [t.encode() for t in texts]
+    off = [0]
+    for d in data:
+        off.append(off[-1] + len(d))
+    return array("q", off), ctypes.create_string_buffer(b"".join(data), max(off[-1], 1))
+
+
+def choice_ids(game: CompiledGame, options: list[tuple[int, Any]], names: list[str]) -> list[str]:
+    """The choice ids, as the Python backend names them (support.add_single and add_options:
+    per action, one column of ids per parameter, joined by commas)."""
+    ids: list[str] = []
+    k = 0
+    while k < len(options):
+        ai = options[k][0]
+        j = k
+        while j < len(options) and options[j][0] == ai:
+            j += 1
+        act = game.action_list[ai]
+        rows = [args for _, args in options[k:j]]
+        if not act.params:
+            ids += [act.name] * (j - k)
+        else:
+            columns = [
+                option_ids(game, names, [r[c] for r in rows], t) for c, (_, _, t) in enumerate(act.params)
+            ]
+            ids += [act.name + ":" + ",".join(col[r] for col in columns) for r in range(j - k)]
+        k = j
+    return ids
+
+
+UNSET: Any = object()  # a decision not decoded yet
+
+
+class Named:
+    """A pending decision's options as named once: ids, each id's first index, and the decision
+    (player, decoded options) as `NativeGame.decision` gives it, decoded when first asked for."""
+
+    __slots__ = ("dec", "first", "ids")
+
+    def __init__(self, ids: list[str], dec: tuple[int, list[tuple[int, Any]]] | None = UNSET) -> None:
+        self.ids = ids
+        self.dec = dec
+        self.first: dict[str, int] = {}
+        for k, cid in enumerate(ids):
+            self.first.setdefault(cid, k)
+
+
+NOTHING = Named([], None)
+IDS_KEPT = 4096  # option lists whose ids are kept (a search meets a few hundred a decision)
