@@ -115,12 +115,13 @@ class NativeGame:
         self.start = lib.tb_start
         self.before = self.array()  # the state before the last native apply (replayed on Python)
         self._starts: dict[str, NativeState] = {}
-        self.dk, self.dn = self.at["DK"], self.at["DN"]
+        self.dk, self.dn, self.dp, self.dsite = self.at["DK"], self.at["DN"], self.at["DP"], self.at["DSITE"]
         self.keep = layout.keep
         self.scratch = self.array()  # the words recompute_decision works on
-        # the pending options' words (and who the players are) -> their ids and each id's index
+        # the pending options' words -> their ids and each id's index, per the players' names
+        self._by_names: dict[tuple[str, ...], dict[tuple[Any, ...], Named]] = {}
         self._ids: dict[tuple[Any, ...], Named] = {}
-        self.sizeof_option = 8 * self.stride
+        self._names: list[str] | None = None  # the names `_ids` is for
         self.zone_at = [layout.zone(z) for z in range(len(game.zone_layouts))]
         self.namer = Namer(game, lib, layout.symbols, self.stride, self.arg_kinds, self.sites)
 
@@ -307,11 +308,11 @@ class NativeGame:
     def index(self, ns: NativeState, cid: str) -> int | None:
         """The index of choice id `cid` among the pending decision's (the first one so named), or
         None when no legal choice has that id."""
-        return self._named(ns).first.get(cid)
+        return self._named(ns).index(cid)
 
     def _named(self, ns: NativeState) -> Named:
         """The pending options' ids and values, kept per options' words: the key is the options'
-        bytes (one C copy), the decision's kind, site and player, and the players' names."""
+        bytes (one C copy), the decision's kind, site and player, per the players' names."""
         w = ns.words
         gen, kept = w[self.gen_at], ns.named
         if kept is not None and gen and kept[0] == gen:  # named since its words last changed
@@ -319,9 +320,14 @@ class NativeGame:
         dk = w[self.dk]
         if dk == 0:
             return NOTHING
-        site = w[self.at["DSITE"]] if dk == 2 else -1
-        raw = ctypes.string_at(ctypes.addressof(w) + 8 * self.dopt, self.sizeof_option * w[self.dn])
-        key = (raw, dk, site, w[self.at["DP"]], *ns.names)
+        names = ns.names
+        if names is not self._names:  # (the states of a game share their names' list)
+            if len(self._by_names) >= IDS_KEPT:
+                self._by_names.clear()
+            self._ids = self._by_names.setdefault(tuple(names), {})
+            self._names = names
+        raw = memoryview(w)[self.dopt : self.dopt + self.stride * w[self.dn]].tobytes()  # (a C copy)
+        key = (raw, dk, w[self.dsite] if dk == 2 else -1, w[self.dp])
         known = self._ids.get(key)
         if known is None:
             if len(self._ids) >= IDS_KEPT:

@@ -65,43 +65,48 @@ class Namer:
         self.ok = width > 0 and not any("\0" in t for t in texts)
         self._mode = array("q", modes or [0])
         self._name = array("q", [numbers.setdefault(c.name, len(numbers)) for c in comps] or [0])
-        self._off, self._text = _table(texts)
+        self._off, self._text, self._starts = _table(texts)
         self._out = ctypes.create_string_buffer(_ROOM)
-        self._players: dict[tuple[str, ...], tuple[array[int], Any] | None] = {}
+        # the players' names as tb_ids reads them (where each starts, the texts), per names
+        self._players: dict[tuple[str, ...], tuple[int, Any, array[int]] | None] = {}
+        self._last: tuple[Any, tuple[int, Any, array[int]] | None] = (None, None)
         vp, i64 = ctypes.c_void_p, ctypes.c_int64
         lib.tb_names.argtypes = [vp, vp, vp, vp, i64, i64]
         lib.tb_names.restype = None
         lib.tb_ids.argtypes = [vp, vp, vp, i64, vp, i64]
         lib.tb_ids.restype = i64
         self._ids = lib.tb_ids
-        address = self._mode.buffer_info()[0], self._name.buffer_info()[0], self._off.buffer_info()[0]
+        address = self._mode.buffer_info()[0], self._name.buffer_info()[0], self._off
         lib.tb_names(*address, self._text, len(symbols), len(game.action_list))
 
     def ids(self, words: Any, names: list[str]) -> list[str] | None:
         """The pending options' ids named in C, or None (Python names them)."""
         if not self.ok:
             return None
-        key = tuple(names)
-        if key in self._players:
-            players = self._players[key]
-        else:
-            players = self._players[key] = None if any("\0" in n for n in names) else _table(names)
-        if players is None:
+        last = self._last
+        if last[0] is not names:  # (the states of a game share their names' list)
+            key = tuple(names)
+            if key not in self._players:
+                self._players[key] = None if any("\0" in n for n in names) else _table(names)
+            last = self._last = (names, self._players[key])
+        if last[1] is None:
             return None
-        off, text = players
-        n = self._ids(words, off.buffer_info()[0], text, len(names), self._out, _ROOM)
+        off, text, _ = last[1]
+        n = self._ids(words, off, text, len(names), self._out, _ROOM)
         if n <= 0:
             return None
         return ctypes.string_at(self._out, n - 1).decode().split("\0")
 
 
-def _table(texts: list[str]) -> tuple[array[int], Any]:
-    """Texts end to end in UTF-8 (a C buffer) and where each starts (one more: where the last ends)."""
+def _table(texts: list[str]) -> tuple[int, Any, array[int]]:
+    """Texts end to end in UTF-8 (a C buffer) and the address of where each starts (one more:
+    where the last ends), with the array of those (kept alive with the address)."""
     data = [t.encode() for t in texts]
     off = [0]
     for d in data:
         off.append(off[-1] + len(d))
-    return array("q", off), ctypes.create_string_buffer(b"".join(data), max(off[-1], 1))
+    starts = array("q", off)
+    return starts.buffer_info()[0], ctypes.create_string_buffer(b"".join(data), max(off[-1], 1)), starts
 
 
 def choice_ids(game: CompiledGame, options: list[tuple[int, Any]], names: list[str]) -> list[str]:
@@ -134,14 +139,22 @@ class Named:
     """A pending decision's options as named once: ids, each id's first index, and the decision
     (player, decoded options) as `NativeGame.decision` gives it, decoded when first asked for."""
 
-    __slots__ = ("dec", "first", "ids")
+    __slots__ = ("_first", "dec", "ids")
 
     def __init__(self, ids: list[str], dec: tuple[int, list[tuple[int, Any]]] | None = UNSET) -> None:
         self.ids = ids
         self.dec = dec
-        self.first: dict[str, int] = {}
-        for k, cid in enumerate(ids):
-            self.first.setdefault(cid, k)
+        self._first: dict[str, int] | None = None
+
+    def index(self, cid: str) -> int | None:
+        """The index of the first id `cid`, or None (a few ids are searched; many, looked up)."""
+        ids = self.ids
+        if len(ids) <= 16:
+            return ids.index(cid) if cid in ids else None
+        first = self._first
+        if first is None:  # (each id's first index: the later ones are written first)
+            first = self._first = {ids[k]: k for k in range(len(ids) - 1, -1, -1)}
+        return first.get(cid)
 
 
 NOTHING = Named([], None)
