@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 from array import array
+from codecs import utf_8_decode
 from typing import Any
 
 from tabula.interpreter.base.types import COMP, PLAYER
@@ -37,7 +38,7 @@ def column_mode(t: str, kind: str) -> int:
 
 
 class Namer:
-    """The library's tb_ids with its tables (kept alive here: the library holds their addresses)."""
+    """The library's tb_ids with its tables (kept alive here: tb_ids reads them by address)."""
 
     def __init__(
         self,
@@ -65,19 +66,27 @@ class Namer:
         self.ok = width > 0 and not any("\0" in t for t in texts)
         self._mode = array("q", modes or [0])
         self._name = array("q", [numbers.setdefault(c.name, len(numbers)) for c in comps] or [0])
-        self._off, self._text, self._starts = _table(texts)
+        self._off, self._text, self._keep = _table(texts)
         self._out = ctypes.create_string_buffer(_ROOM)
-        # the players' names as tb_ids reads them (where each starts, the texts), per names
-        self._players: dict[tuple[str, ...], tuple[int, Any, array[int]] | None] = {}
-        self._last: tuple[Any, tuple[int, Any, array[int]] | None] = (None, None)
-        vp, i64 = ctypes.c_void_p, ctypes.c_int64
-        lib.tb_names.argtypes = [vp, vp, vp, vp, i64, i64]
-        lib.tb_names.restype = None
-        lib.tb_ids.argtypes = [vp, vp, vp, i64, vp, i64]
-        lib.tb_ids.restype = i64
-        self._ids = lib.tb_ids
-        address = self._mode.buffer_info()[0], self._name.buffer_info()[0], self._off
-        lib.tb_names(*address, self._text, len(symbols), len(game.action_list))
+        self._view = memoryview(self._out).cast("B")
+        # tb_ids's `ctx` but the players' names (names.c NM_*)
+        self._ctx = [self._mode.buffer_info()[0], self._name.buffer_info()[0], self._off, self._text]
+        self._ctx += [len(symbols), len(game.action_list)]
+        # per players' names: `ctx` whole (its address, the array, the names' buffers), or None
+        self._players: dict[tuple[str, ...], tuple[int, array[int], Any] | None] = {}
+        self._last: tuple[Any, tuple[int, array[int], Any] | None] = (None, None)
+        # a call that keeps the GIL (ctypes.PyDLL): quicker, and one thread at a time writes `_out`
+        self._ids = ctypes.PyDLL(lib._name).tb_ids
+        self._ids.argtypes = [ctypes.c_int64, ctypes.c_int64]  # (addresses: a quicker conversion)
+        self._ids.restype = ctypes.c_int64
+
+    def _context(self, names: list[str]) -> tuple[int, array[int], Any] | None:
+        """tb_ids's `ctx` with these players' names (None: a name holds a NUL)."""
+        if any("\0" in n for n in names):
+            return None
+        off, text, keep = _table(names)
+        ctx = array("q", [*self._ctx, off, text, len(names), ctypes.addressof(self._out), _ROOM])
+        return ctx.buffer_info()[0], ctx, keep
 
     def ids(self, words: Any, names: list[str]) -> list[str] | None:
         """The pending options' ids named in C, or None (Python names them)."""
@@ -87,26 +96,25 @@ class Namer:
         if last[0] is not names:  # (the states of a game share their names' list)
             key = tuple(names)
             if key not in self._players:
-                self._players[key] = None if any("\0" in n for n in names) else _table(names)
+                self._players[key] = self._context(names)
             last = self._last = (names, self._players[key])
         if last[1] is None:
             return None
-        off, text, _ = last[1]
-        n = self._ids(words, off, text, len(names), self._out, _ROOM)
+        n = self._ids(ctypes.addressof(words), last[1][0])
         if n <= 0:
             return None
-        return ctypes.string_at(self._out, n - 1).decode().split("\0")
+        return utf_8_decode(self._view[: n - 1])[0].split("\0")
 
 
-def _table(texts: list[str]) -> tuple[int, Any, array[int]]:
-    """Texts end to end in UTF-8 (a C buffer) and the address of where each starts (one more:
-    where the last ends), with the array of those (kept alive with the address)."""
+def _table(texts: list[str]) -> tuple[int, int, Any]:
+    """The addresses of texts end to end in UTF-8 and of where each starts (one more: where the
+    last ends), with the two buffers (kept alive with the addresses)."""
     data = [t.encode() for t in texts]
     off = [0]
     for d in data:
         off.append(off[-1] + len(d))
-    starts = array("q", off)
-    return starts.buffer_info()[0], ctypes.create_string_buffer(b"".join(data), max(off[-1], 1)), starts
+    starts, text = array("q", off), ctypes.create_string_buffer(b"".join(data), max(off[-1], 1))
+    return starts.buffer_info()[0], ctypes.addressof(text), (starts, text)
 
 
 def choice_ids(game: CompiledGame, options: list[tuple[int, Any]], names: list[str]) -> list[str]:
