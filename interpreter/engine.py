@@ -259,8 +259,8 @@ class Engine:
         return explain(self.game, self.plain(st), name)
 
     def legal_ids(self, st: State) -> list[str]:
-        if (live := self._live(st)) is not None:
-            return live[0].ids(live[1])
+        if isinstance(st, NativeState) and st.plain is None and (nat := self.native) is not None:
+            return nat.ids(st)
         dec = self.plain(st)["dec"]
         return [] if dec is None else list(dec["ids"])
 
@@ -288,18 +288,22 @@ class Engine:
         return new
 
     def apply_inplace(self, st: State, choice: str | int, log: list[dict[str, Any]] | None = None) -> None:
-        if (  # the usual native step first: an index into native words, nothing logged or watched
-            choice.__class__ is int
-            and isinstance(st, NativeState)
+        if (  # the usual native step first: an index or a legal id, nothing logged or watched
+            isinstance(st, NativeState)
             and st.plain is None
             and log is None
             and (nat := self.native) is not None
             and self.watch is None
         ):
-            code = nat.apply(st.words, choice, self.game.work_budget, nat.before)
-            if code:
-                self._native_failed(st, choice, code)
-            return
+            if choice.__class__ is str:  # a legal id: its index (the ids of the same options are kept)
+                k = nat.index(st, choice)
+            else:
+                k = choice if choice.__class__ is int else None
+            if k is not None:
+                code = nat.apply(st.words, k, self.game.work_budget, nat.before)
+                if code:
+                    self._native_failed(st, k, code)
+                return
         if isinstance(st, NativeState):
             ns: NativeState = st
             nat = self.native

@@ -80,6 +80,7 @@ def runtime_unit(gen: CGen) -> str:
             GAME_PARTS,
             '#include "flow.c"',
             '#include "search.c"',
+            '#include "names.c"',
         ]
     )
 

@@ -1,8 +1,9 @@
 """`tabula bench GAME`: how fast the engine plays a game, in CPU time, optionally against another commit.
 
 Per player count it prints decisions per CPU-second (uniform random games, seeds 1..N) played two
-ways, stepped (`step dec/s`, JSON `step_cpu`: one decision at a time through the engine's API) and
-in whole playouts (`playout dec/s`, JSON `playout_cpu`: `Engine.playouts`, one native call),
+ways, stepped (`step dec/s`, JSON `step_cpu`: one decision at a time through the engine's API,
+its legal ids named and one applied by id) and in whole playouts (`playout dec/s`, JSON
+`playout_cpu`: `Engine.playouts`, one native call),
 games and legal-choice enumerations per CPU-second, microseconds per clone, and the CPU time of
 loading (checking and compiling) the game without the compile cache. `--instructions` counts
 machine instructions per decision of each way apart (JSON `instructions.this.N.step`/`.playout`)

@@ -2,9 +2,10 @@
 
 It uses only the public engine API (so it can measure an older commit too) and prints one JSON object:
 per player count, CPU seconds for a fixed set of random games (seeds 1..N, the bots' generator of
-`tabula simulate`) played two ways, `step_cpu` (one decision at a time through the engine's API:
-`apply_inplace`) and `playout_cpu` (whole games: `Engine.playouts`, on the native backend all of
-them in one native call; `Engine.playout` a game on a commit before it), the decisions they took,
+`tabula simulate`) played two ways, `step_cpu` (one decision at a time through the engine's API,
+as a client that names the choices steps: `is_terminal`, `legal_ids`, `apply_inplace` of an id)
+and `playout_cpu` (whole games: `Engine.playouts`, on the native backend all of them in one
+native call; `Engine.playout` a game on a commit before it), the decisions they took,
 enumerations (the pending window's legal choices recomputed, at windows only on both backends),
 clones, and the CPU time of loading the game. TABULA_BENCH_PLAY_ONLY=step (or 1) plays only the
 games step by step, =playout only the playouts (`tabula bench --instructions` counts each apart);
@@ -110,17 +111,11 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
         for seed in range(1, games + 1) if only != "playout" else ():
             st = engine.new_game(n, seed)
             gen = rng.seed_state(seed + 0xB07)
-            if native is not None:  # the engine's API, a state of native words
-                while not engine.is_terminal(st):
-                    if seed == 1 and len(sample) < 400 and not play_only:
-                        sample.append(engine.clone(st))
-                    engine.apply_inplace(st, engine.random_choice(st, gen))
-                    decisions += 1
-                continue
-            while st["dec"] is not None:
+            while not engine.is_terminal(st):  # the same API calls on both backends
                 if seed == 1 and len(sample) < 400 and not play_only:
                     sample.append(engine.clone(st))
-                engine.apply_inplace(st, rng.below(gen, len(st["dec"]["ids"])))
+                ids = engine.legal_ids(st)
+                engine.apply_inplace(st, ids[rng.below(gen, len(ids))])
                 decisions += 1
         play_cpu = time.process_time() - t0
         t0 = time.process_time()

@@ -16,6 +16,15 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
+from tabula.interpreter.compile.native.naming import (
+    IDS_KEPT,
+    NOTHING,
+    PY_TYPES,
+    UNSET,
+    Named,
+    Namer,
+    choice_ids,
+)
 from tabula.interpreter.compile.native.slots import (
     DEC_WORDS,
     ENDINGS,
@@ -37,8 +46,6 @@ from tabula.interpreter.run.flow import STAGES
 _MASK = (1 << 64) - 1
 _I64 = ctypes.c_int64
 _DEFAULT_T = no_ending()
-# a choice's value type as the Python backend names it (model/choices.py)
-_PY_TYPES = {"sym": "symbol", "place": "list[comp]"}
 _T_KEYS = {"stage", "round", "turn", "active", "phase", "phase_id", "n", "next", "skips", "decisions"}
 
 
@@ -108,13 +115,15 @@ class NativeGame:
         self.start = lib.tb_start
         self.before = self.array()  # the state before the last native apply (replayed on Python)
         self._starts: dict[str, NativeState] = {}
-        self.dk, self.dn = self.at["DK"], self.at["DN"]
+        self.dk, self.dn, self.dp, self.dsite = self.at["DK"], self.at["DN"], self.at["DP"], self.at["DSITE"]
         self.keep = layout.keep
         self.scratch = self.array()  # the words recompute_decision works on
-        # the pending options' words (and who the players are) -> their ids and each id's index
-        self._ids: dict[tuple[Any, ...], _Named] = {}
-        self.sizeof_option = 8 * self.stride
+        # the pending options' words -> their ids and each id's index, per the players' names
+        self._by_names: dict[tuple[str, ...], dict[tuple[Any, ...], Named]] = {}
+        self._ids: dict[tuple[Any, ...], Named] = {}
+        self._names: list[str] | None = None  # the names `_ids` is for
         self.zone_at = [layout.zone(z) for z in range(len(game.zone_layouts))]
+        self.namer = Namer(game, lib, layout.symbols, self.stride, self.arg_kinds, self.sites)
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -134,8 +143,12 @@ class NativeGame:
     ) -> NativeState:
         """A new game's state before setup (its generator words those `make()` gave), converted once
         per players and options (NotNative: it does not convert)."""
-        key = repr((names, sorted(options.items())))
-        made = self._starts.get(key)
+        try:  # (the values' types too: True == 1; a repr of many options took tens of us a game)
+            key: Any = (*names, None, *options.items(), *map(type, options.values()))
+            made = self._starts.get(key)
+        except TypeError:  # an unhashable value (a list)
+            key = repr((names, sorted(options.items())))
+            made = self._starts.get(key)
         if made is None:
             made = self._starts[key] = self.from_plain(make())
         return made
@@ -295,56 +308,46 @@ class NativeGame:
     def index(self, ns: NativeState, cid: str) -> int | None:
         """The index of choice id `cid` among the pending decision's (the first one so named), or
         None when no legal choice has that id."""
-        return self._named(ns).first.get(cid)
+        return self._named(ns).index(cid)
 
-    def _named(self, ns: NativeState) -> _Named:
+    def _named(self, ns: NativeState) -> Named:
         """The pending options' ids and values, kept per options' words: the key is the options'
-        bytes (one C copy), the decision's kind, site and player, and the players' names."""
+        bytes (one C copy), the decision's kind, site and player, per the players' names."""
         w = ns.words
+        gen, kept = w[self.gen_at], ns.named
+        if kept is not None and gen and kept[0] == gen:  # named since its words last changed
+            return kept[1]
         dk = w[self.dk]
         if dk == 0:
-            return _NOTHING
-        site = w[self.at["DSITE"]] if dk == 2 else -1
-        raw = ctypes.string_at(ctypes.addressof(w) + 8 * self.dopt, self.sizeof_option * w[self.dn])
-        key = (raw, dk, site, w[self.at["DP"]], *ns.names)
+            return NOTHING
+        names = ns.names
+        if names is not self._names:  # (the states of a game share their names' list)
+            if len(self._by_names) >= IDS_KEPT:
+                self._by_names.clear()
+            self._ids = self._by_names.setdefault(tuple(names), {})
+            self._names = names
+        raw = memoryview(w)[self.dopt : self.dopt + self.stride * w[self.dn]].tobytes()  # (a C copy)
+        key = (raw, dk, w[self.dsite] if dk == 2 else -1, w[self.dp])
         known = self._ids.get(key)
         if known is None:
             if len(self._ids) >= IDS_KEPT:
                 self._ids.clear()
-            known = self._ids[key] = _Named(self._name_ids(ns), self.decision(ns))
+            known = self._ids[key] = Named(self._name_ids(ns))
+        if gen:
+            ns.named = (gen, known)
         return known
 
     def _name_ids(self, ns: NativeState) -> list[str]:
+        named = self.namer.ids(ns.words, ns.names)  # in C, where it names every column
+        if named is not None:
+            return named
         dec = self.decision(ns)
         if dec is None:
             return []
         if ns.words[self.dk] == 2 and ns.words[self.at["DSITE"]] >= 0:
             ty = self.sites[ns.words[self.at["DSITE"]]][0]
-            return option_ids(self.g, ns.names, [v for _, v in dec[1]], _PY_TYPES.get(ty, ty))
-        return self.choice_ids(dec[1], ns.names)
-
-    def choice_ids(self, options: list[tuple[int, Any]], names: list[str]) -> list[str]:
-        """The choice ids, as the Python backend names them (support.add_single and add_options:
-        per action, one column of ids per parameter, joined by commas)."""
-        ids: list[str] = []
-        k = 0
-        while k < len(options):
-            ai = options[k][0]
-            j = k
-            while j < len(options) and options[j][0] == ai:
-                j += 1
-            act = self.g.action_list[ai]
-            rows = [args for _, args in options[k:j]]
-            if not act.params:
-                ids += [act.name] * (j - k)
-            else:
-                columns = [
-                    option_ids(self.g, names, [r[c] for r in rows], t)
-                    for c, (_, _, t) in enumerate(act.params)
-                ]
-                ids += [act.name + ":" + ",".join(col[r] for col in columns) for r in range(j - k)]
-            k = j
-        return ids
+            return option_ids(self.g, ns.names, [v for _, v in dec[1]], PY_TYPES.get(ty, ty))
+        return choice_ids(self.g, dec[1], ns.names)
 
     def playout(self, ns: NativeState, gen: list[int], budget: int, limit: int) -> tuple[int, int]:
         """Random choices in native code (as Engine.random_choice draws them) until the end or
@@ -453,12 +456,15 @@ class NativeGame:
     def plain_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending decision as `state["dec"]` (ids named, values as [action, [arguments]])."""
         named = self._named(ns)
-        if named.dec is None:
+        dec = named.dec
+        if dec is UNSET:  # decoded when first asked for (the ids are named without it)
+            dec = named.dec = self.decision(ns)
+        if dec is None:
             return None
-        values = [[ai, list(args)] for ai, args in named.dec[1]]
+        values = [[ai, list(args)] for ai, args in dec[1]]
         return {
             "k": "window",
-            "p": named.dec[0],
+            "p": dec[0],
             "ids": list(named.ids),
             "v": values,
             "prompt": "choose an action",
@@ -569,24 +575,6 @@ class NativeGame:
                 words[at + j] = NONE
             for j, kind in enumerate(self.arg_kinds.get(ai, ())):
                 words[at + 1 + j] = self.lay.encode(args[j], kind)
-
-
-class _Named:
-    """A pending decision's options as named once: ids, each id's first index, and the decision
-    (player, decoded options) as `NativeGame.decision` gives it."""
-
-    __slots__ = ("dec", "first", "ids")
-
-    def __init__(self, ids: list[str], dec: tuple[int, list[tuple[int, Any]]] | None) -> None:
-        self.ids = ids
-        self.dec = dec
-        self.first: dict[str, int] = {}
-        for k, cid in enumerate(ids):
-            self.first.setdefault(cid, k)
-
-
-_NOTHING = _Named([], None)
-IDS_KEPT = 4096  # option lists whose ids are kept (a search meets a few hundred a decision)
 
 
 class NativeFailure(Exception):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from sys import getrefcount
 from typing import Any
 
+from tabula.interpreter.compile.native.naming import Named
 from tabula.interpreter.model.state import State
 
 POOL_KEPT = 32  # word arrays kept for clones, per game
@@ -32,9 +33,10 @@ class NativeState:
     dropped (runtime/segments.c: a state stopped inside an effect keeps its C frames), or None.
     A clone is kept packed (`NativeGame.clone`: the words it reads, end to end, in an immutable
     bytes object its own clones share) until its words are first asked for; `kept` is the packed
-    form last made of this state's words, with their generation then (T_GEN), or None."""
+    form last made of this state's words, with their generation then (T_GEN), or None; `named`
+    likewise the pending decision's ids (bridge.py `NativeGame._named`)."""
 
-    __slots__ = ("_w", "co", "kept", "names", "o", "packed", "plain", "pool")
+    __slots__ = ("_w", "co", "kept", "named", "names", "o", "packed", "plain", "pool")
 
     def __init__(
         self,
@@ -48,6 +50,7 @@ class NativeState:
         self._w = words
         self.packed = packed
         self.kept: tuple[int, bytes] | None = None
+        self.named: tuple[int, Named] | None = None  # the pending ids named, with the words' T_GEN
         self.names = names
         self.o = o
         self.plain: State | None = None

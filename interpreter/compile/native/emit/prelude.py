@@ -4,12 +4,12 @@ Stage: compile (native). The runtime is the part of a game's translation unit th
 on the game (as Cython's Utility code and mypyc's lib-rt): words and errors (tabula.h), checks,
 zones, the generator and list values (values.c, lists.c), decisions inside effects (segments.c),
 boards and paths (boards.h, boards.c, paths.c, only for a game with boards), the flow driver and
-the entry points (flow.c), the search tree (search.c). units.py pastes them, in that order, around
-the game's layout, tables and generated parts (`g_*`, cgen.py): the unit stays one file the
-compiler reads alone, and the signature compiled into it hashes them. A library's cache key changes
-with them: the engine's fingerprint (compile/python/cache.py) hashes the .c and .h files of the
-interpreter as well as its Python. tests/native/test_native_runtime_c.py compiles them alone with
--Wall -Wextra -Werror.
+the entry points (flow.c), the search tree (search.c), choice ids as text (names.c). units.py
+pastes them, in that order, around the game's layout, tables and generated parts (`g_*`, cgen.py):
+the unit stays one file the compiler reads alone, and the signature compiled into it hashes them.
+A library's cache key changes with them: the engine's fingerprint (compile/python/cache.py) hashes
+the .c and .h files of the interpreter as well as its Python. tests/native/test_native_runtime_c.py
+compiles them alone with -Wall -Wextra -Werror.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ FILES = (
     "regions.c",
     "flow.c",
     "search.c",
+    "names.c",
 )
 
 
@@ -48,3 +49,4 @@ PATHS = c_file("paths.c")
 REGIONS = c_file("regions.c")
 FLOW = c_file("flow.c")
 SEARCH = c_file("search.c")
+NAMES = c_file("names.c")

@@ -38,7 +38,7 @@ def unit(gen: CGen) -> str:
     parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
     body += "\n" + "\n".join(parts)
     head = "\n".join([prelude.HEAD, *gen.lay.defines()])
-    text = head + "\n" + body + "\n" + prelude.FLOW + prelude.SEARCH
+    text = head + "\n" + body + "\n" + prelude.FLOW + prelude.SEARCH + prelude.NAMES
     meta = json.dumps(gen.meta() | {"sig": hashlib.sha256(text.encode()).hexdigest()[:16]}, sort_keys=True)
     return text.replace("#define STATE_WORDS", f"#define META {json.dumps(meta)}\n#define STATE_WORDS", 1)
 

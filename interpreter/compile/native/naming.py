@@ -1,0 +1,169 @@
+"""The pending decision's choice ids of native words, named in C where the runtime can (names.c).
+
+Stage: compile (native). A step through the engine's API that names its legal choices named them
+in Python (decoding each option, then model/choices.py option_ids): more than the native step
+itself. runtime/names.c writes them as text in one call from tables given here once (the texts of
+components, keys, symbols and actions, and how each parameter's column is named); a column it
+does not name (a list, a place, a value type whose ids are not those of a number, a flag, a symbol,
+a component or a player) is named by the bridge in Python, as before (`NativeGame._name_ids`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from array import array
+from codecs import utf_8_decode
+from typing import Any
+
+from tabula.interpreter.base.types import COMP, PLAYER
+from tabula.interpreter.model.choices import option_ids
+from tabula.interpreter.model.game import CompiledGame
+
+# how a column is named (runtime/names.c NM_*): -1 by Python
+_PY, _COMP, _PLAYER, _INT, _BOOL, _SYM = -1, 1, 2, 3, 4, 5
+# a choice's value type as the Python backend names it (model/choices.py)
+PY_TYPES = {"sym": "symbol", "place": "list[comp]"}
+_ROOM = 1 << 16  # bytes of ids one call writes at most (more: named in Python)
+
+
+def column_mode(t: str, kind: str) -> int:
+    """How a column of values of type `t`, kept as word `kind`, is named (model/choices.py value_id
+    on the decoded values: a component by its name or key, a player by name, a number by its digits,
+    a flag and a symbol by their words; anything else by Python)."""
+    if kind == "int":
+        return _COMP if t == COMP else _PLAYER if t == PLAYER else _INT
+    if t == COMP:  # a component column holding a flag or a symbol: Python says what it is
+        return _PY
+    return {"bool": _BOOL, "sym": _SYM}.get(kind, _PY)
+
+
+class Namer:
+    """The library's tb_ids with its tables (kept alive here: tb_ids reads them by address)."""
+
+    def __init__(
+        self,
+        game: CompiledGame,
+        lib: ctypes.CDLL,
+        symbols: list[str],
+        stride: int,
+        arg_kinds: dict[int, list[str]],
+        sites: list[tuple[str, str]],
+    ) -> None:
+        width = stride - 1
+        modes: list[int] = []
+        for ai, act in enumerate(game.action_list):
+            kinds = arg_kinds.get(ai, [])
+            if len(kinds) != len(act.params) or len(kinds) > width:  # (never: Python names them)
+                row = [_PY] * width
+            else:
+                row = [column_mode(t, kind) for (_, _, t), kind in zip(act.params, kinds, strict=True)]
+            modes += row + [0] * (width - len(row))
+        modes += [column_mode(PY_TYPES.get(t, t), kind) for t, kind in sites]
+        numbers: dict[str, int] = {}
+        comps = game.components
+        texts = [c.name for c in comps] + [c.key for c in comps] + symbols
+        texts += [a.name for a in game.action_list]
+        self.ok = width > 0 and not any("\0" in t for t in texts)
+        self._mode = array("q", modes or [0])
+        self._name = array("q", [numbers.setdefault(c.name, len(numbers)) for c in comps] or [0])
+        self._off, self._text, self._keep = _table(texts)
+        self._out = ctypes.create_string_buffer(_ROOM)
+        self._view = memoryview(self._out).cast("B")
+        # tb_ids's `ctx` but the players' names (names.c NM_*)
+        self._ctx = [self._mode.buffer_info()[0], self._name.buffer_info()[0], self._off, self._text]
+        self._ctx += [len(symbols), len(game.action_list)]
+        # per players' names: `ctx` whole (its address, the array, the names' buffers), or None
+        self._players: dict[tuple[str, ...], tuple[int, array[int], Any] | None] = {}
+        self._last: tuple[Any, tuple[int, array[int], Any] | None] = (None, None)
+        # a call that keeps the GIL (ctypes.PyDLL): quicker, and one thread at a time writes `_out`
+        self._ids = ctypes.PyDLL(lib._name).tb_ids
+        self._ids.argtypes = [ctypes.c_int64, ctypes.c_int64]  # (addresses: a quicker conversion)
+        self._ids.restype = ctypes.c_int64
+
+    def _context(self, names: list[str]) -> tuple[int, array[int], Any] | None:
+        """tb_ids's `ctx` with these players' names (None: a name holds a NUL)."""
+        if any("\0" in n for n in names):
+            return None
+        off, text, keep = _table(names)
+        ctx = array("q", [*self._ctx, off, text, len(names), ctypes.addressof(self._out), _ROOM])
+        return ctx.buffer_info()[0], ctx, keep
+
+    def ids(self, words: Any, names: list[str]) -> list[str] | None:
+        """The pending options' ids named in C, or None (Python names them)."""
+        if not self.ok:
+            return None
+        last = self._last
+        if last[0] is not names:  # (the states of a game share their names' list)
+            key = tuple(names)
+            if key not in self._players:
+                self._players[key] = self._context(names)
+            last = self._last = (names, self._players[key])
+        if last[1] is None:
+            return None
+        n = self._ids(ctypes.addressof(words), last[1][0])
+        if n <= 0:
+            return None
+        return utf_8_decode(self._view[: n - 1])[0].split("\0")
+
+
+def _table(texts: list[str]) -> tuple[int, int, Any]:
+    """The addresses of texts end to end in UTF-8 and of where each starts (one more: where the
+    last ends), with the two buffers (kept alive with the addresses)."""
+    data = [t.encode() for t in texts]
+    off = [0]
+    for d in data:
+        off.append(off[-1] + len(d))
+    starts, text = array("q", off), ctypes.create_string_buffer(b"".join(data), max(off[-1], 1))
+    return starts.buffer_info()[0], ctypes.addressof(text), (starts, text)
+
+
+def choice_ids(game: CompiledGame, options: list[tuple[int, Any]], names: list[str]) -> list[str]:
+    """The choice ids, as the Python backend names them (support.add_single and add_options:
+    per action, one column of ids per parameter, joined by commas)."""
+    ids: list[str] = []
+    k = 0
+    while k < len(options):
+        ai = options[k][0]
+        j = k
+        while j < len(options) and options[j][0] == ai:
+            j += 1
+        act = game.action_list[ai]
+        rows = [args for _, args in options[k:j]]
+        if not act.params:
+            ids += [act.name] * (j - k)
+        else:
+            columns = [
+                option_ids(game, names, [r[c] for r in rows], t) for c, (_, _, t) in enumerate(act.params)
+            ]
+            ids += [act.name + ":" + ",".join(col[r] for col in columns) for r in range(j - k)]
+        k = j
+    return ids
+
+
+UNSET: Any = object()  # a decision not decoded yet
+
+
+class Named:
+    """A pending decision's options as named once: ids, each id's first index, and the decision
+    (player, decoded options) as `NativeGame.decision` gives it, decoded when first asked for."""
+
+    __slots__ = ("_first", "dec", "ids")
+
+    def __init__(self, ids: list[str], dec: tuple[int, list[tuple[int, Any]]] | None = UNSET) -> None:
+        self.ids = ids
+        self.dec = dec
+        self._first: dict[str, int] | None = None
+
+    def index(self, cid: str) -> int | None:
+        """The index of the first id `cid`, or None (a few ids are searched; many, looked up)."""
+        ids = self.ids
+        if len(ids) <= 16:
+            return ids.index(cid) if cid in ids else None
+        first = self._first
+        if first is None:  # (each id's first index: the later ones are written first)
+            first = self._first = {ids[k]: k for k in range(len(ids) - 1, -1, -1)}
+        return first.get(cid)
+
+
+NOTHING = Named([], None)
+IDS_KEPT = 4096  # option lists whose ids are kept (a search meets a few hundred a decision)
