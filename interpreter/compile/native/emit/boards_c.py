@@ -98,13 +98,22 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]], lay: 
     out.append(prelude.BOARDS_H)
     out.append(f"static const BOARD BOARDS[{len(names)}] = {{{', '.join(rows)}}};")
     out += [prelude.BOARDS, prelude.PATHS, prelude.REGIONS]
-    out.append(
-        "static AI int BPATH(X *x, i64 a, i64 b, i64 has, L w) { return b_path(x, a, b, (int)has, &w); }"
-    )
+    ends = "X *x, i64 a, i64 b, i64 has, L w"
+    out.append(f"static AI int BPATH({ends}) {{ return b_path(x, a, b, (int)has, &w, 0) >= 0; }}")
+    dist = "i64 d = b_path(x, a, b, (int)has, &w, 0); return d < 0 ? NONE : d;"
+    out.append(f"static AI i64 BDIST({ends}) {{ {dist} }}")
     out.append("static AI i64 BLONG_(X *x, L e) { return b_longest(x, e, 0); }")
+    route = "static AI L BROUTE_{}(" + ends + ") {{ return b_route(x, a, b, (int)has, &w, {}); }}"
+    out.append(route.format("", 0))
+    if "DIR_S" in tables:  # in_direction, line_from: spatial.steps
+        dirs = f"DIR_S, {len(tables['DIR_S'][0]) // len(names)}, DIR_NX"
+        indir = f"return b_indir(x, c, s, n, {dirs});"
+        out.append(f"static AI i64 BINDIR(X *x, i64 c, i64 s, i64 n) {{ {indir} }}")
+        out.append(f"static AI L BLINE(X *x, i64 c, i64 s) {{ return b_line(x, c, s, {dirs}); }}")
     for table in sorted(tables):
         if table.startswith("PW_"):
             out.append(f"static AI i64 BLONG_{table[3:]}(X *x, L e) {{ return b_longest(x, e, {table}); }}")
+            out.append(route.format(table[3:], table))
     for k in range(len(names)):
         out.append(f"static AI L BCELLS_{k}(X *x, i64 copy) {{ return b_cells(x, {k}, copy); }}")
         zones = f"BZ_{k}" if game.boards.tables[names[k]].cell_zones else "0"
