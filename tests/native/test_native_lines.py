@@ -1,7 +1,8 @@
-"""Lines and paths on the native backend (issue 33): `distance`, `in_direction`, `line_from`,
-`bounding_box` and `shortest_path`, played by the fixture game tests/native/games/compass against the
-Python backend decision by decision, with hand-counted scores and the least work budget each
-decision needs (the same on both backends: charged alike, R002 at the same point)."""
+"""Lines, paths and regions on the native backend (issue 33): `distance`, `in_direction`,
+`line_from`, `bounding_box`, `shortest_path` and `region`, played by the fixture game
+tests/native/games/compass against the Python backend decision by decision, with hand-counted
+scores and the least work budget each decision needs (the same on both backends: charged alike,
+R002 at the same point)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,10 @@ HAND = [
     # cells); P to R through the player's edges: 1 step (1000)
     ("link:P-R", [30 + 100 + 3 + 1000, 0]),
     ("link:P-Q", [30 + 100 + 3, 0]),
+    # every cell free: the region from a1 (twice) and d4 is the whole yard, 14 cells, a1 in it once
+    # (100); the hex region from b2, 9 cells (9 x 1000); the cells with more than 3 neighbours,
+    # b1 c1 a2 c2 d2 a3 b3 c3 d3 b4 (10 x 10000)
+    ("flood", [14 + 100 + 9000 + 100000, 0]),
 ]
 
 
@@ -109,21 +114,23 @@ def _least_budgets(py: Engine, nat: Engine, a: Any, b: Any, i: int) -> tuple[int
 
 @pytest.mark.slow  # each decision applied about 20 times on each backend
 def test_work_charged_as_python_charges_it() -> None:
-    """At every decision native code plays (a first mark is Python's: a box of no cells), the
-    least budget that lets it pass is Python's, to the unit."""
+    """At every option of the first decision and every decision of a random game that native code
+    plays (a first mark is Python's: a box of no cells), the least budget that lets it pass is
+    Python's, to the unit."""
     py, nat = engines(load_game(COMPASS))
     lib = nat.native
     assert lib is not None
-    seen = 0
-    for seed in (1, 2):
-        a, b = py.new_game(2, seed), nat.new_game(2, seed)
-        gen = rng.seed_state(seed)
-        while not py.is_terminal(a):
-            i = py.random_choice(a, gen)
+    a, b = py.new_game(2, 2), nat.new_game(2, 2)
+    seen: list[str] = []
+    gen = rng.seed_state(2)
+    first = list(range(len(py.legal_ids(a))))
+    while not py.is_terminal(a):
+        for i in first or [py.random_choice(a, gen)]:
             if lib.apply(lib.array.from_buffer_copy(b.words), i, py.game.work_budget, None) == 0:
                 want, got = _least_budgets(py, nat, a, b, i)
-                assert got == want > 50, (seed, py.legal_ids(a)[i])
-                seen += 1
-            py.apply_inplace(a, i)
-            nat.apply_inplace(b, i)
-    assert seen >= 15
+                assert got == want > 50, py.legal_ids(a)[i]
+                seen.append(py.legal_ids(a)[i])
+        first = []
+        py.apply_inplace(a, i)
+        nat.apply_inplace(b, i)
+    assert {"hop:a1", "link:P-R", "flood"} <= set(seen) and len(seen) >= 25

@@ -203,6 +203,17 @@ def walked(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Source:
     return ir.Source("regions", ir.Picked(gen.var, src, cond, COMPS, None, key), "", GROUPS)
 
 
+def region(low: Any, n: ast.CallGen, scope: dict[str, str]) -> ir.Expr:
+    """`region(x for x in SEEDS where C)`: the flood fill the C walks, testing C as it goes
+    (boards_c.flood), the seeds a list of cells."""
+    gen = n.gen
+    src = low.source(gen.iter, scope)
+    if ir.elem(src.ty) not in (COMP, "any"):
+        raise ir.Unsupported(f"a region from a {src.ty}", gen.iter.span)
+    cond = low.boolean(gen.cond, {**scope, gen.var: COMP}) if gen.cond is not None else None
+    return ir.Region(gen.var, src, cond)
+
+
 def cell_zone(low: Any, zone: str, cell: ir.Expr) -> ir.Expr | None:
     """`on_wall(c)`: the zone on cell `c` of the board whose `holds:` zone is `zone` (None when
     it is no board's), from a table over the components; a component that is no cell of that
