@@ -46,8 +46,7 @@ static const BOARD *cell_board(X *x, i64 c, i64 *copy, i64 *ix) {  /* R015 in Py
 static __thread i64 PCAME[NCOMP + 1];
 static i64 b_path(X *x, i64 a, i64 b, int has, const L *within, const i64 *weight) {
     i64 copy, ix;
-    int grown = (int)cell_board(x, a, &copy, &ix)->grows;
-    if (cell_board(x, b, &copy, &ix)->grows || grown) fail(x, E_KIND);  /* a board that grows: Python's */
+    cell_board(x, a, &copy, &ix); cell_board(x, b, &copy, &ix);  /* R015 in Python: replayed */
     int cells = 0, edges = 0;
     if (has) {
         CHARGE(within->n);
@@ -75,15 +74,17 @@ static i64 b_path(X *x, i64 a, i64 b, int has, const L *within, const i64 *weigh
         if (top.c == b) break;
         if (top.d > PBEST[top.c]) continue;
         const BOARD *t = cell_board(x, top.c, &copy, &ix);
-        i64 k = t->mo[ix], m = t->mn[ix], moves = 0;
+        i64 k = 0, m = 0, moves = 0, buf[8];
+        const i64 *md = t->grows ? b_near(x, t, ix, &m, buf) : t->md;  /* grown: the cells added */
+        if (!t->grows) { k = t->mo[ix]; m = t->mn[ix]; }
         for (i64 j = 0; j < m; j++) {  /* the moves counted first, as Python lists them */
-            i64 e = t->md[k + j];
+            i64 e = md[k + j];
             if (t->ne && edges && !PALLOW[t->eids[copy * t->ne + e]]) continue;
             moves++;
         }
         CHARGE(1 + moves);
         for (i64 j = 0; j < m; j++) {
-            i64 e = t->md[k + j], nx, cost = 1;
+            i64 e = md[k + j], nx, cost = 1;
             if (t->ne) {
                 i64 eid = t->eids[copy * t->ne + e];
                 if (edges && !PALLOW[eid]) continue;
