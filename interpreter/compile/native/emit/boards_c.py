@@ -13,8 +13,11 @@ then runtime/paths.c (paths_c.py).
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabula.interpreter.compile.native.emit import prelude
 from tabula.interpreter.compile.native.emit.paths_c import moves_c
+from tabula.interpreter.compile.native.lowering import ir
 from tabula.interpreter.compile.native.lowering.spatial import BOX, board_index
 from tabula.interpreter.compile.native.slots import Layout, grown_slots, grown_words
 from tabula.interpreter.model.boards import BoardTable
@@ -98,13 +101,22 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]], lay: 
     out.append(prelude.BOARDS_H)
     out.append(f"static const BOARD BOARDS[{len(names)}] = {{{', '.join(rows)}}};")
     out += [prelude.BOARDS, prelude.PATHS, prelude.REGIONS]
-    out.append(
-        "static AI int BPATH(X *x, i64 a, i64 b, i64 has, L w) { return b_path(x, a, b, (int)has, &w); }"
-    )
+    ends = "X *x, i64 a, i64 b, i64 has, L w"
+    out.append(f"static AI int BPATH({ends}) {{ return b_path(x, a, b, (int)has, &w, 0) >= 0; }}")
+    dist = "i64 d = b_path(x, a, b, (int)has, &w, 0); return d < 0 ? NONE : d;"
+    out.append(f"static AI i64 BDIST({ends}) {{ {dist} }}")
     out.append("static AI i64 BLONG_(X *x, L e) { return b_longest(x, e, 0); }")
+    route = "static AI L BROUTE_{}(" + ends + ") {{ return b_route(x, a, b, (int)has, &w, {}); }}"
+    out.append(route.format("", 0))
+    if "DIR_S" in tables:  # in_direction, line_from: spatial.steps
+        dirs = f"DIR_S, {len(tables['DIR_S'][0]) // len(names)}, DIR_NX"
+        indir = f"return b_indir(x, c, s, n, {dirs});"
+        out.append(f"static AI i64 BINDIR(X *x, i64 c, i64 s, i64 n) {{ {indir} }}")
+        out.append(f"static AI L BLINE(X *x, i64 c, i64 s) {{ return b_line(x, c, s, {dirs}); }}")
     for table in sorted(tables):
         if table.startswith("PW_"):
             out.append(f"static AI i64 BLONG_{table[3:]}(X *x, L e) {{ return b_longest(x, e, {table}); }}")
+            out.append(route.format(table[3:], table))
     for k in range(len(names)):
         out.append(f"static AI L BCELLS_{k}(X *x, i64 copy) {{ return b_cells(x, {k}, copy); }}")
         zones = f"BZ_{k}" if game.boards.tables[names[k]].cell_zones else "0"
@@ -122,6 +134,36 @@ def boards_c(game: CompiledGame, tables: dict[str, tuple[list[int], str]], lay: 
                     f" (int)has, &within); }}"
                 )
     return out
+
+
+def flood(gen: Any, e: ir.Region, env: dict[str, str]) -> str:
+    """`region(v for v in SEEDS where C)` as run/boards.py walks it (`gen` is the CGen): the seeds
+    passing C (each one, a seed given twice walked twice, uncharged), then breadth first, 1 + its
+    neighbours charged a cell taken, each neighbour not seen yet tested; the cells seen, by id."""
+    setup, item, m = gen.loop(e.src, env, False)
+    seen, todo, out, i, v, w, c, k = (gen.fresh(s) for s in ("sn", "td", "l", "i", "v", "w", "c", "k"))
+    cp, ix, b, near, nn, buf, j = (gen.fresh(s) for s in ("cp", "ix", "b", "nr", "nn", "buf", "j"))
+
+    def test(var: str) -> str:
+        return str(gen.expr(e.cond, {**env, e.var: var})) if e.cond is not None else "1"
+
+    lines = [*setup, f"unsigned char {seen}[NCOMP + 1]; memset({seen}, 0, sizeof {seen});"]
+    lines.append(f"L {todo}; {todo}.n = 0;")
+    lines.append(
+        f"for (i64 {i} = 0; {i} < {m}; {i}++) {{ i64 {v} = {item.format(i=i)}; (void){v};"
+        f" if ({test(v)}) l_push(x, &{todo}, {v}); }}"
+    )
+    lines.append(f"for (i64 {i} = 0; {i} < {todo}.n; {i}++) {seen}[CK(x, {todo}.v[{i}])] = 1;")
+    lines.append(
+        f"for (i64 {k} = 0; {k} < {todo}.n; {k}++) {{ i64 {c} = {todo}.v[{k}], {cp}, {ix}, {nn}, {buf}[8];"
+        f" const BOARD *{b} = cell_board(x, {c}, &{cp}, &{ix});"
+        f" const i64 *{near} = b_near(x, {b}, {ix}, &{nn}, {buf}); CHARGE(1 + {nn});"
+        f" for (i64 {j} = 0; {j} < {nn}; {j}++) {{ i64 {w} = {b}->cells[{cp} * {b}->n + {near}[{j}]];"
+        f" if (!{seen}[{w}] && ({test(w)})) {{ {seen}[{w}] = 1; l_push(x, &{todo}, {w}); }} }} }}"
+    )
+    lines.append(f"L {out}; {out}.n = 0; for (i64 {c} = 0; {c} < NCOMP; {c}++)")
+    lines.append(f"if ({seen}[{c}]) l_push(x, &{out}, {c});  /* sorted(seen) */")
+    return "({ " + " ".join(lines) + f" {out}; }})"
 
 
 def place_room(game: CompiledGame, tables: dict[str, tuple[list[int], str]]) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from itertools import count
 
-from tabula.interpreter.compile.native.emit import grants_c, prelude
+from tabula.interpreter.compile.native.emit import boards_c, grants_c, prelude
 from tabula.interpreter.compile.native.lowering import ir
 from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, INT, PLAYER
 from tabula.interpreter.compile.native.lowering.lower import kind_of
@@ -232,6 +232,9 @@ class CGen:
             f"if (!l_has(x, &{keys}, {k})) {{ l_push(x, &{keys}, {k}); l_push(x, &{out}, {elt}); }} }} }}"
         )
         return "({ " + " ".join(lines) + f" {out}; }})"
+
+    def _Region(self, e: ir.Region, env: Env) -> str:
+        return boards_c.flood(self, e, env)
 
     def _ListLit(self, e: ir.ListLit, env: Env) -> str:
         out = self.fresh("l")

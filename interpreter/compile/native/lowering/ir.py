@@ -174,6 +174,17 @@ class Flat(Expr):
 
 
 @dataclass(frozen=True)
+class Region(Expr):
+    """`region(var for var in src where cond)`: the cells reached from the seeds `src` that pass
+    `cond`, through neighbours that pass it, in id order (the walk's C tests them as it goes)."""
+
+    var: str
+    src: Source
+    cond: Expr | None
+    ty: str = COMPS
+
+
+@dataclass(frozen=True)
 class ListLit(Expr):
     """`[a, b]`: a list value of scalars (`[]` is `list[any]`, which fits any list)."""
 

@@ -69,6 +69,8 @@ class ListLowering(AbilityLowering):
         assert isinstance(n.func, ast.Name)
         if n.func.id == "list" and n.gen.by is None and n.gen.default is None:
             return self._ListComp(ast.ListComp(n.span, n.gen), scope)  # the same list, charged alike
+        if n.func.id == "region":
+            return spatial.region(self, n, scope)
         out: ir.Expr = super()._CallGen(n, scope)
         if n.func.id == "first" and out.ty not in (*ir.WORDS, "none"):
             raise Unsupported(f"first of {out.ty}", n.span)

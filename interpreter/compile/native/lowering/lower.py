@@ -477,7 +477,7 @@ class Lowering:
                 raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
         elif not ir.comparable(a.ty, b.ty) or not self.loosely(a, b) or not self.loosely(b, a):
             raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
-        return ir.Bin(n.op, a, b, BOOL)
+        return spatial.compared(n.op, a, b, n.span)
 
     def loosely(self, a: ir.Expr, b: ir.Expr, item: bool = False) -> bool:
         """A `let x = none` (or `[]`) local compared with a value (`item`: searched for one): the

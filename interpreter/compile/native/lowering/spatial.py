@@ -53,8 +53,12 @@ class Unheld(Exception):
         self.what, self.span, self.hint = what, span, hint
 
 
+PATHS = {"path_exists": 3, "distance": 3, "shortest_path": 4}  # their most arguments
+
+
 def call(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr | None:
-    """`cells`, `placements` and `named` lowered (`low` is the Lowering), else None."""
+    """The spatial builtins of boards lowered (`low` is the Lowering), else None (tiles.py lowers
+    the tiles'); what a loop walks (`regions`) is `walked`."""
     assert isinstance(n.func, ast.Name)
     name, args = n.func.id, n.args
     if name == "cells" and len(args) == 1:
@@ -75,23 +79,103 @@ def call(low: Any, n: ast.Call, scope: dict[str, str]) -> ir.Expr | None:
         return placements(low, n, scope)
     if name == "named" and len(args) == 2:
         return named(low, args[0], args[1], scope)
-    if name == "path_exists" and len(args) in (2, 3):
-        ends = [low.expr(a, scope) for a in args[:2]]
-        for e, a in zip(ends, args, strict=False):
-            if e.ty != COMP:
-                raise Unheld(f"a path from or to a {e.ty}", a.span)
-        within = cells_arg(low, args[2], scope) if len(args) == 3 else ir.ListLit((), COMPS)
-        return ir.CallF("BPATH", (*ends, ir.Lit(int(len(args) == 3), INT), within), BOOL)
+    if name in PATHS and 2 <= len(args) <= PATHS[name]:
+        ends = [comp_arg(low, a, scope) for a in args[:2]]
+        within = cells_arg(low, args[2], scope) if len(args) >= 3 else ir.ListLit((), COMPS)
+        has = ir.Lit(int(len(args) >= 3), INT)
+        if name == "shortest_path":  # its cells, [] when there is none
+            prop = weight(low, args[3]) if len(args) == 4 else ""
+            return ir.CallF("BROUTE_" + prop, (*ends, has, within), COMPS)
+        if name == "distance":  # the steps of a shortest path, or none
+            return ir.CallF("BDIST", (*ends, has, within), INT)
+        return ir.CallF("BPATH", (*ends, has, within), BOOL)
+    if name in ("in_direction", "line_from") and len(args) in ((2, 3) if name == "in_direction" else (2,)):
+        c = low.expr(args[0], scope)
+        if c.ty not in (COMP, "none"):
+            raise Unheld(f"{name} of a {c.ty}", args[0].span)
+        d = direction(low, args[1], scope)
+        if name == "line_from":
+            return ir.CallF("BLINE", (c, d), COMPS)
+        steps = low.expr(args[2], scope) if len(args) == 3 else ir.Lit(1, INT)
+        if steps.ty not in (INT, "none"):
+            raise Unheld(f"a number of steps given as {steps.ty}", args[2].span)
+        return ir.CallF("BINDIR", (c, d, steps), COMP)
+    if name == "bounding_box" and len(args) == 1:
+        return ir.CallF("b_box", (cells_arg(low, args[0], scope),), "list[int]")
     if name == "longest_path" and len(args) in (1, 2):
         edges = cells_arg(low, args[0], scope)
-        prop = ""
-        if len(args) == 2:
-            if not isinstance(args[1], ast.String):
-                raise Unheld("a length other than a property's name", args[1].span)
-            prop = args[1].value
-            low.tables["PW_" + prop] = ([_length(c.props.get(prop)) for c in low.g.components], INT)
+        prop = weight(low, args[1]) if len(args) == 2 else ""
         return ir.CallF("BLONG_" + prop, (edges,), INT)
     return None
+
+
+DIRECTIONS = ("n", "e", "s", "w", "ne", "se", "sw", "nw")  # compile/python/expressions/spatial.py's
+
+
+def direction(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
+    """A direction (a symbol): a bare word `e`, `nw` unless a name of the game or a local, as
+    direction_code reads it, or any text; and the tables that read it on each board (`steps`)."""
+    g = low.g
+    word = isinstance(n, ast.Name) and n.id in DIRECTIONS and n.id not in scope
+    if word and isinstance(n, ast.Name) and not (n.id in g.constants or n.id in g.vars or n.id in low.defs):
+        d: ir.Expr = low.expr(ast.String(value=n.id, span=n.span), scope)
+    else:
+        d = low.expr(n, scope)
+    if d.ty not in (ir.SYM, "none"):
+        raise Unheld(f"a direction given as {d.ty}", n.span)
+    steps(low)
+    return d
+
+
+def steps(low: Any) -> None:
+    """`DIR_S`: per board and symbol, the index of the direction that symbol names on it (-1: none,
+    Python's R015); `DIR_NX`: per component and direction, the cell next to it that way (-1: off
+    the board; -2 on a board that grows: read while playing, boards.c b_toward)."""
+    g, symbols = low.g, low.symbols
+    out = [-1] * (len(board_index(g)) * len(symbols))
+    nexts = [-1] * (8 * len(g.components))
+    for k, name in enumerate(board_index(g)):
+        t = g.boards.tables[name]
+        geo = t.geometry
+        dirs = list(geo.offsets) if geo.grows else list(geo.step)
+        for d, word in enumerate(dirs):
+            if word in symbols:
+                out[k * len(symbols) + symbols.index(word)] = d
+            for ids in t.cells:
+                for i, c in enumerate(ids):
+                    j = -2 if geo.grows else geo.step[word][i]
+                    nexts[8 * c + d] = j if j < 0 else ids[j]
+    low.tables["DIR_S"] = (out, INT)
+    low.tables["DIR_NX"] = (nexts, INT)
+
+
+def compared(op: str, a: ir.Expr, b: ir.Expr, span: Any) -> ir.Expr:
+    """`a == b` or `a != b` (or an order). A list against none: a box (`bounding_box`) is none only
+    for no cells, where b_box stops native code, so it is never none here (its count is never -1,
+    the call still made); no word of another list holds none, so it is refused (C would not
+    compile it)."""
+    lst = a if a.ty.startswith("list[") else b if b.ty.startswith("list[") else None
+    if lst is None or "none" not in (a.ty, b.ty):
+        return ir.Bin(op, a, b, BOOL)
+    if not (isinstance(lst, ir.CallF) and lst.name == "b_box"):
+        raise ir.Unsupported(f"a {lst.ty} compared with none", span)
+    return ir.Bin(op, ir.CallF("l_count", (lst,), INT), ir.Lit(-1, INT), BOOL)
+
+
+def comp_arg(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
+    """A path's end: a cell (a component)."""
+    e: ir.Expr = low.expr(n, scope)
+    if e.ty != COMP:
+        raise Unheld(f"a path from or to a {e.ty}", n.span)
+    return e
+
+
+def weight(low: Any, n: ast.Expr) -> str:
+    """`'length'`: the property each edge of a path counts (`PW_length`, per component)."""
+    if not isinstance(n, ast.String):
+        raise Unheld("a length other than a property's name", n.span)
+    low.tables["PW_" + n.value] = ([_length(c.props.get(n.value)) for c in low.g.components], INT)
+    return n.value
 
 
 def _length(v: Any) -> int:
@@ -117,6 +201,17 @@ def walked(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Source:
     if key is not None and key.ty not in ir.SCALARS:
         raise ir.Unsupported(f"regions grouped by a {key.ty}", n.span)
     return ir.Source("regions", ir.Picked(gen.var, src, cond, COMPS, None, key), "", GROUPS)
+
+
+def region(low: Any, n: ast.CallGen, scope: dict[str, str]) -> ir.Expr:
+    """`region(x for x in SEEDS where C)`: the flood fill the C walks, testing C as it goes
+    (boards_c.flood), the seeds a list of cells."""
+    gen = n.gen
+    src = low.source(gen.iter, scope)
+    if ir.elem(src.ty) not in (COMP, "any"):
+        raise ir.Unsupported(f"a region from a {src.ty}", gen.iter.span)
+    cond = low.boolean(gen.cond, {**scope, gen.var: COMP}) if gen.cond is not None else None
+    return ir.Region(gen.var, src, cond)
 
 
 def cell_zone(low: Any, zone: str, cell: ir.Expr) -> ir.Expr | None:

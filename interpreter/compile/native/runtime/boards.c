@@ -155,6 +155,55 @@ static L b_neighbours(X *x, i64 c) {  /* run/boards.py neighbours: R015 for no c
     for (i64 j = 0; j < m; j++) out.v[j] = b->cells[copy * b->n + near[j]];
     return out;
 }
+/* in_direction and line_from (run/boards.py): a direction is a symbol, ds[board * nsym + symbol]
+   its index on that board (-1: none, R015 replayed), nx[cell * 8 + d] the cell next to it that
+   way (-1: off the board; -2: a board that grows, b_toward reads its index) */
+static i64 b_dir(X *x, i64 c, i64 s, const i64 *ds, i64 nsym) {
+    if (c < 0 || c >= NCOMP || CELL_AT[c] < 0) fail(x, E_KIND);  /* no cell: R015 in Python */
+    if (s < 0 || s >= nsym || ds[(CELL_AT[c] >> 8) * nsym + s] < 0) fail(x, E_KIND);
+    return ds[(CELL_AT[c] >> 8) * nsym + s];
+}
+static i64 b_next(X *x, i64 c, i64 d, const i64 *nx) {
+    i64 j = nx[c * 8 + d];
+    return j == -2 ? b_toward(x, c, d) : j;
+}
+static i64 b_indir(X *x, i64 c, i64 s, i64 n, const i64 *ds, i64 nsym, const i64 *nx) {
+    i64 d = b_dir(x, c, s, ds, nsym);
+    b_next(x, c, d, nx);  /* the direction checked even for 0 steps (a cell not added yet: R015) */
+    if (n == NONE || n < 0) fail(x, E_KIND);
+    CHARGE(n);
+    for (i64 i = 0; i < n; i++) if ((c = b_next(x, c, d, nx)) < 0) return NONE;
+    return c;
+}
+static L b_line(X *x, i64 c, i64 s, const i64 *ds, i64 nsym, const i64 *nx) {
+    i64 d = b_dir(x, c, s, ds, nsym);
+    L out; out.n = 0;
+    for (c = b_next(x, c, d, nx); c >= 0; c = b_next(x, c, d, nx)) l_push(x, &out, c);
+    CHARGE(out.n + 1);
+    return out;
+}
+/* bounding_box (run/boards.py): [min x, min y, max x, max y]; no cells is none in Python, which
+   no list value holds: replayed (E_KIND) */
+static L b_box(X *x, L cs) {
+    CHARGE(cs.n);
+    L out; out.n = 4;
+    for (i64 i = 0; i < cs.n; i++) {
+        i64 c = cs.v[i];
+        if (c < 0 || c >= NCOMP || CELL_AT[c] < 0) fail(x, E_KIND);  /* R015 in Python */
+    }
+    if (!cs.n) fail(x, E_KIND);
+    for (i64 i = 0; i < cs.n; i++) {
+        i64 c = cs.v[i], gx, gy;
+        const BOARD *b = &BOARDS[CELL_AT[c] >> 8];
+        if (b->grows) g_xy(x, b, CELL_IX[c], &gx, &gy);
+        else { gx = b->xs[CELL_IX[c]]; gy = b->ys[CELL_IX[c]]; }
+        if (!i || gx < out.v[0]) out.v[0] = gx;
+        if (!i || gy < out.v[1]) out.v[1] = gy;
+        if (!i || gx > out.v[2]) out.v[2] = gx;
+        if (!i || gy > out.v[3]) out.v[3] = gy;
+    }
+    return out;
+}
 static L b_frontier(X *x, i64 bi, i64 copy, const i64 *zones) {  /* run/boards.py frontier */
     const BOARD *b = &BOARDS[bi];
     if (copy < 0 || copy >= b->copies || !zones) fail(x, E_ENTRY);  /* R015 in Python */

@@ -1,4 +1,5 @@
-/* paths.c: paths on boards: `path_exists(a, b [, L])` and `longest_path(E [, 'prop'])`.
+/* paths.c: paths on boards: `path_exists(a, b [, L])`, `distance(a, b [, L])`,
+   `shortest_path(a, b [, L [, 'prop']])` and `longest_path(E [, 'prop'])`.
 
    After boards.c. Each walks as run/boards.py walks, step for step, so that the work budget is
    charged the same units in the same order: the shortest path search pops (distance, cell id,
@@ -39,11 +40,13 @@ static const BOARD *cell_board(X *x, i64 c, i64 *copy, i64 *ix) {  /* R015 in Py
     *copy = CELL_AT[c] & 255; *ix = CELL_IX[c];
     return &BOARDS[CELL_AT[c] >> 8];
 }
-/* run/boards.py shortest_path, as far as whether b is reached (path_exists) */
-static int b_path(X *x, i64 a, i64 b, int has, const L *within) {
+/* run/boards.py shortest_path: the length of a shortest path from a to b (its steps, or the sum
+   of its edges' weight[e] when weight is given), -1 when there is none; PCAME[c] the cell each
+   cell reached was last reached from (path_exists, distance, shortest_path) */
+static __thread i64 PCAME[NCOMP + 1];
+static i64 b_path(X *x, i64 a, i64 b, int has, const L *within, const i64 *weight) {
     i64 copy, ix;
-    int grown = (int)cell_board(x, a, &copy, &ix)->grows;
-    if (cell_board(x, b, &copy, &ix)->grows || grown) fail(x, E_KIND);  /* a board that grows: Python's */
+    cell_board(x, a, &copy, &ix); cell_board(x, b, &copy, &ix);  /* R015 in Python: replayed */
     int cells = 0, edges = 0;
     if (has) {
         CHARGE(within->n);
@@ -59,7 +62,7 @@ static int b_path(X *x, i64 a, i64 b, int has, const L *within) {
                 i64 c = within->v[i];
                 if (c >= 0 && c < NCOMP && CELL_AT[c] >= 0) PALLOW[c] = 1;
             }
-            if (!PALLOW[a] || !PALLOW[b]) return 0;
+            if (!PALLOW[a] || !PALLOW[b]) return -1;
         }
     }
     for (i64 i = 0; i < NCOMP; i++) PBEST[i] = -1;
@@ -71,27 +74,38 @@ static int b_path(X *x, i64 a, i64 b, int has, const L *within) {
         if (top.c == b) break;
         if (top.d > PBEST[top.c]) continue;
         const BOARD *t = cell_board(x, top.c, &copy, &ix);
-        i64 k = t->mo[ix], m = t->mn[ix], moves = 0;
+        i64 k = 0, m = 0, moves = 0, buf[8];
+        const i64 *md = t->grows ? b_near(x, t, ix, &m, buf) : t->md;  /* grown: the cells added */
+        if (!t->grows) { k = t->mo[ix]; m = t->mn[ix]; }
         for (i64 j = 0; j < m; j++) {  /* the moves counted first, as Python lists them */
-            i64 e = t->md[k + j];
+            i64 e = md[k + j];
             if (t->ne && edges && !PALLOW[t->eids[copy * t->ne + e]]) continue;
             moves++;
         }
         CHARGE(1 + moves);
         for (i64 j = 0; j < m; j++) {
-            i64 e = t->md[k + j], nx;
+            i64 e = md[k + j], nx, cost = 1;
             if (t->ne) {
-                if (edges && !PALLOW[t->eids[copy * t->ne + e]]) continue;
+                i64 eid = t->eids[copy * t->ne + e];
+                if (edges && !PALLOW[eid]) continue;
                 nx = t->cells[copy * t->n + (t->ea[e] == ix ? t->eb[e] : t->ea[e])];
+                if (weight && (cost = weight[eid]) == NONE) fail(x, E_KIND);  /* R015 in Python */
             } else nx = t->cells[copy * t->n + e];
             if (cells && !PALLOW[nx]) continue;
-            if (PBEST[nx] < 0 || top.d + 1 < PBEST[nx]) {
-                PBEST[nx] = top.d + 1;
-                h_push(x, &n, (HN){top.d + 1, nx, ++tick});
+            if (PBEST[nx] < 0 || top.d + cost < PBEST[nx]) {
+                PBEST[nx] = top.d + cost; PCAME[nx] = top.c;
+                h_push(x, &n, (HN){top.d + cost, nx, ++tick});
             }
         }
     }
-    return PBEST[b] >= 0;
+    return PBEST[b];
+}
+static L b_route(X *x, i64 a, i64 b, int has, const L *within, const i64 *weight) {
+    L out; out.n = 0;
+    if (b_path(x, a, b, has, within, weight) < 0) return out;  /* no path: [] */
+    for (i64 c = b; c != a; c = PCAME[c]) l_push(x, &out, c);
+    l_push(x, &out, a);
+    return l_turned(x, out);
 }
 /* run/boards.py longest_path: the adjacency in the edges' order, one unit an edge tried */
 static __thread i64 LP_OFF[MAX_CELLS + 1], LP_FILL[MAX_CELLS + 1], LP_TO[2 * LCAP], LP_E[2 * LCAP];
