@@ -118,7 +118,7 @@ def test_the_issue_s_game_of_20000_components_does_not_crash_simulate(tmp_path: 
     folder = write_game(tmp_path / "g", cat_body(30), ranks=[1] * 20, copies=1000, turns=2)
     done = subprocess.run(
         # the backend named: a plain run keeps the notice to itself
-        [sys.executable, "-m", "tabula", "simulate", str(folder), "--games", "2", "--backend", "native"],
+        [sys.executable, "-m", "tabula", "simulate", str(folder), "--games", "1", "--backend", "native"],
         capture_output=True,
         text=True,
         cwd=tmp_path,
