@@ -300,7 +300,7 @@ class Engine:
             else:
                 k = choice if choice.__class__ is int else None
             if k is not None:
-                code = nat.apply(st.words, k, self.game.work_budget, nat.before)
+                code = nat.step(st.addr, k, self.game.work_budget, nat.before_at)
                 if code:
                     self._native_failed(st, k, code)
                 return

@@ -23,6 +23,9 @@ class Suspension:
     events: set[str] = field(default_factory=set)  # events with a trigger that can suspend
     hooks: dict[str, list[ast.Block]] = field(default_factory=dict)  # hook name -> every card's body
     hook_suspending: set[str] = field(default_factory=set)  # hooks with a body that can suspend
+    # event -> (a trigger's id, the names its `where` reads at every emit): a game-wide trigger
+    # tests its `where` at each emit of its event, so an emit must pass those arguments
+    reads: dict[str, list[tuple[str, set[str]]]] = field(default_factory=dict)
 
     def solve(self) -> None:
         changed = True

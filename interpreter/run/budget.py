@@ -69,6 +69,22 @@ def each(rt: Runtime, xs: Any) -> Any:
     return xs
 
 
+SHORT_LIST = 64
+"""`x in L` for a list of at most this many items is not charged per item: bounded work, like
+comparing two short lists. A longer one is charged its length (native code charges alike)."""
+
+
+def searched(rt: Runtime, xs: Any) -> Any:
+    """The list `x in xs` searches: its items charged when it holds more than SHORT_LIST."""
+    n = len(xs)
+    if n > SHORT_LIST:
+        b = rt.budget - n
+        rt.budget = b
+        if b < 0:
+            over_budget()
+    return xs
+
+
 def bounded(rt: Runtime, items: list[Any]) -> list[Any]:
     """A list just built (concatenation, range): at most MAX_LIST items, each charged."""
     n = len(items)

@@ -32,19 +32,30 @@ def suspended(nat: NativeGame, words: Any) -> int:
     return int(nat.lib.tb_suspended(words))
 
 
+def before_zones(nat: NativeGame, w: Any, at: int) -> list[int]:
+    """The words before the zones from `at` (0, or SNAP's), a list var's room past its length as
+    0: never read, so runtime copy_read does not copy it."""
+    out = list(w[at : at + nat.lay.offsets["ZONE"]])
+    cap = nat.lay.list_cap
+    for lv in nat.lay.list_var_words():
+        n = out[lv]
+        out[lv + 1 + n : lv + 1 + cap] = [0] * (cap - n)
+    return out
+
+
 def read_words(nat: NativeGame, ns: NativeState) -> list[int]:
     """The words of a state that are read (runtime copy_keep, SNAP's at a choice), but the
     coroutine's ticket and the generation: what must be the same whether the state resumed or
     replayed."""
     off, w = nat.lay.offsets, ns.words
-    out = list(w[: off["ZONE"]])
+    out = before_zones(nat, w, 0)
     out[off["T_CO"]] = out[off["T_GEN"]] = 0  # unique per coroutine, per run that wrote the words
     for z, z0 in enumerate(nat.zone_at):
         out += w[z0 : z0 + w[off["ZLEN"] + z]]
     out += w[nat.dopt : nat.dopt + nat.stride * w[nat.dn]]
     out += w[off["Q_LEN"] : off["QUEUE"] + w[off["Q_LEN"]]]
     if w[nat.dk] == 2:
-        snap = list(w[off["SNAP"] : off["SNAP"] + off["ZONE"]])
+        snap = before_zones(nat, w, off["SNAP"])
         # the budget left when the segment's first state was kept: never read (a run from SNAP
         # starts with the whole budget), and a replay keeps it again where it starts
         snap[off["T_CO"]] = snap[off["T_GEN"]] = snap[off["T_BUDGET"]] = 0
@@ -167,3 +178,24 @@ def test_a_packed_clone_unpacks_to_the_words_read(name: str, players: int) -> No
         eng.apply_inplace(st, eng.random_choice(st, gen))
         steps += 1
     assert steps > 30
+
+
+@pytest.mark.slow  # a third game loaded
+def test_a_copy_keeps_each_list_var_up_to_its_length() -> None:
+    """tb_copy (runtime copy_read) copies a list var's items up to its length, not its room past
+    it: into words holding anything, a copy reads as its original at every decision of games
+    whose list vars (Hanabi's) hold items."""
+    eng = engine("hanabi")
+    nat = eng.native
+    assert nat is not None
+    into = nat.fresh()
+    held = 0
+    for seed in (1, 2, 3):
+        st, gen = eng.new_game(2, seed), rng.seed_state(seed)
+        while not eng.is_terminal(st):
+            ctypes.memset(into, 0x5A, 8 * nat.lay.size)  # words that held anything
+            nat.copy(into, st.words, 1)
+            assert read_words(nat, NativeState(into, st.names, st.o)) == read_words(nat, st)
+            held += any(st.words[lv] > 0 for lv in nat.lay.list_var_words())
+            eng.apply_inplace(st, eng.random_choice(st, gen))
+    assert held > 10

@@ -125,6 +125,23 @@ def test_words_held_elsewhere_are_not_reused() -> None:
     assert all(w is not held for w in nat.native.pool)
 
 
+def test_a_stepped_state_gives_its_words_back() -> None:
+    """A state stepped by id (its words read through its int64 view, applied by address) gives
+    its words to the pool when dropped: the view it keeps is released first."""
+    _, nat = engines("porta-nigra")
+    assert nat.native is not None
+    st = nat.clone(nat.new_game(2, 1))
+    assert isinstance(st, NativeState)
+    for _ in range(3):
+        nat.apply_inplace(st, nat.legal_ids(st)[0])
+    assert not nat.is_terminal(st) and st.view is not None and st.addr
+    words = id(st.words)  # (not the words: held here, they would not be given back)
+    nat.native.pool.clear()
+    del st
+    gc.collect()
+    assert [id(w) for w in nat.native.pool] == [words]
+
+
 def test_an_unknown_id_is_refused_with_the_legal_ones() -> None:
     from tabula.interpreter.engine import IllegalChoice
 

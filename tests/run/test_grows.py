@@ -163,3 +163,20 @@ def test_a_picture_of_a_board_that_grows_is_located(tmp_path: Path) -> None:
     assert result.error is not None
     assert "pic.yaml:7:7: error[R114]: the board 'table' grows: it has no rows to draw" in result.error
     assert "cells: [{at: [0, 0], holds: [...]}]" in result.error
+
+
+def test_placements_on_a_board_that_grows_is_refused_by_check(tmp_path: Path) -> None:
+    """Python failed at every call (R015: pieces are placed on grids of a fixed size): `check`
+    says so at the board, before any game is played."""
+    (tmp_path / "game.yaml").write_text(
+        HEAD
+        + "boards:\n  table: {kind: square, grows: true, holds: {}}\n"
+        + REST.replace(
+            "params: {c: frontier(table)}",
+            "params: {c: frontier(table)}\n    when: count(placements(table, [[0, 0]])) > 0",
+        )
+    )
+    text = errors(tmp_path)
+    assert (
+        "game.yaml:11:28: error[C010]: pieces are placed on boards of a fixed size, and 'table' grows" in text
+    )

@@ -123,3 +123,42 @@ def test_the_native_backend_reports_spatial_builtins_as_n001_at_their_place(tmp_
     found = [(d.code, d.span.line if d.span else 0, d.message) for d in walk.report.diagnostics]
     said = "not in the native backend yet: 'regions(... for ...)' other than walked"
     assert ("N001", 7, said) in found
+
+
+NO_PATH = """
+game: {id: nopath, name: No path, players: {min: 2, max: 2}}
+boards:
+  wall: {kind: square, size: [3, 1], holds: {}}
+components:
+  stone: {instances: [{name: S, copies: 2}]}
+zones:
+  pool: {visibility: public}
+counters:
+  found: {per: player}
+actions:
+  go:
+    closes_window: true
+    do: |
+      let d = distance(cell(wall, 0, 0), cell(wall, 2, 0), [cell(wall, 0, 0), cell(wall, 2, 0)])
+      if d == none:
+        gain 1 found(me)
+flow:
+  turn:
+    player: (turn) % num_players
+    phases:
+      - {id: main, do: "window p: go"}
+  end_checks:
+    - {id: done, when: turn > 1, end: immediately}
+scoring:
+  score: found(p)
+"""
+
+
+def test_a_number_local_may_hold_none(tmp_path: Path) -> None:
+    """`let d = distance(a, b, L)` with no path through L keeps none (the check of a number's size
+    after the store allowed no none: R004, "'<' cannot compare a number with none")."""
+    (tmp_path / "game.yaml").write_text(NO_PATH)
+    e = Engine(load_game(tmp_path))
+    st = e.new_game(2, 1)
+    e.apply_inplace(st, 0)
+    assert e.scores(st)[0] == 1

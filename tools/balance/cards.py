@@ -8,6 +8,11 @@ row is a card and what its player did with it:
 - `in ZONE`: the card lay in one of the player's zones at the end of the game (`in buildings`: built;
   `in vault`: scored), each zone a row of its own.
 
+`scored with` (`scored_table`) is what the card was worth at the end: for each `in ZONE` row, the
+points of its holder's final score that depend on the card (the score minus the score with the card
+taken out of play, `tabula.balance.measures.scored_with`), a mean over the player-games that held it
+with its 95 % interval, the rows ranked by it.
+
 Rows are grouped by the card's kind (its component type: `order`, `site`, `honour_card`) and named by
 the card's name; `--cards TYPE` keeps one kind. The statistics are those of `tabula.balance.lift`:
 the win rate of the players who did it against those who did not, the lift by seat with its 95 %
@@ -23,7 +28,7 @@ from typing import Any
 
 from tabula.balance.lift import lift_table
 from tabula.balance.match import GameRecord
-from tabula.balance.stats import benjamini_hochberg, two_proportion_z
+from tabula.balance.stats import benjamini_hochberg, mean_interval, two_proportion_z
 
 CARD_ROWS = 8  # per kind in the text (--cards TYPE shows more)
 SEP = "\t"
@@ -105,6 +110,44 @@ def _row(r: dict[str, Any]) -> str:
         f"{did['rate']:>10.1%} {miss['rate']:>7.1%} "
         f"{d['lift']:>+7.1%} [{d['low']:+.1%}, {d['high']:+.1%}] {d['p']:>7.2g}{flag}"
     )
+
+
+def scored_table(records: list[GameRecord], kind: str | None = None) -> list[dict[str, Any]]:
+    """Per card and where it lay at the end (`in ZONE, flags`): the points of its holder's final score
+    that depend on it, per player-game that held it (finished games), mean with its 95 % interval;
+    by kind, then the most points first. `kind` keeps one card kind."""
+    kinds: dict[str, str] = {}
+    points: dict[str, list[float]] = {}
+    for rec in records:
+        kinds.update(rec.kinds)
+        for held, scored in zip(rec.ended, rec.scored, strict=False):
+            for key in held:
+                points.setdefault(key, []).append(scored.get(key, 0))
+    rows: list[dict[str, Any]] = []
+    for key, values in points.items():
+        card, _, where = key.partition("@")
+        if kind is not None and kinds.get(card) != kind:
+            continue
+        kind_of = kinds.get(card, "?")
+        rows.append({"card": card, "did": f"in {where}", "kind": kind_of, **mean_interval(values)})
+    rows.sort(key=lambda r: (r["kind"], -r["mean"], -r["n"], r["card"], r["did"]))
+    return rows
+
+
+def scored_lines(rows: list[dict[str, Any]], limit: int = CARD_ROWS) -> list[str]:
+    """Per kind: the rows whose cards scored something, the most points first."""
+    out: list[str] = []
+    for kind in sorted({r["kind"] for r in rows}):
+        mine = [r for r in rows if r["kind"] == kind and (r["mean"] or r["sd"])]
+        if not mine:
+            continue
+        out += ["", f"scored with: {kind:<11} {'where':<36} {'players':>7} {'points [95% CI] a player':>27}"]
+        for r in mine[:limit]:
+            ci = f"[{r['low']:.1f}, {r['high']:.1f}]" if r["n"] > 1 else "(one player)"
+            out.append(f"{r['card'][:24]:<24} {r['did'][:36]:<36} {r['n']:>7} {r['mean']:>8.2f} {ci:<18}")
+        if len(mine) > limit:
+            out.append(f"... {len(mine) - limit} more (--cards {kind}, or all of them in --json)")
+    return out
 
 
 def changed_cards(game_folder: str, variant: str | None) -> list[str]:

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabula.balance.measures import end_values, score_parts
+from tabula.balance.measures import end_values, score_parts, scored_with
 from tabula.bots.base import Bot, Observation, PlayoutFailure, bot_generator
 from tabula.bots.spec import make_bot, parse_bot_spec
 from tabula.common import load, runtime_error_text
@@ -72,6 +72,7 @@ class GameRecord:
     gained: list[dict[str, int]] = field(default_factory=list)
     used: list[dict[str, int]] = field(default_factory=list)  # components named by a player's choices
     ended: list[dict[str, int]] = field(default_factory=list)  # "name@zone": components held at the end
+    scored: list[dict[str, float]] = field(default_factory=list)  # "name@zone": the score's points on them
     kinds: dict[str, str] = field(default_factory=dict)  # component name -> its type, for those above
     first: int = -1  # the seat that made the game's first decision (turn position 1)
     bot_stats: list[dict[str, float]] = field(default_factory=list)
@@ -163,7 +164,9 @@ class Match:
         rec.actions = [dict(a) for a in actions]
         rec.gained = [dict(g) for g in gained]
         rec.used = [dict(u) for u in used]
-        rec.ended = self._ended(engine.locations(st), n, st["m"])
+        held = self._held(engine.locations(st), n, st["m"])
+        rec.ended = [dict(Counter(key for _, key in cards)) for cards in held]
+        rec.scored = scored_with(engine, st, held) if finished else []
         names = {k for d in [*rec.gained, *rec.used] for k in d} | {
             k.split("@")[0] for d in rec.ended for k in d
         }
@@ -186,19 +189,19 @@ class Match:
             if name in self._component_names:
                 used[name] += 1
 
-    def _ended(self, loc: list[int], n: int, marks: dict[str, list[Any]]) -> list[dict[str, int]]:
-        """Per player: the components in that player's zones at the end, as `name@zone` -> count;
-        with the flags (boolean marks false by default) that are true on it: `name@zone, completed`."""
+    def _held(self, loc: list[int], n: int, marks: dict[str, list[Any]]) -> list[list[tuple[int, str]]]:
+        """Per player: the components in that player's zones at the end, each with its row key
+        `name@zone`, with the flags (boolean marks false by default) true on it: `name@zone, completed`."""
         owner = self.engine.game.zone_owner
         comps = self.engine.game.components
         flags = [m for m, d in self.engine.game.marks.items() if d is False]
-        out: list[Counter[str]] = [Counter() for _ in range(n)]
+        out: list[list[tuple[int, str]]] = [[] for _ in range(n)]
         for c, z in enumerate(loc):
             q = owner[z] if z >= 0 else None
             if q is not None and q < n:
                 on = "".join(f", {m}" for m in flags if marks[m][c] is True)
-                out[q][f"{comps[c].name}@{self._zone_names[z]}{on}"] += 1
-        return [dict(o) for o in out]
+                out[q].append((c, f"{comps[c].name}@{self._zone_names[z]}{on}"))
+        return out
 
     def _gains(self, old: list[int], new: list[int], gained: list[Counter[str]]) -> None:
         owner = self.engine.game.zone_owner

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabula.balance.cards import CARD_ROWS, card_lines
+from tabula.balance.cards import CARD_ROWS, card_lines, scored_lines
 from tabula.balance.fairness import fairness_lines
 from tabula.balance.until import status_line
 from tabula.interpreter.base.terminal import shorten
@@ -157,6 +157,8 @@ def summary_lines(data: dict[str, Any], names: list[str]) -> list[str]:
     lines += ["", *table] if table else []
     rows = events_lines("action", data["actions"])
     lines += ["", *rows] if rows else []
-    lines += card_lines(data["cards"], CARD_ROWS if not data.get("cards_kind") else EVENT_ROWS)
+    limit = CARD_ROWS if not data.get("cards_kind") else EVENT_ROWS
+    lines += card_lines(data["cards"], limit)
+    lines += scored_lines(data.get("scored_with", []), limit)
     notes = [f"note: {n}" for n in data.get("notes", [])]
     return [*lines, "", *notes] if notes else lines

@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tabula.balance.cards import card_table
+from tabula.balance.cards import card_table, scored_table
 from tabula.balance.defaults import RANDOM_WARNING
 from tabula.balance.fairness import fairness
 from tabula.balance.lift import lift_table
@@ -212,5 +212,6 @@ def summarize(
         "actions": events_table(records, "actions"),
         "components": events_table(records, "gained"),
         "cards": card_table(records, cards),
+        "scored_with": scored_table(finished, cards),
         "errors": [{"index": r.index, "seed": r.seed, "error": r.error} for r in records if r.error],
     }

@@ -114,6 +114,12 @@ class NativeGame:
         self.apply = lib.tb_apply
         self.start = lib.tb_start
         self.before = self.array()  # the state before the last native apply (replayed on Python)
+        # tb_apply for the step path: addresses as ints (converted quicker than arrays), the GIL
+        # kept (as tb_ids: a step is microseconds)
+        self.step = ctypes.PyDLL(lib._name).tb_apply
+        self.step.argtypes = [_I64, _I64, _I64, _I64]
+        self.step.restype = ctypes.c_int
+        self.before_at = ctypes.addressof(self.before)
         self._starts: dict[str, NativeState] = {}
         self.dk, self.dn, self.dp, self.dsite = self.at["DK"], self.at["DN"], self.at["DP"], self.at["DSITE"]
         self.keep = layout.keep
@@ -313,7 +319,7 @@ class NativeGame:
     def _named(self, ns: NativeState) -> Named:
         """The pending options' ids and values, kept per options' words: the key is the options'
         bytes (one C copy), the decision's kind, site and player, per the players' names."""
-        w = ns.words
+        w = ns.view
         gen, kept = w[self.gen_at], ns.named
         if kept is not None and gen and kept[0] == gen:  # named since its words last changed
             return kept[1]
@@ -326,7 +332,7 @@ class NativeGame:
                 self._by_names.clear()
             self._ids = self._by_names.setdefault(tuple(names), {})
             self._names = names
-        raw = memoryview(w)[self.dopt : self.dopt + self.stride * w[self.dn]].tobytes()  # (a C copy)
+        raw = w[self.dopt : self.dopt + self.stride * w[self.dn]].tobytes()  # (a C copy)
         key = (raw, dk, w[self.dsite] if dk == 2 else -1, w[self.dp])
         known = self._ids.get(key)
         if known is None:

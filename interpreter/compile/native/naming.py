@@ -158,7 +158,10 @@ class Named:
         """The index of the first id `cid`, or None (a few ids are searched; many, looked up)."""
         ids = self.ids
         if len(ids) <= 16:
-            return ids.index(cid) if cid in ids else None
+            try:  # (one scan: `in` then `index` scanned twice)
+                return ids.index(cid)
+            except ValueError:
+                return None
         first = self._first
         if first is None:  # (each id's first index: the later ones are written first)
             first = self._first = {ids[k]: k for k in range(len(ids) - 1, -1, -1)}

@@ -230,6 +230,16 @@ class Layout:
             words += (self.game.max_players if v.per_player else 1) * self.var_width(other)
         return words
 
+    def list_var_words(self) -> list[int]:
+        """The word of each list var instance's length, ascending: the list_cap words after it
+        past that length are never read (runtime copy_read copies a list var up to its length)."""
+        out: list[int] = []
+        for name, v in self.game.vars.items():
+            if self.var_kinds[name].startswith("list:"):
+                width, base = self.var_width(name), self.var_base[name]
+                out += [base + i * width for i in range(self.game.max_players if v.per_player else 1)]
+        return sorted(out)
+
     @property
     def option_names(self) -> list[str]:
         return list(self.game.options)
@@ -344,4 +354,8 @@ class Layout:
             f"#define RU_CAP {self.ends}",
             f"#define GROWS {int(bool(grown_words(self.game)))}",
         ]
+        lv = self.list_var_words()
+        out.append(f"#define NLVAR {len(lv)}")
+        if lv:
+            out.append(f"static const i64 LVAR[{len(lv)}] = {{{', '.join(map(str, lv))}}};")
         return out

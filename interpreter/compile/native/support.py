@@ -20,7 +20,7 @@ from tabula.interpreter.compile.native.lowering import abilities, ir, ranges, st
 from tabula.interpreter.compile.native.lowering.effects import EffectLowering
 from tabula.interpreter.compile.native.lowering.ir import INT, PLAYER
 from tabula.interpreter.compile.native.lowering.lower import Scope, Unsupported
-from tabula.interpreter.compile.python.expressions.analysis import and_chain
+from tabula.interpreter.compile.python.expressions.analysis import and_chain, conjuncts, names_in
 from tabula.interpreter.compile.reader import GameReader, Path_, origin_of
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.dsl.parser import parse_expr
@@ -318,13 +318,19 @@ class Walk:
             *(ast.Pay(amount.span, amount, target) for target, amount in costs),
             *(self.read.block_at((*path, "do")) or ()),
         )
-        when = self.attempt(lambda: self.low.expr(and_chain(parts), dict(scope)), path) if parts else None
+        # the conjuncts that name no parameter are tested before the parameters' lists are made,
+        # as the Python window tests them (sections/windows.py): a list not made is not charged
+        flat = conjuncts(and_chain(parts)) if parts and given else []
+        guards = [c for c in flat if not {p for p, _ in given} & names_in(c)]
+        rest = [c for c in flat if c not in guards] if given else parts
+        when = self.attempt(lambda: self.low.expr(and_chain(rest), dict(scope)), path) if rest else None
+        guard = self.attempt(lambda: self.low.expr(and_chain(guards), dict(scope)), path) if guards else None
         body = self.attempt(lambda: self.low.block(stmts, dict(scope)), path)
-        if body is None or (parts and when is None):
+        if body is None or (rest and when is None) or (guards and guard is None):
             return None
         first = given[0] if given else None
         second = given[1] if len(given) > 1 else None
-        return ir.Action(ai, act.name, first, when, body, act.closes_window, second)
+        return ir.Action(ai, act.name, first, when, body, act.closes_window, second, guard)
 
     def costs(self, name: str) -> list[tuple[ast.Expr, ast.Expr]]:
         """An action's `cost:` as (counter, amount), as the Python backend reads it (sections/actions.py):

@@ -88,6 +88,7 @@ class GameCompiler:
         self.triggers.read_sources()
         self.hooks = declare_hooks(read, ctx.instance_ids, ctx.mod)
         self.suspension = _suspension(proc_bodies, self.triggers.sources, self.hooks)
+        self.suspension.reads = self.triggers.where_reads()
         self.procedures = {
             name: ProcInfo(
                 name,

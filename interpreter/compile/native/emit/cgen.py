@@ -284,7 +284,9 @@ class CGen:
             assert src.upper is not None
             hi = self.num(src.upper, env)
             lines = [f"i64 {start} = {self.num(src.expr, env)}, {n} = {hi} > {start} ? {hi} - {start} : 0;"]
-            return [*lines, f"if ({n} > MAX_LIST) fail(x, E_SIZE);"], f"({start} + {{i}})", n
+            # walked in place, but charged as the list Python builds (run/builtins.py range: bounded)
+            lines.append(f"if ({n} > MAX_LIST) fail(x, E_SIZE); CHARGE({n});")
+            return lines, f"({start} + {{i}})", n
         z = self.fresh("z")
         lines = [f"i64 {z} = ZK(x, {self.num(src.expr, env)});", f"i64 {n} = S[ZLEN + {z}];"]
         if copy:

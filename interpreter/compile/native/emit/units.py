@@ -164,7 +164,11 @@ def _window(gen: CGen, k: int, w: ir.Window) -> list[str]:
             test = gen.expr(act.when, env) if act.when is not None else "1"
             lines.append(f"    if ({test}) add_option(x, {ai}, NONE, NONE);")
             continue
-        lines += _options(gen, act, env)
+        if act.guard is None:
+            lines += _options(gen, act, env)
+            continue
+        # tested before the parameters' lists are made (and charged), as Python's window does
+        lines += [f"    if ({gen.expr(act.guard, env)}) {{", *_options(gen, act, env), "    }"]
     if w.site is not None:
         return [*lines, "    return S[D_N] > 0;", "}"]
     lines += ["    if (S[D_N] == 0) return 0;", "    S[D_K] = 1; S[D_P] = p;", "    return 1;", "}"]

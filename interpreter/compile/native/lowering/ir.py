@@ -407,6 +407,7 @@ class Action:
     body: tuple[Stmt, ...]
     closes: bool
     param2: tuple[str, Source] | None = None  # the second (its values may use the first)
+    guard: Expr | None = None  # the conjuncts of the condition naming no parameter (`when` the rest)
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,22 @@
    "Choices inside effects: segments replayed, not frames"). A phase's start is a checkpoint: the
    segment may start there instead. A search's dealt world replaces the words where the replay
    reaches its decision (Q_DEAL, search.c). Needs values.c. */
-/* The words of a state that are read, from `src` into `dst`: all before the zones, each zone's
-   items and the pending options. Words past a zone's length (as it was when a loop over it
-   started) or past D_N are never read: in a game with many zones this is a tenth of MAIN_WORDS. */
+/* The words of a state that are read, from `src` into `dst`: those before the zones but a list
+   var's room past its length (LVAR: each instance's length word, ascending; lv_get reads up to
+   the length), each zone's items and the pending options. Words past a zone's length (as it was
+   when a loop over it started), a list var's or D_N are never read: in a game with many zones
+   this is a tenth of MAIN_WORDS (the copies a step makes: checkpoint, stop_at, apply_k). */
 static void copy_read(i64 *dst, const i64 *src) {
-    memcpy(dst, src, sizeof(i64) * ZONE);
+    i64 from = 0;
+#if NLVAR
+    for (int i = 0; i < NLVAR; i++) {
+        i64 at = LVAR[i], n = src[at];
+        if (n < 0 || n > VCAP) n = VCAP;  /* (never: lv_set checks; a bound for any words) */
+        memcpy(dst + from, src + from, sizeof(i64) * (size_t)(at + 1 + n - from));
+        from = at + 1 + VCAP;
+    }
+#endif
+    memcpy(dst + from, src + from, sizeof(i64) * (size_t)(ZONE - from));
     for (i64 z = 0; z < NZONES; z++)
         memcpy(dst + ZONE + z * NCOMP, src + ZONE + z * NCOMP, sizeof(i64) * (size_t)src[ZLEN + z]);
     memcpy(dst + DOPT, src + DOPT, sizeof(i64) * DSTRIDE * (size_t)src[D_N]);

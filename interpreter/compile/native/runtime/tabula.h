@@ -23,6 +23,7 @@ enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_
        ST_FINAL_START, ST_FINAL_NEXT, ST_FINISH, ST_OVER, ST_DONE };
 #define FLOW_STEP 4
 #define SMALL (((i64)1) << 62)
+#define SHORT_LIST 64  /* `x in L` of at most this many items is not charged (run/budget.py) */
 /* endjb: where an ending unwinds to; susp: where a choice without an answer stops the segment.
    gen/done/max: a playout's generator, its decisions taken and its limit (gen NULL: stop and ask);
    base: the segment's first state, copied into SNAP only if the segment stops at a choice;

@@ -97,7 +97,10 @@ static i64 top_of(X *x, i64 z) { ZK(x, z); return S[ZLEN + z] ? ZP(x, z)[0] : NO
 static i64 zone_at(X *x, i64 z, i64 i) {  /* z[i]: 0 the top (a negative one: Python's) */
     ZK(x, z); if (i < 0 || i >= S[ZLEN + z]) fail(x, E_ENTRY); return ZP(x, z)[i];
 }
-static int in_zone(X *x, i64 c, i64 z) { return c != NONE && S[LOC + CK(x, c)] == z; }
+static int in_zone(X *x, i64 c, i64 z) {  /* a zone past SHORT_LIST is charged, as a list is */
+    if (S[ZLEN + z] > SHORT_LIST) CHARGE(S[ZLEN + z]);
+    return c != NONE && S[LOC + CK(x, c)] == z;
+}
 static void add_option(X *x, i64 ai, i64 arg, i64 arg2) {
     i64 k = S[D_N];
     if (k >= DEC_CAP) fail(x, E_SIZE);
@@ -140,7 +143,7 @@ static AI i64 l_count(X *x, L l) { (void)x; return l.n; }
 static AI i64 l_at(X *x, L l, i64 i) { if (i < 0 || i >= l.n) fail(x, E_ENTRY); return l.v[i]; }
 static AI i64 l_atp(X *x, const L *l, i64 i) { if (i < 0 || i >= l->n) fail(x, E_ENTRY); return l->v[i]; }
 static int l_has(X *x, const L *l, i64 v) {  /* by address: a list of LCAP words is not copied */
-    CHARGE(l->n);
+    if (l->n > SHORT_LIST) CHARGE(l->n);  /* a short list is not charged (run/budget.py searched) */
     for (i64 i = 0; i < l->n; i++) if (l->v[i] == v) return 1;
     return 0;
 }
@@ -214,9 +217,9 @@ static L pl_unpack(X *x, i64 w) {
 }
 static int pl_has(X *x, i64 w, i64 v) {  /* l_has of pl_unpack(w), with no list made */
     u64 u = (u64)w;
-    i64 n = 0; int r = 0;
-    while (u) { r |= (i64)(u & 15) - 1 == v; n += 1; u >>= 4; }
-    CHARGE(n);
+    int r = 0;
+    (void)x;  /* at most 16 players: a short list, not charged (run/budget.py searched) */
+    while (u) { r |= (i64)(u & 15) - 1 == v; u >>= 4; }
     return r;
 }
 static AI i64 pl_pack(X *x, L l) {

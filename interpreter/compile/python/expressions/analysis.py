@@ -132,6 +132,26 @@ def names_in(node: Any) -> set[str]:
     return found
 
 
+def names_always_read(node: Any) -> set[str]:
+    """The names an expression reads whenever it is evaluated: not those of a later operand of
+    `and`/`or`, a branch of `if ... else`, or a generator's element, test or key (its source is
+    read), nor a called name."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, (ast.And, ast.Or)):
+        return names_always_read(node.left)
+    if isinstance(node, ast.CondExpr):
+        return names_always_read(node.test)
+    if isinstance(node, ast.Generator):
+        return names_always_read(node.iter)
+    if isinstance(node, ast.Call):
+        return set().union(*(names_always_read(a) for a in node.args))
+    found: set[str] = set()
+    for v in _children(node):
+        found |= names_always_read(v)
+    return found
+
+
 def equal_to(gen: ast.Generator, kind: str) -> ast.Expr | None:
     """E when `gen` only asks which items equal E (E not using the item): `count(x for x in L
     where x == E)` or `any(x == E for x in L)`. None otherwise."""

@@ -31,6 +31,7 @@ from tabula.interpreter.compile.python.expressions.spatial import (
     SPATIAL,
     board_ref_code,
     direction_code,
+    fixed_board,
 )
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run.budget import MAX_LIST, each
@@ -90,6 +91,8 @@ class Builtin:
             else c.code(a, scope)
             for i, a in enumerate(n.args)
         ]
+        if self.name == "placements" and n.args:
+            fixed_board(c, n.args[0])
         if self.name in READS_ALL and not self.self_charged:  # each item read is charged
             charge = c.helper(each)
             compiled = [

@@ -79,6 +79,7 @@ class FunctionCompiler(ExprBase):
             "    M = rt.memo",
             f"    K = ({key}{params},)",
         ]
+        over = self.helper(over_budget)
         if hashable:
             lines.append(f"    r = M.get(K, {miss})")
         else:
@@ -88,21 +89,27 @@ class FunctionCompiler(ExprBase):
                 "    except TypeError:",
                 "        #bind",
                 "        S = rt.st",
+                "        rt.budget -= 1",  # a call: one unit, as below
+                f"        if rt.budget < 0: {over}()",
                 f"        return {src}",
             ]
-        over = self.helper(over_budget)
         reads, body, extra = precharge(src, self.helper(budget.each))
         lines += [
             f"    if r is {miss}:",
             "        #bind",
             "        S = rt.st",
+            "        _w = rt.budget",
             *(f"        {line}" for line in reads),
             # a call computed (not remembered): one unit of work, and its loops' sources read above
             f"        rt.budget -= 1{' + ' + extra if extra else ''}",
             f"        if rt.budget < 0: {over}()",
-            # lowered, each path stores and returns its value; else the store, and the return below
-            *("        " + line for line in lower(body, remembering) or [f"r = M[K] = {body}"]),
-            "    return r",
+            # lowered, each path stores its value and the work it cost, and returns the value
+            *("        " + line for line in lower(body, remembering) or remembering(body)),
+            # remembered: the work of computing it charged again (the budget counts every call as
+            # evaluated, as native code does; the memory saves time, not work)
+            "    rt.budget -= r[1]",
+            f"    if rt.budget < 0: {over}()",
+            "    return r[0]",
         ]
         self.mod.define("\n".join(lines) + "\n")
 

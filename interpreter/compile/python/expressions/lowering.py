@@ -42,8 +42,9 @@ def returning(value: str) -> list[str]:
 
 
 def remembering(value: str) -> list[str]:
-    """The end of a remembered function (functions.py `memo_function`): store the value, return it."""
-    return [f"r = M[K] = {value}", "return r"]
+    """The end of a remembered function (functions.py `memo_function`): store the value with the
+    work it cost (`_w`: the budget before the call), return the value."""
+    return [f"r = {value}", "M[K] = (r, _w - rt.budget)", "return r"]
 
 
 def _src(node: pyast.expr) -> str:

@@ -26,9 +26,7 @@ from tabula.interpreter.compile.python.expressions.fragments import (
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.run import budget
 
-# `x in L` for a list of at most this many items is not charged per item: it is bounded work, like
-# comparing two short lists (run/budget.py)
-SHORT_LIST = 64
+SHORT_LIST = budget.SHORT_LIST  # `x in L` of at most this many items is not charged per item
 _COMPARE = {
     "==": operator.eq,
     "!=": operator.ne,
@@ -178,13 +176,14 @@ class OperatorCompiler(ExprBase):
         if isinstance(known, list) and len(known) <= SHORT_LIST:
             # a constant of the game (a table's column, say): its size is known now
             return f"({x} {op} {c})", BOOL
-        charged = f"{self.helper(budget.each)}(rt, {container})"  # every item compared is charged
-        if is_cheap(container):  # a short list is read like one operand, so only a long one is charged
+        # a short list is read like one operand, so only a long one is charged (native code alike)
+        if is_cheap(container):
+            charged = f"{self.helper(budget.each)}(rt, {container})"
             short = f"len({container}) <= {SHORT_LIST}"
             test = f"(({x} {op} {container}) if {short} else ({x} {op} {charged}))"
             # an empty list (a card active for nobody, say) answers without a call
             return f"({n.negated} if not {container} else {test})", BOOL
-        return f"({x} {op} {charged})", BOOL
+        return f"({x} {op} {self.helper(budget.searched)}(rt, {container}))", BOOL
 
     def _Binary(self, n: ast.Binary, scope: Scope) -> Code:
         a, at = self.code(n.left, scope)

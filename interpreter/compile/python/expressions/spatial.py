@@ -266,6 +266,22 @@ def board_ref_code(c: ExprBase, node: ast.Expr, scope: Scope) -> Code:
     )
 
 
+def fixed_board(c: ExprBase, node: ast.Expr) -> None:
+    """`placements` on a board that grows could never run (run/pieces.py: R015 at every call):
+    C010 at the board."""
+    name = node.id if isinstance(node, ast.Name) else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+    table = c.g.boards.tables.get(name or "")
+    if table is not None and table.geometry.grows:
+        c.error(
+            "C010",
+            f"pieces are placed on boards of a fixed size, and '{name}' grows",
+            node.span,
+            "give the board a size (size: [w, h]) or lay one cell at a time (frontier)",
+        )
+
+
 def direction_code(c: ExprBase, node: ast.Expr, scope: Scope) -> Code:
     """A direction: a bare word `e`, `nw` (unless a name of the game or a local), or any text."""
     if isinstance(node, ast.Name) and node.id in DIRECTIONS and not scope_has(scope, node.id):

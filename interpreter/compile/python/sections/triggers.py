@@ -15,7 +15,7 @@ from typing import Any
 from tabula.interpreter.base.types import ANY, COMP, PLAYER, Scope
 from tabula.interpreter.compile.python.cards import instance_holders
 from tabula.interpreter.compile.python.context import GameContext
-from tabula.interpreter.compile.python.expressions.analysis import conjuncts, names_in
+from tabula.interpreter.compile.python.expressions.analysis import conjuncts, names_always_read, names_in
 from tabula.interpreter.compile.reader import Path_
 from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import TriggerDef
@@ -66,6 +66,24 @@ class TriggerCompiler:
                         self.trigger_members[path] = ids
                     out.append((path, tdef2, str(tdef2.get("on")), tname, self.read.block_at((*path, "do"))))
         self.sources = out
+        return out
+
+    def where_reads(self) -> dict[str, list[tuple[str, set[str]]]]:
+        """Event -> (each game-wide trigger's id, the names its `where` reads at every emit of it):
+        an emit that does not pass one fails whenever it runs (the trigger reads a local it lacks)."""
+        out: dict[str, list[tuple[str, set[str]]]] = {}
+        if self.kwargs is None:
+            self.kwargs = emitted_kwargs(self.read.data)
+        for path, tdef, event, ctype, _ in self.sources:
+            if ctype is not None or tdef.get("where") is None:
+                continue
+            with self.ctx.muted(reading=True):  # parsed again (and reported) when compiled
+                where = self.read.expr_at((*path, "where"))
+            if where is not None:
+                trig = str(tdef.get("id", f"{event}#{path[-1]}"))
+                # its locals: what some emit of the event passes (other names are the game's)
+                args = self.kwargs.get(event, set()) - {"me"}
+                out.setdefault(event, []).append((trig, names_always_read(where) & args))
         return out
 
     def _types(self, event: str, ctype: str | None) -> dict[str, str]:

@@ -86,7 +86,22 @@ class CallStatements(WriteStatements):
             args.append(src)
         return info, target, args
 
+    def emit_passes(self, n: ast.Emit) -> None:
+        """E105 where a game-wide trigger's `where` reads, at every emit, an argument this emit does
+        not pass: the emit could never run (the trigger reads a local it lacks)."""
+        given = {k for k, _ in n.kwargs}
+        for trig, reads in self.suspension.reads.get(n.event, ()):
+            for name in sorted(reads - given):
+                self.report.error(
+                    "E105",
+                    f"trigger '{trig}' reads '{name}' whenever '{n.event}' is emitted, and this emit "
+                    "does not pass it",
+                    n.span,
+                    f"pass it: emit {n.event}(..., {name}=...)",
+                )
+
     def _Emit(self, out: Lines, depth: int, n: ast.Emit, scope: Scope, mode: str) -> None:
+        self.emit_passes(n)
         self.emitted.add(n.event)
         kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]
         base = "{" + ", ".join(f"{k!r}: {v}" for k, v in kwargs) + "}"

@@ -332,6 +332,7 @@ class MachineCompiler(CallStatements):
         m.enter(nxt)
 
     def _m_Emit(self, m: Machine, n: ast.Emit, scope: Scope, bid: int) -> None:
+        self.emit_passes(n)
         self.emitted.add(n.event)
         kwargs = [(k, self.ex.code(v, scope)[0]) for k, v in n.kwargs]
         base = "{" + ", ".join(f"{k!r}: {v}" for k, v in kwargs) + "}"

@@ -288,7 +288,9 @@ class WriteStatements(StatementCompiler):
             return
         check = self.ex.helper(budget.number_kept if saved else budget.number_stored)
         check = f"{check}(rt, {slot})"
-        out.add(depth, f"if not -{budget.SMALL} < {slot} < {budget.SMALL}: {check}", span)
+        # a number's static type admits none (`distance` with no path, `first` of nothing): kept
+        test = f"{slot} is not None and not -{budget.SMALL} < {slot} < {budget.SMALL}"
+        out.add(depth, f"if {test}: {check}", span)
 
     def counter_write(self, out: Lines, depth: int, n: ast.Gain | ast.Pay, scope: Scope, op: str) -> None:
         if (
