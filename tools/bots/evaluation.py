@@ -24,6 +24,7 @@ from typing import Any
 
 from tabula.interpreter.base.source import AuthorError, Report
 from tabula.interpreter.base.types import PLAYER
+from tabula.interpreter.compile.native.bridge import NativeGame, NativeState
 from tabula.interpreter.dsl.parser import PlainOrigin
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
@@ -129,6 +130,32 @@ class Evaluation:
             return WIN / len(winners)
         vals = self.values(st)
         return vals[player] - max((v for q, v in enumerate(vals) if q != player), default=0.0)
+
+    def native_utility(self, native: NativeGame, ns: NativeState, player: int) -> float | None:
+        """`utility` read from native words alone (None where native code does not hold the
+        evaluation or stops): for words no plain state can be made of, as one-ply greedy's children
+        inside an effect (bots/native_greedy.py)."""
+        form = self.native_form(native.has_evaluation)
+        if self.cooperative or form is None:
+            return None
+        lowest = bool(getattr(self.engine.game, "lowest_wins", False))
+        if native.is_terminal(ns):
+            winners = native.declared(ns)
+            if winners is None:
+                keys = native.ranking_keys(ns)
+                if keys is None:
+                    return None
+                keys = [(-k[0], *k[1:]) for k in keys] if lowest else keys
+                winners = [p for p, k in enumerate(keys) if k == max(keys)]
+            return WIN / len(winners) if player in winners else -WIN
+        if form == "evaluate":
+            vals = native.evaluation(ns)
+        else:
+            keys = native.ranking_keys(ns)
+            vals = None if keys is None else [(-1 if lowest else 1) * k[0] for k in keys]
+        if vals is None:
+            return None
+        return float(vals[player]) - max((float(v) for q, v in enumerate(vals) if q != player), default=0.0)
 
     def rewards(self, st: State) -> list[float]:
         """A win chance in [0, 1] for every player: exact when the game is over."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from tabula.bots.base import Bot, BotStats, Observation
 from tabula.bots.deal import DealFilter
+from tabula.bots.native_greedy import NativeGreedy
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.source import AuthorError, Report, Span
 from tabula.interpreter.compile.native.deal import NativeDeal
@@ -86,6 +87,7 @@ class ConcessionPolicy:
         self.actions = actions
         self.spec: str = bot.spec
         self.stats: BotStats = bot.stats
+        self.native = NativeGreedy(engine, None)  # the check's world in native code (bots/native_greedy.py)
 
     def choose(self, obs: Observation, gen: list[int]) -> str:
         ids = obs.legal_ids
@@ -101,6 +103,12 @@ class ConcessionPolicy:
 
     def gives_up(self, obs: Observation, choice: str) -> bool:
         """Would this choice end the game now, won by others than this seat?"""
+        if self.native.ready(obs, judged=False):  # the bot's native deal made: its world natively
+            after = self.native.after(rng.seed_state(CHECK_SEED), obs.legal_ids.index(choice))
+            nat = self.engine.native
+            if after is not None and nat is not None:
+                winners = nat.declared(after)
+                return nat.is_terminal(after) and winners is not None and obs.seat not in winners
         world = obs.determinize(rng.seed_state(CHECK_SEED))
         try:
             after = self.engine.apply(world, choice)

@@ -22,7 +22,10 @@ Patchwork game instead of 1.5 s). Measured in Sushi Go (2
 players, docs/balancing.md): greedy won about half its games against random before. `ties=random`
 skips this (about 40 % of one-ply greedy's CPU in Glory to Rome at 4 players): the default bots'
 cheapest greedy rung.
-Its budget is the number of determinisations; `depth=1` is the one-ply bot.
+Its budget is the number of determinisations; `depth=1` is the one-ply bot. On the native backend
+the one-ply bot (no `follow`) deals its worlds and applies and evaluates their children in native
+code, at a decision inside an effect too (bots/native_greedy.py): the same values, so the same
+choices, at a fraction of the CPU (docs/ARCHITECTURE.md).
 
 `follow=N` (default 0) plays on where the lookahead stops with the seat itself still to decide: up to
 N more of its decisions, each the choice of the best one-ply evaluation (the first of equals), and
@@ -44,6 +47,7 @@ import time
 
 from tabula.bots.base import BotStats, Observation, PlayoutFailure
 from tabula.bots.evaluation import EvaluatingBot
+from tabula.bots.native_greedy import NativeGreedy
 from tabula.interpreter.base import rng
 from tabula.interpreter.engine import Engine
 from tabula.interpreter.model.state import State
@@ -89,6 +93,7 @@ class GreedyBot(EvaluatingBot):
         self.depth = max(1, depth)
         self.play_ties = play_ties  # False (`ties=random`): a tie is broken at random at once
         self.follow = max(0, follow)  # the seat's follow-up decisions played greedily past the depth
+        self._native = NativeGreedy(engine, self.evaluation)  # one ply's children in native code
 
     def choose(self, obs: Observation, gen: list[int]) -> str:
         ids = obs.legal_ids
@@ -96,18 +101,22 @@ class GreedyBot(EvaluatingBot):
         if len(ids) == 1:
             return ids[0]
         started = time.process_time()
+        fast = self._native if self.depth == 1 and not self.follow and self._native.ready(obs) else None
         totals = [0.0] * len(ids)
-        worlds: list[tuple[list[int], State]] = []
+        worlds: list[tuple[list[int], State | None]] = []  # None: the world is native code's
         for _ in range(self.samples):
             dealt_with = list(gen)
-            world = obs.world(gen)
+            values = fast.values(gen, obs.seat, len(ids)) if fast is not None else None
+            world = None
+            if values is None:  # on Python, from the same generator words
+                gen[:] = dealt_with
+                world = obs.world(gen)
+                values = self._judged(world, obs.seat, len(ids), dealt_with)
+            else:
+                self.stats.playouts += len(ids)
             worlds.append((dealt_with, world))
-            try:
-                for i, value in enumerate(self._lookahead(world, obs.seat, len(ids))):
-                    totals[i] += value
-            except _Failed as failed:
-                made = self._ids(world, failed.path)
-                raise PlayoutFailure(self.spec, obs.seat, dealt_with, made, failed.error) from None
+            for i, value in enumerate(values):
+                totals[i] += value
         if (
             len(set(totals)) == 1 and self.play_ties and TIE_BREAK_DECISIONS and len(ids) <= TIE_BREAK_CHOICES
         ):  # no choice told from another: look further
@@ -115,17 +124,44 @@ class GreedyBot(EvaluatingBot):
             for dealt_with, world in worlds:
                 draws = list(gen)
                 rng.below(gen, 2)  # the next world's continuations draw other words
-                try:
-                    for i in range(len(ids)):
-                        totals[i] += self._continued(world, obs.seat, i, list(draws))
-                except _Failed as failed:
-                    made = self._ids(world, failed.path)
-                    raise PlayoutFailure(self.spec, obs.seat, dealt_with, made, failed.error) from None
+                for i, value in enumerate(self._tie_values(obs, fast, dealt_with, world, len(ids), draws)):
+                    totals[i] += value
         self.stats.searched += 1
         self.stats.seconds += time.process_time() - started
         best = max(totals)
         top = [i for i, t in enumerate(totals) if t == best]
         return ids[top[rng.below(gen, len(top))]]
+
+    def _judged(self, world: State, seat: int, n: int, dealt_with: list[int]) -> list[float]:
+        """`_lookahead` on Python, a rule's failure reported as the bot's."""
+        try:
+            return self._lookahead(world, seat, n)
+        except _Failed as failed:
+            made = self._ids(world, failed.path)
+            raise PlayoutFailure(self.spec, seat, dealt_with, made, failed.error) from None
+
+    def _tie_values(
+        self,
+        obs: Observation,
+        fast: NativeGreedy | None,
+        dealt_with: list[int],
+        world: State | None,
+        n: int,
+        draws: list[int],
+    ) -> list[float]:
+        """The tie-break's value of each choice in one world (native code's where it can)."""
+        if world is None and fast is not None:
+            values = fast.continued(dealt_with, obs.seat, n, draws, TIE_BREAK_DECISIONS)
+            if values is not None:
+                self.stats.playouts += fast.playouts
+                return values
+        if world is None:
+            world = obs.world(list(dealt_with))
+        try:
+            return [self._continued(world, obs.seat, i, list(draws)) for i in range(n)]
+        except _Failed as failed:
+            made = self._ids(world, failed.path)
+            raise PlayoutFailure(self.spec, obs.seat, dealt_with, made, failed.error) from None
 
     def _lookahead(self, world: State, seat: int, n: int) -> list[float]:
         """The value of each of the `n` choices of `seat` in `world`: the best utility over the

@@ -130,7 +130,7 @@ def _inside(native: NativeGame, data: Any, true: Any) -> tuple[Any, Any]:
     words = native.array.from_buffer_copy(true)
     kept = [at[k] for k in ("FR_PC", "BUDGET", "DK", "DP", "DN", "DSITE")]
     saved = [words[k] for k in kept]
-    words[0 : off["DOPT"]] = data[0 : off["DOPT"]]
+    ctypes.memmove(words, data, 8 * off["DOPT"])  # words[:DOPT] = data[:DOPT], without Python ints
     for k, v in zip(kept, saved, strict=True):
         words[k] = v
     words[off["Q_DEAL"]] = words[off["Q_LEN"]] + 1

@@ -230,6 +230,8 @@ class NativeTree:
         lib.tb_tree_export.argtypes = [_P, _P, _P]
         lib.tb_search.argtypes = [_P, ctypes.POINTER(SearchArgs)]
         lib.tb_search.restype = ctypes.c_int
+        lib.tb_greedy_world.argtypes = [_P, ctypes.POINTER(SearchArgs)]
+        lib.tb_greedy_child.argtypes = [_P, ctypes.POINTER(SearchArgs), _I64, _I64, _I64, _P, _P]
         tree = lib.tb_tree_new(self.naming.nval)
         if not tree:
             raise MemoryError("no memory for a search tree")
@@ -299,6 +301,30 @@ class NativeTree:
         code = self.native.lib.tb_search(self.tree, ctypes.byref(a))
         gen[0], gen[1] = g[0], g[1]
         return int(a.done), int(code)
+
+    def greedy_world(self, gen: list[int]) -> int:
+        """One-ply greedy's world for `greedy_child`, dealt from `gen` as an iteration's (`gen` moves
+        on as `determinize` moves it); nonzero: no memory."""
+        lib, g = self.native.lib, self.gen
+        g[0], g[1] = gen
+        code = int(lib.tb_greedy_world(self.tree, ctypes.byref(self.args)))
+        gen[0], gen[1] = g[0], g[1]
+        return code
+
+    def greedy_child(
+        self, k: int, seat: int = -1, limit: int = 0, draws: list[int] | None = None
+    ) -> tuple[int, int]:
+        """The world of `greedy_world` with option `k` applied, in `self.world`; with `seat`, random
+        decisions from `draws` after it (runtime/search.c `tb_greedy_child`). (0 or the code of the
+        error that stopped it, the decisions taken.)"""
+        lib = self.native.lib
+        d, made = (ctypes.c_uint64 * 2)(*(draws or (0, 0))), _I64()
+        code = int(
+            lib.tb_greedy_child(self.tree, ctypes.byref(self.args), k, seat, limit, d, ctypes.byref(made))
+        )
+        if draws is not None:
+            draws[0], draws[1] = d[0], d[1]
+        return code, int(made.value)
 
     def root_visits(self) -> dict[str, int]:
         """The visits of the root's children, by choice id."""

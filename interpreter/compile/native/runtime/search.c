@@ -37,6 +37,7 @@ typedef struct {
     i64 *path, pathcap;              /* this iteration's nodes */
     i64 *seen, *seen_c, *dup, stamp, nval;
     i64 *seg;                        /* the first state of the segment under way (t_step) */
+    i64 *saved;                      /* one-ply greedy's dealt world outside an effect (tb_greedy_world) */
     i64 ka[DEC_CAP], kb[DEC_CAP], child[DEC_CAP], untried[DEC_CAP];
 } Tree;
 
@@ -99,7 +100,7 @@ void tb_tree_free(void *tree) {
     Tree *t = tree;
     if (!t) return;
     free(t->n); free(t->hash); free(t->log); free(t->path);
-    free(t->seen); free(t->seen_c); free(t->dup); free(t->seg); free(t);
+    free(t->seen); free(t->seen_c); free(t->dup); free(t->seg); free(t->saved); free(t);
 }
 void *tb_tree_new(i64 nval) {
     Tree *t = calloc(1, sizeof(Tree));
@@ -409,6 +410,42 @@ int tb_search(void *tree, SA *a) {
         if ((code = t_iterate(tree, a)) != 0) return code;
         a->done += 1;
         if (a->until > 0 && t_now() >= a->until) break;
+    }
+    return 0;
+}
+
+/* One-ply greedy's children (tools/bots/native_greedy.py): the world dealt once from `a->gen` as an
+   iteration's is (t_world), then each option applied to it afresh. At a decision inside an effect
+   the dealt words stay in `wroot` and each child replays the true segment from its first state; else
+   the dealt world is kept in `saved`. Nonzero: no memory. */
+int tb_greedy_world(void *tree, SA *a) {
+    Tree *t = tree;
+    t_world(t, a, a->gen);
+    if (a->rootseg) return 0;
+    if (!t->saved && !(t->saved = malloc(sizeof(i64) * KEEP_WORDS))) return E_SIZE;
+    t_copy(t->saved, a->world);
+    return 0;
+}
+/* The dealt world with option `k` applied, in `a->world`. With `seat` >= 0 it goes on as greedy's
+   tie-break does (simple.py `_continued`): random answers drawn from `draws` until `seat` decides
+   again after another player has, or the game ends, or `limit` were drawn; `made` counts the
+   decisions taken (the option included). Nonzero: the error that stopped it (the bot then plays the
+   decision on Python, which reports it or goes on exactly as it does). */
+int tb_greedy_child(void *tree, SA *a, i64 k, i64 seat, i64 limit, u64 *draws, i64 *made) {
+    Tree *t = tree;
+    i64 *w = a->world, j, who;
+    int code, others = 0;
+    if (a->rootseg) { t_copy(w, a->wroot); copy_read(t->seg, a->rootseg); }
+    else t_copy(w, t->saved);
+    *made = 1;
+    if ((code = t_step(t->seg, a, k, 0, 0, 0, 1)) != 0) return code;
+    while (seat >= 0 && w[D_K] != 0 && *made <= limit) {
+        who = w[D_P];
+        if (who == seat && others) break;
+        others |= who != seat;
+        j = below(draws, w[D_N]);
+        *made += 1;
+        if ((code = t_step(t->seg, a, j, 0, 0, 0, 1)) != 0) return code;
     }
     return 0;
 }
