@@ -104,11 +104,11 @@ class ConcessionPolicy:
     def gives_up(self, obs: Observation, choice: str) -> bool:
         """Would this choice end the game now, won by others than this seat?"""
         if self.native.ready(obs, judged=False):  # the bot's native deal made: its world natively
-            after = self.native.after(rng.seed_state(CHECK_SEED), obs.legal_ids.index(choice))
+            child = self.native.after(rng.seed_state(CHECK_SEED), obs.legal_ids.index(choice))
             nat = self.engine.native
-            if after is not None and nat is not None:
-                winners = nat.declared(after)
-                return nat.is_terminal(after) and winners is not None and obs.seat not in winners
+            if child is not None and nat is not None:  # else on Python, which fails or goes on
+                declared = nat.declared(child)
+                return nat.is_terminal(child) and declared is not None and obs.seat not in declared
         world = obs.determinize(rng.seed_state(CHECK_SEED))
         try:
             after = self.engine.apply(world, choice)
