@@ -28,7 +28,7 @@ from typing import Any
 
 from tabula.balance.lift import lift_table
 from tabula.balance.match import GameRecord
-from tabula.balance.stats import benjamini_hochberg, mean_interval, two_proportion_z
+from tabula.balance.stats import benjamini_hochberg, mean_diff, mean_interval, two_proportion_z
 
 CARD_ROWS = 8  # per kind in the text (--cards TYPE shows more)
 SEP = "\t"
@@ -116,13 +116,7 @@ def scored_table(records: list[GameRecord], kind: str | None = None) -> list[dic
     """Per card and where it lay at the end (`in ZONE, flags`): the points of its holder's final score
     that depend on it, per player-game that held it (finished games), mean with its 95 % interval;
     by kind, then the most points first. `kind` keeps one card kind."""
-    kinds: dict[str, str] = {}
-    points: dict[str, list[float]] = {}
-    for rec in records:
-        kinds.update(rec.kinds)
-        for held, scored in zip(rec.ended, rec.scored, strict=False):
-            for key in held:
-                points.setdefault(key, []).append(scored.get(key, 0))
+    kinds, points = scored_points(records)
     rows: list[dict[str, Any]] = []
     for key, values in points.items():
         card, _, where = key.partition("@")
@@ -132,6 +126,71 @@ def scored_table(records: list[GameRecord], kind: str | None = None) -> list[dic
         rows.append({"card": card, "did": f"in {where}", "kind": kind_of, **mean_interval(values)})
     rows.sort(key=lambda r: (r["kind"], -r["mean"], -r["n"], r["card"], r["did"]))
     return rows
+
+
+def scored_points(records: list[GameRecord]) -> tuple[dict[str, str], dict[str, list[float]]]:
+    """(card -> kind, `name@where` -> the points it scored, one per player-game that held it there)."""
+    kinds: dict[str, str] = {}
+    points: dict[str, list[float]] = {}
+    for rec in records:
+        kinds.update(rec.kinds)
+        for held, scored in zip(rec.ended, rec.scored, strict=False):
+            for key in held:
+                points.setdefault(key, []).append(scored.get(key, 0))
+    return kinds, points
+
+
+def scored_diffs(ra: list[GameRecord], rb: list[GameRecord], watched: list[str]) -> list[dict[str, Any]]:
+    """Per card and where it lay at the end, held on both sides: what it scored a player in A and in
+    B (mean, 95 % interval) and B - A (Welch: the player-games that held it differ between the runs);
+    the watched cards' rows first, then the largest differences."""
+    kinds, pa = scored_points(ra)
+    kinds_b, pb = scored_points(rb)
+    kinds.update(kinds_b)
+    rows: list[dict[str, Any]] = []
+    for key in sorted(set(pa) & set(pb)):
+        a, b = pa[key], pb[key]
+        if not any(a) and not any(b):
+            continue
+        card, _, where = key.partition("@")
+        rows.append(
+            {
+                "card": card,
+                "did": f"in {where}",
+                "kind": kinds.get(card, "?"),
+                "watched": card in watched,
+                "a": mean_interval(a),
+                "b": mean_interval(b),
+                "diff": mean_diff(a, b).as_dict(),
+            }
+        )
+    rows.sort(key=lambda r: (not r["watched"], -abs(r["diff"]["diff"]), r["card"], r["did"]))
+    return rows
+
+
+def scored_diff_lines(rows: list[dict[str, Any]], limit: int = 6) -> list[str]:
+    """The watched cards' rows and the largest other differences of what a card scored, as text:
+    `Statue  in buildings, completed, placed  A 3.00 [3.0, 3.0] n=3 -> B 6.00 [6.0, 6.0] n=3  +3.00 [..]`."""
+    moved = [r for r in rows if not r["watched"] and r["diff"]["diff"] != 0][:limit]
+    shown = [r for r in rows if r["watched"]] + moved
+    if not shown:
+        return []
+    head = (
+        f"{'scored with: card':<24} {'where':<40} {'  A: points a player':<26}    {'  B':<26}  B-A [95% CI]"
+    )
+    out = ["", head]
+    for r in shown:
+        a, b, d = r["a"], r["b"], r["diff"]
+        mark = " (changed by B)" if r["watched"] else ""
+        ci = f"[{d['low']:+.2f}, {d['high']:+.2f}]" if min(a["n"], b["n"]) > 1 else "(one player on a side)"
+        name = f"{r['card'][:24]:<24} {r['did'][:40]:<40}"
+        out.append(f"{name} {_mean(a)} -> {_mean(b)} {d['diff']:+6.2f} {ci}{mark}")
+    return out
+
+
+def _mean(m: dict[str, float]) -> str:
+    ci = f"[{m['low']:.1f}, {m['high']:.1f}]" if m["n"] > 1 else "(one)"
+    return f"{m['mean']:6.2f} {ci:<12} n={m['n']:<5}".rstrip().ljust(26)
 
 
 def scored_lines(rows: list[dict[str, Any]], limit: int = CARD_ROWS) -> list[str]:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tabula.balance.cards import card_diff_lines, card_diffs, changed_cards
+from tabula.balance.cards import card_diff_lines, card_diffs, changed_cards, scored_diff_lines, scored_diffs
 from tabula.balance.defaults import RANDOM_WARNING
 from tabula.balance.match import Config, GameRecord
 from tabula.balance.sequential import minimum_detectable
@@ -276,6 +276,7 @@ def compare_lines(result: dict[str, Any]) -> list[str]:
         lines.append(f"  {label}: {ends}")
         lines += [f"  warning ({label}): {w}" for w in side["summary"]["warnings"]]
     lines += card_diff_lines(result["cards"])
+    lines += scored_diff_lines(result["scored_with"])
     m = result["minimum_detectable"]
     lines += ["", *minimum_lines(m, result["verdict"].startswith("verdict: B differs"))]
     if result.get("until_decided"):
@@ -340,7 +341,8 @@ def run_compare(args: argparse.Namespace) -> int:
         "score_parts": measure_diffs(ra, rb, lambda r: r.parts),
         "end_values": measure_diffs(ra, rb, lambda r: r.counters),
         "table_values": table_diffs(ra, rb),
-        "cards": card_diffs(ra, rb, changed_cards(load_folder(ca), cb.variant)),
+        "cards": card_diffs(ra, rb, watched := changed_cards(load_folder(ca), cb.variant)),
+        "scored_with": scored_diffs(ra, rb, watched),
         **({"until_decided": decided} if decided else {}),
     }
     result["minimum_detectable"] = minimum_effects(ra, rb, result["seats"])

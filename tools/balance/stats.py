@@ -149,14 +149,23 @@ def paired_diff(a: Sequence[float], b: Sequence[float]) -> Difference:
     """Mean of b[i] - a[i] (or of b minus a when the lengths differ): normal interval, two-sided p."""
     if not a or not b:
         return Difference(0.0, 0.0, 0.0, 1.0)
-    if len(a) == len(b):
-        d = [y - x for x, y in zip(a, b, strict=True)]
-        m = mean_interval(d)
-        diff, se = m["mean"], m["sd"] / math.sqrt(len(d))
-    else:
-        ma, mb = mean_interval(a), mean_interval(b)
-        diff = mb["mean"] - ma["mean"]
-        se = math.sqrt(ma["sd"] ** 2 / len(a) + mb["sd"] ** 2 / len(b))
+    if len(a) != len(b):
+        return mean_diff(a, b)
+    d = [y - x for x, y in zip(a, b, strict=True)]
+    m = mean_interval(d)
+    return _normal(m["mean"], m["sd"] / math.sqrt(len(d)))
+
+
+def mean_diff(a: Sequence[float], b: Sequence[float]) -> Difference:
+    """Mean of b minus mean of a, two independent samples: normal (Welch) interval, two-sided p."""
+    if not a or not b:
+        return Difference(0.0, 0.0, 0.0, 1.0)
+    ma, mb = mean_interval(a), mean_interval(b)
+    return _normal(mb["mean"] - ma["mean"], math.sqrt(ma["sd"] ** 2 / len(a) + mb["sd"] ** 2 / len(b)))
+
+
+def _normal(diff: float, se: float) -> Difference:
+    """A difference with its standard error: the 95 % normal interval and the two-sided p."""
     if se == 0:
         return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0)
     p = min(1.0, 2 * normal_sf(abs(diff) / se))
