@@ -61,7 +61,7 @@ def test_compare_sets_what_a_card_scored_with_side_by_side(capsys: pytest.Captur
     assert "C                        in hand" not in text  # no difference: the row is left to --json
 
 
-@pytest.mark.slow  # 100 games of one-ply greedy on the native backend: about 60 CPU s
+@pytest.mark.slow  # 100 games of one-ply greedy on the native backend: 65-90 CPU s (by the load)
 def test_the_planted_statue_scores_most_among_the_buildings(capsys: pytest.CaptureFixture[str]) -> None:
     # greedy:1:depth=1 is the default bot of 100 games of Glory to Rome (docs/balancing.md). It
     # seldom completes a Statue (4 of these 200 player-games), and where it does the planted one
