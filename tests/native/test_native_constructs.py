@@ -217,33 +217,6 @@ def test_an_emit_deeper_than_the_native_stack_goes_on_in_python() -> None:
     assert play_both(py, nat, 2, 1) > 0
 
 
-def test_a_trigger_reading_an_argument_its_emit_does_not_pass_is_refused(tmp_path: Path) -> None:
-    """Python's trigger reads an argument no `emit` of that form passed from a dict, and fails: the
-    native form refuses that trigger (N001 at the name), and the game runs on Python."""
-    from tabula.interpreter.compile.native.support import lower_game
-
-    (tmp_path / "game.yaml").write_text(
-        "game: {id: absent, players: {min: 2, max: 2}}\n"
-        "counters: {n: {}}\n"
-        "triggers:\n"
-        "  - {id: seen, on: bumped, do: 'gain k n'}\n"
-        "flow:\n"
-        "  turn:\n"
-        "    phases:\n"
-        "      - id: main\n"
-        "        do: |\n"
-        "          if n > 99:\n"
-        "            emit bumped()\n"
-        "          emit bumped(k=1)\n"
-        "          choose x from [1, 2] by p\n"
-        "scoring: {score: n}\n"
-    )
-    _, walk = lower_game(load_game(tmp_path))
-    (d,) = walk.report.diagnostics
-    assert d.code == "N001" and "the argument 'k'" in d.message
-    assert d.span is not None and (d.span.line, d.span.col) == (4, 38)  # the `k` of `gain k n`
-
-
 def test_a_loop_is_charged_its_body_s_weight(tmp_path: Path) -> None:
     """A loop's passes cost the work budget its body's statements each, as Python charges them:
     200,000 passes of twelve statements stop native code too (they cost 200,000 units before), and
@@ -270,3 +243,46 @@ def test_a_loop_is_charged_its_body_s_weight(tmp_path: Path) -> None:
         nat.apply_inplace(st, 0)
     assert err.value.code == "R002" and err.value.span is not None and err.value.span.line == 8
     assert play_both(py, nat, 2, 1) == 0  # the first decision fails on both, said the same way
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_trigger_reading_an_argument_an_emit_does_not_pass(players: int) -> None:
+    """tests/native/games/absent: `where: big and amount > 1` at emits that pass `amount` and at
+    one that passes `big=false` alone (the read never reached): held natively, compared at every
+    decision; both triggers fired."""
+    py, nat = engines(load_game(HERE / "games" / "absent"))
+    fired = {"pts": 0, "quiet": 0}
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, players, seed)
+        st = py.new_game(players, seed)
+        py.playout(st, rng.seed_state(seed + 0xB07))
+        for name in fired:
+            base = py.game.counters[name].base
+            fired[name] += sum(st["c"][base : base + players])
+    assert fired["pts"] > 0 and fired["quiet"] > 0
+
+
+def test_reading_an_argument_not_passed_fails_alike() -> None:
+    """With `loud`, `shout` emits `big=true` without `amount`: native code stops where the trigger
+    reads it (E_KIND), and Python replays the decision and reports R005 at the emit."""
+    game = load_game(HERE / "games" / "absent", {"loud": 1})
+    py, nat = engines(game)
+    lib = nat.native
+    assert lib is not None
+    failed = 0
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, 3, seed)  # the same decision fails on both, said the same way
+        st = nat.new_game(3, seed)
+        gen = rng.seed_state(seed + 0xB07)
+        while not nat.is_terminal(st):
+            i = nat.random_choice(st, gen)
+            if nat.legal_ids(st)[i] == "shout":
+                words = lib.array.from_buffer_copy(st.words)  # type: ignore[attr-defined]
+                assert lib.apply(words, i, game.work_budget, None) == 4  # E_KIND
+                with pytest.raises(GameRuntimeError) as err:
+                    nat.apply_inplace(st, i)
+                assert err.value.code == "R005" and "amount" in err.value.message
+                failed += 1
+                break
+            nat.apply_inplace(st, i)
+    assert failed > 0
