@@ -89,6 +89,46 @@ def test_actions_with_two_parameters(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+def test_actions_with_more_than_two_parameters(players: int) -> None:
+    """tests/native/games/triple: three parameters (component, component of a list using the
+    first, symbol) and four (numbers, a seat, a component), offered by a phase's window and again by
+    a window inside an action; options, ids and states compared at every decision. The option is
+    one word per parameter more; a native search tree keeps to two (the bot keeps its Python one)."""
+    game = load_game(HERE / "games" / "triple")
+    py, nat = engines(game)
+    assert nat.native is not None and nat.native.stride == 5
+    ids: set[str] = set()
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, players, seed)
+        st = nat.new_game(players, seed)
+        gen = rng.seed_state(seed)
+        while not nat.is_terminal(st):
+            ids.update(i.split(":")[0] + str(i.count(",")) for i in nat.legal_ids(st) if "," in i)
+            nat.apply_inplace(st, nat.random_choice(st, gen))
+    assert ids == {"meld2", "bid3"}
+
+
+def test_an_action_past_the_native_room_of_parameters_is_refused(tmp_path: Path) -> None:
+    """Nine parameters: more than a native option holds (ir.MORE_ARGS), refused (N001 at them)."""
+    from tabula.interpreter.compile.native.support import lower_game
+
+    names = "abcdefghi"
+    params = ", ".join(f"{n}: '[1, 2]'" for n in names)
+    (tmp_path / "game.yaml").write_text(
+        "game: {id: many, players: {min: 2, max: 2}}\n"
+        "counters: {n: {per: player}}\n"
+        f"actions:\n  add:\n    params: {{{params}}}\n    closes_window: true\n"
+        f"    do: 'gain {' + '.join(names)} n(me)'\n"
+        "flow:\n  turn:\n    phases:\n      - {id: main, do: 'window p: add'}\n"
+        "  end_checks:\n    - {id: done, when: turn > 2, end: immediately}\n"
+        "scoring: {score: n(p)}\n"
+    )
+    _, walk = lower_game(load_game(tmp_path))
+    (d,) = walk.report.diagnostics
+    assert d.code == "N001" and "'add' with 9 parameters (native room: 8)" in d.message
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_windows_inside_blocks(players: int) -> None:
     """tests/native/games/nest: windows in a procedure's loop, inside an action (nested), offered
     again until a closing action, a `choose` after one, beside a phase's own window: every

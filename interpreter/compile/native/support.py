@@ -297,8 +297,11 @@ class Walk:
         path: Path_ = ("actions", act.name)
         spec = self.data["actions"][act.name]
         params = list((spec.get("params") or {}).items())
-        if len(params) > 2:
-            self.refuse(f"action '{act.name}' with {len(params)} parameters", (*path, "params"))
+        if len(params) > 2 + ir.MORE_ARGS:
+            self.refuse(
+                f"action '{act.name}' with {len(params)} parameters (native room: {2 + ir.MORE_ARGS})",
+                (*path, "params"),
+            )
             return None
         scope: Scope = {"me": PLAYER}
         given: list[tuple[str, ir.Source]] = []
@@ -330,7 +333,8 @@ class Walk:
             return None
         first = given[0] if given else None
         second = given[1] if len(given) > 1 else None
-        return ir.Action(ai, act.name, first, when, body, act.closes_window, second, guard)
+        more = tuple(given[2:])
+        return ir.Action(ai, act.name, first, when, body, act.closes_window, second, guard, more)
 
     def costs(self, name: str) -> list[tuple[ast.Expr, ast.Expr]]:
         """An action's `cost:` as (counter, amount), as the Python backend reads it (sections/actions.py):

@@ -109,6 +109,7 @@ static void add_option(X *x, i64 ai, i64 arg, i64 arg2) {
     if (k >= DEC_CAP) fail(x, E_SIZE);
     S[DOPT + DSTRIDE * k] = ai; S[DOPT + DSTRIDE * k + 1] = arg;
     if (DSTRIDE > 2) S[DOPT + DSTRIDE * k + 2] = arg2; else (void)arg2;
+    for (i64 j = 3; j < DSTRIDE; j++) S[DOPT + DSTRIDE * k + j] = NONE;  /* the window writes its own */
     S[D_N] = k + 1;
 }
 static inline void l_push(X *x, L *l, i64 v) { if (l->n >= LCAP) fail(x, E_SIZE); l->v[l->n++] = v; }
