@@ -152,6 +152,28 @@ def test_windows_inside_blocks(players: int) -> None:
     assert asked & {"C1", "C2", "C3", "C5"}  # the choice after a window
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_choose_and_a_let_before_a_phase_s_window(players: int) -> None:
+    """tests/native/games/prelude: a `choose` (behind an `if`) and a `let` before a phase's one
+    window, the `let` read after it: the phase is lowered as a block whose window is a decision
+    inside it; every decision compared, whole playouts too, and both kinds of decision posed."""
+    py, nat = engines(load_game(HERE / "games" / "prelude"))
+    asked: set[str] = set()
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, players, seed)
+        st, ns = py.new_game(players, seed), nat.new_game(players, seed)
+        py.playout(st, rng.seed_state(seed + 0xB07))
+        nat.playout(ns, rng.seed_state(seed + 0xB07))
+        assert nat.plain(ns) == st
+        ns = nat.new_game(players, seed)
+        gen = rng.seed_state(seed)
+        while not nat.is_terminal(ns):
+            assert nat.native is not None and nat.native.choosing(ns)  # both inside the phase's block
+            asked.add(nat.legal_ids(ns)[-1].split(":")[0])
+            nat.apply_inplace(ns, nat.random_choice(ns, gen))
+    assert {"draw"} < asked  # the window's and the choice's (a card's name)
+
+
 def test_a_segment_starts_at_a_phase_start() -> None:
     """A decision inside an effect keeps the words at the last phase start as its segment's first
     state (prelude.py `checkpoint`), not the game's start: the answers queued are only those given
