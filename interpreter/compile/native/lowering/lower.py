@@ -529,9 +529,7 @@ class Lowering:
             return self.ordered(kind, n, scope)
         if kind not in _AGGS:
             raise Unsupported(f"'{kind}(... for ...)'" + " other than walked" * (kind == "regions"), n.span)
-        src = spatial.walked(self, gen.iter, scope)
-        if src.kind == "regions" and kind == "first":
-            raise Unsupported("first of regions(...)", n.span)
+        src = spatial.walked(self, gen.iter, scope)  # (first of a list of lists: lists.py refuses it)
         inner = {**scope, gen.var: ir.elem(src.ty)}
         elt = self.expr(gen.elt, inner)
         cond = self.boolean(gen.cond, inner) if gen.cond is not None else None
