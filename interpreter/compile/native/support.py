@@ -308,6 +308,8 @@ class Walk:
             self.refuse(
                 f"action '{act.name}' with {len(params)} parameters (native room: {2 + ir.MORE_ARGS})",
                 (*path, "params"),
+                f"at most {2 + ir.MORE_ARGS} parameters an action natively; else the game runs on the"
+                " Python backend",
             )
             return None
         scope: Scope = {"me": PLAYER}
