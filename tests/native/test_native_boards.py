@@ -218,7 +218,8 @@ scoring:
 
 def test_regions_and_nested_constants_refused_elsewhere(tmp_path: Path) -> None:
     """`regions(...)` is walked by a loop or an aggregate (its groups are not kept, and `first` of
-    the groups would keep one; of a value of each, it is held), and a nested constant is read only where a shape is: N001 says which."""
+    the groups would keep one; of a value of each, it is held), and a nested constant is read only
+    where a shape is: N001 says which."""
     (tmp_path / "game.yaml").write_text(REFUSED)
     _, walk = lower_game(load_game(tmp_path))
     assert sorted(d.message for d in walk.report.diagnostics) == [
