@@ -4,17 +4,39 @@ fixture game (tests/native/games) against the Python backend, decision by decisi
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_native_equivalence import engines, play_both
 
 from tabula.interpreter.base import rng
-from tabula.interpreter.engine import load_game
+from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.run.runtime import GameRuntimeError
 
 HERE = Path(__file__).resolve().parent
 GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "10"))
+
+
+def both_ways(py: Engine, nat: Engine, players: int, seed: int) -> dict[str, Any]:
+    """One random game on both backends decision by decision, then as whole playouts (native code
+    end to end), whose final states are compared; the Python playout's final state."""
+    play_both(py, nat, players, seed)
+    st, ns = py.new_game(players, seed), nat.new_game(players, seed)
+    py.playout(st, rng.seed_state(seed + 0xB07))
+    nat.playout(ns, rng.seed_state(seed + 0xB07))
+    assert nat.plain(ns) == st
+    return st
+
+
+def native_walk(nat: Engine, players: int, seed: int) -> Iterator[Any]:
+    """The states of one random game on the native backend, each before its decision is taken."""
+    st = nat.new_game(players, seed)
+    gen = rng.seed_state(seed)
+    while not nat.is_terminal(st):
+        yield st
+        nat.apply_inplace(st, nat.random_choice(st, gen))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -100,11 +122,8 @@ def test_actions_with_more_than_two_parameters(players: int) -> None:
     ids: set[str] = set()
     for seed in range(1, GAMES + 1):
         play_both(py, nat, players, seed)
-        st = nat.new_game(players, seed)
-        gen = rng.seed_state(seed)
-        while not nat.is_terminal(st):
+        for st in native_walk(nat, players, seed):
             ids.update(i.split(":")[0] + str(i.count(",")) for i in nat.legal_ids(st) if "," in i)
-            nat.apply_inplace(st, nat.random_choice(st, gen))
     assert ids == {"meld2", "bid3"}
 
 
@@ -160,17 +179,10 @@ def test_a_choose_and_a_let_before_a_phase_s_window(players: int) -> None:
     py, nat = engines(load_game(HERE / "games" / "prelude"))
     asked: set[str] = set()
     for seed in range(1, GAMES + 1):
-        play_both(py, nat, players, seed)
-        st, ns = py.new_game(players, seed), nat.new_game(players, seed)
-        py.playout(st, rng.seed_state(seed + 0xB07))
-        nat.playout(ns, rng.seed_state(seed + 0xB07))
-        assert nat.plain(ns) == st
-        ns = nat.new_game(players, seed)
-        gen = rng.seed_state(seed)
-        while not nat.is_terminal(ns):
+        both_ways(py, nat, players, seed)
+        for ns in native_walk(nat, players, seed):
             assert nat.native is not None and nat.native.choosing(ns)  # both inside the phase's block
             asked.add(nat.legal_ids(ns)[-1].split(":")[0])
-            nat.apply_inplace(ns, nat.random_choice(ns, gen))
     assert {"draw"} < asked  # the window's and the choice's (a card's name)
 
 
@@ -207,11 +219,7 @@ def test_triggers(players: int) -> None:
     assert lib is not None
     chose = 0
     for seed in range(1, GAMES + 1):
-        play_both(py, nat, players, seed)
-        st, ns = py.new_game(players, seed), nat.new_game(players, seed)
-        py.playout(st, rng.seed_state(seed + 0xB07))
-        nat.playout(ns, rng.seed_state(seed + 0xB07))
-        assert nat.plain(ns) == st
+        st = both_ways(py, nat, players, seed)
         # the chain storm -> gust -> gale -> squall -> breeze, each round
         assert st["c"][nat.game.counters["breezes"].base] == 12
         ns = nat.new_game(players, seed)
