@@ -4,17 +4,39 @@ fixture game (tests/native/games) against the Python backend, decision by decisi
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_native_equivalence import engines, play_both
 
 from tabula.interpreter.base import rng
-from tabula.interpreter.engine import load_game
+from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.run.runtime import GameRuntimeError
 
 HERE = Path(__file__).resolve().parent
 GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "10"))
+
+
+def both_ways(py: Engine, nat: Engine, players: int, seed: int) -> dict[str, Any]:
+    """One random game on both backends decision by decision, then as whole playouts (native code
+    end to end), whose final states are compared; the Python playout's final state."""
+    play_both(py, nat, players, seed)
+    st, ns = py.new_game(players, seed), nat.new_game(players, seed)
+    py.playout(st, rng.seed_state(seed + 0xB07))
+    nat.playout(ns, rng.seed_state(seed + 0xB07))
+    assert nat.plain(ns) == st
+    return st
+
+
+def native_walk(nat: Engine, players: int, seed: int) -> Iterator[Any]:
+    """The states of one random game on the native backend, each before its decision is taken."""
+    st = nat.new_game(players, seed)
+    gen = rng.seed_state(seed)
+    while not nat.is_terminal(st):
+        yield st
+        nat.apply_inplace(st, nat.random_choice(st, gen))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -89,6 +111,43 @@ def test_actions_with_two_parameters(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+def test_actions_with_more_than_two_parameters(players: int) -> None:
+    """tests/native/games/triple: three parameters (component, component of a list using the
+    first, symbol) and four (numbers, a seat, a component), offered by a phase's window and again by
+    a window inside an action; options, ids and states compared at every decision. The option is
+    one word per parameter more; a native search tree keeps to two (the bot keeps its Python one)."""
+    game = load_game(HERE / "games" / "triple")
+    py, nat = engines(game)
+    assert nat.native is not None and nat.native.stride == 5
+    ids: set[str] = set()
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, players, seed)
+        for st in native_walk(nat, players, seed):
+            ids.update(i.split(":")[0] + str(i.count(",")) for i in nat.legal_ids(st) if "," in i)
+    assert ids == {"meld2", "bid3"}
+
+
+def test_an_action_past_the_native_room_of_parameters_is_refused(tmp_path: Path) -> None:
+    """Nine parameters: more than a native option holds (ir.MORE_ARGS), refused (N001 at them)."""
+    from tabula.interpreter.compile.native.support import lower_game
+
+    names = "abcdefghi"
+    params = ", ".join(f"{n}: '[1, 2]'" for n in names)
+    (tmp_path / "game.yaml").write_text(
+        "game: {id: many, players: {min: 2, max: 2}}\n"
+        "counters: {n: {per: player}}\n"
+        f"actions:\n  add:\n    params: {{{params}}}\n    closes_window: true\n"
+        f"    do: 'gain {' + '.join(names)} n(me)'\n"
+        "flow:\n  turn:\n    phases:\n      - {id: main, do: 'window p: add'}\n"
+        "  end_checks:\n    - {id: done, when: turn > 2, end: immediately}\n"
+        "scoring: {score: n(p)}\n"
+    )
+    _, walk = lower_game(load_game(tmp_path))
+    (d,) = walk.report.diagnostics
+    assert d.code == "N001" and "'add' with 9 parameters (native room: 8)" in d.message
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_windows_inside_blocks(players: int) -> None:
     """tests/native/games/nest: windows in a procedure's loop, inside an action (nested), offered
     again until a closing action, a `choose` after one, beside a phase's own window: every
@@ -110,6 +169,21 @@ def test_windows_inside_blocks(players: int) -> None:
             nat.apply_inplace(ns, 0)
     assert {"give", "play", "bonus", "top level: draw"} <= asked
     assert asked & {"C1", "C2", "C3", "C5"}  # the choice after a window
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_choose_and_a_let_before_a_phase_s_window(players: int) -> None:
+    """tests/native/games/prelude: a `choose` (behind an `if`) and a `let` before a phase's one
+    window, the `let` read after it: the phase is lowered as a block whose window is a decision
+    inside it; every decision compared, whole playouts too, and both kinds of decision posed."""
+    py, nat = engines(load_game(HERE / "games" / "prelude"))
+    asked: set[str] = set()
+    for seed in range(1, GAMES + 1):
+        both_ways(py, nat, players, seed)
+        for ns in native_walk(nat, players, seed):
+            assert nat.native is not None and nat.native.choosing(ns)  # both inside the phase's block
+            asked.add(nat.legal_ids(ns)[-1].split(":")[0])
+    assert {"draw"} < asked  # the window's and the choice's (a card's name)
 
 
 def test_a_segment_starts_at_a_phase_start() -> None:
@@ -145,11 +219,7 @@ def test_triggers(players: int) -> None:
     assert lib is not None
     chose = 0
     for seed in range(1, GAMES + 1):
-        play_both(py, nat, players, seed)
-        st, ns = py.new_game(players, seed), nat.new_game(players, seed)
-        py.playout(st, rng.seed_state(seed + 0xB07))
-        nat.playout(ns, rng.seed_state(seed + 0xB07))
-        assert nat.plain(ns) == st
+        st = both_ways(py, nat, players, seed)
         # the chain storm -> gust -> gale -> squall -> breeze, each round
         assert st["c"][nat.game.counters["breezes"].base] == 12
         ns = nat.new_game(players, seed)
@@ -217,33 +287,6 @@ def test_an_emit_deeper_than_the_native_stack_goes_on_in_python() -> None:
     assert play_both(py, nat, 2, 1) > 0
 
 
-def test_a_trigger_reading_an_argument_its_emit_does_not_pass_is_refused(tmp_path: Path) -> None:
-    """Python's trigger reads an argument no `emit` of that form passed from a dict, and fails: the
-    native form refuses that trigger (N001 at the name), and the game runs on Python."""
-    from tabula.interpreter.compile.native.support import lower_game
-
-    (tmp_path / "game.yaml").write_text(
-        "game: {id: absent, players: {min: 2, max: 2}}\n"
-        "counters: {n: {}}\n"
-        "triggers:\n"
-        "  - {id: seen, on: bumped, do: 'gain k n'}\n"
-        "flow:\n"
-        "  turn:\n"
-        "    phases:\n"
-        "      - id: main\n"
-        "        do: |\n"
-        "          if n > 99:\n"
-        "            emit bumped()\n"
-        "          emit bumped(k=1)\n"
-        "          choose x from [1, 2] by p\n"
-        "scoring: {score: n}\n"
-    )
-    _, walk = lower_game(load_game(tmp_path))
-    (d,) = walk.report.diagnostics
-    assert d.code == "N001" and "the argument 'k'" in d.message
-    assert d.span is not None and (d.span.line, d.span.col) == (4, 38)  # the `k` of `gain k n`
-
-
 def test_a_loop_is_charged_its_body_s_weight(tmp_path: Path) -> None:
     """A loop's passes cost the work budget its body's statements each, as Python charges them:
     200,000 passes of twelve statements stop native code too (they cost 200,000 units before), and
@@ -270,3 +313,46 @@ def test_a_loop_is_charged_its_body_s_weight(tmp_path: Path) -> None:
         nat.apply_inplace(st, 0)
     assert err.value.code == "R002" and err.value.span is not None and err.value.span.line == 8
     assert play_both(py, nat, 2, 1) == 0  # the first decision fails on both, said the same way
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_trigger_reading_an_argument_an_emit_does_not_pass(players: int) -> None:
+    """tests/native/games/absent: `where: big and amount > 1` at emits that pass `amount` and at
+    one that passes `big=false` alone (the read never reached): held natively, compared at every
+    decision; both triggers fired."""
+    py, nat = engines(load_game(HERE / "games" / "absent"))
+    fired = {"pts": 0, "quiet": 0}
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, players, seed)
+        st = py.new_game(players, seed)
+        py.playout(st, rng.seed_state(seed + 0xB07))
+        for name in fired:
+            base = py.game.counters[name].base
+            fired[name] += sum(st["c"][base : base + players])
+    assert fired["pts"] > 0 and fired["quiet"] > 0
+
+
+def test_reading_an_argument_not_passed_fails_alike() -> None:
+    """With `loud`, `shout` emits `big=true` without `amount`: native code stops where the trigger
+    reads it (E_KIND), and Python replays the decision and reports R005 at the emit."""
+    game = load_game(HERE / "games" / "absent", {"loud": 1})
+    py, nat = engines(game)
+    lib = nat.native
+    assert lib is not None
+    failed = 0
+    for seed in range(1, GAMES + 1):
+        play_both(py, nat, 3, seed)  # the same decision fails on both, said the same way
+        st = nat.new_game(3, seed)
+        gen = rng.seed_state(seed + 0xB07)
+        while not nat.is_terminal(st):
+            i = nat.random_choice(st, gen)
+            if nat.legal_ids(st)[i] == "shout":
+                words = lib.array.from_buffer_copy(st.words)  # type: ignore[attr-defined]
+                assert lib.apply(words, i, game.work_budget, None) == 4  # E_KIND
+                with pytest.raises(GameRuntimeError) as err:
+                    nat.apply_inplace(st, i)
+                assert err.value.code == "R005" and "amount" in err.value.message
+                failed += 1
+                break
+            nat.apply_inplace(st, i)
+    assert failed > 0

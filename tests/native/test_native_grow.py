@@ -196,6 +196,8 @@ def test_a_state_of_gigabytes_is_refused(tmp_path: Path) -> None:
     (tmp_path / "game.yaml").write_text(BIG)
     _, walk = lower_game(load_game(tmp_path))
     assert [d.message for d in walk.report.diagnostics] == [
-        "not in the native backend yet: 3001 zones of room for 3010 components each"
+        "past the native state's room (8,388,608 zone words, 64 MB): 3001 zones of room for 3010"
+        " components each: 9,033,010 words, 68 MB"
     ]
+    assert "fewer zones" in (walk.report.diagnostics[0].hint or "")
     assert walk.report.diagnostics[0].span.line == 4

@@ -573,6 +573,8 @@ class NativeGame:
             return
         if dec["k"] != "window":
             raise NotNative("a decision other than a window")
+        if len(dec["v"]) > self.lay.dec_cap:  # (more than a window of native code poses: E_SIZE)
+            raise NotNative(f"a window of {len(dec['v'])} options (room for {self.lay.dec_cap})")
         words[self.at["DK"]], words[self.at["DP"]], words[self.at["DN"]] = 1, dec["p"], len(dec["v"])
         for k, (ai, args) in enumerate(dec["v"]):
             at = self.dopt + self.stride * k

@@ -205,8 +205,10 @@ class Layout:
         regions.append(("ZONE", len(g.zone_layouts) * ncomp))
         # a choice offers each value once: at most list_cap of them (a game without actions too)
         self.dec_cap = max(self.list_cap, len(g.action_list) * max(ncomp, 1))
-        # a game whose actions have one parameter at most keeps two words an option (smaller states)
-        self.dstride = DSTRIDE if any(len(a.params) > 1 for a in g.action_list) else 2
+        # a game whose actions have one parameter at most keeps two words an option (smaller states);
+        # one with more than two, a word per parameter of the action that has most
+        most = max((len(a.params) for a in g.action_list), default=0)
+        self.dstride = 1 + most if most > 2 else DSTRIDE if most > 1 else 2
         regions.append(("DOPT", self.dstride * self.dec_cap))
         self.main = sum(n for _, n in regions)
         regions += [("Q_LEN", 1), ("Q_POS", 1), ("Q_START", 1), ("Q_DEAL", 1), ("QUEUE", QCAP)]

@@ -218,8 +218,15 @@ class Walk:
         zone_words = len(self.g.zone_layouts) * len(self.g.components)  # slots.py: room in every zone
         if zone_words > MAX_ZONE_WORDS:  # a state (and its segment's copy) of gigabytes: Python's
             where: Path_ = ("boards",) if self.data.get("boards") else ("zones",)
-            what = f"{len(self.g.zone_layouts)} zones of room for {len(self.g.components)} components each"
-            self.refuse(what, where, f"native states hold at most {MAX_ZONE_WORDS:,} zone words")
+            nz, nc = len(self.g.zone_layouts), len(self.g.components)
+            what = f"{nz} zones of room for {nc} components each: {zone_words:,} words, {zone_words >> 17} MB"
+            self.report.warning(
+                CODE,
+                f"past the native state's room ({MAX_ZONE_WORDS:,} zone words, 64 MB): {what}",
+                self.read.span(where),
+                "fewer zones (a board's cells each have one) or fewer components: the game runs on the"
+                " Python backend",
+            )
         for name, v in self.g.vars.items():
             held = v.type in _VAR_TYPES or (v.type == "any" and v.initial is None)  # lists.py any_var_set
             if not held and not (v.type.startswith("list[") and v.type[5:-1] in _LIST_ITEMS):
@@ -297,8 +304,13 @@ class Walk:
         path: Path_ = ("actions", act.name)
         spec = self.data["actions"][act.name]
         params = list((spec.get("params") or {}).items())
-        if len(params) > 2:
-            self.refuse(f"action '{act.name}' with {len(params)} parameters", (*path, "params"))
+        if len(params) > 2 + ir.MORE_ARGS:
+            self.refuse(
+                f"action '{act.name}' with {len(params)} parameters (native room: {2 + ir.MORE_ARGS})",
+                (*path, "params"),
+                f"at most {2 + ir.MORE_ARGS} parameters an action natively; else the game runs on the"
+                " Python backend",
+            )
             return None
         scope: Scope = {"me": PLAYER}
         given: list[tuple[str, ir.Source]] = []
@@ -330,7 +342,8 @@ class Walk:
             return None
         first = given[0] if given else None
         second = given[1] if len(given) > 1 else None
-        return ir.Action(ai, act.name, first, when, body, act.closes_window, second, guard)
+        more = tuple(given[2:])
+        return ir.Action(ai, act.name, first, when, body, act.closes_window, second, guard, more)
 
     def costs(self, name: str) -> list[tuple[ast.Expr, ast.Expr]]:
         """An action's `cost:` as (counter, amount), as the Python backend reads it (sections/actions.py):

@@ -445,6 +445,7 @@ class CGen:
             f"    if (!iw_{s.site}(x, {who})) break;",
             f"    i64 {k} = DOPT + DSTRIDE * pick_action(x, {s.site}, {who}), {ai} = S[{k}];",
             "    CHARGE(1);",  # the options are read before the action, whose windows reuse DOPT
+            f"    for (i64 j_ = 3; j_ < DSTRIDE; j_++) x->more[j_ - 3] = S[{k} + j_];",
             f"    g_action(x, {ai}, {who}, S[{k} + 1], DSTRIDE > 2 ? S[{k} + 2] : NONE);",
             f"    if (ACTION_CLOSES[{ai}]) break;",
             "}",
@@ -599,7 +600,7 @@ class CGen:
     def meta(self) -> dict[str, object]:
         """What the bridge needs of the library on a warm load: its size and how marks are kept."""
         args = {
-            str(a.index): [kind_of(ir.elem(p[1].ty)) for p in (a.param, a.param2) if p is not None]
+            str(a.index): [kind_of(ir.elem(p[1].ty)) for p in a.params]
             for a in self.prog.actions or []
             if a.param is not None
         }

@@ -182,7 +182,7 @@ def _options(gen: CGen, act: ir.Action, env: Env) -> list[str]:
     lines: list[str] = []
     inner = dict(env)
     args: list[str] = []
-    for depth, (pname, src) in enumerate(p for p in (act.param, act.param2) if p is not None):
+    for depth, (pname, src) in enumerate(act.params):
         setup, a, n = gen.loop(src, inner, False)
         i, v = gen.fresh("i"), gen.fresh("v_" + pname)
         pad = "    " * (depth + 1)
@@ -192,9 +192,12 @@ def _options(gen: CGen, act: ir.Action, env: Env) -> list[str]:
         args.append(v)
     test = gen.expr(act.when, inner) if act.when is not None else "1"
     pad = "    " * (len(args) + 1)
-    lines.append(
-        f"{pad}    if ({test}) add_option(x, {act.index}, {args[0]}, {args[1] if len(args) > 1 else 'NONE'});"
-    )
+    add = f"add_option(x, {act.index}, {args[0]}, {args[1] if len(args) > 1 else 'NONE'});"
+    if len(args) > 2:  # the third argument on: the words after the two add_option writes
+        o = gen.fresh("o")
+        rest = " ".join(f"{o}[{3 + j}] = {v};" for j, v in enumerate(args[2:]))
+        add = f"{{ {add} i64 *{o} = S + DOPT + DSTRIDE * (S[D_N] - 1); {rest} }}"
+    lines.append(f"{pad}    if ({test}) {add}")
     for depth in reversed(range(len(args))):
         pad = "    " * (depth + 1)
         lines += [f"{pad}    }}", f"{pad}}}"]
@@ -261,6 +264,9 @@ def _actions(gen: CGen) -> list[str]:
         if act.param2 is not None:
             env[act.param2[0]] = "arg2"
         out += [f"static void a_{act.index}(X *x, i64 p, i64 arg, i64 arg2) {{", "    (void)arg; (void)arg2;"]
+        for j, (pname, _) in enumerate(act.more):  # read before its windows reuse x->more
+            env[pname] = f"arg{3 + j}"
+            out.append(f"    i64 arg{3 + j} = x->more[{j}];")
         out += ["    " + stackroom.PROBE] if stackroom.list_nodes(act.body) else []
         out += [*gen.block(act.body, env, 1), "}"]
     return out

@@ -100,16 +100,12 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
     def phase(self, stmts: ast.Block, scope: Scope) -> ir.Phase:
         """A phase's effect, split around its one top-level window (if any)."""
         at = [i for i, s in enumerate(stmts) if isinstance(s, ast.Window)]
-        if not at or len(at) > 1:  # two windows or more: each a window inside the phase's block
+        before = stmts[: at[0]] if len(at) == 1 else ()
+        # two windows or more, or a `let` or a `choose` before the one (its value would stay in the
+        # phase's frame at the window): each a window inside the phase's block (a segment's decision)
+        if len(at) != 1 or any(isinstance(s, ast.Let) for s in before) or _chooses(before):
             return ir.Phase(self.block(stmts, scope), None, ())
         i = at[0]
-        before = stmts[:i]
-        if any(isinstance(s, ast.Let) for s in before):
-            raise Unsupported("a 'let' before a phase's window", before[0].span)
-        for c in _chooses(before):  # its value would stay in the phase's frame at the window
-            raise Unsupported(
-                "a 'choose' before a phase's window", c.span, "choose inside a procedure the phase runs"
-            )
         w = stmts[i]
         assert isinstance(w, ast.Window)
         player = self.expr(w.player, scope)

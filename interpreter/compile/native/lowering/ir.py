@@ -398,6 +398,10 @@ class Emitted(Stmt):
     then: Stmt
 
 
+MORE_ARGS = 6
+"""Parameters past the second an action may have natively (runtime/tabula.h `X.more`)."""
+
+
 @dataclass(frozen=True)
 class Action:
     index: int
@@ -408,6 +412,12 @@ class Action:
     closes: bool
     param2: tuple[str, Source] | None = None  # the second (its values may use the first)
     guard: Expr | None = None  # the conjuncts of the condition naming no parameter (`when` the rest)
+    more: tuple[tuple[str, Source], ...] = ()  # the third parameter on (each may use those before)
+
+    @property
+    def params(self) -> tuple[tuple[str, Source], ...]:
+        """Every parameter in order, with its values."""
+        return tuple(p for p in (self.param, self.param2) if p is not None) + self.more
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from tabula.interpreter.dsl import ast
 from tabula.interpreter.model.game import CompiledGame
 
 Scope = dict[str, str]  # DSL local -> its type
-ABSENT = "absent"  # a trigger's local no emit of this form passes (triggers.py): reading it fails
+ABSENT = "absent"  # a trigger's local no emit of this form passes (triggers.py): reading it stops
 MISSING = -(1 << 63) + 1  # a key a mapping does not have (NONE is a key holding none)
 _ARITH = {"+", "-", "*", "//", "%"}
 _ORDER = {"<", "<=", ">", ">="}
@@ -106,10 +106,8 @@ class Lowering:
     def _Name(self, n: ast.Name, scope: Scope) -> ir.Expr:
         name, g = n.id, self.g
         if name in scope:
-            if scope[name] == ABSENT:
-                raise Unsupported(
-                    f"the argument '{name}', which this emit of the event does not pass", n.span
-                )
+            if scope[name] == ABSENT:  # fails when read, as in Python (replayed there): any type will do
+                return ir.CallF("absent_arg", (), INT)
             return ir.Local(name, scope[name])
         special = {"num_players": ("T_N", INT), "round": ("T_ROUND", INT), "turn": ("T_TURN", INT)}
         if name in special:
@@ -531,9 +529,7 @@ class Lowering:
             return self.ordered(kind, n, scope)
         if kind not in _AGGS:
             raise Unsupported(f"'{kind}(... for ...)'" + " other than walked" * (kind == "regions"), n.span)
-        src = spatial.walked(self, gen.iter, scope)
-        if src.kind == "regions" and kind == "first":
-            raise Unsupported("first of regions(...)", n.span)
+        src = spatial.walked(self, gen.iter, scope)  # (first of a list of lists: lists.py refuses it)
         inner = {**scope, gen.var: ir.elem(src.ty)}
         elt = self.expr(gen.elt, inner)
         cond = self.boolean(gen.cond, inner) if gen.cond is not None else None

@@ -151,15 +151,17 @@ def steps(low: Any) -> None:
 
 def compared(op: str, a: ir.Expr, b: ir.Expr, span: Any) -> ir.Expr:
     """`a == b` or `a != b` (or an order). A list against none: a box (`bounding_box`) is none only
-    for no cells, where b_box stops native code, so it is never none here (its count is never -1,
-    the call still made); no word of another list holds none, so it is refused (C would not
-    compile it)."""
+    for no cells, which b_none tells (its cells checked and charged as b_box does, which would stop
+    native code there); no word of another list holds none, so it is refused (C would not compile
+    it)."""
     lst = a if a.ty.startswith("list[") else b if b.ty.startswith("list[") else None
     if lst is None or "none" not in (a.ty, b.ty):
         return ir.Bin(op, a, b, BOOL)
     if not (isinstance(lst, ir.CallF) and lst.name == "b_box"):
         raise ir.Unsupported(f"a {lst.ty} compared with none", span)
-    return ir.Bin(op, ir.CallF("l_count", (lst,), INT), ir.Lit(-1, INT), BOOL)
+    if op not in ("==", "!="):  # (an order: b_box is made, and stops native code for no cells)
+        return ir.Bin(op, ir.CallF("l_count", (lst,), INT), ir.Lit(-1, INT), BOOL)
+    return ir.Bin(op, ir.CallF("b_none", lst.args, BOOL), ir.Lit(1, BOOL), BOOL)
 
 
 def comp_arg(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Expr:

@@ -16,7 +16,8 @@ and, for a component's trigger, `self` and `p` (which hide arguments of the same
 arguments' types are the emit's: each event gets one dispatcher per argument types, as hooks are
 specialised (effects.py); a trigger may emit its own event again (C recursion, at most EMIT_DEPTH
 deep and STACK_ROOM of C stack). An argument some other emit of the event passes but this one does
-not is absent in Python (reading it fails there): reading it is refused (N001).
+not is absent in Python (reading it fails there): reading it stops native code (E_KIND,
+values.c `absent_arg`), and Python replays the decision and reports it at the read.
 """
 
 from __future__ import annotations

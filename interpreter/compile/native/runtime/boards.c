@@ -182,15 +182,21 @@ static L b_line(X *x, i64 c, i64 s, const i64 *ds, i64 nsym, const i64 *nx) {
     CHARGE(out.n + 1);
     return out;
 }
-/* bounding_box (run/boards.py): [min x, min y, max x, max y]; no cells is none in Python, which
-   no list value holds: replayed (E_KIND) */
-static L b_box(X *x, L cs) {
-    CHARGE(cs.n);
-    L out; out.n = 4;
-    for (i64 i = 0; i < cs.n; i++) {
-        i64 c = cs.v[i];
-        if (c < 0 || c >= NCOMP || CELL_AT[c] < 0) fail(x, E_KIND);  /* R015 in Python */
+/* bounding_box's charge and checks (run/boards.py): each item a cell (R015 in Python) */
+static void b_box_cells(X *x, const L *cs) {
+    CHARGE(cs->n);
+    for (i64 i = 0; i < cs->n; i++) {
+        i64 c = cs->v[i];
+        if (c < 0 || c >= NCOMP || CELL_AT[c] < 0) fail(x, E_KIND);
     }
+}
+/* `bounding_box(cells) == none` (lowering/spatial.py `compared`): whether there are no cells */
+static int b_none(X *x, L cs) { b_box_cells(x, &cs); return cs.n == 0; }
+/* bounding_box (run/boards.py): [min x, min y, max x, max y]; no cells is none in Python, which
+   no list value holds: replayed (E_KIND), unless only compared with none (b_none) */
+static L b_box(X *x, L cs) {
+    L out; out.n = 4;
+    b_box_cells(x, &cs);
     if (!cs.n) fail(x, E_KIND);
     for (i64 i = 0; i < cs.n; i++) {
         i64 c = cs.v[i], gx, gy;

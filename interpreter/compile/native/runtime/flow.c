@@ -250,6 +250,7 @@ static void first_answer(X *x, i64 *ai, i64 *p, i64 *arg, i64 *arg2) {
     S[Q_POS] = 1;
     *ai = S[DOPT + DSTRIDE * k0]; *arg = S[DOPT + DSTRIDE * k0 + 1];
     *arg2 = DSTRIDE > 2 ? S[DOPT + DSTRIDE * k0 + 2] : NONE;
+    for (i64 j = 3; j < DSTRIDE; j++) x->more[j - 3] = S[DOPT + DSTRIDE * k0 + j];  /* a_<i> reads them */
     *p = S[D_P];
     S[D_K] = 0; S[D_N] = 0; S[T_DECISIONS] += 1;
     if (ACTION_CLOSES[*ai]) S[T_FR_PC] = 2;

@@ -198,7 +198,7 @@ static i64 pick(X *x, i64 site, i64 by, const L *o) {
         for (i64 i = 0; i < o->n; i++) {
             i64 *opt = S + DOPT + DSTRIDE * i;
             opt[0] = site; opt[1] = o->v[i];
-            if (DSTRIDE > 2) opt[2] = NONE;
+            for (i64 j = 2; j < DSTRIDE; j++) opt[j] = NONE;
         }
         stop_at(x, by, site, dn);
     }

@@ -39,6 +39,7 @@ typedef struct {
     i64 *s; jmp_buf jb; jmp_buf endjb; jmp_buf susp;
     u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap; i64 *seg; int ck; int depth;
     const i64 *world; struct Co *co;
+    i64 more[6];  /* an action's arguments past the second (slots.py MORE_ARGS), read as it starts */
 } X;
 #define S (x->s)
 static __thread int ft_fresh;  /* set at each entry point: the tile features interned before are dead */

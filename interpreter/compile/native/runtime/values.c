@@ -14,6 +14,9 @@ static inline i64 N(X *x, i64 v) { if (v == NONE) fail(x, E_KIND); return v; }
 static inline i64 CK(X *x, i64 c) { if (c < 0 || c >= NCOMP) fail(x, E_KIND); return c; }
 static inline i64 PK(X *x, i64 p) { if (p < 0 || p >= S[T_N]) fail(x, E_ENTRY); return p; }
 static inline i64 ZK(X *x, i64 z) { if (z < 0 || z >= NZONES) fail(x, E_ENTRY); return z; }
+/* A trigger's argument the emit running it does not pass (lowering/triggers.py): Python fails
+   where it reads it, so native code stops there and the decision is replayed on Python. */
+static inline i64 absent_arg(X *x) { fail(x, E_KIND); return NONE; }
 static inline i64 KL(X *x, const i64 *t, i64 nt, i64 k) {
     if (k < 0 || k >= nt || t[k] == NONE) fail(x, E_ENTRY);
     return t[k];
@@ -106,6 +109,7 @@ static void add_option(X *x, i64 ai, i64 arg, i64 arg2) {
     if (k >= DEC_CAP) fail(x, E_SIZE);
     S[DOPT + DSTRIDE * k] = ai; S[DOPT + DSTRIDE * k + 1] = arg;
     if (DSTRIDE > 2) S[DOPT + DSTRIDE * k + 2] = arg2; else (void)arg2;
+    for (i64 j = 3; j < DSTRIDE; j++) S[DOPT + DSTRIDE * k + j] = NONE;  /* the window writes its own */
     S[D_N] = k + 1;
 }
 static inline void l_push(X *x, L *l, i64 v) { if (l->n >= LCAP) fail(x, E_SIZE); l->v[l->n++] = v; }
