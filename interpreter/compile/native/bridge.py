@@ -319,7 +319,7 @@ class NativeGame:
     def advance(self, ns: NativeState, k: int, budget: int) -> int:
         """Answer index `k` on `ns`'s words (tb_apply; 0, or its error code), the next decision's ids
         named in the same call where they are named in C (runtime tb_step: the step path's one call)."""
-        code = self.namer.step(ns, k, budget, self.gen_at)
+        code = self.namer.step(ns, k, budget)
         if code is None:
             return self.step(ns.addr, k, budget, self.before_at)  # type: ignore[no-any-return]
         return code

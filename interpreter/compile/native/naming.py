@@ -26,6 +26,9 @@ _PY, _COMP, _PLAYER, _INT, _BOOL, _SYM = -1, 1, 2, 3, 4, 5
 PY_TYPES = {"sym": "symbol", "place": "list[comp]"}
 _ROOM = 1 << 16  # bytes of ids one call writes at most (more: named in Python)
 _NT_BYTES = 2  # the word of tb_step's table holding the bytes of ids it named last (names.c NT_BYTES)
+# tb_step's words of `ctx` after tb_ids's (names.c NM_S, NM_K, NM_BUDGET, NM_GEN: its arguments, and
+# the words' generation after the step), written in place: a call with one argument converts quicker
+_NM_S = 13
 
 
 def column_mode(t: str, kind: str) -> int:
@@ -86,7 +89,6 @@ class Namer:
         self._ids.argtypes = [ctypes.c_int64, ctypes.c_int64]  # (addresses: a quicker conversion)
         self._ids.restype = ctypes.c_int64
         self._step = dll.tb_step
-        self._step.argtypes = [ctypes.c_int64] * 4
         self._step.restype = ctypes.c_int64
         lib.tb_step_words.restype = ctypes.c_int64
         self._tab_words = int(lib.tb_step_words())
@@ -100,7 +102,7 @@ class Namer:
         tab = mmap.mmap(-1, 8 * self._tab_words)
         words = (ctypes.c_int64 * self._tab_words).from_buffer(tab)
         ctx = array("q", [*self._ctx, off, text, len(names), ctypes.addressof(self._out), _ROOM])
-        ctx += array("q", [self._before, ctypes.addressof(words)])
+        ctx += array("q", [self._before, ctypes.addressof(words), 0, 0, 0, 0])
         return Context(ctx, (keep, tab, words), memoryview(tab).cast("q"))
 
     def _for(self, names: list[str]) -> Context | None:
@@ -123,14 +125,16 @@ class Namer:
             return None
         return utf_8_decode(self._view[: n - 1])[0].split("\0")
 
-    def step(self, ns: Any, k: int, budget: int, gen_at: int) -> int | None:
+    def step(self, ns: Any, k: int, budget: int) -> int | None:
         """Answer `k` on native words `ns` and name the next decision, in one call (runtime tb_step):
         0, or the error code of the answer; `ns.named` holds the next decision's ids when they were
         named in C. None: the players' names are named in Python (the caller steps `ns`)."""
         c = self._last[1] if self._last[0] is ns.names else self._for(ns.names)
         if c is None:
             return None
-        r = self._step(ns.addr, k, budget, c.at)
+        a = c.ctx
+        a[_NM_S], a[_NM_S + 1], a[_NM_S + 2] = ns.addr, k, budget
+        r = self._step(c.arg)  # (a ctypes array: no argtypes to convert through)
         if r <= 0:  # -code, or 0: the game is over or the ids are Python's (named when asked)
             return -r  # type: ignore[no-any-return]  # (an int: restype c_int64)
         if r & 1:  # options named before: their entry's ids
@@ -142,7 +146,7 @@ class Namer:
                 c.entries[e] = named
             else:
                 c.entries.append(named)
-        gen = ns.view[gen_at]
+        gen = a[_NM_S + 3]
         if gen:
             ns.named = (gen, named)
         return 0
@@ -186,11 +190,12 @@ class Context:
     """tb_ids's `ctx` for one players' names (its address `at`), what it points to (kept alive),
     tb_step's table as words (`tab`) and the ids of each of the table's entries."""
 
-    __slots__ = ("at", "ctx", "entries", "keep", "tab")
+    __slots__ = ("arg", "at", "ctx", "entries", "keep", "tab")
 
     def __init__(self, ctx: array[int], keep: Any, tab: memoryview) -> None:
         self.ctx, self.keep, self.tab = ctx, keep, tab
         self.at = ctx.buffer_info()[0]
+        self.arg = (ctypes.c_int64 * len(ctx)).from_buffer(ctx)  # `ctx` as tb_step's argument
         self.entries: list[Named] = []
 
 

@@ -11,9 +11,10 @@ enum { NM_PY = -1, NM_COMP = 1, NM_PLAYER, NM_INT, NM_BOOL, NM_SYM };
    text[off[i] .. off[i + 1]): components' names, their keys, symbols, actions' names, in that
    order), the symbols' and actions' counts, then the players' names as `poff` and `ptext` and
    their count, where the ids go and its room in bytes; for tb_step, the words a step keeps before
-   it (tb_apply's `before`) and the table of the options already named (NT_* below). */
+   it (tb_apply's `before`), the table of the options already named (NT_* below), and tb_step's
+   arguments (the words' address, the answer, the budget) and the words' T_GEN after it. */
 enum { NM_MODE, NM_NAME, NM_OFF, NM_TEXT, NM_NSYM, NM_NACT, NM_POFF, NM_PTEXT, NM_NP, NM_OUT, NM_CAP,
-       NM_BEFORE, NM_TAB };
+       NM_BEFORE, NM_TAB, NM_S, NM_K, NM_BUDGET, NM_GEN };
 typedef struct {
     char *o; i64 n, cap;
     const i64 *mode, *name, *off, *poff; const char *text, *ptext; i64 nsym, nact, np;
@@ -146,14 +147,18 @@ static i64 nt_entry(const i64 *s, const i64 *ctx, i64 *tab, int *added) {
     *added = 1;
     return e;
 }
-/* One step of the step path in one call: answer k (tb_apply, with ctx[NM_BEFORE]), then the next
-   decision's options looked up in ctx[NM_TAB]. Returns -code when the answer failed; 0 when the
+/* One step of the step path in one call: answer ctx[NM_K] on the words at ctx[NM_S] (tb_apply,
+   with ctx[NM_BUDGET] and ctx[NM_BEFORE]; one argument: the bridge writes them into `ctx`, which
+   ctypes converts quicker than four), then the next decision's options looked up in ctx[NM_TAB]
+   and the words' generation written in ctx[NM_GEN]. Returns -code when the answer failed; 0 when the
    game is over or the options are not named here (Python names them); 2e + 1 when they are entry
    e, named before; 2e + 2 when they were named now as entry e (their ids in ctx[NM_OUT], the
    table's NT_BYTES bytes). */
-i64 tb_step(i64 *s, i64 k, i64 budget, const i64 *ctx) {
-    int code = tb_apply(s, k, budget, NM_AT(i64 *, NM_BEFORE)), added = 0;
+i64 tb_step(i64 *ctx) {
+    i64 *s = NM_AT(i64 *, NM_S);
+    int code = tb_apply(s, ctx[NM_K], ctx[NM_BUDGET], NM_AT(i64 *, NM_BEFORE)), added = 0;
     if (code) return -(i64)code;
+    ctx[NM_GEN] = s[T_GEN];
     if (s[D_K] == 0 || s[D_N] <= 0 || s[D_N] > DEC_CAP) return 0;
     i64 e = nt_entry(s, ctx, NM_AT(i64 *, NM_TAB), &added);
     return e < 0 ? 0 : 2 * e + 1 + added;
