@@ -300,7 +300,7 @@ class Engine:
             else:
                 k = choice if choice.__class__ is int else None
             if k is not None:
-                code = nat.step(st.addr, k, self.game.work_budget, nat.before_at)
+                code = nat.advance(st, k, self.game.work_budget)
                 if code:
                     self._native_failed(st, k, code)
                 return

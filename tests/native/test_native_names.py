@@ -54,3 +54,27 @@ def test_ids_named_in_c_are_pythons(game: str, by_python: bool) -> None:
             eng.apply_inplace(st, want[rng.below(gen, len(want))])
     assert named["c"] > 0
     assert (named["python"] > 0) == by_python
+
+
+@pytest.mark.slow  # (Glory to Rome's library built when not cached)
+def test_step_keeps_the_ids_c_names_across_a_full_table() -> None:
+    """A step by id names the next decision in the same call (runtime tb_step, naming.py
+    `Namer.step`), keeping each options' ids by their entry in a table that starts again when full:
+    the ids kept are those tb_ids names for the words, before and after the table starts again."""
+    eng = Engine(load_game("glory-to-rome"), backend="native")
+    nat = eng.native
+    assert nat is not None
+    used, restarted, seed = 0, 0, 0
+    while restarted < 2 and seed < 2000:  # (about 200 games fill the table)
+        seed += 1
+        st = eng.new_game(2, seed)
+        gen = rng.seed_state(seed)
+        while not eng.is_terminal(st):
+            ids = eng.legal_ids(st)
+            assert ids == nat.namer.ids(st.words, st.names)  # type: ignore[attr-defined]
+            eng.apply_inplace(st, ids[rng.below(gen, len(ids))])
+            ctx = nat.namer._for(st.names)  # type: ignore[attr-defined]
+            assert ctx is not None
+            restarted += ctx.tab[0] < used  # (names.c NT_USED: the entries in the table)
+            used = ctx.tab[0]
+    assert restarted == 2

@@ -129,7 +129,7 @@ class NativeGame:
         self._ids: dict[tuple[Any, ...], Named] = {}
         self._names: list[str] | None = None  # the names `_ids` is for
         self.zone_at = [layout.zone(z) for z in range(len(game.zone_layouts))]
-        self.namer = Namer(game, lib, layout.symbols, self.stride, self.arg_kinds, self.sites)
+        self.namer = Namer(game, lib, layout.symbols, self.stride, self.arg_kinds, self.sites, self.before_at)
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -315,6 +315,14 @@ class NativeGame:
         """The index of choice id `cid` among the pending decision's (the first one so named), or
         None when no legal choice has that id."""
         return self._named(ns).index(cid)
+
+    def advance(self, ns: NativeState, k: int, budget: int) -> int:
+        """Answer index `k` on `ns`'s words (tb_apply; 0, or its error code), the next decision's ids
+        named in the same call where they are named in C (runtime tb_step: the step path's one call)."""
+        code = self.namer.step(ns, k, budget)
+        if code is None:
+            return self.step(ns.addr, k, budget, self.before_at)  # type: ignore[no-any-return]
+        return code
 
     def _named(self, ns: NativeState) -> Named:
         """The pending options' ids and values, kept per options' words: the key is the options'

@@ -11,6 +11,7 @@ a component or a player) is named by the bridge in Python, as before (`NativeGam
 from __future__ import annotations
 
 import ctypes
+import mmap
 from array import array
 from codecs import utf_8_decode
 from typing import Any
@@ -24,6 +25,10 @@ _PY, _COMP, _PLAYER, _INT, _BOOL, _SYM = -1, 1, 2, 3, 4, 5
 # a choice's value type as the Python backend names it (model/choices.py)
 PY_TYPES = {"sym": "symbol", "place": "list[comp]"}
 _ROOM = 1 << 16  # bytes of ids one call writes at most (more: named in Python)
+_NT_BYTES = 2  # the word of tb_step's table holding the bytes of ids it named last (names.c NT_BYTES)
+# tb_step's words of `ctx` after tb_ids's (names.c NM_S, NM_K, NM_BUDGET, NM_GEN: its arguments, and
+# the words' generation after the step), written in place: a call with one argument converts quicker
+_NM_S = 13
 
 
 def column_mode(t: str, kind: str) -> int:
@@ -48,6 +53,7 @@ class Namer:
         stride: int,
         arg_kinds: dict[int, list[str]],
         sites: list[tuple[str, str]],
+        before: int = 0,
     ) -> None:
         width = stride - 1
         modes: list[int] = []
@@ -72,38 +78,78 @@ class Namer:
         # tb_ids's `ctx` but the players' names (names.c NM_*)
         self._ctx = [self._mode.buffer_info()[0], self._name.buffer_info()[0], self._off, self._text]
         self._ctx += [len(symbols), len(game.action_list)]
-        # per players' names: `ctx` whole (its address, the array, the names' buffers), or None
-        self._players: dict[tuple[str, ...], tuple[int, array[int], Any] | None] = {}
-        self._last: tuple[Any, tuple[int, array[int], Any] | None] = (None, None)
-        # a call that keeps the GIL (ctypes.PyDLL): quicker, and one thread at a time writes `_out`
-        self._ids = ctypes.PyDLL(lib._name).tb_ids
+        self._before = before  # tb_step's `before` (the bridge's words kept before a step)
+        # per players' names: `ctx` whole (its address, the array, the names' buffers, tb_step's
+        # table and the ids of each of its entries), or None
+        self._players: dict[tuple[str, ...], Context | None] = {}
+        self._last: tuple[Any, Context | None] = (None, None)
+        # calls that keep the GIL (ctypes.PyDLL): quicker, and one thread at a time writes `_out`
+        dll = ctypes.PyDLL(lib._name)
+        self._ids = dll.tb_ids
         self._ids.argtypes = [ctypes.c_int64, ctypes.c_int64]  # (addresses: a quicker conversion)
         self._ids.restype = ctypes.c_int64
+        self._step = dll.tb_step
+        self._step.restype = ctypes.c_int64
+        lib.tb_step_words.restype = ctypes.c_int64
+        self._tab_words = int(lib.tb_step_words())
 
-    def _context(self, names: list[str]) -> tuple[int, array[int], Any] | None:
-        """tb_ids's `ctx` with these players' names (None: a name holds a NUL)."""
+    def _context(self, names: list[str]) -> Context | None:
+        """tb_ids's and tb_step's `ctx` with these players' names (None: a name holds a NUL)."""
         if any("\0" in n for n in names):
             return None
         off, text, keep = _table(names)
+        # tb_step's table: a mapping, whose pages are zeroed as first written (2 MB, mostly unused)
+        tab = mmap.mmap(-1, 8 * self._tab_words)
+        words = (ctypes.c_int64 * self._tab_words).from_buffer(tab)
         ctx = array("q", [*self._ctx, off, text, len(names), ctypes.addressof(self._out), _ROOM])
-        return ctx.buffer_info()[0], ctx, keep
+        ctx += array("q", [self._before, ctypes.addressof(words), 0, 0, 0, 0])
+        return Context(ctx, (keep, tab, words), memoryview(tab).cast("q"))
 
-    def ids(self, words: Any, names: list[str]) -> list[str] | None:
-        """The pending options' ids named in C, or None (Python names them)."""
-        if not self.ok:
-            return None
+    def _for(self, names: list[str]) -> Context | None:
+        """The context of these players' names (None: they are named in Python)."""
         last = self._last
         if last[0] is not names:  # (the states of a game share their names' list)
             key = tuple(names)
             if key not in self._players:
-                self._players[key] = self._context(names)
+                self._players[key] = self._context(names) if self.ok else None
             last = self._last = (names, self._players[key])
-        if last[1] is None:
+        return last[1]
+
+    def ids(self, words: Any, names: list[str]) -> list[str] | None:
+        """The pending options' ids named in C, or None (Python names them)."""
+        c = self._for(names)
+        if c is None:
             return None
-        n = self._ids(ctypes.addressof(words), last[1][0])
+        n = self._ids(ctypes.addressof(words), c.at)
         if n <= 0:
             return None
         return utf_8_decode(self._view[: n - 1])[0].split("\0")
+
+    def step(self, ns: Any, k: int, budget: int) -> int | None:
+        """Answer `k` on native words `ns` and name the next decision, in one call (runtime tb_step):
+        0, or the error code of the answer; `ns.named` holds the next decision's ids when they were
+        named in C. None: the players' names are named in Python (the caller steps `ns`)."""
+        c = self._last[1] if self._last[0] is ns.names else self._for(ns.names)
+        if c is None:
+            return None
+        a = c.ctx
+        a[_NM_S], a[_NM_S + 1], a[_NM_S + 2] = ns.addr, k, budget
+        r = self._step(c.arg)  # (a ctypes array: no argtypes to convert through)
+        if r <= 0:  # -code, or 0: the game is over or the ids are Python's (named when asked)
+            return -r  # type: ignore[no-any-return]  # (an int: restype c_int64)
+        if r & 1:  # options named before: their entry's ids
+            named = c.entries[r >> 1]
+        else:  # named now, as entry e (entries are numbered again from 0 when the table is full)
+            e = (r >> 1) - 1
+            named = Named(utf_8_decode(self._view[: c.tab[_NT_BYTES] - 1])[0].split("\0"))
+            if e < len(c.entries):
+                c.entries[e] = named
+            else:
+                c.entries.append(named)
+        gen = a[_NM_S + 3]
+        if gen:
+            ns.named = (gen, named)
+        return 0
 
 
 def _table(texts: list[str]) -> tuple[int, int, Any]:
@@ -138,6 +184,19 @@ def choice_ids(game: CompiledGame, options: list[tuple[int, Any]], names: list[s
             ids += [act.name + ":" + ",".join(col[r] for col in columns) for r in range(j - k)]
         k = j
     return ids
+
+
+class Context:
+    """tb_ids's `ctx` for one players' names (its address `at`), what it points to (kept alive),
+    tb_step's table as words (`tab`) and the ids of each of the table's entries."""
+
+    __slots__ = ("arg", "at", "ctx", "entries", "keep", "tab")
+
+    def __init__(self, ctx: array[int], keep: Any, tab: memoryview) -> None:
+        self.ctx, self.keep, self.tab = ctx, keep, tab
+        self.at = ctx.buffer_info()[0]
+        self.arg = (ctypes.c_int64 * len(ctx)).from_buffer(ctx)  # `ctx` as tb_step's argument
+        self.entries: list[Named] = []
 
 
 UNSET: Any = object()  # a decision not decoded yet

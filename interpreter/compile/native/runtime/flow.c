@@ -223,7 +223,7 @@ void tb_unpack(i64 *dst, const i64 *src) {  /* tb_pack's words back into a state
 const char *tb_meta(void) { return META; }
 static void init_x(X *x, i64 *s, i64 budget, u64 *gen, i64 *done, i64 max) {
     x->s = s; x->budget = budget; x->gen = gen; x->done = done; x->max = max; x->base = 0; x->nosnap = 0;
-    x->seg = s + SNAP; x->ck = 0; x->depth = 0; x->world = 0; x->co = 0; ft_fresh = 1;
+    x->seg = s + SNAP; x->ck = 0; x->snapfree = 0; x->depth = 0; x->world = 0; x->co = 0; ft_fresh = 1;
 }
 int tb_start(i64 *s, i64 budget) {  /* a segment from the state before setup */
     X xx, *x = &xx;
@@ -275,6 +275,7 @@ static int apply_k(i64 *s, i64 k, i64 budget, i64 *before, u64 *gen, i64 *done, 
         if (before) x->base = before;
         else if (!nosnap) copy_read(S + SNAP, S);
         S[Q_LEN] = 0; S[Q_START] = 0; S[Q_DEAL] = 0;
+        x->snapfree = !nosnap;  /* SNAP is not read at a window: a phase start is kept in it */
     }
     if (S[Q_LEN] >= QCAP) return E_SIZE;
     S[QUEUE + S[Q_LEN]] = k; S[Q_LEN] += 1;

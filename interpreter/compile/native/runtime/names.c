@@ -10,8 +10,11 @@ enum { NM_PY = -1, NM_COMP = 1, NM_PLAYER, NM_INT, NM_BOOL, NM_SYM };
    the number of its name: components sharing a name share it), `off` and `text` (text i is
    text[off[i] .. off[i + 1]): components' names, their keys, symbols, actions' names, in that
    order), the symbols' and actions' counts, then the players' names as `poff` and `ptext` and
-   their count, and where the ids go and its room in bytes. */
-enum { NM_MODE, NM_NAME, NM_OFF, NM_TEXT, NM_NSYM, NM_NACT, NM_POFF, NM_PTEXT, NM_NP, NM_OUT, NM_CAP };
+   their count, where the ids go and its room in bytes; for tb_step, the words a step keeps before
+   it (tb_apply's `before`), the table of the options already named (NT_* below), and tb_step's
+   arguments (the words' address, the answer, the budget) and the words' T_GEN after it. */
+enum { NM_MODE, NM_NAME, NM_OFF, NM_TEXT, NM_NSYM, NM_NACT, NM_POFF, NM_PTEXT, NM_NP, NM_OUT, NM_CAP,
+       NM_BEFORE, NM_TAB, NM_S, NM_K, NM_BUDGET, NM_GEN };
 typedef struct {
     char *o; i64 n, cap;
     const i64 *mode, *name, *off, *poff; const char *text, *ptext; i64 nsym, nact, np;
@@ -93,3 +96,72 @@ i64 tb_ids(const i64 *s, const i64 *ctx) {
     }
     return b.n;
 }
+
+/* The options named by tb_step, keyed by their words (bridge.py keeps each one's ids by its entry
+   number): `tab` (naming.py `Namer`, one a players' names) is NT_HEAD words, then NT_SLOTS words
+   of open addressing (an entry's number + 1, 0: empty), NT_ENTRIES words where each entry's key
+   starts in the arena, and NT_ARENA words of keys. A key is the decision's kind, site (-1 but at a
+   choice), player, count and options' words: the same options, kind, site and player have the
+   same ids. Full, the table starts again empty (its entries are named again as they come). */
+enum { NT_USED, NT_ARENA_USED, NT_BYTES, NT_HEAD };
+#define NT_SLOTS 8192
+#define NT_ENTRIES 4096
+#define NT_ARENA (1 << 18)
+#define NT_WORDS (NT_HEAD + NT_SLOTS + NT_ENTRIES + NT_ARENA)
+static i64 nt_key(const i64 *s, i64 *key) {  /* the pending decision's key words; their count */
+    i64 n = s[D_N];
+    key[0] = s[D_K]; key[1] = s[D_K] == 2 ? s[D_SITE] : -1; key[2] = s[D_P]; key[3] = n;
+    return 4 + DSTRIDE * n;
+}
+static u64 nt_hash(const i64 *key, const i64 *opts, i64 n) {
+    u64 h = 0x9E3779B97F4A7C15u;
+    for (i64 i = 0; i < 4; i++) h = (h ^ (u64)key[i]) * 0xFF51AFD7ED558CCDu;
+    for (i64 i = 0; i < n; i++) h = (h ^ (u64)opts[i]) * 0xFF51AFD7ED558CCDu;
+    return h ^ (h >> 29);
+}
+/* The entry of the pending options (found, or added: *added), -1 when they are not named in C. */
+static i64 nt_entry(const i64 *s, const i64 *ctx, i64 *tab, int *added) {
+    i64 key[4], len = nt_key(s, key), nopt = len - 4;
+    i64 *slots = tab + NT_HEAD, *start = slots + NT_SLOTS, *arena = start + NT_ENTRIES;
+    const i64 *opts = s + DOPT;
+    u64 i = nt_hash(key, opts, nopt) & (NT_SLOTS - 1);
+    for (; slots[i]; i = (i + 1) & (NT_SLOTS - 1)) {
+        const i64 *k = arena + start[slots[i] - 1];
+        if (!memcmp(k, key, sizeof key) && !memcmp(k + 4, opts, sizeof(i64) * (size_t)nopt)) return slots[i] - 1;
+    }
+    i64 bytes = tb_ids(s, ctx);
+    if (bytes <= 0) return -1;
+    if (tab[NT_USED] >= NT_ENTRIES || tab[NT_ARENA_USED] + len > NT_ARENA) {
+        if (len > NT_ARENA) return -1;
+        memset(slots, 0, sizeof(i64) * NT_SLOTS);
+        tab[NT_USED] = tab[NT_ARENA_USED] = 0;
+        i = nt_hash(key, opts, nopt) & (NT_SLOTS - 1);
+    }
+    i64 e = tab[NT_USED]++;
+    start[e] = tab[NT_ARENA_USED];
+    memcpy(arena + start[e], key, sizeof key);
+    memcpy(arena + start[e] + 4, opts, sizeof(i64) * (size_t)nopt);
+    tab[NT_ARENA_USED] += len;
+    slots[i] = e + 1;
+    tab[NT_BYTES] = bytes;
+    *added = 1;
+    return e;
+}
+/* One step of the step path in one call: answer ctx[NM_K] on the words at ctx[NM_S] (tb_apply,
+   with ctx[NM_BUDGET] and ctx[NM_BEFORE]; one argument: the bridge writes them into `ctx`, which
+   ctypes converts quicker than four), then the next decision's options looked up in ctx[NM_TAB]
+   and the words' generation written in ctx[NM_GEN]. Returns -code when the answer failed; 0 when the
+   game is over or the options are not named here (Python names them); 2e + 1 when they are entry
+   e, named before; 2e + 2 when they were named now as entry e (their ids in ctx[NM_OUT], the
+   table's NT_BYTES bytes). */
+i64 tb_step(i64 *ctx) {
+    i64 *s = NM_AT(i64 *, NM_S);
+    int code = tb_apply(s, ctx[NM_K], ctx[NM_BUDGET], NM_AT(i64 *, NM_BEFORE)), added = 0;
+    if (code) return -(i64)code;
+    ctx[NM_GEN] = s[T_GEN];
+    if (s[D_K] == 0 || s[D_N] <= 0 || s[D_N] > DEC_CAP) return 0;
+    i64 e = nt_entry(s, ctx, NM_AT(i64 *, NM_TAB), &added);
+    return e < 0 ? 0 : 2 * e + 1 + added;
+}
+/* The words of tb_step's table (the bridge maps them). */
+i64 tb_step_words(void) { return NT_WORDS; }

@@ -37,13 +37,18 @@ static __thread i64 CKBUF[MAIN_WORDS];  /* the words at the last phase start (se
    to plain data as it is, so the segment under way may start here instead. The answers read so far
    are dropped from the queue (a segment from a phase start runs, as one from setup, without a first
    answer), and where the segment may stop at a choice its words are kept in CKBUF, to become its
-   first state only then (an error before restores the words before the apply, SNAP untouched). */
+   first state only then (an error before restores the words before the apply, SNAP untouched).
+   A segment started at a window and not stopped yet keeps them in its first state's words
+   directly (`snapfree`: the state before it is a window's, which reads no SNAP, and an error
+   puts that back), which saves the copy from CKBUF at its first stop. */
 static void checkpoint(X *x) {
     i64 q = S[Q_POS], n = S[Q_LEN] - q;
     if (q > 0) memmove(S + QUEUE, S + QUEUE + q, sizeof(i64) * (size_t)n);
     S[Q_LEN] = n; S[Q_POS] = 0; S[Q_START] = 1;
     if (S[Q_DEAL]) S[Q_DEAL] = q >= S[Q_DEAL] ? 0 : S[Q_DEAL] - q;  /* past it: the words are the world's */
-    if (!x->nosnap) { copy_read(CKBUF, S); x->ck = 1; }
+    if (x->nosnap) return;
+    if (x->snapfree) { copy_read(x->seg, S); x->ck = 2; }
+    else { copy_read(CKBUF, S); x->ck = 1; }
 }
 /* Segments resumed, not replayed (docs/ARCHITECTURE.md, "A decision inside an effect resumed").
    tb_apply runs its segment in a coroutine, on a stack of its own (ucontext): where the segment
@@ -154,12 +159,13 @@ __attribute__((noinline)) static void co_suspend(X *x) {
 static void stop_at(X *x, i64 by, i64 site, i64 dn) {
     if (S[D_N] > DEC_CAP) fail(x, E_SIZE);
     if (x->nosnap == 1) fail(x, E_LIMIT);
-    if (x->nosnap) {}  /* 2: a search's rollout ends here, evaluated, not answered (search.c) */
+    if (x->nosnap || x->ck == 2) {}  /* 2: a search's rollout ends here, evaluated, not answered */
     else if (x->ck) copy_read(x->seg, CKBUF);
     else if (x->base) copy_read(x->seg, x->base);
     if (x->co) {
         i64 dk = S[D_K], dp = S[D_P], ds = S[D_SITE];
-        x->ck = 0; x->base = 0;  /* the segment's first state is kept: later stops keep it */
+        /* the segment's first state is kept (read by a replay after an error): later stops keep it */
+        x->ck = 0; x->base = 0; x->snapfree = 0;
         S[D_K] = 2; S[D_P] = by; S[D_SITE] = site;
         co_suspend(x);
         S[D_K] = dk; S[D_N] = dn; S[D_P] = dp; S[D_SITE] = ds;

@@ -30,14 +30,17 @@ enum { ST_SETUP, ST_ROUND_START, ST_ROUND_FIRST, ST_PRE_TURN, ST_PHASE, ST_POST_
    nosnap: a playout keeps no first state (1: a stop at a choice is E_LIMIT, tb_playout replays;
    2: the words stop at the choice, whose segment cannot be replayed: a rollout's end, evaluated);
    seg: where a stopped segment's first state goes (SNAP, or the search tree's copy);
-   ck: a phase started since the segment's first state, and CKBUF holds its words (checkpoint);
+   ck: a phase started since the segment's first state, and its words are in CKBUF (1) or already
+   in `seg` (2: checkpoint); snapfree: `seg` holds nothing read until the segment stops (a segment
+   started at a window, not stopped yet), so a phase start is kept there directly (checkpoint);
    depth: the emits running inside one another (triggers.py: past EMIT_DEPTH, E_DEPTH);
    world: a search's dealt world, which replaces the words where Q_DEAL says (tree_c.py);
    co: the coroutine the segment runs in (segments.c, tb_apply), where a stop suspends it, or NULL. */
 struct Co;
 typedef struct {
     i64 *s; jmp_buf jb; jmp_buf endjb; jmp_buf susp;
-    u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap; i64 *seg; int ck; int depth;
+    u64 *gen; i64 *done; i64 max; i64 budget; const i64 *base; int nosnap; i64 *seg; int ck; int snapfree;
+    int depth;
     const i64 *world; struct Co *co;
     i64 more[6];  /* an action's arguments past the second (slots.py MORE_ARGS), read as it starts */
 } X;
