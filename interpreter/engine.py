@@ -13,7 +13,7 @@ from typing import Any
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.source import AuthorError, Report, Span
-from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
+from tabula.interpreter.compile.native.bridge import NativeFailure, NativeGame, NativeState, NotNative
 from tabula.interpreter.load.options import checked_values, declared_specs
 from tabula.interpreter.loading import BUNDLED, find_game, load_game
 from tabula.interpreter.model.game import CompiledGame
@@ -271,8 +271,9 @@ class Engine:
         if (live := self._live(st)) is not None:
             nat, ns = live
             if not nat.choosing(ns):
-                return nat.recompute_decision(ns)
-            if nat.window(ns) and (dec := nat.recompute_window(ns, self.game.work_budget)) is not None:
+                with contextlib.suppress(NativeFailure):  # native code stopped: Python recomputes it
+                    return nat.recompute_decision(ns)
+            elif nat.window(ns) and (dec := nat.recompute_window(ns, self.game.work_budget)) is not None:
                 return dec
         return decisions.recompute_decision(self.game, self.plain(st))
 

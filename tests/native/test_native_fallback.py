@@ -73,6 +73,23 @@ def test_when_python_goes_on_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -
     assert a.plain is None  # type: ignore[attr-defined]  # back in native words
 
 
+def test_a_window_native_code_cannot_recompute_is_recomputed_by_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Engine.recompute_decision` of a phase's window: when native code stops (runtime tb_reoffer
+    returns an error), Python recomputes it, as after any native error (it was None)."""
+    game = load_game("high-card")
+    nat, py = Engine(game, backend="native"), Engine(game)
+    lib = nat.native
+    assert lib is not None
+    a, b = nat.new_game(3, 5), py.new_game(3, 5)
+    assert lib.window(a) and not lib.choosing(a)  # type: ignore[arg-type]
+    assert nat.recompute_decision(a) == b["dec"] is not None
+    monkeypatch.setattr(lib.lib, "tb_reoffer", lambda words: 3)  # E_SIZE, as if the room were short
+    assert nat.recompute_decision(a) == b["dec"]
+    assert a.plain is None  # type: ignore[attr-defined]  # the state stays in native words
+
+
 def test_no_compiler_means_the_python_backend(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("CC", "/nonexistent")
     monkeypatch.setenv("PATH", str(tmp_path))  # no cc, gcc or clang
