@@ -12,6 +12,7 @@ import pytest
 from test_native_equivalence import engines, play_both
 
 from tabula.interpreter.base import rng
+from tabula.interpreter.compile.native.bridge import NativeState
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.run.runtime import GameRuntimeError
 
@@ -125,6 +126,27 @@ def test_actions_with_more_than_two_parameters(players: int) -> None:
         for st in native_walk(nat, players, seed):
             ids.update(i.split(":")[0] + str(i.count(",")) for i in nat.legal_ids(st) if "," in i)
     assert ids == {"meld2", "bid3"}
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_window_as_wide_as_its_parameters_domains(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/native/games/wide: eight two-valued parameters, about 215 options where the old room was
+    16: the decision's room is the product of the domains (256), so every window is played natively
+    (no decision handed to Python, no state in plain data), and the game is the Python one's."""
+    py, nat = engines(load_game(HERE / "games" / "wide"))
+    assert nat.native is not None and nat.native.lay.dec_cap == 256
+
+    def handed_over(*args: Any) -> None:
+        raise AssertionError("a decision was handed to Python")
+
+    monkeypatch.setattr(nat, "_native_failed", handed_over)
+    for seed in range(1, GAMES + 1):
+        both_ways(py, nat, players, seed)
+        widest = 0
+        for st in native_walk(nat, players, seed):
+            assert isinstance(st, NativeState) and st.plain is None  # in native words
+            widest = max(widest, len(nat.legal_ids(st)))
+        assert widest > 16
 
 
 def test_an_action_past_the_native_room_of_parameters_is_refused(tmp_path: Path) -> None:

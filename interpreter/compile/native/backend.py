@@ -14,6 +14,7 @@ from tabula.interpreter.compile.native import build
 from tabula.interpreter.compile.native.bridge import NativeGame
 from tabula.interpreter.compile.native.emit.cgen import CGen
 from tabula.interpreter.compile.native.emit.units import unit
+from tabula.interpreter.compile.native.lowering.optionroom import option_room
 from tabula.interpreter.compile.native.slots import Layout
 from tabula.interpreter.compile.native.support import lower_game
 from tabula.interpreter.model.game import CompiledGame
@@ -39,9 +40,9 @@ def c_source(game: CompiledGame) -> tuple[str | None, list[str]]:
     if walk.report.diagnostics:
         return None, [d.message for d in walk.report.diagnostics]
     kinds = var_kinds(game, walk.low.list_vars, walk.low.any_vars)
-    layout = Layout(
-        game, kinds, walk.low.mark_kinds, symbols=walk.low.symbols, until=list(prog.until_events or [])
-    )
+    room = option_room(prog.actions or [], game, walk.low.tables, len(walk.low.symbols))
+    until = list(prog.until_events or [])
+    layout = Layout(game, kinds, walk.low.mark_kinds, symbols=walk.low.symbols, until=until, room=room)
     return unit(CGen(game, prog, layout, walk.low.tables)), []
 
 
@@ -100,7 +101,8 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     lib.tb_meta.restype = ctypes.c_char_p
     meta = json.loads(lib.tb_meta().decode())
     kinds = var_kinds(game, meta.get("lists", {}), meta.get("anys", {}))
-    layout = Layout(game, kinds, meta["marks"], symbols=meta.get("symbols", []), until=meta.get("until", []))
+    until, room = meta.get("until", []), meta.get("room", 0)
+    layout = Layout(game, kinds, meta["marks"], symbols=meta.get("symbols", []), until=until, room=room)
     if meta["words"] != layout.size:
         raise build.BuildError(f"the library native-{key}.so does not match the game's layout")
     args = {int(k): v for k, v in meta.get("args", {}).items()}

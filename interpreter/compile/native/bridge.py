@@ -229,11 +229,8 @@ class NativeGame:
             return self.array()
 
     def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
-        """The pending decision computed again from the state (in a copy), as plain data (None: the
-        game is over); NativeFailure when native code stops (the engine then recomputes it on
-        Python)."""
-        # a window's decision needs no segment: the words read but the segment's first state, in a
-        # scratch array kept for it (a fresh array costs more than the window itself)
+        """The pending window again from a copy of the state, plain (None: over); NativeFailure: stopped."""
+        # no segment needed: a scratch array kept for it (a fresh array costs more than the window)
         self.copy(self.scratch, ns.words, 0)
         if code := self.lib.tb_reoffer(self.scratch):
             raise NativeFailure(code)

@@ -179,6 +179,7 @@ class Layout:
     list_cap: int = 0  # the items a var holding a list has room for (more stop native code)
     dstride: int = 0  # words per option of the pending decision (DSTRIDE, or 2)
     ends: int = 0  # the grants' ends `RU` has room for (0: no such words; more stop native code)
+    room: int = 0  # the options actions of several parameters can offer (lowering/optionroom.py)
 
     def __post_init__(self) -> None:
         g = self.game
@@ -203,8 +204,9 @@ class Layout:
             self.ends = max(32, 2 * ncomp)
             regions.append(("RU", 1 + 3 * self.ends))
         regions.append(("ZONE", len(g.zone_layouts) * ncomp))
-        # a choice offers each value once: at most list_cap of them (a game without actions too)
-        self.dec_cap = max(self.list_cap, len(g.action_list) * max(ncomp, 1))
+        # a choice offers each value once: at most list_cap of them (a game without actions too);
+        # a window, an option per component and action, or the product of several parameters' lists
+        self.dec_cap = max(self.list_cap, len(g.action_list) * max(ncomp, 1), self.room)
         # a game whose actions have one parameter at most keeps two words an option (smaller states);
         # one with more than two, a word per parameter of the action that has most
         most = max((len(a.params) for a in g.action_list), default=0)

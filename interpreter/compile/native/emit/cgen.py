@@ -610,6 +610,7 @@ class CGen:
         return {
             "anys": anys,
             "until": self.lay.until,
+            "room": self.lay.room,
             "symbols": self.lay.symbols,
             "words": self.lay.size,
             "marks": self.lay.mark_kinds,
