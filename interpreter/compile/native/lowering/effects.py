@@ -193,6 +193,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         if s.name in scope:  # a frame's locals are one dict in Python: this writes the one in scope
             return self._s_Set(ast.Set(s.span, ast.Name(s.span, s.name), "=", s.value), scope)
         value = self.expr(s.value, scope)
+        (self.boxes.add if spatial.is_box(value) else self.boxes.discard)(s.name)
         hint = self.hints.get(s.name, "?")
         if value.ty == "none" and hint in ir.SCALARS:
             value = ir.NoneV(hint)
@@ -271,6 +272,8 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
                 raise Unsupported(f"'{s.op}' on a counter", s.span)
             return self.counter(target, s.op[0], value, s)
         if isinstance(target, ir.Local):
+            if not spatial.is_box(value):  # (a list set in it is never none, but say no more)
+                self.boxes.discard(target.name)
             return self.assign(target, value, s)
         if not isinstance(target, ir.Slot) or not target.base.startswith(("VAR_", "MARK_")):
             raise Unsupported("'set' of this target", s.target.span)

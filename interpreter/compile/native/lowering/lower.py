@@ -65,6 +65,7 @@ class Lowering:
         self.var_learned: dict[str, str] = {}
         self._read_early: set[str] = set()
         self.tables: dict[str, tuple[list[int], str]] = {}  # C table name -> values, element type
+        self.boxes: set[str] = set()  # locals a `let` gave a bounding_box (spatial.compared)
         self.missing: list[Unsupported] = []  # statements that could not be lowered (effects.py)
         # a `let x = none` (or `[]`) local: the type of the values `set` gives it (one type, else
         # refused); `learned` keeps them by name for a second lowering (support.Walk.attempt), in
@@ -475,7 +476,7 @@ class Lowering:
                 raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
         elif not ir.comparable(a.ty, b.ty) or not self.loosely(a, b) or not self.loosely(b, a):
             raise Unsupported(f"'{n.op}' between {a.ty} and {b.ty}", n.span)
-        return spatial.compared(n.op, a, b, n.span)
+        return spatial.compared(n.op, a, b, n.span, self.boxes)
 
     def loosely(self, a: ir.Expr, b: ir.Expr, item: bool = False) -> bool:
         """A `let x = none` (or `[]`) local compared with a value (`item`: searched for one): the

@@ -149,19 +149,27 @@ def steps(low: Any) -> None:
     low.tables["DIR_NX"] = (nexts, INT)
 
 
-def compared(op: str, a: ir.Expr, b: ir.Expr, span: Any) -> ir.Expr:
+def compared(op: str, a: ir.Expr, b: ir.Expr, span: Any, boxes: set[str]) -> ir.Expr:
     """`a == b` or `a != b` (or an order). A list against none: a box (`bounding_box`) is none only
     for no cells, which b_none tells (its cells checked and charged as b_box does, which would stop
-    native code there); no word of another list holds none, so it is refused (C would not compile
-    it)."""
+    native code there); a local a `let` gave a box (`boxes`) is never none in native code (b_box
+    stopped it at the `let`, and Python replays the decision); no word of another list holds
+    none, so it is refused (C would not compile it)."""
     lst = a if a.ty.startswith("list[") else b if b.ty.startswith("list[") else None
     if lst is None or "none" not in (a.ty, b.ty):
         return ir.Bin(op, a, b, BOOL)
-    if not (isinstance(lst, ir.CallF) and lst.name == "b_box"):
+    if isinstance(lst, ir.Local) and lst.name in boxes and op in ("==", "!="):
+        return ir.Lit(int(op == "!="), BOOL)
+    if not is_box(lst):
         raise ir.Unsupported(f"a {lst.ty} compared with none", span)
     if op not in ("==", "!="):  # (an order: b_box is made, and stops native code for no cells)
         return ir.Bin(op, ir.CallF("l_count", (lst,), INT), ir.Lit(-1, INT), BOOL)
     return ir.Bin(op, ir.CallF("b_none", lst.args, BOOL), ir.Lit(1, BOOL), BOOL)
+
+
+def is_box(e: ir.Expr) -> bool:
+    """`bounding_box(L)` as lowered (b_box: it stops native code for no cells)."""
+    return isinstance(e, ir.CallF) and e.name == "b_box"
 
 
 def comp_arg(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Expr:
