@@ -217,16 +217,52 @@ scoring:
 
 
 def test_regions_and_nested_constants_refused_elsewhere(tmp_path: Path) -> None:
-    """`regions(...)` is walked by a loop or an aggregate (its groups are not kept, and `first` of
-    the groups would keep one; of a value of each, it is held), and a nested constant is read only
-    where a shape is: N001 says which."""
+    """`regions(...)` is walked by a loop or an aggregate (its groups are not kept as a list of
+    lists; `first` of the groups keeps one, a list of cells, and is held), and a nested constant is
+    read only where a shape is: N001 says which."""
     (tmp_path / "game.yaml").write_text(REFUSED)
     _, walk = lower_game(load_game(tmp_path))
     assert sorted(d.message for d in walk.report.diagnostics) == [
         "not in the native backend yet: 'regions(... for ...)' other than walked",
         "not in the native backend yet: a loop over nested_domino",
-        "not in the native backend yet: first of list[comp]",  # a group, kept
     ]
+
+
+FILLED = """
+game: {id: filled, players: {min: 2, max: 2}}
+boards:
+  wall: {kind: square, size: [3, 2], marks: {owner: {initial: none, type: player, visibility: public}}}
+counters:
+  n: {per: player}
+actions:
+  claim:
+    params: {c: "[x for x in cells(wall) where x.owner == none]"}
+    closes_window: true
+    do: |
+      set c.owner = me
+      let free = first(regions(x for x in cells(wall) where x.owner == none))
+      gain 10 * count(free) + count([x for x in free where x.y == 0]) n(me)
+flow:
+  turn:
+    phases:
+      - {id: main, do: "window p: claim"}
+  end_checks:
+    - {id: end, when: "turn > 9", end: immediately}
+scoring:
+  score: n(p)
+"""
+
+
+def test_a_kept_group_of_no_region_fails_alike(tmp_path: Path) -> None:
+    """`first(regions(...))` kept: a list of cells while a region is left, then none (the board
+    full): native code stops there (E_KIND), and Python replays the decision and reports count of
+    none at its rule; every decision before is native and the same."""
+    (tmp_path / "game.yaml").write_text(FILLED)
+    game = load_game(tmp_path)
+    assert lower_game(game)[1].report.diagnostics == []
+    py, nat = engines(game)
+    for seed in range(1, GAMES + 1):
+        assert play_both(py, nat, 2, seed) == 5  # the sixth claim fills the board: an error
 
 
 def test_tile_rotations_counted_by_hand() -> None:

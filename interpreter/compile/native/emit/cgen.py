@@ -346,12 +346,18 @@ class CGen:
             "all": f"if (!({elt})) {{ {r} = 0; break; }}",
             "prod": f"{r} = MUL(x, {r}, N(x, {elt}));",
         }[e.kind]
-        lines = [*setup, f"i64 {r} = {init[e.kind]}; int f_ = 0; (void)f_;", f"CHARGE({n});"]
+        lst = e.ty.startswith("list[")  # first of lists (a region's group): a list value, or a stop
+        start = f"L {r}; {r}.n = 0;" if lst else f"i64 {r} = {init[e.kind]};"
+        lines = [*setup, f"{start} int f_ = 0; (void)f_;", f"CHARGE({n});"]
         lines.append(
             f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ {ctype(ir.elem(e.src.ty))} {v} = {a.format(i=i)};"
             f" if ({cond}) {body} }}"
         )
-        if e.default is not None and e.kind in ("max", "min", "first"):
+        if lst:  # no item: none in Python, which no list value holds (E_KIND: Python replays)
+            lines.append(
+                f"if (!f_) {r} = {self.expr(e.default, env)};" if e.default else "if (!f_) fail(x, E_KIND);"
+            )
+        elif e.default is not None and e.kind in ("max", "min", "first"):
             lines.append(f"if ({r} == NONE && !f_) {r} = {self.expr(e.default, env)};")
         return "({ " + " ".join(lines) + f" {r}; }})"
 

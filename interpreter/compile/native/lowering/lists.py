@@ -16,7 +16,7 @@ from typing import Any
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.compile.native.lowering import ir, spatial, tiles
 from tabula.interpreter.compile.native.lowering.abilities import AbilityLowering
-from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, FEAT, INT, PLAYER, SYM, ZONE
+from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, COMPS, FEAT, INT, PLAYER, SYM, ZONE
 from tabula.interpreter.compile.native.lowering.lower import MISSING, Scope, Unsupported
 from tabula.interpreter.compile.native.slots import NONE
 from tabula.interpreter.dsl import ast
@@ -72,7 +72,7 @@ class ListLowering(AbilityLowering):
         if n.func.id == "region":
             return spatial.region(self, n, scope)
         out: ir.Expr = super()._CallGen(n, scope)
-        if n.func.id == "first" and out.ty not in (*ir.WORDS, "none"):
+        if n.func.id == "first" and out.ty not in (*ir.WORDS, "none") and not _first_list(out):
             raise Unsupported(f"first of {out.ty}", n.span)
         return out
 
@@ -103,6 +103,8 @@ class ListLowering(AbilityLowering):
         name = n.func.id
         if name in self.g.zone_families and name not in self.defs and name not in self.g.zones:
             return self.keyed_zone(name, n.args, scope)
+        if name == "first" and len(n.args) == 1 and spatial.is_regions(n.args[0]):  # its first group
+            return ir.Agg("first", "g_", spatial.walked(self, n.args[0], scope), None, None, None, COMPS)
         return self.list_call(n, scope)
 
     def keyed_zone(self, name: str, args: tuple[ast.Expr, ...], scope: Scope) -> ir.Expr:
@@ -273,3 +275,11 @@ def _constant(n: ast.Expr) -> bool:
 
 
 __all__ = ["ListLowering", "Unsupported"]
+
+
+def _first_list(e: ir.Expr) -> bool:
+    """`first(e for v in L)` of lists (a region's group): a list value (emit/cgen.py `_Agg`; none,
+    no item and no default, stops native code), with a default only of the same type."""
+    if not (isinstance(e, ir.Agg) and e.ty.startswith("list[") and e.ty != ANY_LIST):
+        return False
+    return e.default is None or e.default.ty == e.ty

@@ -196,10 +196,15 @@ def _length(v: Any) -> int:
 GROUPS = "list[list[comp]]"  # what `regions(...)` gives: walked by a loop, never kept
 
 
+def is_regions(n: ast.Expr) -> bool:
+    """`regions(x for x in L where C by K)` as written."""
+    return isinstance(n, ast.CallGen) and isinstance(n.func, ast.Name) and n.func.id == "regions"
+
+
 def walked(low: Any, n: ast.Expr, scope: dict[str, str]) -> ir.Source:
     """What a loop or an aggregate walks: `regions(x for x in L where C by K)` (its groups, each a
     list of cells: cgen.loop computes them with boards_c.py's `b_regions`), else `low.source`."""
-    if not (isinstance(n, ast.CallGen) and isinstance(n.func, ast.Name) and n.func.id == "regions"):
+    if not is_regions(n):
         return low.source(n, scope)  # type: ignore[no-any-return]
     gen = n.gen
     src = low.source(gen.iter, scope)
