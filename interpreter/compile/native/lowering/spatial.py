@@ -11,7 +11,7 @@ board order by `place_cells` (C) and `decode_place` (Python, for a posed choice'
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, TypeGuard
 
 from tabula.interpreter.compile.native.lowering import ir
 from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, COMPS, INT, ZONE
@@ -167,7 +167,7 @@ def compared(op: str, a: ir.Expr, b: ir.Expr, span: Any, boxes: set[str]) -> ir.
     return ir.Bin(op, ir.CallF("b_none", lst.args, BOOL), ir.Lit(1, BOOL), BOOL)
 
 
-def is_box(e: ir.Expr) -> bool:
+def is_box(e: ir.Expr) -> TypeGuard[ir.CallF]:
     """`bounding_box(L)` as lowered (b_box: it stops native code for no cells)."""
     return isinstance(e, ir.CallF) and e.name == "b_box"
 
@@ -196,7 +196,7 @@ def _length(v: Any) -> int:
 GROUPS = "list[list[comp]]"  # what `regions(...)` gives: walked by a loop, never kept
 
 
-def is_regions(n: ast.Expr) -> bool:
+def is_regions(n: ast.Expr) -> TypeGuard[ast.CallGen]:
     """`regions(x for x in L where C by K)` as written."""
     return isinstance(n, ast.CallGen) and isinstance(n.func, ast.Name) and n.func.id == "regions"
 
