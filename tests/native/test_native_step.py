@@ -142,6 +142,39 @@ def test_a_stepped_state_gives_its_words_back() -> None:
     assert [id(w) for w in nat.native.pool] == [words]
 
 
+def test_legal_ids_are_the_callers_to_change() -> None:
+    """The ids of a decision named in the step's call are kept for the next apply by id: the list
+    `legal_ids` returns is the caller's own (changing it changes neither the next answer nor the
+    ids asked for again)."""
+    py, nat = engines("porta-nigra")
+    a, b = py.new_game(2, 3), nat.new_game(2, 3)
+    for _ in range(6):
+        ids = nat.legal_ids(b)
+        first = ids[0]
+        ids.reverse()
+        ids.append("scribbled")
+        assert nat.legal_ids(b) == py.legal_ids(a)
+        py.apply_inplace(a, first)
+        nat.apply_inplace(b, first)
+        assert nat.hash(b) == py.hash(a)
+
+
+def test_names_named_in_python_step_by_tb_apply() -> None:
+    """Players' names tb_ids cannot write (a NUL in one) are stepped by tb_apply alone, their ids
+    named by Python when asked: the same game as on Python."""
+    py, nat = engines("porta-nigra")
+    names = ["a\0b", "c"]
+    a, b = py.new_game(names, 5), nat.new_game(names, 5)
+    assert isinstance(b, NativeState) and b.plain is None
+    for _ in range(8):
+        ids = py.legal_ids(a)
+        assert nat.legal_ids(b) == ids
+        py.apply_inplace(a, ids[-1])
+        nat.apply_inplace(b, ids[-1])
+        assert nat.hash(b) == py.hash(a)
+    assert b.plain is None
+
+
 def test_an_unknown_id_is_refused_with_the_legal_ones() -> None:
     from tabula.interpreter.engine import IllegalChoice
 
