@@ -13,6 +13,8 @@ import pytest
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.compile.native.bridge import NativeState
+from tabula.interpreter.compile.native.lowering import stops
+from tabula.interpreter.compile.native.support import lower_game
 from tabula.interpreter.engine import Engine, load_game
 
 GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "2"))
@@ -65,6 +67,28 @@ def test_steps_by_id_match_python(name: str, players: int) -> None:
     py, nat = engines(name)
     windows = sum(step_both(py, nat, players, seed) for seed in range(1, GAMES + 1))
     assert windows > 0  # some decisions were windows recomputed in native code
+
+
+def test_the_phases_that_may_stop_are_found_through_calls() -> None:
+    """lowering/stops.py: the phases whose start is a checkpoint. Every phase of both games that
+    stops does so through a procedure or a trigger only (no `choose` in its own statements)."""
+    for name, want in (("glory-to-rome", [0, 1, 1, 1, 1]), ("porta-nigra", [0, 1, 0])):
+        prog, _ = lower_game(load_game(name))
+        assert stops.phase_stops(prog) == want, name
+
+
+@pytest.mark.parametrize("name", ["glory-to-rome", "porta-nigra"])
+def test_segments_without_phase_checkpoints_are_the_same_game(name: str, monkeypatch: Any) -> None:
+    """A skipped checkpoint leaves the segment's first state at the checkpoint before, its answers
+    queued: built with no phase start kept (PHASE_STOPS all 0), every stop replays from further
+    back (recomputed decisions, views at choices and clones stepped replay it) and gives the game
+    Python gives, decision by decision."""
+    monkeypatch.setattr(stops, "phase_stops", lambda prog: [0] * len(prog.phases or []))
+    game = load_game(name)
+    nat = Engine(game, backend="native")
+    assert nat.backend == "native", nat.backend_note
+    for seed in range(1, GAMES + 1):
+        step_both(engines(name)[0], nat, 2, seed)
 
 
 def walk(nat: Engine, players: int, seed: int, n: int) -> list[Any]:
