@@ -3,13 +3,14 @@
 Stage: compile (native). A segment stops at a decision inside an effect: a `choose` or a window
 inside a block (prelude.py `pick`, `pick_action`). A phase's start is a checkpoint (runtime
 segments.c `checkpoint`): its words are copied to become the segment's first state should the
-segment stop before the next phase starts. A phase that can never stop wastes that copy (about half
-of Glory to Rome's phase starts), so the runtime skips the checkpoint of a phase this module finds
-cannot stop: a stop after it (in a turn's or round's hook) replays from the checkpoint before, with
-the answers since, which reaches the same state. A phase may stop where its statements, before or
-after its top-level window, reach a `choose` or a window inside a block, directly or through
-procedures, hooks (`run c.hook`) and triggers (`emit`: the event's dispatcher), and where it has a
-top-level window and an end check's effect may stop (end checks fire before the window is posed).
+segment stop before the next phase starts. A phase that can never stop wastes that copy (in a game
+whose decisions are all inside effects, about half of the copies a step makes), so the runtime skips
+the checkpoint of a phase this module finds cannot stop: a stop after it (in a turn's or round's
+hook) replays from the checkpoint before, with the answers since, which reaches the same state. A
+phase may stop where its statements, before or after its top-level window, reach a `choose` or a
+window inside a block, directly or through procedures, hooks (`run c.hook`) and triggers (`emit`:
+the event's dispatcher), and where it has a top-level window and an end check's effect may stop (end
+checks fire before the window is posed).
 """
 
 from __future__ import annotations

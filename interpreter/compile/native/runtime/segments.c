@@ -43,7 +43,7 @@ static __thread i64 CKBUF[MAIN_WORDS];  /* the words at the last phase start (se
    puts that back), which saves the copy from CKBUF at its first stop. A phase that can never stop
    inside its block (PHASE_STOPS, lowering/stops.py) is no checkpoint where a first state is kept:
    a stop after it (in a hook of the flow) starts from the checkpoint before, whose answers are
-   still queued, and reaches the same words; its copy was wasted (half of a Glory to Rome step's). */
+   still queued, and reaches the same words; its copy was wasted (docs/ARCHITECTURE.md). */
 static void checkpoint(X *x) {
     if (!x->nosnap && !PHASE_STOPS[S[T_PHASE] - 1]) return;
     i64 q = S[Q_POS], n = S[Q_LEN] - q;
