@@ -218,7 +218,7 @@ class Engine:
     def is_terminal(self, st: State) -> bool:
         # native words first, written out (a step's Python share: no call but the words' property)
         if isinstance(st, NativeState) and st.plain is None and (nat := self.native) is not None:
-            return bool(st.words[nat.dk] == 0)
+            return not st.view[nat.dk]
         return self.plain(st)["dec"] is None
 
     def legal_actions(self, st: State) -> list[Choice]:
@@ -293,8 +293,8 @@ class Engine:
             isinstance(st, NativeState)
             and st.plain is None
             and log is None
-            and (nat := self.native) is not None
             and self.watch is None
+            and (nat := self.native) is not None
         ):
             if choice.__class__ is str:  # a legal id: its index (the ids of the same options are kept)
                 k = nat.index(st, choice)

@@ -13,6 +13,8 @@ import pytest
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.compile.native.bridge import NativeState
+from tabula.interpreter.compile.native.lowering import stops
+from tabula.interpreter.compile.native.support import lower_game
 from tabula.interpreter.engine import Engine, load_game
 
 GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "2"))
@@ -65,6 +67,28 @@ def test_steps_by_id_match_python(name: str, players: int) -> None:
     py, nat = engines(name)
     windows = sum(step_both(py, nat, players, seed) for seed in range(1, GAMES + 1))
     assert windows > 0  # some decisions were windows recomputed in native code
+
+
+def test_the_phases_that_may_stop_are_found_through_calls() -> None:
+    """lowering/stops.py: the phases whose start is a checkpoint. Every phase of both games that
+    stops does so through a procedure or a trigger only (no `choose` in its own statements)."""
+    for name, want in (("glory-to-rome", [0, 1, 1, 1, 1]), ("porta-nigra", [0, 1, 0])):
+        prog, _ = lower_game(load_game(name))
+        assert stops.phase_stops(prog) == want, name
+
+
+@pytest.mark.parametrize("name", ["glory-to-rome", "porta-nigra"])
+def test_segments_without_phase_checkpoints_are_the_same_game(name: str, monkeypatch: Any) -> None:
+    """A skipped checkpoint leaves the segment's first state at the checkpoint before, its answers
+    queued: built with no phase start kept (PHASE_STOPS all 0), every stop replays from further
+    back (recomputed decisions, views at choices and clones stepped replay it) and gives the game
+    Python gives, decision by decision."""
+    monkeypatch.setattr(stops, "phase_stops", lambda prog: [0] * len(prog.phases or []))
+    game = load_game(name)
+    nat = Engine(game, backend="native")
+    assert nat.backend == "native", nat.backend_note
+    for seed in range(1, GAMES + 1):
+        step_both(engines(name)[0], nat, 2, seed)
 
 
 def walk(nat: Engine, players: int, seed: int, n: int) -> list[Any]:
@@ -140,6 +164,39 @@ def test_a_stepped_state_gives_its_words_back() -> None:
     del st
     gc.collect()
     assert [id(w) for w in nat.native.pool] == [words]
+
+
+def test_legal_ids_are_the_callers_to_change() -> None:
+    """The ids of a decision named in the step's call are kept for the next apply by id: the list
+    `legal_ids` returns is the caller's own (changing it changes neither the next answer nor the
+    ids asked for again)."""
+    py, nat = engines("porta-nigra")
+    a, b = py.new_game(2, 3), nat.new_game(2, 3)
+    for _ in range(6):
+        ids = nat.legal_ids(b)
+        first = ids[0]
+        ids.reverse()
+        ids.append("scribbled")
+        assert nat.legal_ids(b) == py.legal_ids(a)
+        py.apply_inplace(a, first)
+        nat.apply_inplace(b, first)
+        assert nat.hash(b) == py.hash(a)
+
+
+def test_names_named_in_python_step_by_tb_apply() -> None:
+    """Players' names tb_ids cannot write (a NUL in one) are stepped by tb_apply alone, their ids
+    named by Python when asked: the same game as on Python."""
+    py, nat = engines("porta-nigra")
+    names = ["a\0b", "c"]
+    a, b = py.new_game(names, 5), nat.new_game(names, 5)
+    assert isinstance(b, NativeState) and b.plain is None
+    for _ in range(8):
+        ids = py.legal_ids(a)
+        assert nat.legal_ids(b) == ids
+        py.apply_inplace(a, ids[-1])
+        nat.apply_inplace(b, ids[-1])
+        assert nat.hash(b) == py.hash(a)
+    assert b.plain is None
 
 
 def test_an_unknown_id_is_refused_with_the_legal_ones() -> None:

@@ -114,11 +114,6 @@ class NativeGame:
         self.apply = lib.tb_apply
         self.start = lib.tb_start
         self.before = self.array()  # the state before the last native apply (replayed on Python)
-        # tb_apply for the step path: addresses as ints (converted quicker than arrays), the GIL
-        # kept (as tb_ids: a step is microseconds)
-        self.step = ctypes.PyDLL(lib._name).tb_apply
-        self.step.argtypes = [_I64, _I64, _I64, _I64]
-        self.step.restype = ctypes.c_int
         self.before_at = ctypes.addressof(self.before)
         self._starts: dict[str, NativeState] = {}
         self.dk, self.dn, self.dp, self.dsite = self.at["DK"], self.at["DN"], self.at["DP"], self.at["DSITE"]
@@ -130,6 +125,10 @@ class NativeGame:
         self._names: list[str] | None = None  # the names `_ids` is for
         self.zone_at = [layout.zone(z) for z in range(len(game.zone_layouts))]
         self.namer = Namer(game, lib, layout.symbols, self.stride, self.arg_kinds, self.sites, self.before_at)
+        # answer index k on a state's words (0, or tb_apply's error code), the next decision's ids
+        # named in the same call where they are named in C (runtime tb_step: the step path's one
+        # call); the Namer's own method, not a wrapper (a Python frame is a tenth of a step's Python)
+        self.advance: Callable[[NativeState, int, int], int] = self.namer.step
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -308,20 +307,18 @@ class NativeGame:
     def ids(self, ns: NativeState) -> list[str]:
         """The pending decision's choice ids (named only when asked; the names of the same options
         are kept: a search asks for them at every node it walks through)."""
-        return list(self._named(ns).ids)
+        kept = ns.named  # (the step path: the ids named by the last step, read without a call)
+        if kept is not None and kept[0] == ns.view[self.gen_at]:
+            return kept[1].ids.copy()  # (a copy: the caller may change its list)
+        return self._named(ns).ids.copy()
 
     def index(self, ns: NativeState, cid: str) -> int | None:
         """The index of choice id `cid` among the pending decision's (the first one so named), or
         None when no legal choice has that id."""
+        kept = ns.named
+        if kept is not None and kept[0] == ns.view[self.gen_at]:
+            return kept[1].index(cid)
         return self._named(ns).index(cid)
-
-    def advance(self, ns: NativeState, k: int, budget: int) -> int:
-        """Answer index `k` on `ns`'s words (tb_apply; 0, or its error code), the next decision's ids
-        named in the same call where they are named in C (runtime tb_step: the step path's one call)."""
-        code = self.namer.step(ns, k, budget)
-        if code is None:
-            return self.step(ns.addr, k, budget, self.before_at)  # type: ignore[no-any-return]
-        return code
 
     def _named(self, ns: NativeState) -> Named:
         """The pending options' ids and values, kept per options' words: the key is the options'

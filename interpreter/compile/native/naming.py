@@ -90,6 +90,11 @@ class Namer:
         self._ids.restype = ctypes.c_int64
         self._step = dll.tb_step
         self._step.restype = ctypes.c_int64
+        # players' names named in Python: the step is tb_apply alone, addresses as ints (converted
+        # quicker than arrays), the GIL kept (a step is microseconds)
+        self._apply = dll.tb_apply
+        self._apply.argtypes = [ctypes.c_int64] * 4
+        self._apply.restype = ctypes.c_int
         lib.tb_step_words.restype = ctypes.c_int64
         self._tab_words = int(lib.tb_step_words())
 
@@ -125,13 +130,13 @@ class Namer:
             return None
         return utf_8_decode(self._view[: n - 1])[0].split("\0")
 
-    def step(self, ns: Any, k: int, budget: int) -> int | None:
+    def step(self, ns: Any, k: int, budget: int) -> int:
         """Answer `k` on native words `ns` and name the next decision, in one call (runtime tb_step):
         0, or the error code of the answer; `ns.named` holds the next decision's ids when they were
-        named in C. None: the players' names are named in Python (the caller steps `ns`)."""
+        named in C. Players' names named in Python: tb_apply alone (the ids named when asked)."""
         c = self._last[1] if self._last[0] is ns.names else self._for(ns.names)
         if c is None:
-            return None
+            return self._apply(ns.addr, k, budget, self._before)  # type: ignore[no-any-return]
         a = c.ctx
         a[_NM_S], a[_NM_S + 1], a[_NM_S + 2] = ns.addr, k, budget
         r = self._step(c.arg)  # (a ctypes array: no argtypes to convert through)

@@ -18,7 +18,7 @@ from tabula.interpreter.compile.native.emit import prelude
 from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room, zone_grow
 from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.emit.tiles_c import tiles_c
-from tabula.interpreter.compile.native.lowering import ir, stackroom
+from tabula.interpreter.compile.native.lowering import ir, stackroom, stops
 from tabula.interpreter.compile.native.lowering.triggers import DEEP, c_dispatchers
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE
 
@@ -74,6 +74,7 @@ def _tables(gen: CGen) -> list[str]:
     out.append(_array("ZONE_HOLDER", [NONE, *(NONE if o is None else o for o in g.zone_owner)]))
     closes = {a.index: int(a.closes) for a in gen.prog.actions or []}
     out.append(_array("ACTION_CLOSES", [closes.get(i, 0) for i in range(len(g.action_list))]))
+    out.append(_array("PHASE_STOPS", stops.phase_stops(gen.prog)))  # segments.c checkpoint
     out += [f"#define {w} {i}" for i, w in enumerate(_WHICH)]
     out.append(f"#define MAX_LIST {MAX_LIST_ITEMS}")
     out.append(f"#define LCAP {_list_cap(gen)}")

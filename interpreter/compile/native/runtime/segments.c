@@ -40,8 +40,12 @@ static __thread i64 CKBUF[MAIN_WORDS];  /* the words at the last phase start (se
    first state only then (an error before restores the words before the apply, SNAP untouched).
    A segment started at a window and not stopped yet keeps them in its first state's words
    directly (`snapfree`: the state before it is a window's, which reads no SNAP, and an error
-   puts that back), which saves the copy from CKBUF at its first stop. */
+   puts that back), which saves the copy from CKBUF at its first stop. A phase that can never stop
+   inside its block (PHASE_STOPS, lowering/stops.py) is no checkpoint where a first state is kept:
+   a stop after it (in a hook of the flow) starts from the checkpoint before, whose answers are
+   still queued, and reaches the same words; its copy was wasted (docs/ARCHITECTURE.md). */
 static void checkpoint(X *x) {
+    if (!x->nosnap && !PHASE_STOPS[S[T_PHASE] - 1]) return;
     i64 q = S[Q_POS], n = S[Q_LEN] - q;
     if (q > 0) memmove(S + QUEUE, S + QUEUE + q, sizeof(i64) * (size_t)n);
     S[Q_LEN] = n; S[Q_POS] = 0; S[Q_START] = 1;

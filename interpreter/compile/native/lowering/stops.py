@@ -1,0 +1,78 @@
+"""Which phases may stop inside their block: the phase starts whose checkpoint can be used.
+
+Stage: compile (native). A segment stops at a decision inside an effect: a `choose` or a window
+inside a block (prelude.py `pick`, `pick_action`). A phase's start is a checkpoint (runtime
+segments.c `checkpoint`): its words are copied to become the segment's first state should the
+segment stop before the next phase starts. A phase that can never stop wastes that copy (in a game
+whose decisions are all inside effects, about half of the copies a step makes), so the runtime skips
+the checkpoint of a phase this module finds cannot stop: a stop after it (in a turn's or round's
+hook) replays from the checkpoint before, with the answers since, which reaches the same state. A
+phase may stop where its statements, before or after its top-level window, reach a `choose` or a
+window inside a block, directly or through procedures, hooks (`run c.hook`) and triggers (`emit`:
+the event's dispatcher), and where it has a top-level window and an end check's effect may stop (end
+checks fire before the window is posed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from tabula.interpreter.compile.native.lowering import ir
+
+
+def phase_stops(prog: ir.Program) -> list[int]:
+    """For each phase, 1 when its block may stop at a decision inside an effect, else 0."""
+    stopping = _stopping_units(prog)
+    checks = any(_stops(c.body, stopping) for c in prog.end_checks or [])
+    return [
+        int(_stops(ph.before, stopping) or _stops(ph.after, stopping) or (ph.window is not None and checks))
+        for ph in prog.phases or []
+    ]
+
+
+def _stops(node: Any, stopping: set[str]) -> bool:
+    """Whether `node` stops by itself or calls a unit in `stopping`."""
+    direct, callees = _walk(node)
+    return direct or not callees.isdisjoint(stopping)
+
+
+def _stopping_units(prog: ir.Program) -> set[str]:
+    """The procedures, trigger dispatchers and hook dispatchers that may stop (a fixed point:
+    a trigger may emit its own event again)."""
+    units: dict[str, tuple[bool, set[str]]] = {}
+    for name, (_, body) in (prog.procedures or {}).items():
+        units[name] = _walk(body)
+    for name, disp in (prog.dispatchers or {}).items():
+        units[name] = (False, {lis.proc for lis in disp.listeners})
+    for name, (_, bodies) in (prog.hooks or {}).items():
+        units[name] = (False, {proc for _, proc in bodies})
+    stopping = {name for name, (direct, _) in units.items() if direct}
+    grown = True
+    while grown:
+        more = {
+            n for n, (_, callees) in units.items() if n not in stopping and not callees.isdisjoint(stopping)
+        }
+        stopping |= more
+        grown = bool(more)
+    return stopping
+
+
+def _walk(node: Any) -> tuple[bool, set[str]]:
+    """Whether `node` (statements, an expression or a tuple of them) holds a decision inside an
+    effect, and the units it calls by name."""
+    callees: set[str] = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (tuple, list)):
+            todo.extend(n)
+            continue
+        if not dataclasses.is_dataclass(n) or isinstance(n, type):
+            continue
+        if isinstance(n, ir.Choose) or (isinstance(n, ir.Window) and n.site is not None):
+            return True, callees
+        if isinstance(n, (ir.RunP, ir.RunHook)):
+            callees.add(n.name)
+        todo.extend(getattr(n, f.name) for f in dataclasses.fields(n))
+    return False, callees
