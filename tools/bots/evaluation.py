@@ -53,6 +53,11 @@ def _number(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
+def margin(vals: list[float], player: int) -> float:
+    """`player`'s value minus the best rival's (0 without rivals)."""
+    return vals[player] - max((v for q, v in enumerate(vals) if q != player), default=0.0)
+
+
 class EvaluatingBot:
     """What greedy and the search bots share: the engine, the spec, the evaluation, the counters."""
 
@@ -128,8 +133,7 @@ class Evaluation:
             if player not in winners:
                 return -WIN
             return WIN / len(winners)
-        vals = self.values(st)
-        return vals[player] - max((v for q, v in enumerate(vals) if q != player), default=0.0)
+        return margin(self.values(st), player)
 
     def native_utility(self, native: NativeGame, ns: NativeState, player: int) -> float | None:
         """`utility` read from native words alone (None where native code does not hold the
@@ -155,7 +159,7 @@ class Evaluation:
             vals = None if keys is None else [(-1 if lowest else 1) * k[0] for k in keys]
         if vals is None:
             return None
-        return float(vals[player]) - max((float(v) for q, v in enumerate(vals) if q != player), default=0.0)
+        return margin([float(v) for v in vals], player)
 
     def rewards(self, st: State) -> list[float]:
         """A win chance in [0, 1] for every player: exact when the game is over."""
@@ -166,8 +170,4 @@ class Evaluation:
             winners = self.engine.winners(st)
             return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
         vals = self.values(st)
-        out = []
-        for p in range(n):
-            best_other = max((v for q, v in enumerate(vals) if q != p), default=0.0)
-            out.append(0.5 + 0.5 * math.tanh((vals[p] - best_other) / self.scale))
-        return out
+        return [0.5 + 0.5 * math.tanh(margin(vals, p) / self.scale) for p in range(n)]
