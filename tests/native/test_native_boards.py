@@ -193,10 +193,6 @@ constants:
 counters:
   n: {}
 functions:
-  groups:
-    expr: "first(r for r in regions(x for x in cells(wall) where x.owner == none))"
-  kept:
-    expr: "[count(r) for r in regions(x for x in cells(wall) where x.owner == none)]"
   offsets:
     expr: "sum(count(p) for p in domino)"
 flow:
@@ -208,22 +204,18 @@ flow:
           gain x n
   end_checks:
     - {id: end, when: "n > 5", end: immediately}
-    - {id: a, when: "count(groups()) > 9", end: immediately}
-    - {id: b, when: "count(kept()) > 9", end: immediately}
     - {id: c, when: "offsets() > 9", end: immediately}
 scoring:
   score: n
 """
 
 
-def test_regions_and_nested_constants_refused_elsewhere(tmp_path: Path) -> None:
-    """`regions(...)` is walked by a loop or an aggregate (its groups are not kept as a list of
-    lists; `first` of the groups keeps one, a list of cells, and is held), and a nested constant is
-    read only where a shape is: N001 says which."""
+def test_nested_constants_refused_elsewhere(tmp_path: Path) -> None:
+    """A nested constant is read only where a shape is: N001 says where (`regions(...)` kept
+    whole is held: test_native_groups.py)."""
     (tmp_path / "game.yaml").write_text(REFUSED)
     _, walk = lower_game(load_game(tmp_path))
     assert sorted(d.message for d in walk.report.diagnostics) == [
-        "not in the native backend yet: 'regions(... for ...)' other than walked",
         "not in the native backend yet: a loop over nested_domino",
     ]
 

@@ -74,6 +74,7 @@ def runtime_unit(gen: CGen) -> str:
             *units._tables(gen),
             '#include "values.c"',
             '#include "lists.c"',
+            '#include "groups.c"',
             '#include "segments.c"',
             '#include "grants.c"',
             includes("\n".join(boards_c(gen.g, gen.tables, gen.lay))),
@@ -88,8 +89,10 @@ def runtime_unit(gen: CGen) -> str:
 def test_every_runtime_file_is_pasted_into_a_game_with_boards() -> None:
     source, why = c_source(load_game(RAILS))
     assert source is not None, why
-    for name in prelude.FILES:
-        assert prelude.c_file(name) in source, name
+    for name in prelude.FILES:  # but groups.c, pasted only into a game making lists of lists
+        assert (prelude.c_file(name) in source) == (name != "groups.c"), name
+    nested, why = c_source(load_game(HERE / "games" / "heaps"))
+    assert nested is not None and prelude.GROUPS in nested, why
     assert source.index(prelude.FLOW) < source.index(prelude.SEARCH)
     assert set(prelude.FILES) == {p.name for p in prelude.RUNTIME.iterdir() if p.suffix in (".c", ".h")}
 

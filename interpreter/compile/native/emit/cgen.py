@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from itertools import count
 
-from tabula.interpreter.compile.native.emit import boards_c, grants_c, prelude
+from tabula.interpreter.compile.native.emit import boards_c, grants_c, groups_c, prelude
 from tabula.interpreter.compile.native.lowering import ir
 from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, INT, PLAYER
 from tabula.interpreter.compile.native.lowering.lower import kind_of
@@ -195,6 +195,8 @@ class CGen:
         if isinstance(e, ir.Source) and e.kind == "list":
             assert e.expr is not None
             return self.lval(e.expr, env)
+        if isinstance(e, ir.Source) and e.kind == "regions":  # kept whole: charged as walked once
+            return groups_c.packed(self, e, env)
         if isinstance(e, ir.Source):
             return self._Picked(ir.Picked("_", e, None, e.ty), env)
         return self.expr(e, env)
@@ -209,7 +211,7 @@ class CGen:
         inner = {**env, e.var: v}
         cond = self.expr(e.cond, inner) if e.cond is not None else "1"
         lines = [*setup, f"L {out}; {out}.n = 0; CHARGE({n});"]
-        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {item.format(i=i)}; (void){v};")
+        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ {self.item(e.src, v, item, i)}")
         lines.append(f"if ({cond}) {{ L {part} = {self.lval(e.elt, inner)}; CHARGE(1 + {part}.n);")
         lines.append(f"for (i64 {j} = 0; {j} < {part}.n; {j}++) l_push(x, &{out}, {part}.v[{j}]); }} }}")
         return "({ " + " ".join(lines) + f" {out}; }})"
@@ -221,7 +223,11 @@ class CGen:
         cond = self.expr(e.cond, inner) if e.cond is not None else "1"
         elt = self.expr(e.elt, inner) if e.elt is not None else v
         lines = [*setup, f"L {out}; {out}.n = 0; CHARGE({n});"]
-        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ i64 {v} = {item.format(i=i)}; (void){v};")
+        lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) {{ {self.item(e.src, v, item, i)}")
+        if e.by is None and groups_c.nested(e.ty):  # a list of lists: each list its length, its items
+            group = self.lval(e.elt, inner) if e.elt else v
+            lines.append(f"if ({cond}) {{ L g_ = {group}; gr_push(x, &{out}, &g_); }} }}")
+            return "({ " + " ".join(lines) + f" {out}; }})"
         if e.by is None:
             lines.append(f"if ({cond}) l_push(x, &{out}, {elt}); }}")
             return "({ " + " ".join(lines) + f" {out}; }})"
@@ -232,6 +238,10 @@ class CGen:
             f"if (!l_has(x, &{keys}, {k})) {{ l_push(x, &{keys}, {k}); l_push(x, &{out}, {elt}); }} }} }}"
         )
         return "({ " + " ".join(lines) + f" {out}; }})"
+
+    def item(self, src: ir.Source, v: str, item: str, i: str) -> str:
+        """A walk's item `v` declared (a list of a list of lists is an `L`)."""
+        return f"{ctype(ir.elem(src.ty))} {v} = {item.format(i=i)}; (void){v};"
 
     def _Region(self, e: ir.Region, env: Env) -> str:
         return boards_c.flood(self, e, env)
@@ -261,6 +271,8 @@ class CGen:
         assert src.expr is not None
         if src.kind == "regions":
             return self.groups(src, env, a, n)
+        if src.kind == "list" and groups_c.nested(src.ty):
+            return groups_c.walk(self, src, env, a, n)
         if src.kind == "list":
             value = self.lval(src.expr, env)
             if _NAME.fullmatch(value):  # a named list: its items copied, not its LCAP words

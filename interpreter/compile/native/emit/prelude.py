@@ -2,7 +2,8 @@
 
 Stage: compile (native). The runtime is the part of a game's translation unit that does not depend
 on the game (as Cython's Utility code and mypyc's lib-rt): words and errors (tabula.h), checks,
-zones, the generator and list values (values.c, lists.c), decisions inside effects (segments.c),
+zones, the generator and list values (values.c, lists.c; groups.c, lists of lists, only for a
+game that makes one), decisions inside effects (segments.c),
 boards and paths (boards.h, boards.c, paths.c, only for a game with boards), the flow driver and
 the entry points (flow.c), the search tree (search.c), choice ids as text (names.c). units.py
 pastes them, in that order, around the game's layout, tables and generated parts (`g_*`, cgen.py):
@@ -21,6 +22,7 @@ FILES = (
     "tabula.h",
     "values.c",
     "lists.c",
+    "groups.c",
     "segments.c",
     "grants.c",
     "boards.h",
@@ -41,6 +43,7 @@ def c_file(name: str) -> str:
 HEAD = c_file("tabula.h")
 BODY = c_file("values.c")
 LISTS = c_file("lists.c")
+GROUPS = c_file("groups.c")
 SEGMENTS = c_file("segments.c")
 GRANTS = c_file("grants.c")
 BOARDS_H = c_file("boards.h")

@@ -14,7 +14,7 @@ import json
 import re
 
 from tabula.interpreter.base.limits import MAX_LIST_ITEMS
-from tabula.interpreter.compile.native.emit import prelude
+from tabula.interpreter.compile.native.emit import groups_c, prelude
 from tabula.interpreter.compile.native.emit.boards_c import boards_c, place_room, zone_grow
 from tabula.interpreter.compile.native.emit.cgen import _WHICH, CGen, Env, c_int, ctype
 from tabula.interpreter.compile.native.emit.tiles_c import tiles_c
@@ -25,17 +25,20 @@ from tabula.interpreter.compile.native.slots import ENDINGS, NONE
 
 def unit(gen: CGen) -> str:
     """The C source of the game; its signature (a hash of everything else) is compiled into it."""
+    made = [*_functions(gen), *_effects(gen)]  # (first: what they call picks the runtime pasted)
+    parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
+    nested = groups_c.used("\n".join([*made, *parts]))
     fixed = [
         prelude.BODY,
         DEEP,
         prelude.LISTS,
+        *[prelude.GROUPS] * nested,
         prelude.SEGMENTS,
         prelude.GRANTS,
         *boards_c(gen.g, gen.tables, gen.lay),
         *tiles_c(gen.g, gen.lay, gen.tables),
     ]
-    body = "\n".join([*_tables(gen), *fixed, *_functions(gen), *_effects(gen)])
-    parts = [*_checks(gen), *_phases(gen), *_actions(gen), *_scoring(gen), *_dispatch(gen)]
+    body = "\n".join([*_tables(gen), *fixed, *made])
     body += "\n" + "\n".join(parts)
     head = "\n".join([prelude.HEAD, *gen.lay.defines()])
     text = head + "\n" + body + "\n" + prelude.FLOW + prelude.SEARCH + prelude.NAMES

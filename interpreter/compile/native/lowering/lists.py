@@ -15,7 +15,7 @@ from typing import Any
 
 from tabula.interpreter.base.source import Span
 from tabula.interpreter.compile.native.lowering import ir, spatial, tiles
-from tabula.interpreter.compile.native.lowering.abilities import AbilityLowering
+from tabula.interpreter.compile.native.lowering.groups import GroupsLowering
 from tabula.interpreter.compile.native.lowering.ir import ANY_LIST, COMP, COMPS, FEAT, INT, PLAYER, SYM, ZONE
 from tabula.interpreter.compile.native.lowering.lower import MISSING, Scope, Unsupported
 from tabula.interpreter.compile.native.slots import NONE
@@ -27,7 +27,7 @@ _DECLARED_ITEMS = {"list[int]": INT, "list[player]": PLAYER, "list[comp]": COMP,
 _DECLARED = {"player": PLAYER, "comp": COMP, "str": SYM}  # base.types names -> typed-form types
 
 
-class ListLowering(AbilityLowering):
+class ListLowering(GroupsLowering):
     """`list`, `reversed` and list comprehensions written `list(... for ...)` (the rest: Lowering);
     `param_types` holds each function's and procedure's declared parameter types (support.py)."""
 
@@ -48,7 +48,7 @@ class ListLowering(AbilityLowering):
             src = self.source(n.args[0], scope)
             literal = isinstance(n.args[0], ast.ListLit) and all(_constant(x) for x in n.args[0].items)
             fn = {"list": ("l_list", "l_copy"), "reversed": ("l_reversed", "l_turned")}[name][literal]
-            return ir.CallF(fn, (src,), src.ty)
+            return self.read(ir.CallF(fn, (src,), src.ty), n.span)  # (of a list of lists: groups.py)
         return super()._Call(n, scope)
 
     def with_item(self, n: ast.Call, scope: Scope) -> ir.Expr:

@@ -529,7 +529,7 @@ class Lowering:
         if kind in ("distinct", "sorted"):
             return self.ordered(kind, n, scope)
         if kind not in _AGGS:
-            raise Unsupported(f"'{kind}(... for ...)'" + " other than walked" * (kind == "regions"), n.span)
+            raise Unsupported(f"'{kind}(... for ...)'", n.span)  # (regions: groups.py)
         src = spatial.walked(self, gen.iter, scope)  # (first of a list of lists: lists.py refuses it)
         inner = {**scope, gen.var: ir.elem(src.ty)}
         elt = self.expr(gen.elt, inner)

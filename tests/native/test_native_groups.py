@@ -1,0 +1,81 @@
+"""Lists of lists on the native backend (issue 33): `regions(...)` kept whole as a value (a `let`,
+a function's result and parameter) and lists made of lists, played by the fixture
+tests/native/games/heaps against the Python backend, decision by decision; a list of lists past
+the room of a list value stops native code (E_SIZE) and Python plays that decision."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from test_native_equivalence import engines, play_both
+
+from tabula.interpreter.base import rng
+from tabula.interpreter.compile.native.support import lower_game
+from tabula.interpreter.engine import load_game
+
+HERE = Path(__file__).resolve().parent
+HEAPS = HERE / "games" / "heaps"
+GAMES = int(os.environ.get("TABULA_NATIVE_GAMES", "10"))
+E_SIZE = 3  # runtime/tabula.h
+
+
+def test_regions_kept_whole_random_games() -> None:
+    """Every form of heaps' `claim` (`count`, `len`, `r[i]`, `first`, `last`, `list`,
+    `reversed`, `+`, `==`, `in`, loops, aggregates and comprehensions over a list of lists, a
+    comprehension of lists, `flatten`) and its score: held natively, every decision the same,
+    and whole native playouts (which stop at nothing) end as the Python ones."""
+    loaded = load_game(HEAPS)
+    _, walk = lower_game(loaded)
+    assert walk.report.diagnostics == []
+    py, nat = engines(loaded)
+    assert nat.native is not None
+    for seed in range(1, GAMES + 1):
+        for players in (2, 3):
+            assert play_both(py, nat, players, seed) == 12  # a claim a cell
+            a, b = py.new_game(players, seed), nat.new_game(players, seed)
+            taken, stopped = nat.native.playout(b, rng.seed_state(seed), 10**9, 10**6)
+            assert (taken, stopped) == (12, 0)  # native code played every decision
+            py.playout(a, rng.seed_state(seed))
+            assert nat.plain(b) == a and nat.scores(b) == py.scores(a)
+
+
+CRAMPED = """
+game: {id: cramped, players: {min: 2, max: 3}}
+boards:
+  field: {kind: square, size: [4, 3], marks: {by: {initial: none, type: player, visibility: public}}}
+counters:
+  score: {per: player}
+actions:
+  claim:
+    params: {c: "[c for c in cells(field) where c.by == none]"}
+    closes_window: true
+    do: |
+      set c.by = me
+      let r = regions(h for h in cells(field) where h.by != none by h.by)
+      gain count(r) + 100 * count(r[count(r) - 1]) score(me)
+flow:
+  turn:
+    player: (turn) % num_players
+    phases:
+      - {id: main, do: "window p: claim"}
+  end_checks:
+    - {id: full, when: "count([c for c in cells(field) where c.by == none]) == 0", end: immediately}
+scoring:
+  score: score(p)
+"""
+
+
+def test_a_list_of_lists_past_its_room_goes_on_in_python(tmp_path: Path) -> None:
+    """Twelve cells and nothing else: a list value has room for 17 words, and the regions of the
+    cells take up to 24 (each group its length, then its cells): native code stops there (E_SIZE),
+    Python plays the decision, and the game is the Python one throughout."""
+    (tmp_path / "game.yaml").write_text(CRAMPED)
+    py, nat = engines(load_game(tmp_path))
+    assert nat.native is not None
+    stops = 0
+    for seed in range(1, GAMES + 1):
+        assert play_both(py, nat, 3, seed) == 12
+        _, stopped = nat.native.playout(nat.new_game(3, seed), rng.seed_state(seed), 10**9, 10**6)
+        stops += stopped == E_SIZE
+    assert stops > 0
