@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from test_native_equivalence import engines, play_both
+from test_native_lines import _least_budgets
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.compile.native.support import lower_game
@@ -79,3 +81,24 @@ def test_a_list_of_lists_past_its_room_goes_on_in_python(tmp_path: Path) -> None
         _, stopped = nat.native.playout(nat.new_game(3, seed), rng.seed_state(seed), 10**9, 10**6)
         stops += stopped == E_SIZE
     assert stops > 0
+
+
+@pytest.mark.slow  # each decision applied about 20 times on each backend
+def test_work_charged_as_python_charges_it() -> None:
+    """At every decision of a random heaps game, the least work budget that lets it pass is
+    Python's to the unit: regions kept (charged once, as Python makes the list once), `list`,
+    `reversed`, `in`, the walks and comprehensions over a list of lists."""
+    py, nat = engines(load_game(HEAPS))
+    lib = nat.native
+    assert lib is not None
+    a, b = py.new_game(3, 4), nat.new_game(3, 4)
+    gen = rng.seed_state(4)
+    seen = 0
+    while not py.is_terminal(a):
+        i = py.random_choice(a, gen)
+        want, got = _least_budgets(py, nat, a, b, i)
+        assert got == want > 20, (seen, py.legal_ids(a)[i])
+        seen += 1
+        py.apply_inplace(a, i)
+        nat.apply_inplace(b, i)
+    assert seen == 12

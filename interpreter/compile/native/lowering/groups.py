@@ -2,12 +2,13 @@
 
 Stage: compile (native). A list of lists (type `list[list[T]]`) is one list value in C
 (runtime/groups.c): each inner list its length, then its items, list after list. Equal lists of
-lists have equal words, so `==` and `+` of two of them are the list ones (l_eq, l_cat); `count`,
-`len`, `r[i]`, `first`, `last`, `list`, `reversed` and `g in r` read the lengths (`gr_*`), and a
-loop, an aggregate or a comprehension over one walks where each list starts (emit/cgen.py `loop`).
-What a list of lists past the room of a list value (LCAP words, lengths included) stops native
-code at run time (E_SIZE): Python plays that decision. `regions(...)` walked by a loop or an
-aggregate is still grouped in place (spatial.py `walked`, runtime/regions.c) without this form.
+lists have equal words, so `==` and `+` compare and join words (`gr_eq`, `gr_cat`, charged as
+Python charges lists of lists); `count`, `len`, `r[i]`, `first`, `last`, `list`, `reversed` and
+`g in r` read the lengths (`gr_*`), and a loop, an aggregate or a comprehension over one walks
+where each list starts (emit/groups_c.py `walk`). A list of lists past the room of a list value
+(LCAP words, lengths included) stops native code at run time (E_SIZE): Python plays that
+decision. `regions(...)` walked by a loop or an aggregate is still grouped in place (spatial.py
+`walked`, runtime/regions.c) without this form.
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ def _inner(ty: str) -> bool:
     return ty.startswith("list[") and ir.elem(ty) in (*ir.SCALARS, "any")
 
 
+def _both(sides: tuple[ir.Expr, ...], span: Span) -> tuple[ir.Expr, ...]:
+    """Two lists of lists, or one and `[]` (a list of no known items holding others: refused)."""
+    for e in sides:
+        if not nested(e.ty) and not (isinstance(e, ir.ListLit) and not e.items):
+            raise Unsupported(f"a list of lists with a {e.ty}", span)
+    return sides
+
+
 class GroupsLowering(AbilityLowering):
     """`regions(...)` as a value, a comprehension of lists and the list builtins of a list of lists
     (the rest: AbilityLowering and Lowering, whose results are read back here)."""
@@ -66,6 +75,25 @@ class GroupsLowering(AbilityLowering):
             what = "'in' of a word among" if e.name == "l_has" else f"'{e.name[2:]}' of"
             raise Unsupported(f"{what} a {e.args[0].ty}", span)
         return ir.CallF(name, e.args, e.ty)
+
+    def _Binary(self, n: ast.Binary, scope: Scope) -> ir.Expr:
+        """`r + s` of lists of lists: charged their lists (`gr_cat`; l_cat charges the items of s)."""
+        out = super()._Binary(n, scope)
+        if isinstance(out, ir.CallF) and out.name == "l_cat" and nested(out.ty):
+            return ir.CallF("gr_cat", _both(out.args, n.span), out.ty)
+        return out
+
+    def _Compare(self, n: ast.Compare, scope: Scope) -> ir.Expr:
+        """`r == s`, `r != s` of lists of lists: charged as Python compares them (`gr_eq`)."""
+        out = super()._Compare(n, scope)
+        if not (isinstance(out, ir.Bin) and out.op in ("==", "!=")):
+            return out
+        if not (nested(out.left.ty) or nested(out.right.ty)):
+            return out
+        if any(isinstance(e, ir.ListLit) and not e.items for e in (out.left, out.right)):
+            return out  # against `[]`: a test of emptiness, not charged (as in Python)
+        test: ir.Expr = ir.CallF("gr_eq", _both((out.left, out.right), n.span), BOOL)
+        return ir.Unary("!", test, BOOL) if out.op == "!=" else test
 
     def _In(self, n: ast.In, scope: Scope) -> ir.Expr:
         """`g in r`: a list among a list of lists (compared as lists, Python's `in`)."""

@@ -1,6 +1,6 @@
 /* groups.c: a list of lists (`regions(...)` kept whole, `[g for g in r where ...]`: lowering/groups.py)
    in one list value: each list its length, then its items, list after list. Equal lists of lists
-   have equal words, so l_eq compares them and l_cat joins them as they are. A list of lists past
+   have equal words (gr_eq compares them, gr_cat joins them, charged as Python). A list of lists past
    LCAP words stops native code (E_SIZE) and Python plays the decision. Pasted into a game's unit
    only when its rules make one (units.py). */
 static void gr_push(X *x, L *out, const L *g) {  /* one list more */
@@ -63,4 +63,17 @@ static L gr_reversed(X *x, L r) {  /* `reversed(r)`: its lists in the other orde
         out.n += 1 + r.v[i];
     }
     return out;
+}
+static L gr_cat(X *x, L a, L b) {  /* `a + b`: the lists of both charged (run/budget.py bounded) */
+    CHARGE(gr_count(x, a) + gr_count(x, b));
+    if (a.n + b.n > LCAP) fail(x, E_SIZE);
+    memcpy(a.v + a.n, b.v, (size_t)b.n * 8);
+    a.n += b.n;
+    return a;
+}
+static int gr_eq(X *x, L a, L b) {  /* `a == b`: charged as run/budget.py compares lists, the lists
+    of the shorter and the items of every list in either */
+    i64 ga = gr_count(x, a), gb = gr_count(x, b);
+    CHARGE((ga < gb ? ga : gb) + (a.n - ga) + (b.n - gb));
+    return l_eq(x, a, b);
 }
