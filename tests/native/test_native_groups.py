@@ -102,3 +102,87 @@ def test_work_charged_as_python_charges_it() -> None:
         py.apply_inplace(a, i)
         nat.apply_inplace(b, i)
     assert seen == 12
+
+
+KEPT = """
+game: {id: kept, players: {min: 2, max: 2}}
+boards:
+  field: {kind: square, size: [3, 2], marks: {by: {initial: none, type: player, visibility: public}}}
+counters:
+  score: {per: player}
+procedures:
+  tally:
+    params: [p, r]
+    do: gain count(r) score(p)
+actions:
+  claim:  # a local of a block that stops at a choice: its frame keeps it
+    params: {c: "[c for c in cells(field) where c.by == none]"}
+    closes_window: true
+    do: |
+      set c.by = me
+      let r = regions(h for h in cells(field) where h.by != none by h.by)
+      choose k from [1, 2] by me
+      gain count(r) + k score(me)
+  sweep:  # a procedure's argument: its frame's local
+    closes_window: true
+    do: |
+      run tally(me, regions(h for h in cells(field) where h.by == me))
+      gain 1 score(me)
+flow:
+  turn:
+    player: (turn) % num_players
+    phases:
+      - {id: main, do: "window p: claim, sweep"}
+  end_checks:
+    - {id: full, when: "count([c for c in cells(field) where c.by == none]) == 0", end: immediately}
+    - {id: late, when: "turn > 12", end: immediately}
+scoring:
+  score: score(p)
+"""
+
+
+@pytest.mark.slow  # each decision native code plays applied about 20 times on each backend
+def test_a_list_of_lists_kept_in_the_state_is_python_s(tmp_path: Path) -> None:
+    """A list of lists stored where Python keeps it in the state (a local of a block that stops
+    at a choice, a procedure's argument) has Python measure the whole state (run/budget.py
+    `stored`), which native code does not: it stops there (E_SIZE) and Python plays the decision;
+    every decision it does play needs Python's least work budget, and the games are the same."""
+    (tmp_path / "game.yaml").write_text(KEPT)
+    py, nat = engines(load_game(tmp_path))
+    lib = nat.native
+    assert lib is not None
+    stopped: set[str] = set()
+    for seed in range(1, 4):
+        assert play_both(py, nat, 2, seed) > 0
+        a, b = py.new_game(2, seed), nat.new_game(2, seed)
+        gen = rng.seed_state(seed)
+        while not py.is_terminal(a):
+            i = py.random_choice(a, gen)
+            cid = py.legal_ids(a)[i]
+            if lib.apply(lib.array.from_buffer_copy(b.words), i, py.game.work_budget, None) == E_SIZE:
+                stopped.add(cid.split(":")[0])
+            else:
+                want, got = _least_budgets(py, nat, a, b, i)
+                assert got == want, cid
+            py.apply_inplace(a, i)
+            nat.apply_inplace(b, i)
+    assert stopped == {"claim", "sweep", "1", "2"}  # (an answer to claim's choice replays its segment)
+
+
+def test_a_list_of_lists_in_a_var_or_as_options_is_refused(tmp_path: Path) -> None:
+    """Python measures the whole state at each store of a list of lists into a var, and an option
+    is one word: N001 at each."""
+    held = CRAMPED.replace(
+        "score: {per: player}", "score: {per: player}\nvars:\n  kept: {initial: [], visibility: public}"
+    )
+    held = held.replace("      gain count(r)", "      set kept = r\n      gain count(r)")
+    split = (
+        "  split:\n    params: {g: regions(c for c in cells(field))}\n    do: gain count(g) score(me)\nflow:"
+    )
+    held = held.replace("flow:", split, 1).replace("window p: claim", "window p: claim, split")
+    (tmp_path / "game.yaml").write_text(held)
+    _, walk = lower_game(load_game(tmp_path))
+    assert sorted(d.message for d in walk.report.diagnostics) == [
+        "not in the native backend yet: an action's parameter among list[list[comp]]",
+        "not in the native backend yet: var 'kept' holding a list[list[comp]]",
+    ]

@@ -12,12 +12,14 @@ A game with none runs natively; any other runs on the Python backend.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 from tabula.interpreter.base.source import Report
 from tabula.interpreter.compile.native.lowering import abilities, ir, ranges, stackroom, triggers
 from tabula.interpreter.compile.native.lowering.effects import EffectLowering
+from tabula.interpreter.compile.native.lowering.groups import options
 from tabula.interpreter.compile.native.lowering.ir import INT, PLAYER
 from tabula.interpreter.compile.native.lowering.lower import Scope, Unsupported
 from tabula.interpreter.compile.python.expressions.analysis import and_chain, conjuncts, names_in
@@ -120,6 +122,10 @@ class Walk:
                         body = self.read.block_at(("components", tname, "instances", i, "hooks", hname))
                         out[hname][1].append((mine, body or ()))
         return out
+
+    def options(self, n: ast.Expr, scope: Scope) -> ir.Source:
+        """An action's parameter's values (groups.py `options`: words)."""
+        return options(self.low.source(n, scope), n.span)
 
     def attempt(self, make: Callable[[], T], where: Path_ | None = None) -> T | None:
         """`make()`, or None after reporting every construct it could not lower. A definition
@@ -317,7 +323,7 @@ class Walk:
         for key, _ in params:  # each parameter's list may use the ones before it
             pname = str(key)
             n = self.read.expr_at((*path, "params", pname))
-            src = None if n is None else self.attempt(lambda n=n: self.low.source(n, dict(scope)))  # type: ignore[misc]
+            src = None if n is None else self.attempt(partial(self.options, n, dict(scope)))
             if src is None:
                 return None
             given.append((pname, src))

@@ -51,6 +51,13 @@ def _both(sides: tuple[ir.Expr, ...], span: Span) -> tuple[ir.Expr, ...]:
     return sides
 
 
+def options(src: ir.Source, span: Span) -> ir.Source:
+    """An action's parameter's values: words (one option is one word: not a list of a list of lists)."""
+    if nested(src.ty):
+        raise Unsupported(f"an action's parameter among {src.ty}", span)
+    return src
+
+
 class GroupsLowering(AbilityLowering):
     """`regions(...)` as a value, a comprehension of lists and the list builtins of a list of lists
     (the rest: AbilityLowering and Lowering, whose results are read back here)."""
@@ -95,6 +102,13 @@ class GroupsLowering(AbilityLowering):
         test: ir.Expr = ir.CallF("gr_eq", _both((out.left, out.right), n.span), BOOL)
         return ir.Unary("!", test, BOOL) if out.op == "!=" else test
 
+    def list_var_set(self, name: str, value: ir.Expr, span: Span | None) -> None:
+        """A list of lists is not kept in a var: at each such store Python measures the whole
+        state (run/budget.py `stored`), a charge native code does not compute."""
+        if nested(value.ty):
+            raise Unsupported(f"var '{name}' holding a {value.ty}", span, "keep it in a local")
+        super().list_var_set(name, value, span)
+
     def _In(self, n: ast.In, scope: Scope) -> ir.Expr:
         """`g in r`: a list among a list of lists (compared as lists, Python's `in`)."""
         try:
@@ -125,4 +139,4 @@ class GroupsLowering(AbilityLowering):
         return ir.Picked(gen.var, src, cond, f"list[{elt.ty}]", elt)
 
 
-__all__ = ["GroupsLowering", "nested"]
+__all__ = ["GroupsLowering", "nested", "options"]

@@ -16,6 +16,7 @@ checks fire before the window is posed).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.compile.native.lowering import ir
@@ -76,3 +77,34 @@ def _walk(node: Any) -> tuple[bool, set[str]]:
             callees.add(n.name)
         todo.extend(getattr(n, f.name) for f in dataclasses.fields(n))
     return False, callees
+
+
+def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
+    """The statements (their ids) storing a value of a type `nested` tells where Python keeps it
+    in the state and measures the whole state (run/budget.py `stored`: a list of lists is never
+    light): an argument of a procedure or a hook (its frame's local), and a local of a block that
+    may stop at a decision (its frame keeps its locals). Native code does not measure the state:
+    it stops there (emit/cgen.py) and Python plays the decision, charged as it charges it."""
+    stopping = _stopping_units(prog)
+    procs = (prog.procedures or {}).items()
+    units: list[tuple[Any, bool]] = [(body, name in stopping) for name, (_, body) in procs]
+    blocks = [prog.setup, prog.round_on_start, prog.round_on_end, prog.turn_on_end, prog.finish]
+    blocks += [c.body for c in prog.end_checks or []] + [a.body for a in prog.actions or []]
+    blocks += [b for ph in prog.phases or [] for b in (ph.before, ph.after)]
+    units += [(b, _stops(b, stopping)) for b in blocks if b]
+    out: set[int] = set()
+    for body, frame in units:
+        todo: list[Any] = [body]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, (tuple, list)):
+                todo.extend(n)
+                continue
+            if not dataclasses.is_dataclass(n) or isinstance(n, (type, ir.Expr)):
+                continue
+            if isinstance(n, (ir.Let, ir.Assign)) and frame and nested(n.value.ty):
+                out.add(id(n))
+            if isinstance(n, (ir.RunP, ir.RunHook)) and any(nested(a.ty) for a in n.args):
+                out.add(id(n))
+            todo.extend(getattr(n, f.name) for f in dataclasses.fields(n))
+    return out
