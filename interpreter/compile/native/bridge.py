@@ -124,11 +124,13 @@ class NativeGame:
         self._ids: dict[tuple[Any, ...], Named] = {}
         self._names: list[str] | None = None  # the names `_ids` is for
         self.zone_at = [layout.zone(z) for z in range(len(game.zone_layouts))]
-        self.namer = Namer(game, lib, layout.symbols, self.stride, self.arg_kinds, self.sites, self.before_at)
+        self.namer = Namer(
+            game, lib, layout.symbols, self.stride, self.arg_kinds, self.sites, self.before_at, self.gen_at
+        )
         # answer index k on a state's words (0, or tb_apply's error code), the next decision's ids
         # named in the same call where they are named in C (runtime tb_step: the step path's one
         # call); the Namer's own method, not a wrapper (a Python frame is a tenth of a step's Python)
-        self.advance: Callable[[NativeState, int, int], int] = self.namer.step
+        self.advance: Callable[[NativeState, int | str, int], int | None] = self.namer.step
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
