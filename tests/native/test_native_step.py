@@ -210,6 +210,25 @@ def test_an_id_is_found_among_the_ids_of_the_words_as_they_stand() -> None:
         assert nat.hash(b) == nat.hash(want), (first, later, cid)
 
 
+def test_windows_recomputed_in_the_scratch_words_are_named_for_their_own_players() -> None:
+    """A window recomputed natively is named in the bridge's scratch words, a state kept between
+    calls: with the players' names of the state asked about, not of the one asked before it."""
+    game = load_game(os.path.join(os.path.dirname(__file__), "games", "clues"))
+    py, nat = Engine(game), Engine(game, backend="native")
+    pairs = [(py.new_game(names, 2), nat.new_game(names, 2)) for names in (["Ann", "Bo"], ["Cy", "Di"])]
+    gen, named = rng.seed_state(3), 0
+    for _ in range(12):
+        for a, b in pairs:
+            if py.is_terminal(a):
+                continue
+            assert nat.recompute_decision(b) == a["dec"]
+            named += any(n in cid for cid in a["dec"]["ids"] for n in a["names"])
+            cid = py.legal_ids(a)[py.random_choice(a, gen)]
+            py.apply_inplace(a, cid)
+            nat.apply_inplace(b, cid)
+    assert named > 4
+
+
 def test_names_named_in_python_step_by_tb_apply() -> None:
     """Players' names tb_ids cannot write (a NUL in one) are stepped by tb_apply alone, their ids
     named by Python when asked: the same game as on Python."""

@@ -92,6 +92,12 @@ class NativeState:
             a = self._a = ctypes.addressof(self.words)
         return a
 
+    def of(self, other: NativeState) -> NativeState:
+        """These words as a state of `other`'s players and options, their decision named anew (the
+        bridge's scratch words, where a decision is recomputed)."""
+        self.names, self.o, self.named = other.names, other.o, None
+        return self
+
     def __del__(self) -> None:
         self.mv = None  # (the view holds the words: released first, so the count below is theirs)
         w = self._w
