@@ -166,10 +166,10 @@ class Engine:
         except NotNative:
             ns.plain = st
 
-    def _native_failed(self, ns: NativeState, idx: int, code: int) -> None:
-        """Native code refused choice `idx` (code 1) or stopped on an error: the decision again on
-        Python, from the state before it (converted), which reports where it failed or, when
-        Python goes on (native checks are never looser), goes on."""
+    def _native_failed(self, ns: NativeState, idx: int | str, code: int) -> None:
+        """Native code refused choice `idx` (an index or a legal id; code 1) or stopped on an error:
+        the decision again on Python, from the state before it (converted), which reports where it
+        failed or, when Python goes on (native checks are never looser), goes on."""
         nat = self.native
         assert nat is not None
         if code == 1:
@@ -218,7 +218,8 @@ class Engine:
     def is_terminal(self, st: State) -> bool:
         # native words first, written out (a step's Python share: no call but the words' property)
         if isinstance(st, NativeState) and st.plain is None and (nat := self.native) is not None:
-            return not st.view[nat.dk]
+            v = st.mv  # (the words' view when made: no call)
+            return not (st.view if v is None else v)[nat.dk]
         return self.plain(st)["dec"] is None
 
     def legal_actions(self, st: State) -> list[Choice]:
@@ -260,6 +261,9 @@ class Engine:
 
     def legal_ids(self, st: State) -> list[str]:
         if isinstance(st, NativeState) and st.plain is None and (nat := self.native) is not None:
+            kept, v = st.named, st.mv  # the ids the last step named, while the words are those it left
+            if kept is not None and v is not None and kept[0] == v[nat.gen_at]:
+                return kept[1].ids.copy()  # (a copy: the caller may change its list)
             return nat.ids(st)
         dec = self.plain(st)["dec"]
         return [] if dec is None else list(dec["ids"])
@@ -271,8 +275,10 @@ class Engine:
         if (live := self._live(st)) is not None:
             nat, ns = live
             if not nat.choosing(ns):
-                with contextlib.suppress(NativeFailure):  # native code stopped: Python recomputes it
+                try:  # (not contextlib.suppress: its object and calls cost a tenth of the window)
                     return nat.recompute_decision(ns)
+                except NativeFailure:  # native code stopped: Python recomputes it
+                    pass
             elif nat.window(ns) and (dec := nat.recompute_window(ns, self.game.work_budget)) is not None:
                 return dec
         return decisions.recompute_decision(self.game, self.plain(st))
@@ -296,14 +302,13 @@ class Engine:
             and self.watch is None
             and (nat := self.native) is not None
         ):
-            if choice.__class__ is str:  # a legal id: its index (the ids of the same options are kept)
-                k = nat.index(st, choice)
-            else:
-                k = choice if choice.__class__ is int else None
-            if k is not None:
-                code = nat.advance(st, k, self.game.work_budget)
+            # an index, or a legal id the last step named: answered and the next decision named in one call
+            code = nat.advance(st, choice, self.game.work_budget)
+            if code is None and choice.__class__ is str and (k := nat.index(st, choice)) is not None:
+                code = nat.advance(st, k, self.game.work_budget)  # (an id of options named now)
+            if code is not None:
                 if code:
-                    self._native_failed(st, k, code)
+                    self._native_failed(st, choice, code)
                 return
         if isinstance(st, NativeState):
             ns: NativeState = st

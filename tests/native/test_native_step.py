@@ -183,6 +183,52 @@ def test_legal_ids_are_the_callers_to_change() -> None:
         assert nat.hash(b) == py.hash(a)
 
 
+def test_an_id_is_found_among_the_ids_of_the_words_as_they_stand() -> None:
+    """An answer by id is looked up in the ids named last only while the words are those they were
+    named for (their generation): words put in place otherwise (as a logged answer, stepped on
+    Python, puts them back) have their ids named again, though the stale ids hold the same id at
+    another index."""
+    _, nat = engines("porta-nigra")
+    st, gen, seen = nat.new_game(2, 4), rng.seed_state(11), []
+    while not nat.is_terminal(st) and len(seen) < 80:
+        seen.append((nat.clone(st), nat.legal_ids(st)))
+        nat.apply_inplace(st, nat.random_choice(st, gen))
+    pairs = [
+        (first, later, cid)
+        for first, (_, ids) in enumerate(seen)
+        for later, (_, now) in enumerate(seen[first + 1 :], first + 1)
+        for k, cid in enumerate(now)
+        if cid in ids and ids.index(cid) != k
+    ]
+    assert len(pairs) >= 5
+    for first, later, cid in pairs[:: len(pairs) // 5]:
+        b, want = nat.clone(seen[first][0]), nat.clone(seen[later][0])
+        assert isinstance(b, NativeState) and nat.legal_ids(b) == seen[first][1] and b.named is not None
+        b.words = nat.clone(want).words  # type: ignore[attr-defined]  # (the ids named for `first` kept)
+        nat.apply_inplace(want, cid)
+        nat.apply_inplace(b, cid)
+        assert nat.hash(b) == nat.hash(want), (first, later, cid)
+
+
+def test_windows_recomputed_in_the_scratch_words_are_named_for_their_own_players() -> None:
+    """A window recomputed natively is named in the bridge's scratch words, a state kept between
+    calls: with the players' names of the state asked about, not of the one asked before it."""
+    game = load_game(os.path.join(os.path.dirname(__file__), "games", "clues"))
+    py, nat = Engine(game), Engine(game, backend="native")
+    pairs = [(py.new_game(names, 2), nat.new_game(names, 2)) for names in (["Ann", "Bo"], ["Cy", "Di"])]
+    gen, named = rng.seed_state(3), 0
+    for _ in range(12):
+        for a, b in pairs:
+            if py.is_terminal(a):
+                continue
+            assert nat.recompute_decision(b) == a["dec"]
+            named += any(n in cid for cid in a["dec"]["ids"] for n in a["names"])
+            cid = py.legal_ids(a)[py.random_choice(a, gen)]
+            py.apply_inplace(a, cid)
+            nat.apply_inplace(b, cid)
+    assert named > 4
+
+
 def test_names_named_in_python_step_by_tb_apply() -> None:
     """Players' names tb_ids cannot write (a NUL in one) are stepped by tb_apply alone, their ids
     named by Python when asked: the same game as on Python."""

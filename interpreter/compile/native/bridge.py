@@ -118,17 +118,22 @@ class NativeGame:
         self._starts: dict[str, NativeState] = {}
         self.dk, self.dn, self.dp, self.dsite = self.at["DK"], self.at["DN"], self.at["DP"], self.at["DSITE"]
         self.keep = layout.keep
-        self.scratch = self.array()  # the words recompute_decision works on
+        # recompute_decision's words, a state kept (its view made once); tb_copy of ints, the GIL kept
+        self.scratch, self._copy_at = self.array(), ctypes.PyDLL(lib._name).tb_copy
+        self._scratch, self._scratch_at = NativeState(self.scratch, [], {}), ctypes.addressof(self.scratch)
+        self._copy_at.argtypes, self._copy_at.restype = [_I64, _I64, _I64], None
         # the pending options' words -> their ids and each id's index, per the players' names
         self._by_names: dict[tuple[str, ...], dict[tuple[Any, ...], Named]] = {}
         self._ids: dict[tuple[Any, ...], Named] = {}
         self._names: list[str] | None = None  # the names `_ids` is for
         self.zone_at = [layout.zone(z) for z in range(len(game.zone_layouts))]
-        self.namer = Namer(game, lib, layout.symbols, self.stride, self.arg_kinds, self.sites, self.before_at)
+        self.namer = Namer(
+            game, lib, layout.symbols, self.stride, self.arg_kinds, self.sites, self.before_at, self.gen_at
+        )
         # answer index k on a state's words (0, or tb_apply's error code), the next decision's ids
         # named in the same call where they are named in C (runtime tb_step: the step path's one
         # call); the Namer's own method, not a wrapper (a Python frame is a tenth of a step's Python)
-        self.advance: Callable[[NativeState, int, int], int] = self.namer.step
+        self.advance: Callable[[NativeState, int | str, int], int | None] = self.namer.step
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -160,7 +165,7 @@ class NativeGame:
 
     # ------------------------------------------------------------ reading
     def is_terminal(self, ns: NativeState) -> bool:
-        return bool(ns.words[self.at["DK"]] == 0)
+        return bool(ns.view[self.dk] == 0)
 
     def current_player(self, ns: NativeState) -> int | None:
         w = ns.words
@@ -230,27 +235,25 @@ class NativeGame:
     def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
         """The pending window again from a copy of the state, plain (None: over); NativeFailure: stopped."""
         # no segment needed: a scratch array kept for it (a fresh array costs more than the window)
-        self.copy(self.scratch, ns.words, 0)
+        self._copy_at(self._scratch_at, ns.addr, 0)
         if code := self.lib.tb_reoffer(self.scratch):
             raise NativeFailure(code)
-        return self.plain_decision(NativeState(self.scratch, ns.names, ns.o))
+        return self.plain_decision(self._scratch.of(ns))
 
     def window(self, ns: NativeState) -> bool:
         """The pending decision is a window (at a phase's top or inside a block): its plain form is
         the same as Python's, named from the options' words."""
-        dk = ns.words[self.dk]
-        return bool(dk == 1 or (dk == 2 and ns.words[self.at["DSITE"]] < 0))
+        return bool((dk := ns.words[self.dk]) == 1 or (dk == 2 and ns.words[self.dsite] < 0))
 
     def recompute_window(self, ns: NativeState, budget: int) -> dict[str, Any] | None:
         """The pending window inside a block computed again from the state's words, as plain data
         (runtime tb_reoffer_inner: its actions' conditions read the state and `me` alone, so its
         options need no replay of the segment, in the scratch words); None when native code stops
         (Python then recomputes it). `budget` is unused: the window's options are not charged."""
-        w = self.scratch
-        self.copy(w, ns.words, 0)
-        if self.lib.tb_reoffer_inner(w) != 0:
+        self._copy_at(self._scratch_at, ns.addr, 0)
+        if self.lib.tb_reoffer_inner(self.scratch) != 0:
             return None
-        return self.plain_decision(NativeState(w, ns.names, ns.o))
+        return self.plain_decision(self._scratch.of(ns))
 
     def ranking_keys(self, ns: NativeState) -> list[tuple[Any, ...]] | None:
         """Score and tiebreaks per player, or None when native code stops (Python then says why)."""

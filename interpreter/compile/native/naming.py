@@ -28,7 +28,7 @@ _ROOM = 1 << 16  # bytes of ids one call writes at most (more: named in Python)
 _NT_BYTES = 2  # the word of tb_step's table holding the bytes of ids it named last (names.c NT_BYTES)
 # tb_step's words of `ctx` after tb_ids's (names.c NM_S, NM_K, NM_BUDGET, NM_GEN: its arguments, and
 # the words' generation after the step), written in place: a call with one argument converts quicker
-_NM_S = 13
+_NM_S = 13  # (Namer.step writes words 13..16 as literals: a global costs a lookup a step)
 
 
 def column_mode(t: str, kind: str) -> int:
@@ -54,6 +54,7 @@ class Namer:
         arg_kinds: dict[int, list[str]],
         sites: list[tuple[str, str]],
         before: int = 0,
+        gen_at: int = 0,
     ) -> None:
         width = stride - 1
         modes: list[int] = []
@@ -79,6 +80,7 @@ class Namer:
         self._ctx = [self._mode.buffer_info()[0], self._name.buffer_info()[0], self._off, self._text]
         self._ctx += [len(symbols), len(game.action_list)]
         self._before = before  # tb_step's `before` (the bridge's words kept before a step)
+        self.gen_at = gen_at  # the words' generation (T_GEN): the ids named last are theirs while it holds
         # per players' names: `ctx` whole (its address, the array, the names' buffers, tb_step's
         # table and the ids of each of its entries), or None
         self._players: dict[tuple[str, ...], Context | None] = {}
@@ -130,15 +132,27 @@ class Namer:
             return None
         return utf_8_decode(self._view[: n - 1])[0].split("\0")
 
-    def step(self, ns: Any, k: int, budget: int) -> int:
-        """Answer `k` on native words `ns` and name the next decision, in one call (runtime tb_step):
-        0, or the error code of the answer; `ns.named` holds the next decision's ids when they were
-        named in C. Players' names named in Python: tb_apply alone (the ids named when asked)."""
+    def step(self, ns: Any, choice: int | str, budget: int) -> int | None:
+        """Answer `choice` on native words `ns` and name the next decision, in one call (runtime
+        tb_step): 0, or the error code of the answer; `ns.named` holds the next decision's ids when
+        they were named in C. `choice` is an index, or a legal id of those the last step named
+        (looked up here: a frame less a step); None: another id or value, nothing done (the caller
+        finds its index). Players' names named in Python: tb_apply alone (the ids named when asked)."""
+        if choice.__class__ is str:
+            kept, v = ns.named, ns.mv  # (the words' view: made by the last step's caller, as a rule)
+            if kept is None or kept[0] != (ns.view if v is None else v)[self.gen_at]:
+                return None
+            if (k := kept[1].index(choice)) is None:
+                return None
+        elif choice.__class__ is int:
+            k = choice
+        else:
+            return None
         c = self._last[1] if self._last[0] is ns.names else self._for(ns.names)
         if c is None:
             return self._apply(ns.addr, k, budget, self._before)  # type: ignore[no-any-return]
-        a = c.ctx
-        a[_NM_S], a[_NM_S + 1], a[_NM_S + 2] = ns.addr, k, budget
+        a = c.ctx  # (its words NM_S.. as literals: a global and an addition cost as much as a store)
+        a[13], a[14], a[15] = ns.addr, k, budget
         r = self._step(c.arg)  # (a ctypes array: no argtypes to convert through)
         if r <= 0:  # -code, or 0: the game is over or the ids are Python's (named when asked)
             return -r  # type: ignore[no-any-return]  # (an int: restype c_int64)
@@ -151,7 +165,7 @@ class Namer:
                 c.entries[e] = named
             else:
                 c.entries.append(named)
-        gen = a[_NM_S + 3]
+        gen = a[16]
         if gen:
             ns.named = (gen, named)
         return 0

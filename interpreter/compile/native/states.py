@@ -36,7 +36,7 @@ class NativeState:
     form last made of this state's words, with their generation then (T_GEN), or None; `named`
     likewise the pending decision's ids (bridge.py `NativeGame._named`)."""
 
-    __slots__ = ("_a", "_mv", "_w", "co", "kept", "named", "names", "o", "packed", "plain", "pool")
+    __slots__ = ("_a", "_w", "co", "kept", "mv", "named", "names", "o", "packed", "plain", "pool")
 
     def __init__(
         self,
@@ -48,7 +48,7 @@ class NativeState:
         packed: bytes | None = None,
     ) -> None:
         self._w = words
-        self._mv: memoryview | None = None  # the words as int64 (view), made when first asked for
+        self.mv: memoryview | None = None  # the words as int64 (view), made when first asked for
         self._a = 0  # the words' address (addr), 0 until asked for
         self.packed = packed
         self.kept: tuple[int, bytes] | None = None
@@ -72,16 +72,16 @@ class NativeState:
 
     @words.setter
     def words(self, w: Any) -> None:
-        self._w, self.packed, self._mv, self._a = w, None, None, 0
+        self._w, self.packed, self.mv, self._a = w, None, None, 0
 
     @property
     def view(self) -> memoryview:
         """The words as a memoryview of int64, kept while the words are: a step reads a few words
         and the options' bytes, and a view's index and slice cost less than the ctypes array's
         (whose buffer export alone is about 0.5 us)."""
-        v = self._mv
+        v = self.mv
         if v is None:
-            v = self._mv = memoryview(self.words).cast("B").cast("q")
+            v = self.mv = memoryview(self.words).cast("B").cast("q")
         return v
 
     @property
@@ -92,8 +92,14 @@ class NativeState:
             a = self._a = ctypes.addressof(self.words)
         return a
 
+    def of(self, other: NativeState) -> NativeState:
+        """These words as a state of `other`'s players and options, their decision named anew (the
+        bridge's scratch words, where a decision is recomputed)."""
+        self.names, self.o, self.named = other.names, other.o, None
+        return self
+
     def __del__(self) -> None:
-        self._mv = None  # (the view holds the words: released first, so the count below is theirs)
+        self.mv = None  # (the view holds the words: released first, so the count below is theirs)
         w = self._w
         # only words nothing else holds (the slot, `w` and the call's argument: 3 references)
         if w is None or getrefcount(w) != 3:
