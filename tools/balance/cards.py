@@ -11,7 +11,8 @@ row is a card and what its player did with it:
 `scored with` (`scored_table`) is what the card was worth at the end: for each `in ZONE` row, the
 points of its holder's final score that depend on the card (the score minus the score with the card
 taken out of play, `tabula.balance.measures.scored_with`), a mean over the player-games that held it
-with its 95 % interval, the rows ranked by it.
+and one over every player-game (zero where it was not held: what the card adds to an average player),
+each with its 95 % interval; the rows of a zone are ranked by the second (docs/balancing.md says why).
 
 Rows are grouped by the card's kind (its component type: `order`, `site`, `honour_card`) and named by
 the card's name; `--cards TYPE` keeps one kind. The statistics are those of `tabula.balance.lift`:
@@ -114,17 +115,26 @@ def _row(r: dict[str, Any]) -> str:
 
 def scored_table(records: list[GameRecord], kind: str | None = None) -> list[dict[str, Any]]:
     """Per card and where it lay at the end (`in ZONE, flags`): the points of its holder's final score
-    that depend on it, per player-game that held it (finished games), mean with its 95 % interval;
-    by kind, then the most points first. `kind` keeps one card kind."""
+    that depend on it (finished games). `n`, `mean`, `low`, `high`: over the player-games that held it,
+    with its 95 % interval; `per_player`: over every player-game (zero where the player did not hold
+    it: what the card adds to an average player, how often it is held times what it is worth), with
+    `players` the player-games in all and `share` the part that held it. By kind, then the most points
+    per player-game first within each zone (a card in the vault scores what any card would there: it is
+    not compared with the buildings). `kind` keeps one card kind."""
     kinds, points = scored_points(records)
+    everyone = sum(len(rec.scored) for rec in records)
     rows: list[dict[str, Any]] = []
     for key, values in points.items():
         card, _, where = key.partition("@")
         if kind is not None and kinds.get(card) != kind:
             continue
-        kind_of = kinds.get(card, "?")
-        rows.append({"card": card, "did": f"in {where}", "kind": kind_of, **mean_interval(values)})
-    rows.sort(key=lambda r: (r["kind"], -r["mean"], -r["n"], r["card"], r["did"]))
+        row = {"card": card, "did": f"in {where}", "kind": kinds.get(card, "?"), **mean_interval(values)}
+        row["zone"] = where.partition(",")[0]
+        zeros = [0.0] * max(everyone - len(values), 0)
+        row.update(players=everyone, share=len(values) / max(everyone, 1))
+        row["per_player"] = mean_interval([*values, *zeros])
+        rows.append(row)
+    rows.sort(key=lambda r: (r["kind"], r["zone"], -r["per_player"]["mean"], -r["mean"], r["card"], r["did"]))
     return rows
 
 
@@ -194,16 +204,19 @@ def _mean(m: dict[str, float]) -> str:
 
 
 def scored_lines(rows: list[dict[str, Any]], limit: int = CARD_ROWS) -> list[str]:
-    """Per kind: the rows whose cards scored something, the most points first."""
+    """Per kind and zone: the rows whose cards scored something, the most points per player-game first."""
     out: list[str] = []
-    for kind in sorted({r["kind"] for r in rows}):
-        mine = [r for r in rows if r["kind"] == kind and (r["mean"] or r["sd"])]
+    for kind, zone in sorted({(r["kind"], r["zone"]) for r in rows}):
+        mine = [r for r in rows if (r["kind"], r["zone"]) == (kind, zone) and (r["mean"] or r["sd"])]
         if not mine:
             continue
-        out += ["", f"scored with: {kind:<11} {'where':<36} {'players':>7} {'points [95% CI] a player':>27}"]
+        head = f"scored with: {f'{kind} in {zone}':<48} {'held by':>11} {'points [95% CI] a holder':>25}"
+        out += ["", f"{head}  {'a player-game [95% CI]':>24}"]
         for r in mine[:limit]:
             ci = f"[{r['low']:.1f}, {r['high']:.1f}]" if r["n"] > 1 else "(one player)"
-            out.append(f"{r['card'][:24]:<24} {r['did'][:36]:<36} {r['n']:>7} {r['mean']:>8.2f} {ci:<18}")
+            m, held = r["per_player"], f"{r['n']} of {r['players']}"
+            line = f"{r['card'][:24]:<24} {r['did'][:36]:<36} {held:>11} {r['mean']:>8.2f} {ci:<16}"
+            out.append(f"{line}  {m['mean']:>8.2f} [{m['low']:.2f}, {m['high']:.2f}]")
         if len(mine) > limit:
             out.append(f"... {len(mine) - limit} more (--cards {kind}, or all of them in --json)")
     return out
