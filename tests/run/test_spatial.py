@@ -87,7 +87,7 @@ def test_errors_name_the_cell_and_the_board(rt: Runtime) -> None:
         boards.longest_path(rt, [wall[0]])
 
 
-UNHELD = """
+REGIONS_KEPT = """
 game: {id: unheld, name: Unheld, players: {min: 2, max: 2}}
 boards:
   table: {kind: square, size: [3, 3]}
@@ -110,19 +110,18 @@ scoring:
 """
 
 
-def test_the_native_backend_reports_spatial_builtins_as_n001_at_their_place(tmp_path: Path) -> None:
+def test_the_native_backend_holds_every_spatial_builtin(tmp_path: Path) -> None:
     from tabula.interpreter.compile.native.support import lower_game
 
-    # longest_path, path_exists (routes), regions (tiles) and the features of tiles (edges) are
-    # native now; regions kept as a value (a list of lists) is not yet
+    # longest_path, path_exists (routes), regions (tiles), the features of tiles (edges) and
+    # regions kept whole as a value (a list of lists: tests/native/test_native_groups.py plays them)
     for held in ("routes", "tiles", "edges"):
         _, walk = lower_game(load_game(GAMES / held))
         assert walk.report.diagnostics == []
-    (tmp_path / "game.yaml").write_text(UNHELD)
+    (tmp_path / "game.yaml").write_text(REGIONS_KEPT)
     _, walk = lower_game(load_game(tmp_path))
     found = [(d.code, d.span.line if d.span else 0, d.message) for d in walk.report.diagnostics]
-    said = "not in the native backend yet: 'regions(... for ...)' other than walked"
-    assert ("N001", 7, said) in found
+    assert found == []
 
 
 NO_PATH = """
