@@ -24,7 +24,7 @@ from tabula.interpreter.compile.native.lowering import ir
 
 def phase_stops(prog: ir.Program) -> list[int]:
     """For each phase, 1 when its block may stop at a decision inside an effect, else 0."""
-    stopping = _stopping_units(prog)
+    stopping = stopping_units(prog)
     checks = any(_stops(c.body, stopping) for c in prog.end_checks or [])
     return [
         int(_stops(ph.before, stopping) or _stops(ph.after, stopping) or (ph.window is not None and checks))
@@ -38,7 +38,7 @@ def _stops(node: Any, stopping: set[str]) -> bool:
     return direct or not callees.isdisjoint(stopping)
 
 
-def _stopping_units(prog: ir.Program) -> set[str]:
+def stopping_units(prog: ir.Program) -> set[str]:
     """The procedures, trigger dispatchers and hook dispatchers that may stop (a fixed point:
     a trigger may emit its own event again)."""
     units: dict[str, tuple[bool, set[str]]] = {}
@@ -85,7 +85,7 @@ def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
     light): an argument of a procedure or a hook (its frame's local), and a local of a block that
     may stop at a decision (its frame keeps its locals). Native code does not measure the state:
     it stops there (emit/cgen.py) and Python plays the decision, charged as it charges it."""
-    stopping = _stopping_units(prog)
+    stopping = stopping_units(prog)
     procs = (prog.procedures or {}).items()
     units: list[tuple[Any, bool]] = [(body, name in stopping) for name, (_, body) in procs]
     blocks = [prog.setup, prog.round_on_start, prog.round_on_end, prog.turn_on_end, prog.finish]
@@ -108,3 +108,19 @@ def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
                 out.add(id(n))
             todo.extend(getattr(n, f.name) for f in dataclasses.fields(n))
     return out
+
+
+def weighed(s: ir.Stmt) -> ir.Stmt:
+    """`s` (a store `kept_stores` found, of a list of words) with each list it keeps in the state
+    weighed first (runtime values.c `l_kept`): past LIGHT items, or holding a number Python does
+    not count as small, Python would measure the whole state there (run/budget.py `stored`),
+    so native code stops (E_SIZE) and Python plays the decision."""
+
+    def kept(e: ir.Expr) -> ir.Expr:
+        return ir.CallF("l_kept", (e,), e.ty) if e.ty.startswith("list[") else e
+
+    if isinstance(s, (ir.Let, ir.Assign)):
+        return dataclasses.replace(s, value=kept(s.value))
+    if isinstance(s, (ir.RunP, ir.RunHook)):
+        return dataclasses.replace(s, args=tuple(kept(a) for a in s.args))
+    return s
