@@ -82,8 +82,8 @@ def _walk(node: Any) -> tuple[bool, set[str]]:
 def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
     """The statements (their ids) storing a value of a type `nested` tells where Python keeps it
     in the state and measures the whole state (run/budget.py `stored`: a list of lists is never
-    light): an argument of a procedure or a hook (its frame's local), and a local of a block that
-    may stop at a decision (its frame keeps its locals). Native code does not measure the state:
+    light): a var, an argument of a procedure or a hook (its frame's local), and a local of a
+    block that may stop at a decision (its frame keeps its locals). Native code does not measure the state:
     it stops there (emit/cgen.py) and Python plays the decision, charged as it charges it."""
     stopping = stopping_units(prog)
     procs = (prog.procedures or {}).items()
@@ -106,6 +106,8 @@ def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
                 out.add(id(n))
             if isinstance(n, (ir.RunP, ir.RunHook)) and any(nested(a.ty) for a in n.args):
                 out.add(id(n))
+            if isinstance(n, ir.Store) and n.target.base.startswith("VAR_") and nested(n.value.ty):
+                out.add(id(n))  # (a var: always kept; a list of words is weighed by values.c lv_set)
             todo.extend(getattr(n, f.name) for f in dataclasses.fields(n))
     return out
 
