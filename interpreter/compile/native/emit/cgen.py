@@ -402,6 +402,8 @@ class CGen:
         if id(s) in self.weighed:  # a list past LIGHT items kept in the state: Python plays
             s = stops.weighed(s)
         lines: list[str] = getattr(self, "_s_" + type(s).__name__)(s, env, depth)
+        if id(s) in self.weighed and isinstance(s, (ir.Let, ir.Assign)):  # weighed where it lies
+            lines.append(f"l_weigh(x, &{env[s.name]});")
         if id(s) in self.measured:  # a list of lists kept in the state: Python plays (stops.py)
             lines = ["fail(x, E_SIZE);", *lines]
         return [pad + line if not line.startswith(" ") else line for line in lines]

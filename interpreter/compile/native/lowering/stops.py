@@ -113,16 +113,15 @@ def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
 
 
 def weighed(s: ir.Stmt) -> ir.Stmt:
-    """`s` (a store `kept_stores` found, of a list of words) with each list it keeps in the state
-    weighed first (runtime values.c `l_kept`): past LIGHT items, or holding a number Python does
-    not count as small, Python would measure the whole state there (run/budget.py `stored`),
-    so native code stops (E_SIZE) and Python plays the decision."""
+    """`s` (a store `kept_stores` found, of a list of words) with each list argument it keeps in
+    the state weighed first (runtime values.c `l_kept`; a local is weighed where it lies, once
+    stored: emit/cgen.py): past LIGHT items, or holding a number Python does not count as small,
+    Python would measure the whole state there (run/budget.py `stored`), so native code stops
+    (E_SIZE) and Python plays the decision."""
 
     def kept(e: ir.Expr) -> ir.Expr:
         return ir.CallF("l_kept", (e,), e.ty) if e.ty.startswith("list[") else e
 
-    if isinstance(s, (ir.Let, ir.Assign)):
-        return dataclasses.replace(s, value=kept(s.value))
     if isinstance(s, (ir.RunP, ir.RunHook)):
         return dataclasses.replace(s, args=tuple(kept(a) for a in s.args))
     return s

@@ -252,16 +252,16 @@ static L lv_get(X *x, i64 at) {
     return l;
 }
 #define LIGHT 64  /* a list of at most this many small items is stored unmeasured (run/budget.py) */
-static L l_kept(X *x, L l) {  /* a list kept in the state: one Python would measure the whole state
-    for (more than LIGHT items, or a number past SMALL) stops native code, Python plays */
-    if (l.n > LIGHT) fail(x, E_SIZE);
-    for (i64 i = 0; i < l.n; i++)
-        if (l.v[i] != NONE && (l.v[i] <= -0x100000000LL || l.v[i] >= 0x100000000LL)) fail(x, E_SIZE);
-    return l;
+static AI void l_weigh(X *x, const L *l) {  /* a list kept in the state: one Python would measure
+    the whole state for (more than LIGHT items, or a number past SMALL) stops native code */
+    if (l->n > LIGHT) fail(x, E_SIZE);
+    for (i64 i = 0; i < l->n; i++)
+        if (l->v[i] != NONE && (l->v[i] <= -0x100000000LL || l->v[i] >= 0x100000000LL)) fail(x, E_SIZE);
 }
+static AI L l_kept(X *x, L l) { l_weigh(x, &l); return l; }  /* (an argument) */
 static void lv_set(X *x, i64 at, L l) {
     if (l.n > VCAP) fail(x, E_STORE);
-    l_kept(x, l);
+    l_weigh(x, &l);
     S[at] = l.n; memcpy(S + at + 1, l.v, (size_t)l.n * 8);
 }
 static i64 counter_write(X *x, i64 at, int op, i64 v, i64 lo, int has_lo, i64 hi, int has_hi) {
