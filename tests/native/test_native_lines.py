@@ -111,6 +111,40 @@ def _least_budgets(py: Engine, nat: Engine, a: Any, b: Any, i: int) -> tuple[int
     return _least(python, full), _least(native, full)
 
 
+E_SIZE = 3  # runtime/tabula.h
+
+
+def stops_and_budgets(py: Engine, nat: Engine, seeds: range, players: int = 2) -> tuple[set[str], int, int]:
+    """Random games played on both backends, decision by decision (the same games throughout): the
+    actions (or answers) whose decision native code stopped with E_SIZE, the decisions native code
+    played, each needing Python's least work budget to the unit (a window's decision: an answer to
+    a choice replays its segment natively, charged again), and the decisions played in Python (a
+    state native words cannot hold)."""
+    lib = nat.native
+    assert lib is not None
+    stopped: set[str] = set()
+    played = in_python = 0
+    for seed in seeds:
+        assert play_both(py, nat, players, seed) > 0
+        a, b = py.new_game(players, seed), nat.new_game(players, seed)
+        gen = rng.seed_state(seed)
+        while not py.is_terminal(a):
+            i = py.random_choice(a, gen)
+            cid = py.legal_ids(a)[i]
+            if b.plain is not None:
+                in_python += 1
+            elif lib.apply(lib.array.from_buffer_copy(b.words), i, py.game.work_budget, None) == E_SIZE:
+                stopped.add(cid.split(":")[0])
+            elif not cid.isdigit():
+                want, got = _least_budgets(py, nat, a, b, i)
+                assert got == want, (seed, cid)
+                played += 1
+            py.apply_inplace(a, i)
+            nat.apply_inplace(b, i)
+            assert nat.plain(b) == a
+    return stopped, played, in_python
+
+
 SPREAD = HERE / "games" / "spread"
 # what each game's random game must have met: compass's spatial builtins; spread's boards that grow,
 # its remembered function `colour_at` (called twice a cell by `regions ... by`), `x in r`, a

@@ -18,6 +18,7 @@ from tabula.interpreter.compile.native.lowering.ir import BOOL, COMP, INT, PLAYE
 from tabula.interpreter.compile.native.lowering.lower import kind_of
 from tabula.interpreter.compile.native.slots import NONE, Layout
 from tabula.interpreter.model.game import CompiledGame
+from tabula.interpreter.run.budget import LIGHT
 
 Env = dict[str, str]  # DSL local -> C variable
 _WHICH = (
@@ -33,6 +34,18 @@ _WHICH = (
 )
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
 _NAME = re.compile(r"[A-Za-z_]\w*")  # a C variable (a list passed by address needs no copy)
+
+
+def _light_literal(e: ir.Expr) -> bool:
+    """A list of at most LIGHT constants: Python does not charge a comparison with it
+    (compile/python operators.py `_may_be_long_list`)."""
+    if not isinstance(e, ir.ListLit) or len(e.items) > LIGHT:
+        return False
+    return all(isinstance(i, (ir.Lit, ir.NoneV)) for i in e.items)
+
+
+def _flat(ty: str) -> bool:
+    return ty.startswith("list[") and not groups_c.nested(ty)
 
 
 def c_int(v: int) -> str:
@@ -56,6 +69,7 @@ class CGen:
         self.tables = tables
         self._ids = count()
         self.measured = stops.kept_stores(prog, groups_c.nested)  # (Python measures the state there)
+        self.weighed = stops.kept_stores(prog, _flat)  # (... when the list is not light: stops.py)
 
     def fresh(self, stem: str) -> str:
         return f"{stem}_{next(self._ids)}"
@@ -136,9 +150,9 @@ class CGen:
         if op in ("==", "!=") and isinstance(e.left, ir.ListTable) and isinstance(e.right, ir.ListTable):
             return f"({'' if op == '==' else '!'}{self.spans_equal(e.left, e.right, env)})"
         if op in ("==", "!=") and e.left.ty.startswith("list[") and e.right.ty.startswith("list["):
-            return (
-                f"({'' if op == '==' else '!'}l_eq(x, {self.lval(e.left, env)}, {self.lval(e.right, env)}))"
-            )
+            fn = "l_same" if _light_literal(e.left) or _light_literal(e.right) else "l_eq"  # (charged)
+            not_ = "" if op == "==" else "!"
+            return f"({not_}{fn}(x, {self.lval(e.left, env)}, {self.lval(e.right, env)}))"
         if op in ("==", "!="):
             return f"({self.expr(e.left, env)} {op} {self.expr(e.right, env)})"
         a, b = self.num(e.left, env), self.num(e.right, env)
@@ -189,7 +203,8 @@ class CGen:
             span = f"l_span(x, PLD_{t}, PLO_{t}, PLN_{t}, {size}, {n})"
             parts.append((ptr, n, f"i64 {n} = {k}; const i64 *{ptr} = {span}; {n} = PLN_{t}[{n}];"))
         (pa, na, sa), (pb, nb, sb) = parts
-        return f"({{ {sa} {sb} l_span_eq({pa}, {na}, {pb}, {nb}); }})"
+        charge = f"CHARGE(MIN2({na}, {nb}));"  # the shorter list's items, as Python compares lists
+        return f"({{ {sa} {sb} {charge} l_span_eq({pa}, {na}, {pb}, {nb}); }})"
 
     def lval(self, e: ir.Expr, env: Env) -> str:
         """A list-typed expression as an `L` value (a source walked into one)."""
@@ -384,7 +399,11 @@ class CGen:
 
     def stmt(self, s: ir.Stmt, env: Env, depth: int) -> list[str]:
         pad = "    " * depth
+        if id(s) in self.weighed:  # a list past LIGHT items kept in the state: Python plays
+            s = stops.weighed(s)
         lines: list[str] = getattr(self, "_s_" + type(s).__name__)(s, env, depth)
+        if id(s) in self.weighed and isinstance(s, (ir.Let, ir.Assign)):  # weighed where it lies
+            lines.append(f"l_weigh(x, &{env[s.name]});")
         if id(s) in self.measured:  # a list of lists kept in the state: Python plays (stops.py)
             lines = ["fail(x, E_SIZE);", *lines]
         return [pad + line if not line.startswith(" ") else line for line in lines]
@@ -446,7 +465,9 @@ class CGen:
         v = self.fresh("v_" + s.var)
         lines = ["while (g_fire(x)) {}", f"i64 {v};", "{", f"i64 {by} = {self.expr(s.by, env)};"]
         lines.append(f"if ({by} == NONE || {by} < 0 || {by} >= S[T_N]) fail(x, E_ENTRY);")
-        lines += [*setup, f"L {o}; {o}.n = 0; CHARGE({n});"]
+        # a list value was charged as it was made (Python charges no more at its choose)
+        charge = "" if s.src.kind == "list" else f" CHARGE({n});"
+        lines += [*setup, f"L {o}; {o}.n = 0;{charge}"]
         lines.append(f"for (i64 {i} = 0; {i} < {n}; {i}++) l_add(x, &{o}, {item.format(i=i)});")
         if s.optional:
             lines.append(f"l_add(x, &{o}, NONE);")

@@ -109,12 +109,14 @@ def _functions(gen: CGen) -> list[str]:
             defs.append(f"static L {name}({sig}) {{ {probe}CHARGE(1); {made[1]} return {made[2]}; }}")
         else:
             defs.append(f"static {ret} {name}({sig}) {{ {probe}CHARGE(1); return {value}; }}")
+    framed = stops.stopping_units(gen.prog)  # (Python charges the frame of one that may stop)
     for name, (params, stmts) in (gen.prog.procedures or {}).items():
         env = {p: gen.fresh("v_" + p) for p, _ in params}
         sig = ", ".join(["X *x", *(f"{ctype(t)} {env[p]}" for p, t in params)])
         protos.append(f"static void {name}({sig});")
         probes = ["    " + stackroom.PROBE] if stackroom.list_nodes(stmts) else []
-        defs += [f"static void {name}({sig}) {{", *probes, "    CHARGE(1);", *gen.block(stmts, env, 1), "}"]
+        probes += ["    CHARGE(1);"] if name in framed else []
+        defs += [f"static void {name}({sig}) {{", *probes, *gen.block(stmts, env, 1), "}"]
     for hook, (typed, cards) in (gen.prog.hooks or {}).items():
         sig = ", ".join(["X *x", *(f"{ctype(t)} a{k}" for k, (_, t) in enumerate(typed))])
         call = ", ".join(["x", *(f"a{k}" for k in range(len(typed)))])

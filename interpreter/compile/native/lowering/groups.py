@@ -102,12 +102,12 @@ class GroupsLowering(AbilityLowering):
         test: ir.Expr = ir.CallF("gr_eq", _both((out.left, out.right), n.span), BOOL)
         return ir.Unary("!", test, BOOL) if out.op == "!=" else test
 
-    def list_var_set(self, name: str, value: ir.Expr, span: Span | None) -> None:
-        """A list of lists is not kept in a var: at each such store Python measures the whole
-        state (run/budget.py `stored`), a charge native code does not compute."""
-        if nested(value.ty):
-            raise Unsupported(f"var '{name}' holding a {value.ty}", span, "keep it in a local")
-        super().list_var_set(name, value, span)
+    def list_item(self, item: str) -> bool:
+        """A var may hold a list of lists too: at each store of one Python measures the whole state
+        (run/budget.py `stored`), so native code stops there (stops.py `kept_stores`) and Python
+        plays the decision; native code only ever reads it empty (a state holding one stays in
+        Python: the var's words have no room for it, slots.py `encode_var`)."""
+        return super().list_item(item) or (item.startswith("list[") and ir.elem(item) in ir.SCALARS)
 
     def _In(self, n: ast.In, scope: Scope) -> ir.Expr:
         """`g in r`: a list among a list of lists (compared as lists, Python's `in`)."""

@@ -300,11 +300,14 @@ class Lowering:
             return
         item = ir.elem(value_ty)
         had = self.list_vars.get(name) or self.var_hints.get(name)
-        if item not in ir.SCALARS or had not in (None, item):
+        if not self.list_item(item) or had not in (None, item):
             raise Unsupported(f"var '{name}' holding a {value_ty} and a list[{had}]", span)
         self.list_vars[name] = item
         if name in self._read_early and name not in self.var_hints:
             self.var_learned[name] = item
+
+    def list_item(self, item: str) -> bool:  # whether a var's list may hold items of type `item`
+        return item in ir.SCALARS
 
     def _Attr(self, n: ast.Attr, scope: Scope) -> ir.Expr:
         obj = self.expr(n.obj, scope)

@@ -24,7 +24,7 @@ from tabula.interpreter.compile.native.lowering import ir
 
 def phase_stops(prog: ir.Program) -> list[int]:
     """For each phase, 1 when its block may stop at a decision inside an effect, else 0."""
-    stopping = _stopping_units(prog)
+    stopping = stopping_units(prog)
     checks = any(_stops(c.body, stopping) for c in prog.end_checks or [])
     return [
         int(_stops(ph.before, stopping) or _stops(ph.after, stopping) or (ph.window is not None and checks))
@@ -38,7 +38,7 @@ def _stops(node: Any, stopping: set[str]) -> bool:
     return direct or not callees.isdisjoint(stopping)
 
 
-def _stopping_units(prog: ir.Program) -> set[str]:
+def stopping_units(prog: ir.Program) -> set[str]:
     """The procedures, trigger dispatchers and hook dispatchers that may stop (a fixed point:
     a trigger may emit its own event again)."""
     units: dict[str, tuple[bool, set[str]]] = {}
@@ -82,10 +82,10 @@ def _walk(node: Any) -> tuple[bool, set[str]]:
 def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
     """The statements (their ids) storing a value of a type `nested` tells where Python keeps it
     in the state and measures the whole state (run/budget.py `stored`: a list of lists is never
-    light): an argument of a procedure or a hook (its frame's local), and a local of a block that
-    may stop at a decision (its frame keeps its locals). Native code does not measure the state:
+    light): a var, an argument of a procedure or a hook (its frame's local), and a local of a
+    block that may stop at a decision (its frame keeps its locals). Native code does not measure the state:
     it stops there (emit/cgen.py) and Python plays the decision, charged as it charges it."""
-    stopping = _stopping_units(prog)
+    stopping = stopping_units(prog)
     procs = (prog.procedures or {}).items()
     units: list[tuple[Any, bool]] = [(body, name in stopping) for name, (_, body) in procs]
     blocks = [prog.setup, prog.round_on_start, prog.round_on_end, prog.turn_on_end, prog.finish]
@@ -106,5 +106,22 @@ def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
                 out.add(id(n))
             if isinstance(n, (ir.RunP, ir.RunHook)) and any(nested(a.ty) for a in n.args):
                 out.add(id(n))
+            if isinstance(n, ir.Store) and n.target.base.startswith("VAR_") and nested(n.value.ty):
+                out.add(id(n))  # (a var: always kept; a list of words is weighed by values.c lv_set)
             todo.extend(getattr(n, f.name) for f in dataclasses.fields(n))
     return out
+
+
+def weighed(s: ir.Stmt) -> ir.Stmt:
+    """`s` (a store `kept_stores` found, of a list of words) with each list argument it keeps in
+    the state weighed first (runtime values.c `l_kept`; a local is weighed where it lies, once
+    stored: emit/cgen.py): past LIGHT items, or holding a number Python does not count as small,
+    Python would measure the whole state there (run/budget.py `stored`), so native code stops
+    (E_SIZE) and Python plays the decision."""
+
+    def kept(e: ir.Expr) -> ir.Expr:
+        return ir.CallF("l_kept", (e,), e.ty) if e.ty.startswith("list[") else e
+
+    if isinstance(s, (ir.RunP, ir.RunHook)):
+        return dataclasses.replace(s, args=tuple(kept(a) for a in s.args))
+    return s

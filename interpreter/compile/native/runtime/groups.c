@@ -75,5 +75,5 @@ static int gr_eq(X *x, L a, L b) {  /* `a == b`: charged as run/budget.py compar
     of the shorter and the items of every list in either */
     i64 ga = gr_count(x, a), gb = gr_count(x, b);
     CHARGE((ga < gb ? ga : gb) + (a.n - ga) + (b.n - gb));
-    return l_eq(x, a, b);
+    return l_same(x, a, b);
 }

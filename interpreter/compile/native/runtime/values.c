@@ -185,9 +185,9 @@ static L l_sorted(X *x, L l) {  /* increasing; none among the items fails, as in
     }
     return l;
 }
-static L l_cat(X *x, L a, const L *b) {  /* a + b */
+static L l_cat(X *x, L a, const L *b) {  /* a + b: both lists' items charged (run/budget.py bounded) */
     if (a.n + b->n > LCAP) fail(x, E_SIZE);
-    CHARGE(b->n);
+    CHARGE(a.n + b->n);
     memcpy(a.v + a.n, b->v, (size_t)b->n * 8); a.n += b->n;
     return a;
 }
@@ -205,11 +205,15 @@ static L l_zones(X *x, L zs) {  /* flatten([Z(q) for q in ...]): the zones' cont
     }
     return out;
 }
-static AI int l_eq(X *x, L a, L b) {
+static AI int l_same(X *x, L a, L b) {  /* a == b, not charged (a short literal list, gr_eq) */
     (void)x;
     if (a.n != b.n) return 0;
     for (i64 i = 0; i < a.n; i++) if (a.v[i] != b.v[i]) return 0;
     return 1;
+}
+static AI int l_eq(X *x, L a, L b) {  /* a == b: the shorter list's items charged (run/budget.py COMPARE) */
+    CHARGE(a.n < b.n ? a.n : b.n);
+    return l_same(x, a, b);
 }
 /* A list of players in one word (a mark holding such a list): seat + 1 per 4 bits, the first
    seat lowest, 0 ending it; at most PL_MAX seats (slots.py pack_players). */
@@ -247,8 +251,17 @@ static L lv_get(X *x, i64 at) {
     l.n = S[at]; memcpy(l.v, S + at + 1, (size_t)l.n * 8);
     return l;
 }
+#define LIGHT 64  /* a list of at most this many small items is stored unmeasured (run/budget.py) */
+static AI void l_weigh(X *x, const L *l) {  /* a list kept in the state: one Python would measure
+    the whole state for (more than LIGHT items, or a number past SMALL) stops native code */
+    if (l->n > LIGHT) fail(x, E_SIZE);
+    for (i64 i = 0; i < l->n; i++)
+        if (l->v[i] != NONE && (l->v[i] <= -0x100000000LL || l->v[i] >= 0x100000000LL)) fail(x, E_SIZE);
+}
+static AI L l_kept(X *x, L l) { l_weigh(x, &l); return l; }  /* (an argument) */
 static void lv_set(X *x, i64 at, L l) {
     if (l.n > VCAP) fail(x, E_STORE);
+    l_weigh(x, &l);
     S[at] = l.n; memcpy(S + at + 1, l.v, (size_t)l.n * 8);
 }
 static i64 counter_write(X *x, i64 at, int op, i64 v, i64 lo, int has_lo, i64 hi, int has_hi) {
