@@ -58,6 +58,9 @@ def test_compare_sets_what_a_card_scored_with_side_by_side(capsys: pytest.Captur
         ("B", "in hand, lit", 12, 22, 10),
         ("C", "in hand", 4, 4, 0),
     ]
+    # over all four player-games of a side (zero where not held): A lit in one seat's hand in both games
+    a, b, diff = rows[0]["a_per_player"], rows[0]["b_per_player"], rows[0]["per_player_diff"]
+    assert (a["mean"], a["n"], b["mean"], diff["diff"]) == (5.5, 4, 10.5, 5.0), rows[0]
     assert cli.main(argv) == 0
     text = capsys.readouterr().out
     assert "scored with: card" in text

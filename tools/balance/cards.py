@@ -152,17 +152,22 @@ def scored_points(records: list[GameRecord]) -> tuple[dict[str, str], dict[str, 
 
 def scored_diffs(ra: list[GameRecord], rb: list[GameRecord], watched: list[str]) -> list[dict[str, Any]]:
     """Per card and where it lay at the end, held on both sides: what it scored a player in A and in
-    B (mean, 95 % interval) and B - A (Welch: the player-games that held it differ between the runs);
-    the watched cards' rows first, then the largest differences."""
+    B (mean, 95 % interval) and B - A (Welch: the player-games that held it differ between the runs),
+    and the same over every player-game of a side (`a_per_player`, `b_per_player`, `per_player_diff`:
+    zero where not held, as simulate's `per_player`); the watched cards' rows first, then the largest
+    differences."""
     kinds, pa = scored_points(ra)
     kinds_b, pb = scored_points(rb)
     kinds.update(kinds_b)
+    everyone_a, everyone_b = (sum(len(rec.scored) for rec in side) for side in (ra, rb))
     rows: list[dict[str, Any]] = []
     for key in sorted(set(pa) & set(pb)):
         a, b = pa[key], pb[key]
         if not any(a) and not any(b):
             continue
         card, _, where = key.partition("@")
+        all_a = [*a, *[0.0] * max(everyone_a - len(a), 0)]  # every player-game: zero where not held
+        all_b = [*b, *[0.0] * max(everyone_b - len(b), 0)]
         rows.append(
             {
                 "card": card,
@@ -172,6 +177,9 @@ def scored_diffs(ra: list[GameRecord], rb: list[GameRecord], watched: list[str])
                 "a": mean_interval(a),
                 "b": mean_interval(b),
                 "diff": mean_diff(a, b).as_dict(),
+                "a_per_player": mean_interval(all_a),
+                "b_per_player": mean_interval(all_b),
+                "per_player_diff": mean_diff(all_a, all_b).as_dict(),
             }
         )
     rows.sort(key=lambda r: (not r["watched"], -abs(r["diff"]["diff"]), r["card"], r["did"]))
