@@ -4,7 +4,8 @@ Per player count it prints decisions per CPU-second (uniform random games, seeds
 ways, stepped (`step dec/s`, JSON `step_cpu`: one decision at a time through the engine's API,
 its legal ids named and one applied by id) and in whole playouts (`playout dec/s`, JSON
 `playout_cpu`: `Engine.playouts`, one native call),
-games and legal-choice enumerations per CPU-second, microseconds per clone, and the CPU time of
+games and legal-choice enumerations per CPU-second, microseconds per clone and per view (`view us`,
+JSON `views` and `view_cpu`: `Engine.view` of the sampled states for every seat), and the CPU time of
 loading (checking and compiling) the game without the compile cache. `--instructions` counts
 machine instructions per decision of each way apart (JSON `instructions.this.N.step`/`.playout`)
 on the backend asked for. CPU time, not wall time: machines are
@@ -151,8 +152,9 @@ def best(runs: list[Any]) -> Any:
     out["load_cpu"] = min(r["load_cpu"] for r in runs)
     out["build_cpu"] = min(r.get("build_cpu", 0.0) for r in runs)
     for n in out["players"]:
-        for key in ("step_cpu", "enum_cpu", "clone_cpu", "playout_cpu"):
-            out["players"][n][key] = min(r["players"][n][key] for r in runs)
+        for key in ("step_cpu", "enum_cpu", "clone_cpu", "playout_cpu", "view_cpu"):
+            if key in out["players"][n]:  # (a worker of an older tree: no views)
+                out["players"][n][key] = min(r["players"][n][key] for r in runs)
     return out
 
 
@@ -164,6 +166,7 @@ def rates(m: Any, n: str) -> dict[str, float]:
         "games/s": p["games"] / max(p["step_cpu"], 1e-9),
         "enumerations/s": p["enumerations"] / max(p["enum_cpu"], 1e-9),
         "clone us": 1e6 * p["clone_cpu"] / max(p["clones"], 1),
+        "view us": 1e6 * p.get("view_cpu", 0.0) / max(p.get("views", 0), 1),
     }
 
 
@@ -185,7 +188,7 @@ def table(game: str, new: Any, old: Any | None) -> str:
         for metric, value in now.items():
             row = f"{n:>7} {metric:>15} {value:>12.1f}"
             if was is not None:
-                over = (was[metric], value) if metric == "clone us" else (value, was[metric])
+                over = (was[metric], value) if metric in ("clone us", "view us") else (value, was[metric])
                 shown = f"{over[0] / over[1]:>6.2f}x" if over[1] else f"{'-':>7}"  # no windows: none timed
                 row += f" {was[metric]:>12.1f} {shown}"
             lines.append(row)

@@ -7,7 +7,8 @@ as a client that names the choices steps: `is_terminal`, `legal_ids`, `apply_inp
 and `playout_cpu` (whole games: `Engine.playouts`, on the native backend all of them in one
 native call; `Engine.playout` a game on a commit before it), the decisions they took,
 enumerations (the pending window's legal choices recomputed, at windows only on both backends),
-clones, and the CPU time of loading the game. TABULA_BENCH_PLAY_ONLY=step (or 1) plays only the
+clones, views (`Engine.view` of the same states for every seat), and the CPU time of loading the
+game. TABULA_BENCH_PLAY_ONLY=step (or 1) plays only the
 games step by step, =playout only the playouts (`tabula bench --instructions` counts each apart);
 `decisions` is then that way's count.
 
@@ -82,6 +83,9 @@ def _window(engine: Any, st: Any) -> bool:
     return plain["dec"] is not None and plain["dec"]["k"] == "window"
 
 
+VIEW_ROUNDS = 3  # times every sampled state is viewed by every seat
+
+
 def measure(game: str, players: list[int], games: int, options: dict[str, Any]) -> dict[str, Any]:
     try:
         from tabula.interpreter.base import rng
@@ -145,6 +149,15 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
             for s in sample:
                 engine.clone(s)
         clone_cpu = time.process_time() - t0
+        t0 = time.process_time()
+        viewed = 0
+        if hasattr(engine, "view"):  # what each seat may know of the same states
+            for _ in range(VIEW_ROUNDS):
+                for s in sample:
+                    for p in range(n):
+                        engine.view(s, p)
+                viewed += n * len(sample)
+        view_cpu = time.process_time() - t0
         out["players"][str(n)] = {
             "games": games,
             "decisions": decisions,
@@ -153,6 +166,8 @@ def measure(game: str, players: list[int], games: int, options: dict[str, Any]) 
             "enum_cpu": enum_cpu,
             "clones": 20 * len(sample),
             "clone_cpu": clone_cpu,
+            "views": viewed,
+            "view_cpu": view_cpu,
             "playout_cpu": playout_cpu,
         }
     return out
