@@ -537,6 +537,8 @@ class Engine:
     def view(self, st: State, player: int) -> dict[str, Any]:
         from tabula.interpreter.model.view import view
 
+        if (live := self._live(st)) and (seen := live[0].views.view(live[1], player, self.plain)) is not None:
+            return seen  # read from the words (compile/native/views.py): the same view
         st = self.plain(st)
         validate.seat(st, player)
         return view(self.game, st, player)

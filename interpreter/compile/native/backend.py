@@ -106,4 +106,6 @@ def _prepare(game: CompiledGame) -> tuple[NativeGame | None, str]:
     if meta["words"] != layout.size:
         raise build.BuildError(f"the library native-{key}.so does not match the game's layout")
     args = {int(k): v for k, v in meta.get("args", {}).items()}
-    return NativeGame(game, lib, layout, cpu, args, meta.get("sites")), ""
+    native = NativeGame(game, lib, layout, cpu, args, meta.get("sites"))
+    native.views.learn(meta.get("views", {}))  # choices' prompts, simultaneous steps (views.py)
+    return native, ""

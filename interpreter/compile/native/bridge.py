@@ -38,6 +38,7 @@ from tabula.interpreter.compile.native.slots import (
 from tabula.interpreter.compile.native.states import POOL_KEPT, Release
 from tabula.interpreter.compile.native.states import NativeState as NativeState  # re-exported
 from tabula.interpreter.compile.native.states import NotNative as NotNative  # re-exported
+from tabula.interpreter.compile.native.views import NativeViews, flow
 from tabula.interpreter.model.choices import option_ids
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.state import State, clone, no_ending
@@ -134,6 +135,7 @@ class NativeGame:
         # named in the same call where they are named in C (runtime tb_step: the step path's one
         # call); the Namer's own method, not a wrapper (a Python frame is a tenth of a step's Python)
         self.advance: Callable[[NativeState, int | str, int], int | None] = self.namer.step
+        self.views = NativeViews(self)  # Engine.view of its states (views.py)
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -432,20 +434,7 @@ class NativeGame:
         n = w[at["N"]]
         zlen = off["ZLEN"]
         zones = [w[z0 : z0 + w[zlen + z]] for z, z0 in enumerate(self.zone_at)]
-        t: dict[str, Any] = {
-            k.lower(): w[at[k]] for k in ("ROUND", "TURN", "PHASE", "N", "NEXT", "SKIPS", "DECISIONS")
-        }
-        t["stage"] = STAGES[w[at["STAGE"]]]
-        t["active"] = None if w[at["ACTIVE"]] == NONE else w[at["ACTIVE"]]
-        pid = w[at["PHASE_ID"]]
-        t["phase_id"] = None if pid == NONE else self.phase_ids[pid]
-        t.update(no_ending())
-        t["ending"] = ENDINGS[w[at["ENDING"]]]
-        t["trigger"] = None if w[at["TRIGGER"]] == NONE else w[at["TRIGGER"]]
-        t["final"] = w[off["FINAL"] : off["FINAL"] + w[at["NFINAL"]]]
-        t["final_mode"] = bool(w[at["FINAL_MODE"]])
-        t["fired"] = [self.check_ids[k] for k in w[off["FIRED"] : off["FIRED"] + w[at["NFIRED"]]]]
-        t["winners"] = self.declared(ns)
+        t = flow(self, ns.view)
         plain_dec = self.plain_decision(ns)
         out: State = {
             "z": zones,

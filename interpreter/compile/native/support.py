@@ -215,6 +215,7 @@ class Walk:
         prog.procedures = self.low.procedures
         prog.hooks = self.low.hooks
         prog.sites = self.low.sites
+        prog.views = {"prompts": self.low.prompts, "simultaneous": self.low.simultaneous}
         prog.windows = self.low.windows
         prog.dispatchers = self.low.dispatchers
         prog.until_events = self.low.until_events

@@ -651,6 +651,7 @@ class CGen:
         anys = {k: v for k, v in self.lay.var_kinds.items() if self.g.vars[k].type == "any" and v == "sym"}
         return {
             "anys": anys,
+            "views": self.prog.views or {},
             "until": self.lay.until,
             "room": self.lay.room,
             "symbols": self.lay.symbols,

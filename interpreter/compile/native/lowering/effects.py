@@ -49,6 +49,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         self.procedures: dict[str, tuple[list[tuple[str, str]], tuple[ir.Stmt, ...]]] = {}
         self.hooks: dict[str, tuple[list[tuple[str, str]], list[tuple[list[int], str]]]] = {}
         self.sites: list[tuple[str, str]] = []  # per choose site: the value's type, its word kind
+        self.prompts: list[str | None] = []  # per choose site: its prompt when literal (views.py)
         self.windows: list[ir.Window] = []  # per window inside a block (its site)
         self.triggers, self.event_args = triggers  # event -> its triggers, the names its emits pass
         self.dispatchers: dict[str, ir.Dispatch] = {}
@@ -176,6 +177,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
             raise Unsupported(f"a choice by a {by.ty}", s.span)
         site = len(self.sites)
         self.sites.append((et, kind_of(et)))
+        self.prompts.append(f"choose {s.var}" if s.prompt is None else None if "{" in s.prompt else s.prompt)
         scope[s.var] = et
         return ir.Choose(s.var, src, by, s.optional, site, et)
 

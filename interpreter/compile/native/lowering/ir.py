@@ -463,6 +463,7 @@ class Program:
     hooks: dict[str, tuple[list[tuple[str, str]], list[tuple[list[int], str]]]] | None = None
     # hook dispatcher -> its params, and for each body the components that carry it and its procedure
     sites: list[tuple[str, str]] | None = None  # per choose site: the value's type and word kind
+    views: dict[str, object] | None = None  # for views.py: each choice site's literal prompt, ...
     windows: list[Window] | None = None  # the windows inside blocks, by site
     dispatchers: dict[str, Dispatch] | None = None  # an event's C dispatcher per argument types
     # the events grants are given `until` (`turn_end` and `round_end` first); empty: no `ru` words

@@ -29,7 +29,10 @@ def seats(src: ir.Source) -> ir.Source:
 
 class SimultaneousLowering:
     """`_s_Simultaneous` for EffectLowering (a base after Lowering, which gives `source`, and
-    EffectLowering `block`)."""
+    EffectLowering `block`). `simultaneous`: the game has such a step (views.py: a state at a
+    choice may have one open, which its words do not hold)."""
+
+    simultaneous = False
 
     def source(self, n: ast.Expr, scope: Scope) -> ir.Source:
         raise NotImplementedError  # lower.py
@@ -42,6 +45,7 @@ class SimultaneousLowering:
         if ir.elem(src.ty) not in (PLAYER, "int"):
             raise Unsupported(f"a simultaneous step over {src.ty}", s.iter.span)
         inner = {**scope, s.var: PLAYER}
+        self.simultaneous = True
         return ir.For(s.var, seats(src), None, self.block(s.body, inner))
 
 
