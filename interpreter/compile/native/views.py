@@ -22,17 +22,16 @@ import ctypes
 import marshal
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tabula.interpreter.base.types import COMP
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE, unpack_players
+from tabula.interpreter.compile.native.states import NativeState
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.model.view import component_marks, secret_counters, secret_sizes, sees
 from tabula.interpreter.run.flow import STAGES
 
-if TYPE_CHECKING:
-    from tabula.interpreter.compile.native.bridge import NativeGame
-    from tabula.interpreter.compile.native.states import NativeState
+Native = Any  # bridge.py NativeGame (which imports this module: not imported here)
 
 # how views.c writes a value (`mode`): its kind, then whether a list var's items, whether components
 VM_INT, VM_BOOL, VM_SYM, VM_PLAYERS, VM_WORD, VM_LIST, VM_COMP = 0, 1, 2, 3, 4, 8, 16
@@ -56,7 +55,7 @@ class _Tables(ctypes.Structure):  # views.c ViewTables
     ]
 
 
-def flow(nat: NativeGame, w: memoryview) -> dict[str, Any]:
+def flow(nat: Native, w: memoryview) -> dict[str, Any]:
     """The flow's words (`w`: NativeState.view) as the plain state's `t` (bridge.py `to_plain`, and
     a view's `t`)."""
     at, off = nat.at, nat.lay.offsets
@@ -120,7 +119,7 @@ def _array(kind: Any, values: list[int]) -> Any:
 class NativeViews:
     """One game's views of its native states: the tables views.c reads, made once."""
 
-    def __init__(self, nat: NativeGame) -> None:
+    def __init__(self, nat: Native) -> None:
         g, lay = nat.g, nat.lay
         self.nat, self.g = nat, g
         self.why = why_not(g)
@@ -210,8 +209,6 @@ class NativeViews:
         words of its own: a fresh array's pages cost more than the view)."""
         if ns.packed is None:
             return ns
-        from tabula.interpreter.compile.native.states import NativeState  # (a cycle at import)
-
         own = self._own()
         if own.scratch is None:
             own.scratch = NativeState(self.nat.zeroed(), [], {})
