@@ -17,7 +17,7 @@ from tabula.interpreter.compile.native.emit.statements import Env, Statements, c
 from tabula.interpreter.compile.native.lowering import ir, stops
 from tabula.interpreter.compile.native.lowering.ir import BOOL, INT
 from tabula.interpreter.compile.native.lowering.lower import kind_of
-from tabula.interpreter.compile.native.slots import Layout
+from tabula.interpreter.compile.native.slots import TWO_LIST, Layout
 from tabula.interpreter.model.game import CompiledGame
 from tabula.interpreter.run.budget import LIGHT
 
@@ -88,11 +88,21 @@ class CGen(Statements):
         return env.get("me", "NONE")
 
     def _Slot(self, e: ir.Slot, env: Env) -> str:
+        if e.base.startswith("VAR_") and self.lay.var_kinds[e.base[4:]][:4] == "two:":
+            return self.two_read(e, env)
         if e.base.startswith("VAR_") and e.ty.startswith("list["):  # a var's list: its length, items
             return f"lv_get(x, {self.slot(e, env)})"
         if e.ty.startswith("list["):  # a list of players kept in one word (a mark)
             return f"pl_unpack(x, S[{self.slot(e, env)}])"
         return f"S[{self.slot(e, env)}]"
+
+    def two_read(self, e: ir.Slot, env: Env) -> str:
+        """A var of two kinds read as `e.ty` (lowering/lists.py `wanted`): its kind word checked (the
+        other kind: E_KIND, Python replays the decision and fails or goes on as it does), then its
+        number or its list (slots.py TWO_LIST)."""
+        k, lst = self.fresh("k"), e.ty.startswith("list[")
+        value = f"lv_get(x, {k} + {TWO_LIST})" if lst else f"S[{k} + 1]"
+        return f"({{ i64 {k} = {self.slot(e, env)}; if (S[{k}] != {int(lst)}) fail(x, E_KIND); {value}; }})"
 
     def slot(self, e: ir.Slot, env: Env) -> str:
         """The word index of a slot (checked: a player in range, a component id)."""
@@ -391,7 +401,11 @@ class CGen(Statements):
         }
         sites = [list(x) for x in self.prog.sites or []]
         lists = {k: v[5:] for k, v in self.lay.var_kinds.items() if v.startswith("list:")}
-        anys = {k: v for k, v in self.lay.var_kinds.items() if self.g.vars[k].type == "any" and v == "sym"}
+        anys = {
+            k: v
+            for k, v in self.lay.var_kinds.items()
+            if self.g.vars[k].type == "any" and (v == "sym" or v[:4] == "two:")
+        }
         return {
             "anys": anys,
             "until": self.lay.until,

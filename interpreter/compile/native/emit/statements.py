@@ -10,7 +10,7 @@ from __future__ import annotations
 from tabula.interpreter.compile.native.emit import grants_c
 from tabula.interpreter.compile.native.lowering import ir, stops
 from tabula.interpreter.compile.native.lowering.ir import COMP, PLAYER
-from tabula.interpreter.compile.native.slots import NONE
+from tabula.interpreter.compile.native.slots import NONE, TWO_LIST, Layout
 from tabula.interpreter.model.game import CompiledGame
 
 Env = dict[str, str]  # DSL local -> C variable
@@ -30,6 +30,7 @@ class Statements:
 
     g: CompiledGame
     prog: ir.Program
+    lay: Layout
     measured: set[int]
     weighed: set[int]
 
@@ -84,6 +85,11 @@ class Statements:
 
     def _s_Store(self, s: ir.Store, env: Env, depth: int) -> list[str]:
         t = s.target
+        two = t.base.startswith("VAR_") and self.lay.var_kinds[t.base[4:]][:4] == "two:"
+        if two and t.ty.startswith("list["):  # a var of two kinds: its kind word, its number cleared
+            k, v = self.fresh("k"), self.lval(s.value, env)
+            sets = f"lv_set(x, {k} + {TWO_LIST}, {v}); S[{k}] = 1; S[{k} + 1] = 0;"
+            return [f"{{ i64 {k} = {self.slot(t, env)}; {sets} }}"]
         if t.base.startswith("VAR_") and t.ty.startswith("list["):
             return [f"lv_set(x, {self.slot(t, env)}, {self.lval(s.value, env)});"]
         if t.ty.startswith("list["):  # a list of players into one word
@@ -93,6 +99,10 @@ class Statements:
             value = f"STORE_P(x, {value})"
         elif t.base.startswith("VAR_") and t.ty == COMP:
             value = f"STORE_C(x, {value})"
+        if two:  # its kind word, its list emptied (slots.py encode_var: the words of a plain value)
+            k, v = self.fresh("k"), self.fresh("v")
+            sets = f"S[{k}] = 0; S[{k} + 1] = {v}; S[{k} + {TWO_LIST}] = 0;"
+            return [f"{{ i64 {v} = {value}, {k} = {self.slot(t, env)}; {sets} }}"]
         return [f"S[{self.slot(t, env)}] = {value};"]
 
     def _s_Counter(self, s: ir.Counter, env: Env, depth: int) -> list[str]:

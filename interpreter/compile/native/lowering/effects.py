@@ -338,6 +338,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         return ir.Assign(target.name, value)
 
     def counter(self, target: ir.Slot, op: str, value: ir.Expr, s: ast.Stmt) -> ir.Stmt:
+        value = self.wanted(value, INT, s.span)
         if value.ty != INT:
             raise Unsupported(f"a counter given {value.ty}", s.span)
         c = self.g.counters[target.base.split("_", 1)[1]]
