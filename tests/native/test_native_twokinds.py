@@ -50,6 +50,8 @@ def test_a_number_then_a_list_then_a_number_random_games() -> None:
         assert (taken, stopped) == (24, 0)  # native code played every decision
         py.playout(a, rng.seed_state(seed))
         assert nat.plain(b) == a and nat.scores(b) == py.scores(a)
+        loaded = nat.from_json(nat.to_json(b))  # a save written from native words loads back into them
+        assert type(loaded).__name__ == "NativeState" and nat.plain(loaded) == a
     assert kinds == {"int", "list"}
 
 
