@@ -86,6 +86,11 @@ class Statements:
     def _s_Store(self, s: ir.Store, env: Env, depth: int) -> list[str]:
         t = s.target
         two = t.base.startswith("VAR_") and self.lay.var_kinds[t.base[4:]][:4] == "two:"
+        if two and isinstance(s.value, ir.Cond) and "|" in s.value.ty:  # `[n] if c else n`: either kind
+            c = s.value
+            each = (ir.Store(ir.Slot(t.base, t.index, x.ty), x) for x in (c.then, c.otherwise))
+            kept = [self._s_Store(x, env, 0) for x in each]
+            return [f"if ({self.expr(c.test, env)}) {{", *kept[0], "} else {", *kept[1], "}"]
         if two and t.ty.startswith("list["):  # a var of two kinds: its kind word, its number cleared
             k, v = self.fresh("k"), self.lval(s.value, env)
             sets = f"lv_set(x, {k} + {TWO_LIST}, {v}); S[{k}] = 1; S[{k} + 1] = 0;"

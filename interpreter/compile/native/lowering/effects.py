@@ -266,6 +266,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         if isinstance(s.target, ast.Index):  # an item of a list: the list with it replaced
             s = set_item(s)
         target = self.expr(s.target, scope)
+        self.either = s.value if s.op == "=" and self.any_var(target) else None  # (lists.py _CondExpr)
         value = self.expr(s.value, scope)
         if isinstance(target, ir.Slot) and target.base.startswith(("CNT_", "CNTK_")):
             if s.op not in ("=", "+=", "-="):

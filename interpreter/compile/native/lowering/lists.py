@@ -40,6 +40,7 @@ class ListLowering(GroupsLowering):
     def __init__(self, game: CompiledGame, functions: dict[str, Any]) -> None:
         super().__init__(game, functions)
         self.any_vars: dict[str, str] = {}  # a var of type any: the type its `set`s give it
+        self.either: ast.Expr | None = None  # the value of a `set` of a var of type any
 
     def list_call(self, n: ast.Call, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)
@@ -164,6 +165,11 @@ class ListLowering(GroupsLowering):
         again with it, as slots' kinds are)."""
         was = self.expr(n.then, scope), self.expr(n.otherwise, scope)
         a, b = self.wanted(was[0], was[1].ty, n.span), self.wanted(was[1], was[0].ty, n.span)
+        lists = [x.ty.startswith("list[") and ir.elem(x.ty) in (*ir.SCALARS, "any") for x in (a, b)]
+        words = [x.ty in (INT, PLAYER, COMP, SYM, "none") for x in (a, b)]
+        if n is self.either and sorted(lists) == [False, True] and sorted(words) == [False, True]:
+            word, lst = (b.ty, a.ty) if lists[0] else (a.ty, b.ty)  # set v = [n] if c else n: either kind
+            return ir.Cond(self.boolean(n.test, scope), a, b, f"{INT if word == 'none' else word}|{lst}")
         if (a, b) != was and ir.comparable(a.ty, b.ty):  # a var of two kinds read as the other side's kind
             return ir.Cond(self.boolean(n.test, scope), a, b, b.ty if a.ty in ("none", ANY_LIST) else a.ty)
         if "any" in (a.ty, b.ty) and {a.ty, b.ty} - {"any", "none"} <= set(ir.SCALARS):
@@ -207,6 +213,10 @@ class ListLowering(GroupsLowering):
         var has two kinds (`int|list[int]`: a number word, a list, and a word saying which holds
         the value, slots.py); the target typed as x (the store writes that kind)."""
         name = target.base[4:]
+        if isinstance(value, ir.Cond) and "|" in value.ty:  # either kind (_CondExpr): each learned
+            self.any_var_set(target, value.then, span)
+            self.any_var_set(target, value.otherwise, span)
+            return ir.Slot(target.base, target.index, self.any_vars[name])
         mine = self.any_vars
         start = INT if self.g.vars[name].initial is not None else None  # (a none: a number's word)
         had = (mine.get(name) or self.var_hints.get(name) or "").split("|")
@@ -234,6 +244,9 @@ class ListLowering(GroupsLowering):
             self.var_learned[name] = ty  # read as a number before this set: lowered again
         kind = (lst if lst != ANY_LIST else "list[int]") if value.ty.startswith("list[") else word
         return ir.Slot(target.base, target.index, str(kind))
+
+    def any_var(self, e: ir.Expr) -> bool:
+        return isinstance(e, ir.Slot) and e.base.startswith("VAR_") and self.g.vars[e.base[4:]].type == "any"
 
     def wanted(self, e: ir.Expr, want: str, span: Span) -> ir.Expr:
         """A read of a var of two kinds (TWO) where its use wants a value of type `want`: typed
