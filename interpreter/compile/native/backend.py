@@ -25,9 +25,17 @@ _prepared: dict[int, tuple[CompiledGame, NativeGame | None, str]] = {}
 def var_kinds(game: CompiledGame, lists: dict[str, str], anys: dict[str, str]) -> dict[str, str]:
     """How each var is kept: a word of int, bool or sym, or (`list:TYPE`) a list of values of a
     scalar type; `lists` gives a list var's item type (lowering learned it; none known: int),
-    `anys` a var of type `any`'s (`sym`: it holds symbols; else a number word)."""
+    `anys` a var of type `any`'s (`sym`: it holds symbols; `two:WORD:list:ITEM` or, as lowering
+    gives it, `int|list[int]`: a word and a list, slots.py; else a number word)."""
     out = {name: {"bool": "bool", "str": "sym"}.get(v.type, "int") for name, v in game.vars.items()}
     out.update({name: "sym" for name, ty in anys.items() if ty == "sym"})
+    out.update({name: ty for name, ty in anys.items() if ty[:4] == "two:"})
+    for name, ty in anys.items():
+        if "|" in ty:
+            word, lst = ty.split("|")
+            out[name] = (
+                f"two:{'sym' if word == 'sym' else 'int'}:list:{lst[5:-1] if lst != 'list[any]' else 'int'}"
+            )
     for name, v in game.vars.items():
         if v.type.startswith("list["):
             out[name] = "list:" + lists.get(name, "int")

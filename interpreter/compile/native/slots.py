@@ -132,6 +132,7 @@ def grown_words(game: CompiledGame) -> dict[str, int]:
 
 
 _ITEM_KINDS = {"sym": "sym", "bool": "bool"}  # a list var's item type -> its words' kind (else int)
+TWO_LIST = 2  # where the list of a var of two kinds starts (after its kind word and its number)
 PL_MAX = 15  # seats a list of players in one word holds (runtime/values.c pl_pack)
 
 
@@ -222,8 +223,12 @@ class Layout:
         self.size = at
 
     def var_width(self, name: str) -> int:
-        """The words of one instance of var `name`: 1, or a list's length and room for its items."""
-        return 1 + self.list_cap if self.var_kinds[name].startswith("list:") else 1
+        """The words of one instance of var `name`: 1, or a list's length and room for its items;
+        a var of two kinds (`two:`) its kind word (0 a number, 1 a list), its number, its list."""
+        kind = self.var_kinds[name]
+        if kind[:4] == "two:":
+            return TWO_LIST + 1 + self.list_cap
+        return 1 + self.list_cap if kind.startswith("list:") else 1
 
     def _var_words_before(self, name: str | None) -> int:
         """The words of the vars declared before `name` (None: of every var)."""
@@ -239,8 +244,9 @@ class Layout:
         past that length are never read (runtime copy_read copies a list var up to its length)."""
         out: list[int] = []
         for name, v in self.game.vars.items():
-            if self.var_kinds[name].startswith("list:"):
-                width, base = self.var_width(name), self.var_base[name]
+            kind = self.var_kinds[name]
+            if kind.startswith(("list:", "two:")):  # (a var of two kinds: its list's length)
+                width, base = self.var_width(name), self.var_base[name] + TWO_LIST * (kind[:4] == "two:")
                 out += [base + i * width for i in range(self.game.max_players if v.per_player else 1)]
         return sorted(out)
 
@@ -254,6 +260,9 @@ class Layout:
     # ------------------------------------------------------------ values
     def encode_var(self, v: Any, kind: str) -> list[int]:
         """A var's plain value as its words (a list: its length, then its items)."""
+        if kind[:4] == "two:":  # its kind word, its number (0 if a list), its list (empty if a number)
+            word, lst = kind[4:].split(":", 1)
+            return [1, 0, *self.encode_var(v, lst)] if isinstance(v, list) else [0, self.encode(v, word), 0]
         if not kind.startswith("list:"):
             return [self.encode(v, kind)]
         if not isinstance(v, list) or len(v) > self.list_cap:
@@ -262,6 +271,11 @@ class Layout:
         return [len(v), *(self.encode(x, item) for x in v)]
 
     def decode_var(self, words: Any, at: int, kind: str) -> Any:
+        if kind[:4] == "two:":
+            word, lst = kind[4:].split(":", 1)
+            return (
+                self.decode_var(words, at + TWO_LIST, lst) if words[at] else self.decode(words[at + 1], word)
+            )
         if not kind.startswith("list:"):
             return self.decode(words[at], kind)
         item = _ITEM_KINDS.get(kind[5:], "int")

@@ -12,6 +12,7 @@ A game with none runs natively; any other runs on the Python backend.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields, is_dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,6 +22,7 @@ from tabula.interpreter.compile.native.lowering import abilities, ir, ranges, st
 from tabula.interpreter.compile.native.lowering.effects import EffectLowering
 from tabula.interpreter.compile.native.lowering.groups import options
 from tabula.interpreter.compile.native.lowering.ir import INT, PLAYER
+from tabula.interpreter.compile.native.lowering.lists import TWO, held_start
 from tabula.interpreter.compile.native.lowering.lower import Scope, Unsupported
 from tabula.interpreter.compile.python.expressions.analysis import and_chain, conjuncts, names_in
 from tabula.interpreter.compile.reader import GameReader, Path_, origin_of
@@ -37,6 +39,28 @@ _VAR_TYPES = ("int", "player", "bool", "comp", "str")
 _LIST_ITEMS = ("any", "int", "player", "comp", "str")
 # the words of every zone's room (zones x components, slots.py `ZONE`) a native state may hold: 64 MB
 MAX_ZONE_WORDS = 1 << 23
+UNCHOSEN = (
+    "use it where its kind shows (v + 1, v == 3, count(v), x in v), not whole (a let, an argument, an"
+    " item of a list), or keep the number and the list in two vars"
+)
+
+
+def unchosen(node: object, out: set[str] | None = None) -> set[str]:
+    """The vars of two kinds read in `node` (the typed form) where no use chose the kind to read
+    (lists.py `wanted`): native code cannot tell which word to read there."""
+    out = set() if out is None else out
+    if isinstance(node, ir.Slot) and node.ty == TWO:
+        out.add(node.base[4:])
+    if is_dataclass(node) and not isinstance(node, type):
+        for f in fields(node):
+            unchosen(getattr(node, f.name), out)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            unchosen(x, out)
+    elif isinstance(node, dict):
+        for x in node.values():
+            unchosen(x, out)
+    return out
 
 
 def read_source(game: CompiledGame) -> GameSource:
@@ -153,7 +177,8 @@ class Walk:
             for name in set(low.dispatchers) - made[2]:
                 del low.dispatchers[name]
         for u in low.missing:
-            hint = u.hint or "this game runs on the Python backend until the native backend holds it"
+            hint = u.hint or (UNCHOSEN if TWO in u.what else None)
+            hint = hint or "this game runs on the Python backend until the native backend holds it"
             self.report.warning(CODE, f"not in the native backend yet: {u.what}", u.span, hint)
         found = bool(low.missing)
         low.missing.clear()
@@ -219,6 +244,11 @@ class Walk:
         prog.windows = self.low.windows
         prog.dispatchers = self.low.dispatchers
         prog.until_events = self.low.until_events
+        if any("|" in t for t in self.low.any_vars.values()):  # a var of two kinds (lists.py TWO)
+            prog.evaluate = None if prog.evaluate is None or unchosen(prog.evaluate) else prog.evaluate
+            for name in sorted(unchosen(prog)):
+                what = f"var '{name}' of type any, a number or a list, read where its use does not say which"
+                self.refuse(what, ("vars", name), UNCHOSEN)
         return prog
 
     def declarations(self) -> None:
@@ -235,7 +265,7 @@ class Walk:
                 " Python backend",
             )
         for name, v in self.g.vars.items():
-            held = v.type in _VAR_TYPES or (v.type == "any" and v.initial is None)  # lists.py any_var_set
+            held = v.type in _VAR_TYPES or (v.type == "any" and held_start(v.initial))  # lists.py any_var_set
             if not held and not (v.type.startswith("list[") and v.type[5:-1] in _LIST_ITEMS):
                 self.refuse(
                     f"var '{name}' of type {v.type}",

@@ -268,6 +268,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         if isinstance(s.target, ast.Index):  # an item of a list: the list with it replaced
             s = set_item(s)
         target = self.expr(s.target, scope)
+        self.either = s.value if s.op == "=" and self.any_var(target) else None  # (lists.py _CondExpr)
         value = self.expr(s.value, scope)
         if isinstance(target, ir.Slot) and target.base.startswith(("CNT_", "CNTK_")):
             if s.op not in ("=", "+=", "-="):
@@ -340,6 +341,7 @@ class EffectLowering(TriggerLowering, SimultaneousLowering):
         return ir.Assign(target.name, value)
 
     def counter(self, target: ir.Slot, op: str, value: ir.Expr, s: ast.Stmt) -> ir.Stmt:
+        value = self.wanted(value, INT, s.span)
         if value.ty != INT:
             raise Unsupported(f"a counter given {value.ty}", s.span)
         c = self.g.counters[target.base.split("_", 1)[1]]

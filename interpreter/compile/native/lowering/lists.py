@@ -25,6 +25,10 @@ from tabula.interpreter.model.game import CompiledGame
 _SPAN = 4096  # the most words a number-keyed mapping's table spans
 _DECLARED_ITEMS = {"list[int]": INT, "list[player]": PLAYER, "list[comp]": COMP, "list[str]": SYM}
 _DECLARED = {"player": PLAYER, "comp": COMP, "str": SYM}  # base.types names -> typed-form types
+# a read of a var of type `any` given a number and a list (`int|list[int]`), its kind not chosen yet:
+# the use that wants one (`wanted`) types it, a check of its kind word (emit/cgen.py `two_read`); the
+# type's name is what a refusal of another use says (`a 'let' holding ...`)
+TWO = "number or list (a var of type any read whole)"
 
 
 class ListLowering(GroupsLowering):
@@ -36,6 +40,7 @@ class ListLowering(GroupsLowering):
     def __init__(self, game: CompiledGame, functions: dict[str, Any]) -> None:
         super().__init__(game, functions)
         self.any_vars: dict[str, str] = {}  # a var of type any: the type its `set`s give it
+        self.either: ast.Expr | None = None  # the value of a `set` of a var of type any
 
     def list_call(self, n: ast.Call, scope: Scope) -> ir.Expr:
         assert isinstance(n.func, ast.Name)
@@ -158,7 +163,15 @@ class ListLowering(GroupsLowering):
         """`a if t else b` where one side is an item of a list var whose items' type is not known
         yet (read before the `set` that gives it): the other side's type (learned, then lowered
         again with it, as slots' kinds are)."""
-        a, b = self.expr(n.then, scope), self.expr(n.otherwise, scope)
+        was = self.expr(n.then, scope), self.expr(n.otherwise, scope)
+        a, b = self.wanted(was[0], was[1].ty, n.span), self.wanted(was[1], was[0].ty, n.span)
+        lists = [x.ty.startswith("list[") and ir.elem(x.ty) in (*ir.SCALARS, "any") for x in (a, b)]
+        words = [x.ty in (INT, PLAYER, COMP, SYM, "none") for x in (a, b)]
+        if n is self.either and sorted(lists) == [False, True] and sorted(words) == [False, True]:
+            word, lst = (b.ty, a.ty) if lists[0] else (a.ty, b.ty)  # set v = [n] if c else n: either kind
+            return ir.Cond(self.boolean(n.test, scope), a, b, f"{INT if word == 'none' else word}|{lst}")
+        if (a, b) != was and ir.comparable(a.ty, b.ty):  # a var of two kinds read as the other side's kind
+            return ir.Cond(self.boolean(n.test, scope), a, b, b.ty if a.ty in ("none", ANY_LIST) else a.ty)
         if "any" in (a.ty, b.ty) and {a.ty, b.ty} - {"any", "none"} <= set(ir.SCALARS):
             ty = next((t for t in (a.ty, b.ty) if t not in ("any", "none")), "any")
             return ir.Cond(self.boolean(n.test, scope), a, b, ty)
@@ -168,8 +181,11 @@ class ListLowering(GroupsLowering):
     def _ListLit(self, n: ast.ListLit, scope: Scope) -> ir.Expr:
         """`[a, none, b]`: a list of one scalar type with none among its items; `[none]` fits any
         list (as `[]` does)."""
-        items = tuple(self.expr(x, scope) for x in n.items)
+        was = tuple(self.expr(x, scope) for x in n.items)
+        items = tuple(self.wanted(x, INT, n.span) for x in was)  # (a var of two kinds: its number)
         tys = {x.ty for x in items} - {"none"}
+        if items != was and len(tys) == 1 and tys <= set(ir.SCALARS):
+            return ir.ListLit(items, f"list[{tys.pop()}]")
         if items and len(tys) <= 1 and tys <= set(ir.SCALARS) and len(tys) < len({x.ty for x in items}):
             return ir.ListLit(items, f"list[{tys.pop()}]" if tys else ANY_LIST)
         out: ir.Expr = super()._ListLit(n, scope)
@@ -180,11 +196,11 @@ class ListLowering(GroupsLowering):
         items have that type from the start; a var of type `any` starting as none: the type its
         `set`s give it (numbers, seats, components or symbols, kept as one word), taken for a number
         where it is read before and learned; the rest as Lowering's."""
-        if self.g.vars[name].type == "any" and self.g.vars[name].initial is None:
+        if self.g.vars[name].type == "any" and held_start(self.g.vars[name].initial):
             known = self.any_vars.get(name) or self.var_hints.get(name)
             if known is None:
                 self._read_early.add(name)
-            return known or INT
+            return TWO if known and "|" in known else known or INT
         item = _DECLARED_ITEMS.get(self.g.vars[name].type)
         if item is None:
             return super().var_type(name, span)
@@ -193,21 +209,59 @@ class ListLowering(GroupsLowering):
 
     def any_var_set(self, target: ir.Slot, value: ir.Expr, span: Span | None) -> ir.Slot:
         """`set v = x` of a var of type `any`: x's type is the var's (one of int, player,
-        component or symbol; ints and seats together are ints); the target typed so."""
+        component or symbol; ints and seats together are ints), or, given a list of them too, the
+        var has two kinds (`int|list[int]`: a number word, a list, and a word saying which holds
+        the value, slots.py); the target typed as x (the store writes that kind)."""
         name = target.base[4:]
-        if value.ty == "none":
-            return target
-        if value.ty not in (INT, PLAYER, COMP, SYM):
-            raise Unsupported(f"var '{name}' of type any given a {value.ty}", span)
+        if isinstance(value, ir.Cond) and "|" in value.ty:  # either kind (_CondExpr): each learned
+            self.any_var_set(target, value.then, span)
+            self.any_var_set(target, value.otherwise, span)
+            return ir.Slot(target.base, target.index, self.any_vars[name])
         mine = self.any_vars
-        had = mine.get(name) or self.var_hints.get(name) or value.ty
-        ty = had if had == value.ty else INT if {had, value.ty} <= {INT, PLAYER} else ""
-        if not ty:
-            raise Unsupported(f"var '{name}' of type any given a {value.ty} and a {had}", span)
+        start = INT if self.g.vars[name].initial is not None else None  # (a none: a number's word)
+        had = (mine.get(name) or self.var_hints.get(name) or "").split("|")
+        word = next((t for t in had if t and "[" not in t), start)
+        lst = next((t for t in had if "[" in t), None)
+        if value.ty == "none":
+            return ir.Slot(target.base, target.index, word or INT) if lst else target
+        if value.ty.startswith("list[") and ir.elem(value.ty) in (*ir.SCALARS, "any"):
+            if lst not in (None, ANY_LIST, value.ty) and value.ty != ANY_LIST:
+                raise Unsupported(f"var '{name}' of type any given a {value.ty} and a {lst}", span)
+            lst = value.ty if lst in (None, ANY_LIST) else lst
+            word = word or INT
+        elif value.ty not in (INT, PLAYER, COMP, SYM):
+            raise Unsupported(f"var '{name}' of type any given a {value.ty}", span)
+        else:
+            had_word = word or value.ty
+            word = had_word if had_word == value.ty else INT if {had_word, value.ty} <= {INT, PLAYER} else ""
+            if not word:
+                raise Unsupported(f"var '{name}' of type any given a {value.ty} and a {had_word}", span)
+        ty = f"{word}|{lst}" if lst else str(word)
         mine[name] = ty
-        if name in self._read_early and ty != INT and self.var_hints.get(name) != ty:
+        if lst and self.var_hints.get(name) != ty:
+            self.var_learned[name] = ty  # reads typed before it had two kinds: lowered again
+        elif name in self._read_early and ty != INT and self.var_hints.get(name) != ty:
             self.var_learned[name] = ty  # read as a number before this set: lowered again
-        return ir.Slot(target.base, target.index, ty)
+        kind = (lst if lst != ANY_LIST else "list[int]") if value.ty.startswith("list[") else word
+        return ir.Slot(target.base, target.index, str(kind))
+
+    def any_var(self, e: ir.Expr) -> bool:
+        return isinstance(e, ir.Slot) and e.base.startswith("VAR_") and self.g.vars[e.base[4:]].type == "any"
+
+    def wanted(self, e: ir.Expr, want: str, span: Span) -> ir.Expr:
+        """A read of a var of two kinds (TWO) where its use wants a value of type `want`: typed
+        so (a list or a word; native code checks the kind word there, E_KIND); as a condition,
+        refused (a number's truth or a list's: say which)."""
+        if not (isinstance(e, ir.Slot) and e.ty == TWO) or want == TWO:
+            return e
+        name = e.base[4:]
+        word, lst = (self.any_vars.get(name) or self.var_hints[name]).split("|")
+        if want == ir.BOOL:
+            what = f"var '{name}' of type any, a number or a list, used as a condition"
+            raise Unsupported(what, span, "compare it with what it holds: v != 0, count(v) > 0")
+        if want.startswith("list["):
+            return ir.Slot(e.base, e.index, lst if lst != ANY_LIST else "list[int]")
+        return ir.Slot(e.base, e.index, word) if want in (*ir.SCALARS, "none") else e
 
     def list_var_set(self, name: str, value: ir.Expr, span: Span | None) -> None:
         if self.g.vars[name].type in _DECLARED_ITEMS:  # its items' type is declared: nothing to learn
@@ -283,3 +337,8 @@ def _first_list(e: ir.Expr) -> bool:
     if not (isinstance(e, ir.Agg) and e.ty.startswith("list[") and e.ty != ANY_LIST):
         return False
     return e.default is None or e.default.ty == e.ty
+
+
+def held_start(initial: Any) -> bool:
+    """A var of type `any` native code holds starts as none or a number (a word)."""
+    return initial is None or (isinstance(initial, int) and not isinstance(initial, bool))

@@ -84,7 +84,7 @@ def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
     in the state and measures the whole state (run/budget.py `stored`: a list of lists is never
     light): a var, an argument of a procedure or a hook (its frame's local), and a local of a
     block that may stop at a decision (its frame keeps its locals). Native code does not measure the state:
-    it stops there (emit/cgen.py) and Python plays the decision, charged as it charges it."""
+    it stops there (emit/statements.py `stmt`) and Python plays the decision, charged as it charges it."""
     stopping = stopping_units(prog)
     procs = (prog.procedures or {}).items()
     units: list[tuple[Any, bool]] = [(body, name in stopping) for name, (_, body) in procs]
@@ -115,7 +115,7 @@ def kept_stores(prog: ir.Program, nested: Callable[[str], bool]) -> set[int]:
 def weighed(s: ir.Stmt) -> ir.Stmt:
     """`s` (a store `kept_stores` found, of a list of words) with each list argument it keeps in
     the state weighed first (runtime values.c `l_kept`; a local is weighed where it lies, once
-    stored: emit/cgen.py): past LIGHT items, or holding a number Python does not count as small,
+    stored: emit/statements.py): past LIGHT items, or holding a number Python does not count as small,
     Python would measure the whole state there (run/budget.py `stored`), so native code stops
     (E_SIZE) and Python plays the decision."""
 
