@@ -82,6 +82,7 @@ def runtime_unit(gen: CGen) -> str:
             '#include "flow.c"',
             '#include "search.c"',
             '#include "names.c"',
+            '#include "recompute.c"',
         ]
     )
 

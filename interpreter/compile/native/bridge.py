@@ -25,6 +25,7 @@ from tabula.interpreter.compile.native.naming import (
     Namer,
     choice_ids,
 )
+from tabula.interpreter.compile.native.recompute import Recompute
 from tabula.interpreter.compile.native.slots import (
     DEC_WORDS,
     ENDINGS,
@@ -118,10 +119,9 @@ class NativeGame:
         self._starts: dict[str, NativeState] = {}
         self.dk, self.dn, self.dp, self.dsite = self.at["DK"], self.at["DN"], self.at["DP"], self.at["DSITE"]
         self.keep = layout.keep
-        # recompute_decision's words, a state kept (its view made once); tb_copy of ints, the GIL kept
-        self.scratch, self._copy_at = self.array(), ctypes.PyDLL(lib._name).tb_copy
-        self._scratch, self._scratch_at = NativeState(self.scratch, [], {}), ctypes.addressof(self.scratch)
-        self._copy_at.argtypes, self._copy_at.restype = [_I64, _I64, _I64], None
+        # the words a window's options are computed again in, a state kept (its view made once)
+        self.scratch = self.array()
+        self.scratch_state = NativeState(self.scratch, [], {})
         # the pending options' words -> their ids and each id's index, per the players' names
         self._by_names: dict[tuple[str, ...], dict[tuple[Any, ...], Named]] = {}
         self._ids: dict[tuple[Any, ...], Named] = {}
@@ -134,6 +134,10 @@ class NativeGame:
         # named in the same call where they are named in C (runtime tb_step: the step path's one
         # call); the Namer's own method, not a wrapper (a Python frame is a tenth of a step's Python)
         self.advance: Callable[[NativeState, int | str, int], int | None] = self.namer.step
+        # the pending window computed again as plain data, or recompute.AGAIN (the Python replay)
+        self.recompute: Callable[[NativeState], dict[str, Any] | None] = Recompute(
+            lib, self.namer, self.scratch_state, self.plain_decision, self.decision
+        ).run
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -232,28 +236,10 @@ class NativeGame:
         except OSError:  # no mapping left (a process holding tens of thousands of states)
             return self.array()
 
-    def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
-        """The pending window again from a copy of the state, plain (None: over); NativeFailure: stopped."""
-        # no segment needed: a scratch array kept for it (a fresh array costs more than the window)
-        self._copy_at(self._scratch_at, ns.addr, 0)
-        if code := self.lib.tb_reoffer(self.scratch):
-            raise NativeFailure(code)
-        return self.plain_decision(self._scratch.of(ns))
-
     def window(self, ns: NativeState) -> bool:
         """The pending decision is a window (at a phase's top or inside a block): its plain form is
         the same as Python's, named from the options' words."""
         return bool((dk := ns.words[self.dk]) == 1 or (dk == 2 and ns.words[self.dsite] < 0))
-
-    def recompute_window(self, ns: NativeState, budget: int) -> dict[str, Any] | None:
-        """The pending window inside a block computed again from the state's words, as plain data
-        (runtime tb_reoffer_inner: its actions' conditions read the state and `me` alone, so its
-        options need no replay of the segment, in the scratch words); None when native code stops
-        (Python then recomputes it). `budget` is unused: the window's options are not charged."""
-        self._copy_at(self._scratch_at, ns.addr, 0)
-        if self.lib.tb_reoffer_inner(self.scratch) != 0:
-            return None
-        return self.plain_decision(self._scratch.of(ns))
 
     def ranking_keys(self, ns: NativeState) -> list[tuple[Any, ...]] | None:
         """Score and tiebreaks per player, or None when native code stops (Python then says why)."""

@@ -5,8 +5,8 @@ on the game (as Cython's Utility code and mypyc's lib-rt): words and errors (tab
 zones, the generator and list values (values.c, lists.c; groups.c, lists of lists, only for a
 game that makes one), decisions inside effects (segments.c),
 boards and paths (boards.h, boards.c, paths.c, only for a game with boards), the flow driver and
-the entry points (flow.c), the search tree (search.c), choice ids as text (names.c). units.py
-pastes them, in that order, around the game's layout, tables and generated parts (`g_*`, cgen.py):
+the entry points (flow.c), the search tree (search.c), choice ids as text (names.c), a window's
+options computed again (recompute.c). units.py pastes them, in that order, around the game's layout, tables and generated parts (`g_*`, cgen.py):
 the unit stays one file the compiler reads alone, and the signature compiled into it hashes them.
 A library's cache key changes with them: the engine's fingerprint (compile/python/cache.py) hashes
 the .c and .h files of the interpreter as well as its Python. tests/native/test_native_runtime_c.py
@@ -32,6 +32,7 @@ FILES = (
     "flow.c",
     "search.c",
     "names.c",
+    "recompute.c",
 )
 
 
@@ -53,3 +54,4 @@ REGIONS = c_file("regions.c")
 FLOW = c_file("flow.c")
 SEARCH = c_file("search.c")
 NAMES = c_file("names.c")
+RECOMPUTE = c_file("recompute.c")
