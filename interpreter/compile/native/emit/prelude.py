@@ -6,8 +6,9 @@ zones, the generator and list values (values.c, lists.c; groups.c, lists of list
 game that makes one), decisions inside effects (segments.c),
 boards and paths (boards.h, boards.c, paths.c, only for a game with boards), the flow driver and
 the entry points (flow.c), the search tree (search.c), choice ids as text (names.c), a window's
-options computed again (recompute.c). units.py pastes them, in that order, around the game's layout, tables and generated parts (`g_*`, cgen.py):
-the unit stays one file the compiler reads alone, and the signature compiled into it hashes them.
+options computed again (recompute.c). units.py pastes them, in that order, around the game's
+layout, tables and generated parts (`g_*`, cgen.py): the unit stays one file the compiler reads
+alone, and the signature compiled into it hashes them.
 A library's cache key changes with them: the engine's fingerprint (compile/python/cache.py) hashes
 the .c and .h files of the interpreter as well as its Python. tests/native/test_native_runtime_c.py
 compiles them alone with -Wall -Wextra -Werror.
