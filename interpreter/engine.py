@@ -128,7 +128,7 @@ class Engine:
         if self.native is None or isinstance(st, NativeState):
             return st
         try:
-            return self.native.from_plain(st)  # type: ignore[return-value]  # opaque to callers
+            return self.native.loaded(st)  # type: ignore[return-value]  # opaque to callers
         except NotNative:
             return st
 
@@ -516,7 +516,7 @@ class Engine:
         st = saves.load(self.game, text)
         if self.native is not None:
             with contextlib.suppress(NotNative):
-                return self.native.from_plain(st)  # type: ignore[return-value]  # opaque to callers
+                return self.native.loaded(st)  # type: ignore[return-value]  # opaque to callers
         return st
 
     def hash(self, st: State) -> str:

@@ -92,3 +92,26 @@ def test_a_recomputed_decision_is_the_callers_to_change() -> None:
         py.apply_inplace(a, cid)
         eng.apply_inplace(b, cid)
     assert seen > 3
+
+
+def test_a_loaded_states_ids_are_named_once_and_kept() -> None:
+    """A loaded save's words get a generation of their own (runtime tb_ticket): its ids, named
+    when first asked for, are kept with it as a step's are (words of generation 0 were named again
+    at every ask), and answering by one of them plays the game Python plays."""
+    py = Engine(load_game("porta-nigra"))
+    eng, _ = native("porta-nigra")
+    a, b, gen, checked = py.new_game(2, 6), eng.new_game(2, 6), rng.seed_state(6), 0
+    for _ in range(40):
+        cid = py.legal_ids(a)[py.random_choice(a, gen)]
+        py.apply_inplace(a, cid)
+        eng.apply_inplace(b, cid)
+        loaded = eng.from_json(eng.to_json(b))
+        if not isinstance(loaded, NativeState) or py.is_terminal(a):  # (a choice loads plain)
+            continue
+        assert loaded.named is None
+        assert eng.legal_ids(loaded) == py.legal_ids(a) and loaded.named is not None
+        nxt = py.legal_ids(a)[-1]
+        eng.apply_inplace(loaded, nxt)
+        assert eng.hash(loaded) == py.hash(py.apply(a, nxt))
+        checked += 1
+    assert checked > 5

@@ -99,6 +99,7 @@ class NativeGame:
         lib.tb_unpack.restype = None
         self._packbuf: Any = None  # the words a clone is packed in before it is kept as bytes
         self.gen_at = off["T_GEN"]
+        lib.tb_ticket.restype = _I64
         lib.tb_eval.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
         self.has_evaluation = bool(lib.tb_has_eval())
         lib.tb_playout.argtypes = [
@@ -504,6 +505,13 @@ class NativeGame:
             return self._from_plain(st, data_only)
         except (ValueError, KeyError, IndexError, TypeError) as err:
             raise NotNative(str(err)) from err
+
+    def loaded(self, st: State) -> NativeState:
+        """`from_plain` of a state the engine takes in (a save, a world), its words given a generation
+        of their own (runtime tb_ticket): its ids, named when first asked for, are kept as a step's."""
+        ns = self.from_plain(st)
+        ns.words[self.gen_at] = self.lib.tb_ticket()
+        return ns
 
     def _from_plain(self, st: State, data_only: bool = False) -> NativeState:
         g, lay = self.g, self.lay

@@ -50,3 +50,6 @@ i64 tb_recompute(i64 *ctx) {
     i64 e = nt_entry(out, ctx, tab, &added);
     return e < 0 ? 0 : 2 * e + 1 + added;
 }
+/* A generation for words the bridge wrote (from_plain): their pending ids, named once, are kept
+   with it (NativeState.named) as a step's are, where words of generation 0 were named at each ask. */
+i64 tb_ticket(void) { return new_ticket(); }
