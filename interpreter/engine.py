@@ -13,7 +13,8 @@ from typing import Any
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.source import AuthorError, Report, Span
-from tabula.interpreter.compile.native.bridge import NativeFailure, NativeGame, NativeState, NotNative
+from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
+from tabula.interpreter.compile.native.recompute import AGAIN
 from tabula.interpreter.load.options import checked_values, declared_specs
 from tabula.interpreter.loading import BUNDLED, find_game, load_game
 from tabula.interpreter.model.game import CompiledGame
@@ -127,7 +128,7 @@ class Engine:
         if self.native is None or isinstance(st, NativeState):
             return st
         try:
-            return self.native.from_plain(st)  # type: ignore[return-value]  # opaque to callers
+            return self.native.loaded(st)  # type: ignore[return-value]  # opaque to callers
         except NotNative:
             return st
 
@@ -272,14 +273,9 @@ class Engine:
         """The decision the state's frames pose, computed again from the rest of the state (the
         state is not changed): equal to `st["dec"]` for any state the engine made. Saves are checked
         with it, and benchmarks time it as one legal-choice enumeration."""
-        if (live := self._live(st)) is not None:
-            nat, ns = live
-            if not nat.choosing(ns):
-                try:  # (not contextlib.suppress: its object and calls cost a tenth of the window)
-                    return nat.recompute_decision(ns)
-                except NativeFailure:  # native code stopped: Python recomputes it
-                    pass
-            elif nat.window(ns) and (dec := nat.recompute_window(ns, self.game.work_budget)) is not None:
+        if isinstance(st, NativeState) and st.plain is None and (nat := self.native) is not None:
+            dec = nat.recompute(st)  # (one call: a window's, else AGAIN, as native code stopped)
+            if dec is not AGAIN:
                 return dec
         return decisions.recompute_decision(self.game, self.plain(st))
 
@@ -520,7 +516,7 @@ class Engine:
         st = saves.load(self.game, text)
         if self.native is not None:
             with contextlib.suppress(NotNative):
-                return self.native.from_plain(st)  # type: ignore[return-value]  # opaque to callers
+                return self.native.loaded(st)  # type: ignore[return-value]  # opaque to callers
         return st
 
     def hash(self, st: State) -> str:

@@ -15,6 +15,7 @@ import pytest
 
 from tabula.interpreter.compile.native import build
 from tabula.interpreter.compile.native.backend import prepare
+from tabula.interpreter.compile.native.recompute import AGAIN
 from tabula.interpreter.engine import Engine, load_game
 from tabula.interpreter.model.state import semantic_hash
 from tabula.interpreter.run.runtime import GameRuntimeError
@@ -76,7 +77,7 @@ def test_when_python_goes_on_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -
 def test_a_window_native_code_cannot_recompute_is_recomputed_by_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`Engine.recompute_decision` of a phase's window: when native code stops (runtime tb_reoffer
+    """`Engine.recompute_decision` of a phase's window: when native code stops (runtime tb_recompute
     returns an error), Python recomputes it, as after any native error (it was None)."""
     game = load_game("high-card")
     nat, py = Engine(game, backend="native"), Engine(game)
@@ -85,7 +86,9 @@ def test_a_window_native_code_cannot_recompute_is_recomputed_by_python(
     a, b = nat.new_game(3, 5), py.new_game(3, 5)
     assert lib.window(a) and not lib.choosing(a)  # type: ignore[arg-type]
     assert nat.recompute_decision(a) == b["dec"] is not None
-    monkeypatch.setattr(lib.lib, "tb_reoffer", lambda words: 3)  # E_SIZE, as if the room were short
+    native = lib.recompute.__self__  # type: ignore[attr-defined]  # (recompute.py Recompute)
+    monkeypatch.setattr(native, "call", lambda ctx: -3)  # tb_recompute: E_SIZE, as if the room were short
+    assert lib.recompute(a) is AGAIN  # type: ignore[arg-type]
     assert nat.recompute_decision(a) == b["dec"]
     assert a.plain is None  # type: ignore[attr-defined]  # the state stays in native words
 

@@ -83,6 +83,7 @@ def runtime_unit(gen: CGen) -> str:
             '#include "search.c"',
             '#include "names.c"',
             '#include "views.c"',
+            '#include "recompute.c"',
         ]
     )
 

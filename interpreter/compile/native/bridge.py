@@ -25,6 +25,7 @@ from tabula.interpreter.compile.native.naming import (
     Namer,
     choice_ids,
 )
+from tabula.interpreter.compile.native.recompute import Recompute
 from tabula.interpreter.compile.native.slots import (
     DEC_WORDS,
     ENDINGS,
@@ -99,6 +100,7 @@ class NativeGame:
         lib.tb_unpack.restype = None
         self._packbuf: Any = None  # the words a clone is packed in before it is kept as bytes
         self.gen_at = off["T_GEN"]
+        lib.tb_ticket.restype = _I64
         lib.tb_eval.argtypes = [ctypes.c_void_p, _I64, ctypes.c_void_p]
         self.has_evaluation = bool(lib.tb_has_eval())
         lib.tb_playout.argtypes = [
@@ -119,10 +121,9 @@ class NativeGame:
         self._starts: dict[str, NativeState] = {}
         self.dk, self.dn, self.dp, self.dsite = self.at["DK"], self.at["DN"], self.at["DP"], self.at["DSITE"]
         self.keep = layout.keep
-        # recompute_decision's words, a state kept (its view made once); tb_copy of ints, the GIL kept
-        self.scratch, self._copy_at = self.array(), ctypes.PyDLL(lib._name).tb_copy
-        self._scratch, self._scratch_at = NativeState(self.scratch, [], {}), ctypes.addressof(self.scratch)
-        self._copy_at.argtypes, self._copy_at.restype = [_I64, _I64, _I64], None
+        # the words a window's options are computed again in, a state kept (its view made once)
+        self.scratch = self.array()
+        self.scratch_state = NativeState(self.scratch, [], {})
         # the pending options' words -> their ids and each id's index, per the players' names
         self._by_names: dict[tuple[str, ...], dict[tuple[Any, ...], Named]] = {}
         self._ids: dict[tuple[Any, ...], Named] = {}
@@ -136,6 +137,10 @@ class NativeGame:
         # call); the Namer's own method, not a wrapper (a Python frame is a tenth of a step's Python)
         self.advance: Callable[[NativeState, int | str, int], int | None] = self.namer.step
         self.views = NativeViews(self)  # Engine.view of its states (views.py)
+        # the pending window computed again as plain data, or recompute.AGAIN (the Python replay)
+        self.recompute: Callable[[NativeState], dict[str, Any] | None] = Recompute(
+            lib, self.namer, self.scratch_state, self.plain_decision, self.decision
+        ).run
 
     def initial(
         self, names: list[str], options: dict[str, Any], rng: list[int], make: Callable[[], State]
@@ -234,28 +239,10 @@ class NativeGame:
         except OSError:  # no mapping left (a process holding tens of thousands of states)
             return self.array()
 
-    def recompute_decision(self, ns: NativeState) -> dict[str, Any] | None:
-        """The pending window again from a copy of the state, plain (None: over); NativeFailure: stopped."""
-        # no segment needed: a scratch array kept for it (a fresh array costs more than the window)
-        self._copy_at(self._scratch_at, ns.addr, 0)
-        if code := self.lib.tb_reoffer(self.scratch):
-            raise NativeFailure(code)
-        return self.plain_decision(self._scratch.of(ns))
-
     def window(self, ns: NativeState) -> bool:
         """The pending decision is a window (at a phase's top or inside a block): its plain form is
         the same as Python's, named from the options' words."""
         return bool((dk := ns.words[self.dk]) == 1 or (dk == 2 and ns.words[self.dsite] < 0))
-
-    def recompute_window(self, ns: NativeState, budget: int) -> dict[str, Any] | None:
-        """The pending window inside a block computed again from the state's words, as plain data
-        (runtime tb_reoffer_inner: its actions' conditions read the state and `me` alone, so its
-        options need no replay of the segment, in the scratch words); None when native code stops
-        (Python then recomputes it). `budget` is unused: the window's options are not charged."""
-        self._copy_at(self._scratch_at, ns.addr, 0)
-        if self.lib.tb_reoffer_inner(self.scratch) != 0:
-            return None
-        return self.plain_decision(self._scratch.of(ns))
 
     def ranking_keys(self, ns: NativeState) -> list[tuple[Any, ...]] | None:
         """Score and tiebreaks per player, or None when native code stops (Python then says why)."""
@@ -507,6 +494,13 @@ class NativeGame:
             return self._from_plain(st, data_only)
         except (ValueError, KeyError, IndexError, TypeError) as err:
             raise NotNative(str(err)) from err
+
+    def loaded(self, st: State) -> NativeState:
+        """`from_plain` of a state the engine takes in (a save, a world), its words given a generation
+        of their own (runtime tb_ticket): its ids, named when first asked for, are kept as a step's."""
+        ns = self.from_plain(st)
+        ns.words[self.gen_at] = self.lib.tb_ticket()
+        return ns
 
     def _from_plain(self, st: State, data_only: bool = False) -> NativeState:
         g, lay = self.g, self.lay

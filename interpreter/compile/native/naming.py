@@ -109,7 +109,7 @@ class Namer:
         tab = mmap.mmap(-1, 8 * self._tab_words)
         words = (ctypes.c_int64 * self._tab_words).from_buffer(tab)
         ctx = array("q", [*self._ctx, off, text, len(names), ctypes.addressof(self._out), _ROOM])
-        ctx += array("q", [self._before, ctypes.addressof(words), 0, 0, 0, 0])
+        ctx += array("q", [self._before, ctypes.addressof(words), 0, 0, 0, 0, 0])  # (+ recompute.c NM_INTO)
         return Context(ctx, (keep, tab, words), memoryview(tab).cast("q"))
 
     def _for(self, names: list[str]) -> Context | None:
@@ -156,19 +156,27 @@ class Namer:
         r = self._step(c.arg)  # (a ctypes array: no argtypes to convert through)
         if r <= 0:  # -code, or 0: the game is over or the ids are Python's (named when asked)
             return -r  # type: ignore[no-any-return]  # (an int: restype c_int64)
-        if r & 1:  # options named before: their entry's ids
-            named = c.entries[r >> 1]
-        else:  # named now, as entry e (entries are numbered again from 0 when the table is full)
-            e = (r >> 1) - 1
-            named = Named(utf_8_decode(self._view[: c.tab[_NT_BYTES] - 1])[0].split("\0"))
-            if e < len(c.entries):
-                c.entries[e] = named
-            else:
-                c.entries.append(named)
+        named = c.entries[r >> 1] if r & 1 else self.entry(c, r)  # (odd: options named before)
         gen = a[16]
         if gen:
             ns.named = (gen, named)
         return 0
+
+    def entry(self, c: Context, r: int) -> Named:
+        """The options tb_step (or tb_recompute) named now, as entry (r >> 1) - 1 of context `c`'s
+        table (entries are numbered again from 0 when the table is full): their ids, kept."""
+        e = (r >> 1) - 1
+        named = Named(utf_8_decode(self._view[: c.tab[_NT_BYTES] - 1])[0].split("\0"))
+        if e < len(c.entries):
+            c.entries[e] = named
+        else:
+            c.entries.append(named)
+        return named
+
+    def context(self, names: list[str]) -> Context | None:
+        """tb_ids's and tb_step's `ctx` with these players' names (None: they are named in Python)."""
+        last = self._last
+        return last[1] if last[0] is names else self._for(names)
 
 
 def _table(texts: list[str]) -> tuple[int, int, Any]:

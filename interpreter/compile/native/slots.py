@@ -72,7 +72,7 @@ FLOW_WORDS = (
     "NFIRED",
     "WINNERS",
     "CO",  # the ticket of the coroutine suspended on these words (runtime/segments.c), or 0
-    "GEN",  # the words' generation: new (unique) at every native run that writes them, else 0
+    "GEN",  # the words' generation: new (unique) at every native run that writes them (and a load), else 0
 )
 ENDINGS = (None, "after_turn", "final_turns")  # T_ENDING: an index into this
 DEC_WORDS = ("DK", "DP", "DN", "DSITE")

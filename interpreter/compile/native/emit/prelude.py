@@ -6,9 +6,9 @@ zones, the generator and list values (values.c, lists.c; groups.c, lists of list
 game that makes one), decisions inside effects (segments.c),
 boards and paths (boards.h, boards.c, paths.c, only for a game with boards), the flow driver and
 the entry points (flow.c), the search tree (search.c), choice ids as text (names.c), players'
-views (views.c). units.py pastes them, in that order, around the game's layout, tables and
-generated parts (`g_*`, cgen.py): the unit stays one file the compiler reads alone, and the
-signature compiled into it hashes them.
+views (views.c), a window's options computed again (recompute.c). units.py pastes them, in that
+order, around the game's layout, tables and generated parts (`g_*`, cgen.py): the unit stays one
+file the compiler reads alone, and the signature compiled into it hashes them.
 A library's cache key changes with them: the engine's fingerprint (compile/python/cache.py) hashes
 the .c and .h files of the interpreter as well as its Python. tests/native/test_native_runtime_c.py
 compiles them alone with -Wall -Wextra -Werror.
@@ -34,6 +34,7 @@ FILES = (
     "search.c",
     "names.c",
     "views.c",
+    "recompute.c",
 )
 
 
@@ -56,3 +57,4 @@ FLOW = c_file("flow.c")
 SEARCH = c_file("search.c")
 NAMES = c_file("names.c")
 VIEWS = c_file("views.c")
+RECOMPUTE = c_file("recompute.c")
