@@ -41,9 +41,8 @@ def unit(gen: CGen) -> str:
     body = "\n".join([*_tables(gen), *fixed, *made])
     body += "\n" + "\n".join(parts)
     head = "\n".join([prelude.HEAD, *gen.lay.defines()])
-    text = (
-        head + "\n" + body + "\n" + prelude.FLOW + prelude.SEARCH + prelude.NAMES + prelude.VIEWS + prelude.RECOMPUTE
-    )
+    tail = prelude.FLOW + prelude.SEARCH + prelude.NAMES + prelude.VIEWS + prelude.RECOMPUTE
+    text = head + "\n" + body + "\n" + tail
     meta = json.dumps(gen.meta() | {"sig": hashlib.sha256(text.encode()).hexdigest()[:16]}, sort_keys=True)
     return text.replace("#define STATE_WORDS", f"#define META {json.dumps(meta)}\n#define STATE_WORDS", 1)
 
