@@ -210,6 +210,30 @@ def test_an_id_is_found_among_the_ids_of_the_words_as_they_stand() -> None:
         assert nat.hash(b) == nat.hash(want), (first, later, cid)
 
 
+def test_an_id_named_twice_answers_its_first_option() -> None:
+    """An id that names two options answers the first (Named.index, and the scan Namer.step writes
+    out for a few ids): the ids the step named are given a duplicate, and the answer by that id is
+    the first option's, not the later one's."""
+    from tabula.interpreter.compile.native.naming import Named
+
+    _, nat = engines("porta-nigra")
+    st, gen, checked = nat.new_game(2, 5), rng.seed_state(12), 0
+    while not nat.is_terminal(st) and checked < 4:
+        ids = nat.legal_ids(st)
+        assert isinstance(st, NativeState) and st.named is not None
+        if 3 <= len(ids) <= 16:  # (a few ids: the scan; more are looked up by Named.index)
+            outcomes = [nat.apply(st, k) for k in (0, len(ids) - 1)]
+            if nat.hash(outcomes[0]) != nat.hash(outcomes[1]):  # the two options differ
+                b = nat.clone(st)
+                assert nat.legal_ids(b) == ids and b.named is not None  # type: ignore[attr-defined]
+                b.named = (b.named[0], Named([*ids[:-1], ids[0]]))  # type: ignore[attr-defined]
+                nat.apply_inplace(b, ids[0])
+                assert nat.hash(b) == nat.hash(outcomes[0])
+                checked += 1
+        nat.apply_inplace(st, nat.random_choice(st, gen))
+    assert checked == 4
+
+
 def test_windows_recomputed_in_the_scratch_words_are_named_for_their_own_players() -> None:
     """A window recomputed natively is named in the bridge's scratch words, a state kept between
     calls: with the players' names of the state asked about, not of the one asked before it."""

@@ -142,7 +142,13 @@ class Namer:
             kept, v = ns.named, ns.mv  # (the words' view: made by the last step's caller, as a rule)
             if kept is None or kept[0] != (ns.view if v is None else v)[self.gen_at]:
                 return None
-            if (k := kept[1].index(choice)) is None:
+            ids = kept[1].ids
+            if len(ids) > 16:  # many: looked up (Named.index); a few: scanned here (a frame less)
+                if (k := kept[1].index(choice)) is None:
+                    return None
+            elif choice in ids:  # (the first id so named, as Named.index)
+                k = ids.index(choice)
+            else:
                 return None
         elif choice.__class__ is int:
             k = choice
@@ -151,8 +157,8 @@ class Namer:
         c = self._last[1] if self._last[0] is ns.names else self._for(ns.names)
         if c is None:
             return self._apply(ns.addr, k, budget, self._before)  # type: ignore[no-any-return]
-        a = c.ctx  # (its words NM_S.. as literals: a global and an addition cost as much as a store)
-        a[13], a[14], a[15] = ns.addr, k, budget
+        a = c.words  # (its words NM_S.. as literals: a global and an addition cost as much as a store)
+        a[13], a[14], a[15] = ns._a or ns.addr, k, budget  # (the address kept: no property's frame)
         r = self._step(c.arg)  # (a ctypes array: no argtypes to convert through)
         if r <= 0:  # -code, or 0: the game is over or the ids are Python's (named when asked)
             return -r  # type: ignore[no-any-return]  # (an int: restype c_int64)
@@ -217,10 +223,11 @@ class Context:
     """tb_ids's `ctx` for one players' names (its address `at`), what it points to (kept alive),
     tb_step's table as words (`tab`) and the ids of each of the table's entries."""
 
-    __slots__ = ("arg", "at", "ctx", "entries", "keep", "tab")
+    __slots__ = ("arg", "at", "ctx", "entries", "keep", "tab", "words")
 
     def __init__(self, ctx: array[int], keep: Any, tab: memoryview) -> None:
         self.ctx, self.keep, self.tab = ctx, keep, tab
+        self.words = memoryview(ctx)  # `ctx` written and read a step (an array's item costs twice a view's)
         self.at = ctx.buffer_info()[0]
         self.arg = (ctypes.c_int64 * len(ctx)).from_buffer(ctx)  # `ctx` as tb_step's argument
         self.entries: list[Named] = []
