@@ -201,11 +201,12 @@ class NativeGame:
         if packed:
             data = ns.packed
             if data is None:  # the packed form made of these words, while they have not changed
-                w = ns.words
-                gen, kept = w[self.gen_at], ns.kept
+                v = ns.mv  # (the words' int64 view: an index costs less than the ctypes array's)
+                gen, kept = (ns.view if v is None else v)[self.gen_at], ns.kept
                 if kept is not None and gen and kept[0] == gen:
                     data = kept[1]
                 else:
+                    w = ns.words
                     buf = self._packbuf
                     if buf is None:  # (a mapping: tb_pack writes a few of its pages)
                         buf = self._packbuf = self.zeroed()
