@@ -13,6 +13,7 @@ from typing import Any
 
 from tabula.interpreter.base import rng
 from tabula.interpreter.base.source import AuthorError, Report, Span
+from tabula.interpreter.base.types import WINDOW_PROMPT
 from tabula.interpreter.compile.native.bridge import NativeGame, NativeState, NotNative
 from tabula.interpreter.compile.native.recompute import AGAIN
 from tabula.interpreter.load.options import checked_values, declared_specs
@@ -226,7 +227,7 @@ class Engine:
     def legal_actions(self, st: State) -> list[Choice]:
         if (live := self._live(st)) is not None and live[0].window(live[1]):
             p = live[0].current_player(live[1])
-            return [] if p is None else [Choice(i, p, "choose an action") for i in live[0].ids(live[1])]
+            return [] if p is None else [Choice(i, p, WINDOW_PROMPT) for i in live[0].ids(live[1])]
         dec = self.plain(st)["dec"]
         if dec is None:
             return []

@@ -18,6 +18,7 @@ PLAYER = "player"
 COMP = "comp"
 ZONE = "zone"
 NONE = "none"
+WINDOW_PROMPT = "choose an action"  # the prompt of every window decision, on both backends
 
 
 def list_of(t: str) -> str:

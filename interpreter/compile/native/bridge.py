@@ -16,6 +16,7 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
+from tabula.interpreter.base.types import WINDOW_PROMPT
 from tabula.interpreter.compile.native.naming import (
     IDS_KEPT,
     NOTHING,
@@ -457,7 +458,7 @@ class NativeGame:
             "p": dec[0],
             "ids": list(named.ids),
             "v": values,
-            "prompt": "choose an action",
+            "prompt": WINDOW_PROMPT,
         }
 
     def _marks(self, words: list[int], name: str) -> list[Any]:

@@ -17,12 +17,12 @@ import ctypes
 from collections.abc import Callable
 from typing import Any
 
+from tabula.interpreter.base.types import WINDOW_PROMPT
 from tabula.interpreter.compile.native.naming import UNSET, Context, Namer
 from tabula.interpreter.compile.native.states import NativeState
 
 AGAIN: Any = object()  # not recomputed natively: the Python replay recomputes it
 _NM_INTO = 17  # runtime recompute.c NM_INTO (after names.c's NM_S = 13)
-_PROMPT = "choose an action"  # a window's (bridge.py plain_decision)
 
 
 class Recompute:
@@ -74,5 +74,5 @@ class Recompute:
             "p": dec[0],
             "ids": named.ids.copy(),
             "v": [[ai, [*args]] for ai, args in dec[1]],
-            "prompt": _PROMPT,
+            "prompt": WINDOW_PROMPT,
         }

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from tabula.interpreter.base.types import COMP
+from tabula.interpreter.base.types import COMP, WINDOW_PROMPT
 from tabula.interpreter.compile.native.slots import ENDINGS, NONE, unpack_players
 from tabula.interpreter.compile.native.states import NativeState
 from tabula.interpreter.model.game import CompiledGame
@@ -235,7 +235,7 @@ class NativeViews:
         dk, decider = w[nat.dk], w[nat.dp]
         if dk == 2 and self.simultaneous:  # `t.sim`, the answers kept: the replay's
             return None
-        prompt: str | None = "choose an action"  # a window's
+        prompt: str | None = WINDOW_PROMPT  # a window's
         if dk == 2 and decider == player and (site := w[nat.dsite]) >= 0:  # a choice inside an effect
             prompt = self.prompts[site] if site < len(self.prompts) else None
             if prompt is None:  # a template's text (`{expr}`): the replay's, kept for these words

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabula.interpreter.base.source import Span, did_you_mean
-from tabula.interpreter.base.types import PLAYER, Scope, elem
+from tabula.interpreter.base.types import PLAYER, WINDOW_PROMPT, Scope, elem
 from tabula.interpreter.compile.python.statements.calls import CallStatements
 from tabula.interpreter.compile.python.statements.lines import Lines
 from tabula.interpreter.dsl import ast
@@ -414,10 +414,8 @@ class MachineCompiler(CallStatements):
         m.add(f"_p = {player}")
         m.add(f"_ids, _vals = {enumerate_}(rt, _p)", n.span)
         m.add("if _ids:")
-        m.add(
-            "rt.st['dec'] = {'k': 'window', 'p': _p, 'ids': _ids, 'v': _vals, 'prompt': 'choose an action'}",
-            depth=1,
-        )
+        dec = f"{{'k': 'window', 'p': _p, 'ids': _ids, 'v': _vals, 'prompt': {WINDOW_PROMPT!r}}}"
+        m.add(f"rt.st['dec'] = {dec}", depth=1)
         m.add(f"fr[1] = {here}; return {SUSPEND}", depth=1)
         m.add("rt.empty_windows += 1")  # nothing legal: R002 then says every menu was empty
         m.goto(after)
